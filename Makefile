@@ -1,0 +1,42 @@
+# Quick start: `make run` and `make test` set up what is missing, build, and run.
+BUILD ?= build
+JOBS ?= 2
+APT_PKGS = cmake pkg-config llvm-19-dev libjansson-dev libcmocka-dev libzstd-dev clang
+SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build run test clean format
+
+all: build
+
+# Install only what is missing (Debian 12). ptxas comes from the CUDA toolkit in /usr/local/cuda.
+deps:
+	@missing=""; \
+	command -v cmake >/dev/null || missing="$$missing cmake"; \
+	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
+	command -v llvm-config-19 >/dev/null || missing="$$missing llvm-19-dev"; \
+	pkg-config --exists jansson 2>/dev/null || missing="$$missing libjansson-dev"; \
+	pkg-config --exists cmocka 2>/dev/null || missing="$$missing libcmocka-dev"; \
+	[ -e /usr/include/zstd.h ] || missing="$$missing libzstd-dev"; \
+	command -v clang >/dev/null || missing="$$missing clang"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+	@command -v ptxas >/dev/null || [ -x /usr/local/cuda/bin/ptxas ] || \
+		{ echo "error: ptxas not found (install the CUDA toolkit into /usr/local/cuda)"; exit 1; }
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Debug -DRKC_SANITIZE=ON >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	./$(BUILD)/rkc check --summary testdata/kernels/*.rk
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(BUILD)

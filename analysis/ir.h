@@ -1,0 +1,168 @@
+/* The reduction-kernel IR: every stage of rkc includes this one header. */
+#ifndef RKC_IR_H
+#define RKC_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define RKC_VERSION "0.1.0"
+
+/* Arena: everything a kernel owns lives in one, freed at once. */
+typedef struct Arena Arena;
+Arena *arena_new(void);
+void arena_free(Arena *a);
+void *arena_alloc(Arena *a, size_t n); /* zeroed, 16-byte aligned */
+char *arena_strdup(Arena *a, const char *s);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+
+/* Buf: a growable string, for printers and diagnostics. */
+typedef struct {
+	char *s;
+	size_t len, cap;
+} Buf;
+void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_puts(Buf *b, const char *s);
+void buf_free(Buf *b);
+/* Shortest %g form of d that reads back to the same double ("1e-06", "0.5", "inf"). */
+void buf_double(Buf *b, double d);
+
+/* Diag: the first error of a step, already formatted as "file:line:col: error: msg". */
+typedef struct {
+	char msg[512];
+	int set;
+} Diag;
+typedef struct {
+	int line, col; /* 1-based; 0 when not from a source file */
+} Loc;
+int diag_at(Diag *d, const char *file, Loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5))); /* returns -1 */
+int diag(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3))); /* returns -1 */
+
+/* Element types. TY_T is the kernel's storage type, fixed at compile time by --dtype. */
+typedef enum { TY_T, TY_F32, TY_BF16, TY_F16, TY_I64, TY_I32, TY_I8, TY_BOOL, TY_COUNT } Type;
+/* Shapes: M is the row (grid) axis, N the reduction axis. */
+typedef enum { SH_SCALAR, SH_ROW, SH_VEC, SH_TILE } Shape; /* [], [M], [N], [M,N] */
+
+const char *type_name(Type t);
+int type_parse(const char *s, Type *t); /* 0 on success */
+int type_size(Type t);                  /* bytes; TY_T has none (-1) */
+int type_is_float(Type t);              /* T, f32, bf16, f16 */
+int type_is_int(Type t);                /* i64, i32, i8 */
+Type type_resolve(Type t, Type dtype);  /* T -> dtype */
+const char *shape_name(Shape s);        /* "", "[M]", "[N]", "[M,N]" */
+Shape shape_join(Shape a, Shape b);     /* broadcast: [M] x [N] -> [M,N] */
+int shape_has_n(Shape s);               /* [N] or [M,N]: an rdim-shaped value */
+
+typedef enum { P_IN, P_OUT, P_PARAM } ParamKind;
+
+typedef struct {
+	const char *name;
+	ParamKind kind;
+	Type type;   /* P_PARAM: always f32 */
+	Shape shape; /* P_PARAM: SH_SCALAR; P_IN/P_OUT: never scalar */
+	double def;  /* P_PARAM: the default value */
+	Loc loc;
+} Param;
+
+/* Ops. The comment gives operands -> result. "f" is any float, results of math are f32. */
+typedef enum {
+	OP_LOAD,    /* in-param -> its type and shape */
+	OP_GATHER,  /* in-param [M,N], int [M] -> [M] x[row, idx[row]] */
+	OP_STORE,   /* out-param, value -> nothing (float values convert to the param's type) */
+	OP_CAST,    /* v -> to; float->int truncates toward zero and saturates */
+	OP_NEG,     /* unary, f -> f32 */
+	OP_EXP,
+	OP_LOG,
+	OP_SQRT,
+	OP_RSQRT,
+	OP_ABS,
+	OP_SIGMOID,
+	OP_SILU,
+	OP_ROUND, /* to nearest, ties to even */
+	OP_ADD,   /* binary, f f -> f32, broadcasting */
+	OP_SUB,
+	OP_MUL,
+	OP_DIV,
+	OP_MAX,
+	OP_MIN,
+	OP_LT, /* compare, f f -> bool */
+	OP_LE,
+	OP_GT,
+	OP_GE,
+	OP_EQ,
+	OP_NE,
+	OP_SELECT,  /* bool, f, f -> f32 */
+	OP_CLAMP,   /* f, lo, hi -> f32 */
+	OP_RSUM,    /* reductions along N: [M,N] -> [M] f32 */
+	OP_RMAX,
+	OP_RMIN,
+	OP_WELFORD, /* [M,N] -> count, mean, m2 (three [M] f32 results) */
+	OP_COUNT
+} Op;
+
+typedef struct {
+	const char *name; /* as written in .rk */
+	int nargs;        /* operands, -1 for load/gather/store which also name a param */
+} OpInfo;
+extern const OpInfo op_info[OP_COUNT];
+int op_parse(const char *s, Op *op); /* 0 on success; "sum" -> OP_RSUM, "cast.i8" is not an op name */
+int op_is_unary(Op op);
+int op_is_binary(Op op); /* arithmetic binary, not compares */
+int op_is_compare(Op op);
+int op_is_reduce(Op op); /* sum, max, min, welford */
+
+/* An operand: an SSA value, a scalar param, a literal, or the row length N. */
+typedef enum { ARG_VAL, ARG_PARAM, ARG_IMM, ARG_N } ArgKind;
+typedef struct {
+	ArgKind kind;
+	int idx;    /* ARG_VAL: value id; ARG_PARAM: param index */
+	double imm; /* ARG_IMM */
+} Arg;
+
+#define MAX_ARGS 3
+#define MAX_RES 3
+
+typedef struct {
+	Op op;
+	int param; /* load, gather, store: the param index; else -1 */
+	Type to;   /* cast: the target type */
+	int nres;
+	int res[MAX_RES]; /* value ids; -1 for a result discarded with "_" */
+	int nargs;
+	Arg args[MAX_ARGS];
+	Loc loc;
+} Instr;
+
+typedef struct {
+	const char *name; /* without the % */
+	Type type;
+	Shape shape;
+	int def; /* index of the defining instruction */
+} Value;
+
+typedef struct {
+	const char *name;
+	const char *doc;  /* the comment before "kernel", without "# "; may be NULL */
+	const char *file; /* for diagnostics */
+	Param *params;
+	int nparams;
+	Value *vals;
+	int nvals;
+	Instr *ins;
+	int nins;
+	Arena *arena; /* owns everything above */
+} Kernel;
+
+void kernel_free(Kernel *k); /* frees the arena */
+int kernel_param(const Kernel *k, const char *name); /* index or -1 */
+Shape arg_shape(const Kernel *k, const Arg *a);
+Type arg_type(const Kernel *k, const Arg *a);
+
+/* Verifier: infers each value's type and shape, then checks types, shapes, use before def,
+ * every output written exactly once, every input read, no unused values. */
+int kernel_verify(Kernel *k, Diag *d);
+/* Printer: text that parses back to the same kernel. */
+void kernel_print(Buf *b, const Kernel *k);
+
+#endif

@@ -1,0 +1,16 @@
+/* The rkc command line: one file per command, dispatched from main.c. */
+#ifndef RKC_TOOLS_H
+#define RKC_TOOLS_H
+
+#include "frontends/frontends.h"
+
+/* Each command: argv[0] is the command name; returns the process exit status. */
+int cmd_check(int argc, char **argv);
+int cmd_print(int argc, char **argv);
+
+/* Read and parse a kernel file ("-" is stdin), printing the diagnostic to stderr on error. */
+Kernel *tool_load_kernel(const char *path);
+/* Write data to path atomically (a temporary file beside it, then rename); "-" is stdout. */
+int tool_write_file(const char *path, const char *data, size_t len);
+
+#endif
