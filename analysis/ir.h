@@ -36,7 +36,7 @@ typedef struct {
 	int line, col; /* 1-based; 0 when not from a source file */
 } Loc;
 int diag_at(Diag *d, const char *file, Loc loc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5))); /* returns -1 */
+    __attribute__((format(printf, 4, 5)));				       /* returns -1 */
 int diag(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3))); /* returns -1 */
 
 /* Element types. TY_T is the kernel's storage type, fixed at compile time by --dtype. */
@@ -46,13 +46,13 @@ typedef enum { SH_SCALAR, SH_ROW, SH_VEC, SH_TILE } Shape; /* [], [M], [N], [M,N
 
 const char *type_name(Type t);
 int type_parse(const char *s, Type *t); /* 0 on success */
-int type_size(Type t);                  /* bytes; TY_T has none (-1) */
-int type_is_float(Type t);              /* T, f32, bf16, f16 */
-int type_is_int(Type t);                /* i64, i32, i8 */
-Type type_resolve(Type t, Type dtype);  /* T -> dtype */
-const char *shape_name(Shape s);        /* "", "[M]", "[N]", "[M,N]" */
-Shape shape_join(Shape a, Shape b);     /* broadcast: [M] x [N] -> [M,N] */
-int shape_has_n(Shape s);               /* [N] or [M,N]: an rdim-shaped value */
+int type_size(Type t);			/* bytes; TY_T has none (-1) */
+int type_is_float(Type t);		/* T, f32, bf16, f16 */
+int type_is_int(Type t);		/* i64, i32, i8 */
+Type type_resolve(Type t, Type dtype);	/* T -> dtype */
+const char *shape_name(Shape s);	/* "", "[M]", "[N]", "[M,N]" */
+Shape shape_join(Shape a, Shape b);	/* broadcast: [M] x [N] -> [M,N] */
+int shape_has_n(Shape s);		/* [N] or [M,N]: an rdim-shaped value */
 
 typedef enum { P_IN, P_OUT, P_PARAM } ParamKind;
 
@@ -67,11 +67,11 @@ typedef struct {
 
 /* Ops. The comment gives operands -> result. "f" is any float, results of math are f32. */
 typedef enum {
-	OP_LOAD,    /* in-param -> its type and shape */
-	OP_GATHER,  /* in-param [M,N], int [M] -> [M] x[row, idx[row]] */
-	OP_STORE,   /* out-param, value -> nothing (float values convert to the param's type) */
-	OP_CAST,    /* v -> to; float->int truncates toward zero and saturates */
-	OP_NEG,     /* unary, f -> f32 */
+	OP_LOAD,   /* in-param -> its type and shape */
+	OP_GATHER, /* in-param [M,N], int [M] -> [M] x[row, idx[row]] */
+	OP_STORE,  /* out-param, value -> nothing (float values convert to the param's type) */
+	OP_CAST,   /* v -> to; float->int truncates toward zero and saturates */
+	OP_NEG,	   /* unary, f -> f32 */
 	OP_EXP,
 	OP_LOG,
 	OP_SQRT,
@@ -80,7 +80,7 @@ typedef enum {
 	OP_SIGMOID,
 	OP_SILU,
 	OP_ROUND, /* to nearest, ties to even */
-	OP_ADD,   /* binary, f f -> f32, broadcasting */
+	OP_ADD,	  /* binary, f f -> f32, broadcasting */
 	OP_SUB,
 	OP_MUL,
 	OP_DIV,
@@ -92,9 +92,9 @@ typedef enum {
 	OP_GE,
 	OP_EQ,
 	OP_NE,
-	OP_SELECT,  /* bool, f, f -> f32 */
-	OP_CLAMP,   /* f, lo, hi -> f32 */
-	OP_RSUM,    /* reductions along N: [M,N] -> [M] f32 */
+	OP_SELECT, /* bool, f, f -> f32 */
+	OP_CLAMP,  /* f, lo, hi -> f32 */
+	OP_RSUM,   /* reductions along N: [M,N] -> [M] f32 */
 	OP_RMAX,
 	OP_RMIN,
 	OP_WELFORD, /* [M,N] -> count, mean, m2 (three [M] f32 results) */
@@ -103,10 +103,11 @@ typedef enum {
 
 typedef struct {
 	const char *name; /* as written in .rk */
-	int nargs;        /* operands, -1 for load/gather/store which also name a param */
+	int nargs;	  /* operands, -1 for load/gather/store which also name a param */
 } OpInfo;
 extern const OpInfo op_info[OP_COUNT];
-int op_parse(const char *s, Op *op); /* 0 on success; "sum" -> OP_RSUM, "cast.i8" is not an op name */
+int op_parse(const char *s,
+	     Op *op); /* 0 on success; "sum" -> OP_RSUM, "cast.i8" is not an op name */
 int op_is_unary(Op op);
 int op_is_binary(Op op); /* arithmetic binary, not compares */
 int op_is_compare(Op op);
@@ -118,6 +119,7 @@ typedef struct {
 	ArgKind kind;
 	int idx;    /* ARG_VAL: value id; ARG_PARAM: param index */
 	double imm; /* ARG_IMM */
+	Loc loc;
 } Arg;
 
 #define MAX_ARGS 3
@@ -154,7 +156,7 @@ typedef struct {
 	Arena *arena; /* owns everything above */
 } Kernel;
 
-void kernel_free(Kernel *k); /* frees the arena */
+void kernel_free(Kernel *k);			     /* frees the arena */
 int kernel_param(const Kernel *k, const char *name); /* index or -1 */
 Shape arg_shape(const Kernel *k, const Arg *a);
 Type arg_type(const Kernel *k, const Arg *a);

@@ -16,4 +16,31 @@ char *read_file(const char *path, size_t *len, Diag *d);
 /* The JSON form, deterministic: fixed key order, two-space indent, trailing newline. */
 void kernel_print_json(Buf *b, const Kernel *k);
 
+/* The kernel builder both readers share: names are resolved and checked as they come. */
+typedef struct {
+	Kernel *k;
+	const char *file;
+	Diag *d;
+	int capp, capv, capi;
+	Param *params; /* malloc'd while building, copied into the arena by kb_finish */
+	Value *vals;
+	Instr *ins;
+} Builder;
+
+void kb_init(Builder *b, const char *file, Diag *d);
+void kb_abort(Builder *b); /* frees everything after an error */
+int kb_name(Builder *b, const char *name, Loc loc);
+int kb_doc(Builder *b, const char *doc);
+int kb_param(Builder *b, const char *name, ParamKind kind, Type type, Shape shape, double def,
+	     Loc loc);
+Instr *kb_instr(Builder *b, Op op, Loc loc);
+/* The param an instruction names first (load x, gather x, store y). */
+int kb_param_ref(Builder *b, Instr *in, const char *name, Loc loc);
+/* An operand in text syntax: "%v", a scalar param, a number, "inf", or "N". */
+int kb_operand(Builder *b, Instr *in, const char *tok, Loc loc);
+/* A result "%v" or "_"; call after the operands, so "%x = add %x, 1" is a use before def. */
+int kb_result(Builder *b, Instr *in, const char *tok, Loc loc);
+/* Verifies and returns the kernel, or NULL with d set. */
+Kernel *kb_finish(Builder *b);
+
 #endif

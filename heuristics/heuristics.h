@@ -1,4 +1,5 @@
-/* Heuristics: targets as data, the policies that choose a launch configuration, and their reasons. */
+/* Heuristics: targets as data, the policies that choose a launch configuration, and their reasons.
+ */
 #ifndef RKC_HEURISTICS_H
 #define RKC_HEURISTICS_H
 

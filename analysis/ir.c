@@ -1,0 +1,338 @@
+/* The IR's small helpers: arena, Buf, diagnostics, type and op tables. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/ir.h"
+
+typedef struct Chunk Chunk;
+struct Chunk {
+	Chunk *next;
+	size_t used, cap;
+	_Alignas(16) unsigned char data[];
+};
+
+struct Arena {
+	Chunk *head;
+};
+
+static void
+die_oom(void)
+{
+	fputs("rkc: out of memory\n", stderr);
+	abort();
+}
+
+Arena *
+arena_new(void)
+{
+	Arena *a = calloc(1, sizeof *a);
+	if (!a)
+		die_oom();
+	return a;
+}
+
+void
+arena_free(Arena *a)
+{
+	if (!a)
+		return;
+	for (Chunk *c = a->head, *next; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(a);
+}
+
+void *
+arena_alloc(Arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	Chunk *c = a->head;
+	if (!c || c->cap - c->used < n) {
+		size_t cap = n > 65536 ? n : 65536;
+		c = malloc(sizeof *c + cap);
+		if (!c)
+			die_oom();
+		c->next = a->head;
+		c->used = 0;
+		c->cap = cap;
+		a->head = c;
+	}
+	void *p = c->data + c->used;
+	c->used += n;
+	memset(p, 0, n);
+	return p;
+}
+
+char *
+arena_strndup(Arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	return p;
+}
+
+char *
+arena_strdup(Arena *a, const char *s)
+{
+	return arena_strndup(a, s, strlen(s));
+}
+
+static void
+buf_grow(Buf *b, size_t need)
+{
+	if (b->len + need + 1 <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < b->len + need + 1)
+		cap *= 2;
+	b->s = realloc(b->s, cap);
+	if (!b->s)
+		die_oom();
+	b->cap = cap;
+}
+
+void
+buf_printf(Buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	buf_grow(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void
+buf_puts(Buf *b, const char *s)
+{
+	size_t n = strlen(s);
+	buf_grow(b, n);
+	memcpy(b->s + b->len, s, n + 1);
+	b->len += n;
+}
+
+void
+buf_free(Buf *b)
+{
+	free(b->s);
+	*b = (Buf){0};
+}
+
+void
+buf_double(Buf *b, double d)
+{
+	if (isinf(d)) {
+		buf_puts(b, d < 0 ? "-inf" : "inf");
+		return;
+	}
+	if (isnan(d)) {
+		buf_puts(b, "nan");
+		return;
+	}
+	char tmp[64];
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(tmp, sizeof tmp, "%.*g", prec, d);
+		if (strtod(tmp, NULL) == d)
+			break;
+	}
+	buf_puts(b, tmp);
+}
+
+static int
+vdiag(Diag *d, const char *file, Loc loc, const char *fmt, va_list ap)
+{
+	if (!d || d->set)
+		return -1;
+	int n = 0;
+	if (file && loc.line)
+		n = snprintf(d->msg, sizeof d->msg, "%s:%d:%d: error: ", file, loc.line, loc.col);
+	else if (file)
+		n = snprintf(d->msg, sizeof d->msg, "%s: error: ", file);
+	else
+		n = snprintf(d->msg, sizeof d->msg, "error: ");
+	if (n < 0 || (size_t)n >= sizeof d->msg)
+		n = 0;
+	vsnprintf(d->msg + n, sizeof d->msg - (size_t)n, fmt, ap);
+	d->set = 1;
+	return -1;
+}
+
+int
+diag_at(Diag *d, const char *file, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vdiag(d, file, loc, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int
+diag(Diag *d, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vdiag(d, NULL, (Loc){0}, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static const char *type_names[TY_COUNT] = {
+    [TY_T] = "T",     [TY_F32] = "f32", [TY_BF16] = "bf16", [TY_F16] = "f16",
+    [TY_I64] = "i64", [TY_I32] = "i32", [TY_I8] = "i8",	    [TY_BOOL] = "bool",
+};
+static const int type_sizes[TY_COUNT] = {
+    [TY_T] = -1,  [TY_F32] = 4, [TY_BF16] = 2, [TY_F16] = 2,
+    [TY_I64] = 8, [TY_I32] = 4, [TY_I8] = 1,   [TY_BOOL] = 1,
+};
+
+const char *
+type_name(Type t)
+{
+	return (unsigned)t < TY_COUNT ? type_names[t] : "?";
+}
+
+int
+type_parse(const char *s, Type *t)
+{
+	for (int i = 0; i < TY_COUNT; i++)
+		if (strcmp(s, type_names[i]) == 0) {
+			*t = (Type)i;
+			return 0;
+		}
+	return -1;
+}
+
+int
+type_size(Type t)
+{
+	return type_sizes[t];
+}
+
+int
+type_is_float(Type t)
+{
+	return t == TY_T || t == TY_F32 || t == TY_BF16 || t == TY_F16;
+}
+
+int
+type_is_int(Type t)
+{
+	return t == TY_I64 || t == TY_I32 || t == TY_I8;
+}
+
+Type
+type_resolve(Type t, Type dtype)
+{
+	return t == TY_T ? dtype : t;
+}
+
+const char *
+shape_name(Shape s)
+{
+	static const char *names[] = {"", "[M]", "[N]", "[M,N]"};
+	return names[s];
+}
+
+Shape
+shape_join(Shape a, Shape b)
+{
+	if (a == b)
+		return a;
+	if (a == SH_SCALAR)
+		return b;
+	if (b == SH_SCALAR)
+		return a;
+	return SH_TILE; /* [M] x [N], or either with [M,N] */
+}
+
+int
+shape_has_n(Shape s)
+{
+	return s == SH_VEC || s == SH_TILE;
+}
+
+const OpInfo op_info[OP_COUNT] = {
+    [OP_LOAD] = {"load", -1},	   [OP_GATHER] = {"gather", -1},  [OP_STORE] = {"store", -1},
+    [OP_CAST] = {"cast", 1},	   [OP_NEG] = {"neg", 1},	  [OP_EXP] = {"exp", 1},
+    [OP_LOG] = {"log", 1},	   [OP_SQRT] = {"sqrt", 1},	  [OP_RSQRT] = {"rsqrt", 1},
+    [OP_ABS] = {"abs", 1},	   [OP_SIGMOID] = {"sigmoid", 1}, [OP_SILU] = {"silu", 1},
+    [OP_ROUND] = {"round", 1},	   [OP_ADD] = {"add", 2},	  [OP_SUB] = {"sub", 2},
+    [OP_MUL] = {"mul", 2},	   [OP_DIV] = {"div", 2},	  [OP_MAX] = {"max", 2},
+    [OP_MIN] = {"min", 2},	   [OP_LT] = {"lt", 2},		  [OP_LE] = {"le", 2},
+    [OP_GT] = {"gt", 2},	   [OP_GE] = {"ge", 2},		  [OP_EQ] = {"eq", 2},
+    [OP_NE] = {"ne", 2},	   [OP_SELECT] = {"select", 3},	  [OP_CLAMP] = {"clamp", 3},
+    [OP_RSUM] = {"sum", 1},	   [OP_RMAX] = {"max", 1},	  [OP_RMIN] = {"min", 1},
+    [OP_WELFORD] = {"welford", 1},
+};
+
+int
+op_parse(const char *s, Op *op)
+{
+	/* "max" and "min" name both the binary op and the reduction; the operand count decides,
+	 * so the parser asks for the binary one first and converts. */
+	for (int i = 0; i < OP_COUNT; i++)
+		if (strcmp(s, op_info[i].name) == 0 && i != OP_CAST) {
+			*op = (Op)i;
+			return 0;
+		}
+	return -1;
+}
+
+int
+op_is_unary(Op op)
+{
+	return op >= OP_NEG && op <= OP_ROUND;
+}
+
+int
+op_is_binary(Op op)
+{
+	return op >= OP_ADD && op <= OP_MIN;
+}
+
+int
+op_is_compare(Op op)
+{
+	return op >= OP_LT && op <= OP_NE;
+}
+
+int
+op_is_reduce(Op op)
+{
+	return op >= OP_RSUM && op <= OP_WELFORD;
+}
+
+void
+kernel_free(Kernel *k)
+{
+	if (k)
+		arena_free(k->arena);
+}
+
+int
+kernel_param(const Kernel *k, const char *name)
+{
+	for (int i = 0; i < k->nparams; i++)
+		if (strcmp(k->params[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+Shape
+arg_shape(const Kernel *k, const Arg *a)
+{
+	return a->kind == ARG_VAL ? k->vals[a->idx].shape : SH_SCALAR;
+}
+
+Type
+arg_type(const Kernel *k, const Arg *a)
+{
+	return a->kind == ARG_VAL ? k->vals[a->idx].type : TY_F32;
+}
