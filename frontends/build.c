@@ -184,6 +184,8 @@ kb_operand(Builder *b, Instr *in, const char *tok, Loc loc)
 		a.kind = ARG_N;
 	} else if (parse_number(tok, &a.imm) == 0) {
 		a.kind = ARG_IMM;
+	} else if (isdigit((unsigned char)tok[tok[0] == '-' || tok[0] == '+'])) {
+		return diag_at(b->d, b->file, loc, "bad number '%s'", tok);
 	} else if (is_name(tok)) {
 		int p = find_param(b, tok);
 		if (p < 0)

@@ -138,7 +138,7 @@ parse_json(const char *file, const char *src, Diag *d)
 	json_error_t je;
 	json_t *root = json_loads(src, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
-		diag_at(d, file, (Loc){je.line > 0 ? je.line : 0, je.column > 0 ? je.column : 0},
+		diag_at(d, file, (Loc){je.line > 0 ? je.line : 0, je.column > 0 ? je.column : 1},
 			"invalid JSON: %s", je.text);
 		return NULL;
 	}

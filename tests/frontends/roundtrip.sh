@@ -1,0 +1,24 @@
+#!/bin/sh
+# Each of the 17 kernels: print -> parse -> print is identical text, the JSON form round-trips
+# to identical JSON, and the JSON form prints back to the same .rk text.
+rkc=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 n=0
+for f in testdata/kernels/*.rk; do
+	n=$((n + 1))
+	k=$(basename "$f" .rk)
+	ok=1
+	"$rkc" check "$f" >"$tmp/$k.1.rk" || ok=0
+	"$rkc" check "$tmp/$k.1.rk" >"$tmp/$k.2.rk" || ok=0
+	cmp -s "$tmp/$k.1.rk" "$tmp/$k.2.rk" || ok=0
+	"$rkc" print --json "$f" >"$tmp/$k.1.json" || ok=0
+	"$rkc" print --json "$tmp/$k.1.json" >"$tmp/$k.2.json" || ok=0
+	cmp -s "$tmp/$k.1.json" "$tmp/$k.2.json" || ok=0
+	"$rkc" print - <"$tmp/$k.1.json" >"$tmp/$k.3.rk" || ok=0
+	cmp -s "$tmp/$k.1.rk" "$tmp/$k.3.rk" || ok=0
+	[ $ok -eq 1 ] || { echo "FAIL $k"; fail=$((fail + 1)); }
+done
+[ $n -eq 17 ] || { echo "FAIL: expected 17 kernels, found $n"; fail=$((fail + 1)); }
+echo "$((n - fail)) passed, $fail failed"
+[ $fail -eq 0 ]
