@@ -1,0 +1,172 @@
+/* Checking a GPU result: sampled rows, the float64 reference on them, tolerances, comparison. */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/runtime.h"
+
+/* Above this many elements the interpreter sees a sample of rows, not the whole tensor. */
+#define WHOLE_MAX_ELEMS ((int64_t)1 << 22)
+#define SAMPLE_ROWS 256
+#define REF_CHUNK_ELEMS ((int64_t)1 << 20)
+
+int64_t
+sample_rows(int64_t M, int64_t N, int64_t **rows)
+{
+	int64_t n = M <= SAMPLE_ROWS || M * N <= WHOLE_MAX_ELEMS ? M : SAMPLE_ROWS;
+	*rows = malloc(sizeof(int64_t) * (size_t)n);
+	for (int64_t i = 0; i < n; i++)
+		(*rows)[i] = n == M ? i : i * (M - 1) / (n - 1);
+	return n;
+}
+
+typedef struct {
+	const Kernel *k;
+	double **packed;
+	int64_t N;
+	Diag *diags; /* one per range; ranges are found by their start row */
+	int64_t nrows;
+	int *failed;
+} Ref;
+
+static void
+ref_range(void *ctx, int64_t lo, int64_t hi)
+{
+	Ref *r = ctx;
+	const Kernel *k = r->k;
+	/* The interpreter holds every value of the body at once: bound the rows per call. */
+	int64_t step = REF_CHUNK_ELEMS / r->N > 1 ? REF_CHUNK_ELEMS / r->N : 1;
+	for (int64_t at = lo; at < hi; at += step) {
+		int64_t n = hi - at < step ? hi - at : step;
+		double *bufs[64];
+		for (int p = 0; p < k->nparams; p++) {
+			Shape s = k->params[p].shape;
+			bufs[p] = r->packed[p] + (s == SH_TILE ? at * r->N : s == SH_ROW ? at : 0);
+		}
+		Diag d = {0};
+		if (interp_run(k, n, r->N, bufs, &d)) {
+			/* Report the first failing range: the same message whatever the threads. */
+			r->failed[lo] = 1;
+			r->diags[lo] = d;
+			return;
+		}
+	}
+}
+
+int
+reference_rows(double **ref, const Kernel *k, const Tensor *ts, int64_t M, int64_t N,
+	       const int64_t *rows, int64_t nrows, Diag *d)
+{
+	if (k->nparams > 64)
+		return diag(d, "%s: too many params for the reference run", k->name);
+	double *packed[64] = {0};
+	for (int p = 0; p < k->nparams; p++) {
+		const Param *pa = &k->params[p];
+		int64_t n = shape_count(pa->shape, nrows, N);
+		packed[p] = malloc(sizeof(double) * (size_t)(n ? n : 1));
+		if (!packed[p]) {
+			for (int q = 0; q < p; q++)
+				free(packed[q]);
+			return diag(d, "out of memory for the reference run");
+		}
+		if (pa->kind == P_OUT)
+			continue;
+		const Tensor *t = &ts[p];
+		if (pa->shape == SH_TILE) {
+			for (int64_t i = 0; i < nrows; i++)
+				for (int64_t c = 0; c < N; c++)
+					packed[p][i * N + c] =
+					    elem_get(t->type, t->data, rows[i] * N + c);
+		} else if (pa->shape == SH_ROW) {
+			for (int64_t i = 0; i < nrows; i++)
+				packed[p][i] = elem_get(t->type, t->data, rows[i]);
+		} else {
+			for (int64_t i = 0; i < n; i++)
+				packed[p][i] = elem_get(t->type, t->data, i);
+		}
+	}
+	Ref r = {k,	packed,
+		 N,	calloc((size_t)nrows + 1, sizeof(Diag)),
+		 nrows, calloc((size_t)nrows + 1, sizeof(int))};
+	parallel_for(nrows, ref_range, &r);
+	int rc = 0;
+	for (int64_t i = 0; i < nrows && !rc; i++)
+		if (r.failed[i]) {
+			*d = r.diags[i];
+			rc = -1;
+		}
+	free(r.diags);
+	free(r.failed);
+	for (int p = 0; p < k->nparams; p++) {
+		ref[p] = NULL;
+		if (k->params[p].kind == P_OUT && !rc)
+			ref[p] = packed[p];
+		else
+			free(packed[p]);
+	}
+	return rc;
+}
+
+static int
+tol_of(double *tol, json_t *o, Type dtype)
+{
+	json_t *j = json_object_get(o, type_name(dtype));
+	if (!json_is_number(j))
+		return -1;
+	*tol = json_number_value(j);
+	return 0;
+}
+
+int
+tolerance(double *tol, const char *kernel, int out_index, Type dtype, const char *file,
+	  const char *text, Diag *d)
+{
+	json_error_t err;
+	json_t *root = json_loads(text, 0, &err);
+	if (!root)
+		return diag(d, "%s:%d:%d: error: %s", file, err.line, err.column, err.text);
+	json_t *mine = json_object_get(json_object_get(root, "kernels"), kernel);
+	int rc = 0;
+	if ((out_index != 0 || tol_of(tol, json_object_get(mine, "first_output"), dtype)) &&
+	    tol_of(tol, mine, dtype) && tol_of(tol, json_object_get(root, "default"), dtype))
+		rc = diag(d, "%s: no tolerance for %s at %s", file, kernel, type_name(dtype));
+	json_decref(root);
+	return rc;
+}
+
+void
+check_output(Check *c, Type t, const void *run1, const void *run2, int64_t count, int64_t cols,
+	     const int64_t *rows, int64_t nrows, const double *ref, double tol)
+{
+	size_t es = (size_t)type_size(t);
+	const char *a = run1, *b = run2;
+	c->is_int = !type_is_float(t);
+	c->count = count;
+	c->nonfinite = c->unwritten = 0;
+	for (int64_t i = 0; i < count; i++) {
+		if (memcmp(a + i * es, b + i * es, es))
+			c->unwritten++;
+		if (!c->is_int && !isfinite(elem_get(t, run1, i)))
+			c->nonfinite++;
+	}
+	double num = 0, den = 0, worst = 0;
+	for (int64_t i = 0; i < nrows; i++)
+		for (int64_t j = 0; j < cols; j++) {
+			double o = elem_get(t, run1, rows[i] * cols + j), r = ref[i * cols + j];
+			double diff = fabs(o - r);
+			num += diff * diff;
+			den += r * r;
+			/* NaN must win the max, or a NaN row could hide behind a finite one. */
+			if (diff > worst || isnan(diff))
+				worst = isnan(worst) ? worst : diff;
+		}
+	if (c->is_int) {
+		c->err = worst;
+		c->tol = 1;
+	} else {
+		c->err = den > 0 ? sqrt(num / den) : sqrt(num);
+		c->tol = tol;
+	}
+	c->pass = c->err <= c->tol && c->nonfinite == 0 && c->unwritten == 0;
+}

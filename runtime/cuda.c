@@ -1,0 +1,362 @@
+/* The CUDA driver API, loaded with dlopen so rkc builds and runs its other commands without one. */
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/runtime.h"
+
+/* Entry points are fetched by cuGetProcAddress at the 12.0 ABI: CUDA 13's headers remap names
+ * (cuMemAlloc -> _v2, cuEventElapsedTime -> _v2), and asking by version keeps us off that. */
+#define ABI_VERSION 12000
+
+#define CU_FNS(X)                                                                                  \
+	X(Init, v2000)                                                                             \
+	X(DriverGetVersion, v2020)                                                                 \
+	X(DeviceGet, v2000)                                                                        \
+	X(DeviceGetName, v2000)                                                                    \
+	X(DeviceGetAttribute, v2000)                                                               \
+	X(DevicePrimaryCtxRetain, v7000)                                                           \
+	X(DevicePrimaryCtxRelease, v11000)                                                         \
+	X(CtxSetCurrent, v4000)                                                                    \
+	X(CtxSynchronize, v2000)                                                                   \
+	X(MemAlloc, v3020)                                                                         \
+	X(MemFree, v3020)                                                                          \
+	X(MemcpyHtoD, v3020)                                                                       \
+	X(MemcpyDtoH, v3020)                                                                       \
+	X(MemcpyDtoDAsync, v3020)                                                                  \
+	X(MemsetD8, v3020)                                                                         \
+	X(MemsetD32Async, v3020)                                                                   \
+	X(ModuleLoadDataEx, v2010)                                                                 \
+	X(ModuleUnload, v2000)                                                                     \
+	X(ModuleGetFunction, v2000)                                                                \
+	X(FuncGetAttribute, v2020)                                                                 \
+	X(FuncSetAttribute, v9000)                                                                 \
+	X(LaunchKernel, v4000)                                                                     \
+	X(EventCreate, v2000)                                                                      \
+	X(EventDestroy, v4000)                                                                     \
+	X(EventRecord, v2000)                                                                      \
+	X(EventSynchronize, v2000)                                                                 \
+	X(EventElapsedTime, v2000)                                                                 \
+	X(GetErrorName, v6000)                                                                     \
+	X(GetErrorString, v6000)
+
+struct Gpu {
+	void *lib;
+#define X(f, v) PFN_cu##f##_##v f;
+	CU_FNS(X)
+#undef X
+	CUdevice dev;
+	CUcontext ctx;
+	int l2_bytes;
+	CUdeviceptr flush; /* written before each timed launch to evict the L2 */
+	size_t flush_bytes;
+	char desc[256];
+};
+
+struct GpuFn {
+	CUmodule mod;
+	CUfunction fn;
+	int regs, local_bytes, shared_bytes;
+};
+
+/* Every driver call goes through this: the call's text and the driver's name for the error. */
+static int
+cu_check(Gpu *g, CUresult r, const char *what, Diag *d)
+{
+	if (r == CUDA_SUCCESS)
+		return 0;
+	const char *name = NULL, *str = NULL;
+	if (g->GetErrorName)
+		g->GetErrorName(r, &name);
+	if (g->GetErrorString)
+		g->GetErrorString(r, &str);
+	return diag(d, "CUDA: %s failed: %s (%d): %s", what, name ? name : "?", (int)r,
+		    str ? str : "");
+}
+#define CU(g, call, d) cu_check((g), (g)->call, #call, (d))
+
+Gpu *
+gpu_open(Diag *d)
+{
+	const char *path = getenv("RKC_LIBCUDA");
+	if (!path || !*path)
+		path = "libcuda.so.1";
+	Gpu *g = calloc(1, sizeof *g);
+	g->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!g->lib) {
+		diag(d,
+		     "no CUDA driver: %s (rkc run needs an NVIDIA GPU and its driver; "
+		     "RKC_LIBCUDA names the driver library)",
+		     dlerror());
+		free(g);
+		return NULL;
+	}
+	PFN_cuGetProcAddress_v12000 get;
+	*(void **)&get = dlsym(g->lib, "cuGetProcAddress_v2");
+	if (!get) {
+		diag(d, "CUDA driver %s has no cuGetProcAddress_v2: it predates CUDA 12", path);
+		goto fail;
+	}
+	CUdriverProcAddressQueryResult st;
+#define X(f, v)                                                                                    \
+	if (get("cu" #f, (void **)&g->f, ABI_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &st) ||         \
+	    !g->f) {                                                                               \
+		diag(d, "CUDA driver %s has no cu" #f, path);                                      \
+		goto fail;                                                                         \
+	}
+	CU_FNS(X)
+#undef X
+	int ver = 0, major = 0, minor = 0, sms = 0;
+	char name[128] = "";
+	if (CU(g, Init(0), d) || CU(g, DriverGetVersion(&ver), d) ||
+	    CU(g, DeviceGet(&g->dev, 0), d) || CU(g, DeviceGetName(name, sizeof name, g->dev), d) ||
+	    CU(g, DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, g->dev),
+	       d) ||
+	    CU(g, DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, g->dev),
+	       d) ||
+	    CU(g, DeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, g->dev), d) ||
+	    CU(g, DeviceGetAttribute(&g->l2_bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, g->dev), d) ||
+	    CU(g, DevicePrimaryCtxRetain(&g->ctx, g->dev), d))
+		goto fail;
+	if (CU(g, CtxSetCurrent(g->ctx), d)) {
+		g->DevicePrimaryCtxRelease(g->dev);
+		g->ctx = NULL;
+		goto fail;
+	}
+	snprintf(g->desc, sizeof g->desc, "%s, sm_%d%d, %d SMs, %d MiB L2, driver CUDA %d.%d", name,
+		 major, minor, sms, g->l2_bytes >> 20, ver / 1000, ver % 1000 / 10);
+	return g;
+fail:
+	dlclose(g->lib);
+	free(g);
+	return NULL;
+}
+
+void
+gpu_close(Gpu *g)
+{
+	if (!g)
+		return;
+	if (g->flush)
+		g->MemFree(g->flush);
+	g->DevicePrimaryCtxRelease(g->dev);
+	dlclose(g->lib);
+	free(g);
+}
+
+const char *
+gpu_describe(const Gpu *g)
+{
+	return g->desc;
+}
+
+int
+gpu_alloc(Gpu *g, uint64_t *ptr, size_t n, Diag *d)
+{
+	CUdeviceptr p = 0;
+	if (CU(g, MemAlloc(&p, n ? n : 1), d))
+		return -1;
+	*ptr = p;
+	return 0;
+}
+
+void
+gpu_free(Gpu *g, uint64_t ptr)
+{
+	if (ptr)
+		g->MemFree((CUdeviceptr)ptr);
+}
+
+int
+gpu_upload(Gpu *g, uint64_t dst, const void *src, size_t n, Diag *d)
+{
+	return n ? CU(g, MemcpyHtoD((CUdeviceptr)dst, src, n), d) : 0;
+}
+
+int
+gpu_download(Gpu *g, void *dst, uint64_t src, size_t n, Diag *d)
+{
+	return n ? CU(g, MemcpyDtoH(dst, (CUdeviceptr)src, n), d) : 0;
+}
+
+int
+gpu_fill(Gpu *g, uint64_t dst, unsigned char byte, size_t n, Diag *d)
+{
+	return n ? CU(g, MemsetD8((CUdeviceptr)dst, byte, n), d) || CU(g, CtxSynchronize(), d) : 0;
+}
+
+GpuFn *
+gpu_load(Gpu *g, const char *ptx, const char *entry, Diag *d)
+{
+	static char info[16384], error[16384];
+	info[0] = error[0] = 0;
+	CUjit_option opts[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+			       CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+			       CU_JIT_LOG_VERBOSE};
+	void *vals[] = {info, (void *)(uintptr_t)sizeof info, error,
+			(void *)(uintptr_t)sizeof error, (void *)(uintptr_t)1};
+	GpuFn *f = calloc(1, sizeof *f);
+	CUresult r = g->ModuleLoadDataEx(&f->mod, ptx, 5, opts, vals);
+	if (r != CUDA_SUCCESS) {
+		Diag why = {0};
+		cu_check(g, r, "ModuleLoadDataEx", &why);
+		diag(d, "%s; JIT log: %s", why.msg, error[0] ? error : info);
+		free(f);
+		return NULL;
+	}
+	if (CU(g, ModuleGetFunction(&f->fn, f->mod, entry), d) ||
+	    CU(g, FuncGetAttribute(&f->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f->fn), d) ||
+	    CU(g, FuncGetAttribute(&f->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f->fn),
+	       d) ||
+	    CU(g, FuncGetAttribute(&f->shared_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f->fn),
+	       d)) {
+		g->ModuleUnload(f->mod);
+		free(f);
+		return NULL;
+	}
+	return f;
+}
+
+void
+gpu_unload(Gpu *g, GpuFn *f)
+{
+	if (!f)
+		return;
+	g->ModuleUnload(f->mod);
+	free(f);
+}
+
+void
+gpu_fn_info(const GpuFn *f, int *regs, int *local_bytes, int *shared_bytes)
+{
+	*regs = f->regs;
+	*local_bytes = f->local_bytes;
+	*shared_bytes = f->shared_bytes;
+}
+
+static int
+launch(Gpu *g, GpuFn *f, const unsigned grid[3], const unsigned block[3], unsigned smem,
+       void **args, Diag *d)
+{
+	/* Past 48 KiB of dynamic shared memory a kernel must opt in. */
+	if (smem > 48 * 1024 &&
+	    CU(g,
+	       FuncSetAttribute(f->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem),
+	       d))
+		return -1;
+	return CU(g,
+		  LaunchKernel(f->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], smem,
+			       NULL, args, NULL),
+		  d);
+}
+
+int
+gpu_launch(Gpu *g, GpuFn *f, const unsigned grid[3], const unsigned block[3], unsigned smem,
+	   void **args, Diag *d)
+{
+	return launch(g, f, grid, block, smem, args, d) || CU(g, CtxSynchronize(), d);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Each timed launch is bracketed by its own events after a flush of the L2; the median of the
+ * per-launch times keeps a stray slow launch (clock ramp, another process) out of the figure. */
+static int
+time_loop(Gpu *g, GpuFn *f, const unsigned grid[3], const unsigned block[3], unsigned smem,
+	  void **args, CUdeviceptr src, CUdeviceptr dst, size_t copy_bytes, int reps, double *ms,
+	  Diag *d)
+{
+	CUevent *ev = calloc((size_t)reps * 2, sizeof(CUevent));
+	int rc = 0, made = 0;
+	for (; made < reps * 2 && !rc; made++)
+		rc = CU(g, EventCreate(&ev[made], CU_EVENT_DEFAULT), d);
+	if (rc)
+		made--;
+	for (int i = 0; i < reps && !rc; i++) {
+		if (g->flush)
+			rc = CU(g, MemsetD32Async(g->flush, (unsigned)i, g->flush_bytes / 4, NULL),
+				d);
+		if (!rc)
+			rc = CU(g, EventRecord(ev[2 * i], NULL), d);
+		if (!rc)
+			rc = f ? launch(g, f, grid, block, smem, args, d)
+			       : CU(g, MemcpyDtoDAsync(dst, src, copy_bytes, NULL), d);
+		if (!rc)
+			rc = CU(g, EventRecord(ev[2 * i + 1], NULL), d);
+	}
+	if (!rc)
+		rc = CU(g, CtxSynchronize(), d);
+	for (int i = 0; i < reps && !rc; i++) {
+		float t = 0;
+		rc = CU(g, EventElapsedTime(&t, ev[2 * i], ev[2 * i + 1]), d);
+		ms[i] = t;
+	}
+	for (int i = 0; i < made; i++)
+		g->EventDestroy(ev[i]);
+	free(ev);
+	return rc;
+}
+
+static int
+ensure_flush(Gpu *g, Diag *d)
+{
+	if (g->flush)
+		return 0;
+	g->flush_bytes = (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 2;
+	return CU(g, MemAlloc(&g->flush, g->flush_bytes), d);
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int
+gpu_time(Gpu *g, GpuFn *f, const unsigned grid[3], const unsigned block[3], unsigned smem,
+	 void **args, double *median_us, int *reps, Diag *d)
+{
+	double probe[5];
+	if (ensure_flush(g, d) || gpu_launch(g, f, grid, block, smem, args, d) ||
+	    time_loop(g, f, grid, block, smem, args, 0, 0, 0, 5, probe, d))
+		return -1;
+	/* About 0.3 s of kernel time, at least 20 and at most 1000 launches. */
+	double est = median(probe, 5);
+	int n = est > 0 ? (int)(300.0 / est) : 1000;
+	n = n < 20 ? 20 : n > 1000 ? 1000 : n;
+	double *ms = malloc(sizeof(double) * (size_t)n);
+	int rc = time_loop(g, f, grid, block, smem, args, 0, 0, 0, n, ms, d);
+	if (!rc) {
+		*median_us = median(ms, n) * 1e3;
+		*reps = n;
+	}
+	free(ms);
+	return rc;
+}
+
+int
+gpu_copy_gbps(Gpu *g, double *gbps, Diag *d)
+{
+	/* 1 GiB each way: the L2 holds a negligible part of it. */
+	size_t bytes = (size_t)1 << 30;
+	CUdeviceptr src = 0, dst = 0;
+	double ms[20];
+	int rc = ensure_flush(g, d) || CU(g, MemAlloc(&src, bytes), d) ||
+		 CU(g, MemAlloc(&dst, bytes), d) || CU(g, MemsetD8(src, 0x5a, bytes), d) ||
+		 time_loop(g, NULL, NULL, NULL, 0, NULL, src, dst, bytes, 20, ms, d);
+	if (!rc)
+		*gbps = 2.0 * (double)bytes / (median(ms, 20) * 1e-3) / 1e9;
+	if (dst)
+		g->MemFree(dst);
+	if (src)
+		g->MemFree(src);
+	return rc ? -1 : 0;
+}

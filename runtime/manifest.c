@@ -1,0 +1,213 @@
+/* The launch manifest: read the JSON `rkc compile` writes and check it against the kernel. */
+#include <jansson.h>
+#include <string.h>
+
+#include "runtime/runtime.h"
+
+static int
+get_str(char *dst, size_t cap, json_t *o, const char *key, const char *file, Diag *d)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	if (!s)
+		return diag(d, "%s: manifest: \"%s\" must be a string", file, key);
+	if (strlen(s) >= cap)
+		return diag(d, "%s: manifest: \"%s\" is too long", file, key);
+	strcpy(dst, s);
+	return 0;
+}
+
+static int
+get_int(int64_t *v, json_t *o, const char *key, const char *file, Diag *d)
+{
+	json_t *j = json_object_get(o, key);
+	if (!json_is_integer(j))
+		return diag(d, "%s: manifest: \"%s\" must be an integer", file, key);
+	*v = json_integer_value(j);
+	return 0;
+}
+
+static int
+parse_shape(Shape *s, const char *str)
+{
+	static const char *names[] = {"", "[M]", "[N]", "[M,N]"};
+	static const Shape shapes[] = {SH_SCALAR, SH_ROW, SH_VEC, SH_TILE};
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(str, names[i])) {
+			*s = shapes[i];
+			return 0;
+		}
+	return -1;
+}
+
+static int
+parse_param(MParam *p, json_t *j, const char *file, Diag *d)
+{
+	static const char *kinds[] = {"in", "out", "param", "dim", "workspace"};
+	char kind[16], type[16], shape[16] = "";
+	if (!json_is_object(j))
+		return diag(d, "%s: manifest: each param must be an object", file);
+	if (get_str(p->name, sizeof p->name, j, "name", file, d) ||
+	    get_str(kind, sizeof kind, j, "kind", file, d))
+		return -1;
+	int k = 0;
+	while (k < 5 && strcmp(kind, kinds[k]))
+		k++;
+	if (k == 5)
+		return diag(d, "%s: manifest: param '%s' has unknown kind '%s'", file, p->name,
+			    kind);
+	p->kind = (MKind)k;
+	if (p->kind == MP_WORKSPACE) {
+		p->type = TY_I8;
+		p->shape = SH_SCALAR;
+		return get_int(&p->bytes, j, "bytes", file, d);
+	}
+	if (get_str(type, sizeof type, j, "type", file, d))
+		return -1;
+	if (type_parse(type, &p->type) || p->type == TY_T)
+		return diag(d, "%s: manifest: param '%s' has unknown type '%s'", file, p->name,
+			    type);
+	json_t *sh = json_object_get(j, "shape");
+	if (sh && get_str(shape, sizeof shape, j, "shape", file, d))
+		return -1;
+	if (parse_shape(&p->shape, shape))
+		return diag(d, "%s: manifest: param '%s' has unknown shape '%s'", file, p->name,
+			    shape);
+	if (p->kind == MP_PARAM) {
+		json_t *def = json_object_get(j, "default");
+		if (!json_is_number(def))
+			return diag(d, "%s: manifest: param '%s' needs a numeric default", file,
+				    p->name);
+		p->def = json_number_value(def);
+	}
+	if ((p->kind == MP_IN || p->kind == MP_OUT) && p->shape == SH_SCALAR)
+		return diag(d, "%s: manifest: array '%s' has no shape", file, p->name);
+	return 0;
+}
+
+/* A launch dimension: "<axis>_value" where the axis is a formula of M and N, else the number. */
+static int
+get_dim(unsigned *v, json_t *o, const char *obj, const char *axis, const char *file, Diag *d)
+{
+	char key[16];
+	snprintf(key, sizeof key, "%s_value", axis);
+	json_t *j = json_object_get(o, key);
+	if (!j)
+		j = json_object_get(o, axis);
+	if (!j)
+		*v = 1;
+	else if (json_is_integer(j) && json_integer_value(j) >= 1 &&
+		 json_integer_value(j) <= 0x7fffffff)
+		*v = (unsigned)json_integer_value(j);
+	else
+		return diag(d, "%s: manifest: %s.%s must be a positive integer", file, obj, axis);
+	return 0;
+}
+
+int
+manifest_parse(Manifest *m, const char *file, const char *text, Diag *d)
+{
+	json_error_t err;
+	json_t *root = json_loads(text, 0, &err);
+	if (!root)
+		return diag(d, "%s:%d:%d: error: %s", file, err.line, err.column, err.text);
+	memset(m, 0, sizeof *m);
+	int rc = -1;
+	char dtype[16];
+	json_t *params = json_object_get(root, "params");
+	json_t *grid = json_object_get(root, "grid"), *block = json_object_get(root, "block");
+	json_t *cfg = json_object_get(root, "config");
+	json_t *smem = json_object_get(root, "dynamic_smem");
+	if (!json_is_object(root)) {
+		diag(d, "%s: manifest: not a JSON object", file);
+		goto out;
+	}
+	if (get_str(m->kernel, sizeof m->kernel, root, "kernel", file, d) ||
+	    get_str(m->entry, sizeof m->entry, root, "entry", file, d) ||
+	    get_str(m->arch, sizeof m->arch, root, "arch", file, d) ||
+	    get_str(dtype, sizeof dtype, root, "dtype", file, d) ||
+	    get_int(&m->M, root, "M", file, d) || get_int(&m->N, root, "N", file, d))
+		goto out;
+	if (json_object_get(root, "policy") &&
+	    get_str(m->policy, sizeof m->policy, root, "policy", file, d))
+		goto out;
+	if (type_parse(dtype, &m->dtype) || !type_is_float(m->dtype) || m->dtype == TY_T) {
+		diag(d, "%s: manifest: unknown dtype '%s'", file, dtype);
+		goto out;
+	}
+	if (m->M < 1 || m->N < 1) {
+		diag(d, "%s: manifest: M and N must be positive", file);
+		goto out;
+	}
+	if (!json_is_array(params) || json_array_size(params) > MAX_MPARAMS) {
+		diag(d, "%s: manifest: \"params\" must be an array of at most %d", file,
+		     MAX_MPARAMS);
+		goto out;
+	}
+	for (size_t i = 0; i < json_array_size(params); i++)
+		if (parse_param(&m->params[m->nparams++], json_array_get(params, i), file, d))
+			goto out;
+	if (!json_is_object(grid) || !json_is_object(block)) {
+		diag(d, "%s: manifest: \"grid\" and \"block\" must be objects", file);
+		goto out;
+	}
+	static const char *axes[] = {"x", "y", "z"};
+	for (int a = 0; a < 3; a++)
+		if (get_dim(&m->grid[a], grid, "grid", axes[a], file, d) ||
+		    get_dim(&m->block[a], block, "block", axes[a], file, d))
+			goto out;
+	if (smem && (!json_is_integer(smem) || json_integer_value(smem) < 0)) {
+		diag(d, "%s: manifest: \"dynamic_smem\" must be a non-negative integer", file);
+		goto out;
+	}
+	m->dynamic_smem = (unsigned)json_integer_value(smem);
+	if (cfg) {
+		char *s = json_dumps(cfg, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		snprintf(m->config, sizeof m->config, "%s", s ? s : "");
+		free(s);
+	}
+	rc = 0;
+out:
+	json_decref(root);
+	return rc;
+}
+
+int
+manifest_match(const Manifest *m, const Kernel *k, Diag *d)
+{
+	if (strcmp(m->kernel, k->name))
+		return diag(d, "manifest is for kernel '%s', not '%s'", m->kernel, k->name);
+	int seen = 0;
+	for (int i = 0; i < m->nparams; i++) {
+		const MParam *mp = &m->params[i];
+		if (mp->kind == MP_DIM) {
+			if (strcmp(mp->name, "M") && strcmp(mp->name, "N"))
+				return diag(d, "manifest: unknown dim '%s' (M or N)", mp->name);
+			if (mp->type != TY_I64 && mp->type != TY_I32)
+				return diag(d, "manifest: dim '%s' must be i64 or i32", mp->name);
+			continue;
+		}
+		if (mp->kind == MP_WORKSPACE)
+			continue;
+		int p = kernel_param(k, mp->name);
+		if (p < 0)
+			return diag(d, "manifest: '%s' is not a param of kernel '%s'", mp->name,
+				    k->name);
+		const Param *kp = &k->params[p];
+		if ((int)kp->kind != (int)mp->kind || kp->shape != mp->shape ||
+		    type_resolve(kp->type, m->dtype) != mp->type)
+			return diag(
+			    d, "manifest: param '%s' is %s %s%s, the kernel says %s %s%s", mp->name,
+			    mp->kind == MP_IN	 ? "in"
+			    : mp->kind == MP_OUT ? "out"
+						 : "param",
+			    type_name(mp->type), shape_name(mp->shape),
+			    kp->kind == P_IN	? "in"
+			    : kp->kind == P_OUT ? "out"
+						: "param",
+			    type_name(type_resolve(kp->type, m->dtype)), shape_name(kp->shape));
+		seen++;
+	}
+	if (seen != k->nparams)
+		return diag(d, "manifest: lists %d of the kernel's %d params", seen, k->nparams);
+	return 0;
+}

@@ -1,0 +1,224 @@
+/* One kernel at one shape on the GPU: inputs, launch per the manifest, check, time, report. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/runtime.h"
+
+typedef struct {
+	uint64_t dev[MAX_MPARAMS];
+	float f32[MAX_MPARAMS];
+	int64_t i64[MAX_MPARAMS];
+	int32_t i32[MAX_MPARAMS];
+	void *args[MAX_MPARAMS];
+} Args;
+
+static void
+args_free(Gpu *g, Args *l)
+{
+	for (int i = 0; i < MAX_MPARAMS; i++)
+		gpu_free(g, l->dev[i]);
+}
+
+/* Device arrays and argument slots in manifest order: arrays and workspace as pointers, params
+ * as f32, dims as integers. */
+static int
+args_setup(Args *l, Gpu *g, const Kernel *k, const Manifest *m, const Tensor *ts, Diag *d)
+{
+	memset(l, 0, sizeof *l);
+	for (int i = 0; i < m->nparams; i++) {
+		const MParam *mp = &m->params[i];
+		int p = kernel_param(k, mp->name);
+		size_t bytes = 0;
+		switch (mp->kind) {
+		case MP_IN:
+		case MP_OUT:
+			bytes = (size_t)ts[p].count * (size_t)type_size(ts[p].type);
+			if (gpu_alloc(g, &l->dev[i], bytes, d) ||
+			    (mp->kind == MP_IN && gpu_upload(g, l->dev[i], ts[p].data, bytes, d)))
+				return -1;
+			l->args[i] = &l->dev[i];
+			break;
+		case MP_WORKSPACE:
+			if (gpu_alloc(g, &l->dev[i], (size_t)mp->bytes, d) ||
+			    gpu_fill(g, l->dev[i], 0, (size_t)mp->bytes, d))
+				return -1;
+			l->args[i] = &l->dev[i];
+			break;
+		case MP_PARAM:
+			l->f32[i] = (float)k->params[p].def;
+			l->args[i] = &l->f32[i];
+			break;
+		case MP_DIM:
+			l->i64[i] = mp->name[0] == 'M' ? m->M : m->N;
+			l->i32[i] = (int32_t)l->i64[i];
+			l->args[i] = mp->type == TY_I64 ? (void *)&l->i64[i] : (void *)&l->i32[i];
+			break;
+		}
+	}
+	return 0;
+}
+
+static int
+run_once(Gpu *g, GpuFn *f, const Manifest *m, Args *l, const Kernel *k, const Tensor *ts,
+	 unsigned char poison, char **host, Diag *d)
+{
+	for (int i = 0; i < m->nparams; i++) {
+		int p = m->params[i].kind == MP_OUT ? kernel_param(k, m->params[i].name) : -1;
+		if (p >= 0 && gpu_fill(g, l->dev[i], poison,
+				       (size_t)ts[p].count * (size_t)type_size(ts[p].type), d))
+			return -1;
+	}
+	if (gpu_launch(g, f, m->grid, m->block, m->dynamic_smem, l->args, d))
+		return -1;
+	for (int i = 0; i < m->nparams; i++) {
+		int p = m->params[i].kind == MP_OUT ? kernel_param(k, m->params[i].name) : -1;
+		if (p >= 0 && gpu_download(g, host[p], l->dev[i],
+					   (size_t)ts[p].count * (size_t)type_size(ts[p].type), d))
+			return -1;
+	}
+	return 0;
+}
+
+static int
+check_all(RunResult *r, Gpu *g, GpuFn *f, const Kernel *k, const Manifest *m, Args *l,
+	  const Tensor *ts, const RunOpts *o, Diag *d)
+{
+	int np = k->nparams, rc = -1;
+	char **run1 = calloc((size_t)np, sizeof(char *)),
+	     **run2 = calloc((size_t)np, sizeof(char *));
+	double **ref = calloc((size_t)np, sizeof(double *));
+	int64_t *rows = NULL;
+	int64_t nrows = sample_rows(m->M, m->N, &rows);
+	for (int p = 0; p < np; p++)
+		if (k->params[p].kind == P_OUT) {
+			size_t bytes = (size_t)ts[p].count * (size_t)type_size(ts[p].type);
+			run1[p] = malloc(bytes ? bytes : 1);
+			run2[p] = malloc(bytes ? bytes : 1);
+			if (!run1[p] || !run2[p]) {
+				diag(d, "out of memory for output '%s'", k->params[p].name);
+				goto out;
+			}
+		}
+	if (reference_rows(ref, k, ts, m->M, m->N, rows, nrows, d) ||
+	    run_once(g, f, m, l, k, ts, 0xff, run1, d) ||
+	    run_once(g, f, m, l, k, ts, 0x00, run2, d))
+		goto out;
+	r->pass = 1;
+	for (int p = 0, oi = 0; p < np; p++) {
+		const Param *pa = &k->params[p];
+		if (pa->kind != P_OUT)
+			continue;
+		if (r->nchecks == MAX_CHECKS) {
+			diag(d, "%s: more than %d outputs", k->name, MAX_CHECKS);
+			goto out;
+		}
+		double tol = 0;
+		if (type_is_float(ts[p].type) &&
+		    tolerance(&tol, k->name, oi, m->dtype, o->tol_file, o->tol_json, d))
+			goto out;
+		Check *c = &r->checks[r->nchecks++];
+		c->name = pa->name;
+		c->rows = nrows;
+		c->total_rows = pa->shape == SH_VEC ? 1 : m->M;
+		int64_t cols = pa->shape == SH_TILE ? m->N : 1;
+		/* A row-invariant output is one row: compare all of it. */
+		int64_t zero = 0, vrows = pa->shape == SH_VEC ? 1 : nrows;
+		check_output(c, ts[p].type, run1[p], run2[p], ts[p].count,
+			     pa->shape == SH_VEC ? m->N : cols, pa->shape == SH_VEC ? &zero : rows,
+			     vrows, ref[p], tol);
+		r->pass &= c->pass;
+		oi++;
+	}
+	rc = 0;
+out:
+	for (int p = 0; p < np; p++) {
+		free(run1[p]);
+		free(run2[p]);
+		free(ref[p]);
+	}
+	free(run1);
+	free(run2);
+	free(ref);
+	free(rows);
+	return rc;
+}
+
+int
+run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *ptx,
+	  const RunOpts *o, Diag *d)
+{
+	memset(r, 0, sizeof *r);
+	if (manifest_match(m, k, d))
+		return -1;
+	for (int p = 0; p < k->nparams; p++)
+		if (k->params[p].kind != P_PARAM)
+			r->bytes += shape_count(k->params[p].shape, m->M, m->N) *
+				    type_size(type_resolve(k->params[p].type, m->dtype));
+	Dist *ds = calloc((size_t)k->nparams, sizeof(Dist));
+	Tensor *ts = calloc((size_t)k->nparams, sizeof(Tensor));
+	GpuFn *f = NULL;
+	Args l = {0};
+	int rc = -1, shared = 0;
+	if (!(f = gpu_load(g, ptx, m->entry, d)))
+		goto out;
+	gpu_fn_info(f, &r->regs, &r->local_bytes, &shared);
+	if (inputs_spec(ds, k, o->inputs_file, o->inputs_json, d) ||
+	    inputs_make(ts, k, m->dtype, m->M, m->N, o->seed, ds, d) ||
+	    args_setup(&l, g, k, m, ts, d))
+		goto out;
+	if (o->check && check_all(r, g, f, k, m, &l, ts, o, d))
+		goto out;
+	if (o->time) {
+		r->copy_gbps = o->copy_gbps;
+		if ((r->copy_gbps <= 0 && gpu_copy_gbps(g, &r->copy_gbps, d)) ||
+		    gpu_time(g, f, m->grid, m->block, m->dynamic_smem, l.args, &r->us, &r->reps, d))
+			goto out;
+		r->gbps = (double)r->bytes / (r->us * 1e-6) / 1e9;
+	}
+	rc = 0;
+out:
+	args_free(g, &l);
+	gpu_unload(g, f);
+	tensors_free(ts, k->nparams);
+	free(ts);
+	free(ds);
+	return rc;
+}
+
+void
+run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r)
+{
+	const char *dt = type_name(m->dtype);
+	buf_printf(b, "%s %s %lldx%lld: %s %s\n", k->name, dt, (long long)m->M, (long long)m->N,
+		   m->policy[0] ? m->policy : "config", m->config);
+	double worst = 0;
+	for (int i = 0; i < r->nchecks; i++) {
+		const Check *c = &r->checks[i];
+		buf_printf(b, "  %-10s %s %.3e (tol %.1e)  rows %lld/%lld", c->name,
+			   c->is_int ? "max_diff" : "rel_l2", c->err, c->tol, (long long)c->rows,
+			   (long long)c->total_rows);
+		if (c->nonfinite)
+			buf_printf(b, "  %lld non-finite", (long long)c->nonfinite);
+		if (c->unwritten)
+			buf_printf(b, "  %lld of %lld unwritten", (long long)c->unwritten,
+				   (long long)c->count);
+		buf_printf(b, "  %s\n", c->pass ? "ok" : "FAIL");
+		if (!c->is_int && (c->err > worst || isnan(c->err)))
+			worst = c->err;
+	}
+	double pct = r->copy_gbps > 0 ? 100 * r->gbps / r->copy_gbps : 0;
+	if (r->us > 0)
+		buf_printf(b,
+			   "  time %.2f us  %.1f GB/s  %.1f%% of copy (%.0f GB/s)  median of %d  "
+			   "regs %d  local %d B\n",
+			   r->us, r->gbps, pct, r->copy_gbps, r->reps, r->regs, r->local_bytes);
+	buf_printf(b,
+		   "RESULT kernel=%s dtype=%s M=%lld N=%lld status=%s worst_rel_l2=%.3e us=%.2f "
+		   "gbps=%.1f copy_pct=%.1f mbytes=%.1f regs=%d local=%d\n",
+		   k->name, dt, (long long)m->M, (long long)m->N,
+		   r->nchecks == 0 ? "unchecked"
+		   : r->pass	   ? "ok"
+				   : "FAIL",
+		   worst, r->us, r->gbps, pct, (double)r->bytes / 1e6, r->regs, r->local_bytes);
+}

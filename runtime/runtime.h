@@ -1,0 +1,171 @@
+/* Runtime: inputs from a seed, the CUDA driver runner (dlopen'd), checks against the interpreter.
+ */
+#ifndef RKC_RUNTIME_H
+#define RKC_RUNTIME_H
+
+#include "codegen/codegen.h"
+
+/* Element storage: bf16 and f16 round to nearest even, the way a GPU stores them. */
+uint16_t bf16_from_f32(float f);
+float bf16_to_f32(uint16_t h);
+uint16_t f16_from_f32(float f);
+float f16_to_f32(uint16_t h);
+/* Element i of an array of type t (resolved, not TY_T); store rounds and saturates. */
+double elem_get(Type t, const void *p, int64_t i);
+void elem_set(Type t, void *p, int64_t i, double v);
+/* Elements of a shape: [M,N] is M*N, [M] is M, [N] is N. */
+int64_t shape_count(Shape s, int64_t M, int64_t N);
+
+/* The launch manifest that `rkc compile` writes beside the PTX. */
+/* MP_IN, MP_OUT and MP_PARAM are in ParamKind's order. */
+typedef enum { MP_IN, MP_OUT, MP_PARAM, MP_DIM, MP_WORKSPACE } MKind;
+typedef struct {
+	char name[64];
+	MKind kind;
+	Type type;     /* resolved; f32 for params, i64 for dims */
+	Shape shape;   /* SH_SCALAR for params, dims and workspace */
+	double def;    /* MP_PARAM: the default value */
+	int64_t bytes; /* MP_WORKSPACE: zeroed once before the first launch */
+} MParam;
+
+#define MAX_MPARAMS 32
+
+typedef struct {
+	char kernel[64], entry[128], arch[16], policy[32];
+	char config[256]; /* the chosen config, compact, for reports */
+	Type dtype;
+	int64_t M, N;
+	MParam params[MAX_MPARAMS];
+	int nparams;
+	unsigned grid[3], block[3];
+	unsigned dynamic_smem;
+} Manifest;
+
+int manifest_parse(Manifest *m, const char *file, const char *json, Diag *d);
+/* A kernel and a manifest describe the same params (names, kinds, types, shapes). */
+int manifest_match(const Manifest *m, const Kernel *k, Diag *d);
+
+/* Input distributions, as data (testdata/inputs.json). */
+typedef enum {
+	D_NORMAL,   /* mean, std */
+	D_UNIFORM,  /* lo, hi */
+	D_LOGPROBS, /* a row's log-softmax of normal(0, std) logits */
+	D_PROBS,    /* a row's softmax: non-negative, sums to one */
+	D_LABELS,   /* integers uniform in [0, N) */
+	D_MASK,	    /* additive: value with probability frac, else 0; never a whole row */
+	D_SELECTED, /* log-prob of the labelled token at a temperature, plus normal(0, std) noise */
+	D_BERNOULLI, /* 1 with probability frac, else 0 */
+	D_COUNT
+} DistKind;
+
+typedef struct {
+	DistKind kind;
+	double a, b;	    /* normal: mean, std; uniform: lo, hi; (log)probs, selected: std;
+			       mask: frac, value; bernoulli: frac */
+	int logits, labels; /* D_SELECTED: the params it reads */
+	double temperature; /* D_SELECTED */
+} Dist;
+
+/* Each input's distribution from the spec (the whole inputs.json text): the kernel's own entry
+ * where it names the input, else the default for the input's type. */
+int inputs_spec(Dist *dists, const Kernel *k, const char *file, const char *json, Diag *d);
+
+/* A host array per kernel param: inputs filled, outputs allocated, scalar params holding one
+ * element. Storage type, with the interpreter reading exactly what the GPU reads. */
+typedef struct {
+	Type type;
+	int64_t count;
+	void *data; /* malloc'd; NULL for none */
+} Tensor;
+
+/* Rows are generated independently from (seed, param, row), so the result does not depend on
+ * the thread count and a sampled row is the row of the full tensor. */
+int inputs_make(Tensor *ts, const Kernel *k, Type dtype, int64_t M, int64_t N, uint64_t seed,
+		const Dist *dists, Diag *d);
+void tensors_free(Tensor *ts, int n);
+
+/* Runs fn over [0, n) split into contiguous ranges, one thread each (RKC_THREADS, default the
+ * online CPUs, at most 64); fn must only touch its own range. */
+void parallel_for(int64_t n, void (*fn)(void *ctx, int64_t lo, int64_t hi), void *ctx);
+
+/* Rows to compare: all of them when M*N is small enough to interpret whole, else an even
+ * spread of at least 256 that includes the first and the last. Returns the count. */
+int64_t sample_rows(int64_t M, int64_t N, int64_t **rows);
+/* The float64 reference on the sampled rows: ref[p] for each output p, rows packed in order. */
+int reference_rows(double **ref, const Kernel *k, const Tensor *ts, int64_t M, int64_t N,
+		   const int64_t *rows, int64_t nrows, Diag *d);
+
+/* Helion's tolerance table, as data (testdata/tolerances.json): the relative L2 bound for the
+ * ith output of a kernel at a dtype. */
+int tolerance(double *tol, const char *kernel, int out_index, Type dtype, const char *file,
+	      const char *json, Diag *d);
+
+/* One output against the reference. Two launches poisoned differently give run1 and run2: an
+ * element that differs between them was not written (or not deterministically). NaN anywhere
+ * fails; floats compare by relative L2 error, integers within 1. */
+typedef struct {
+	const char *name;
+	int is_int;
+	double err; /* relative L2 error, or the largest difference for integers */
+	double tol;
+	int64_t count, nonfinite, unwritten;
+	int64_t rows, total_rows;
+	int pass;
+} Check;
+
+void check_output(Check *c, Type t, const void *run1, const void *run2, int64_t count, int64_t cols,
+		  const int64_t *rows, int64_t nrows, const double *ref, double tol);
+
+/* The CUDA driver, opened with dlopen: RKC_LIBCUDA names the library, default libcuda.so.1. */
+typedef struct Gpu Gpu;
+typedef struct GpuFn GpuFn;
+
+Gpu *gpu_open(Diag *d);
+void gpu_close(Gpu *g);
+const char *gpu_describe(const Gpu *g); /* name, compute capability, SMs, L2, driver */
+int gpu_alloc(Gpu *g, uint64_t *ptr, size_t n, Diag *d);
+void gpu_free(Gpu *g, uint64_t ptr);
+int gpu_upload(Gpu *g, uint64_t dst, const void *src, size_t n, Diag *d);
+int gpu_download(Gpu *g, void *dst, uint64_t src, size_t n, Diag *d);
+int gpu_fill(Gpu *g, uint64_t dst, unsigned char byte, size_t n, Diag *d);
+/* Loads PTX through the driver JIT; the JIT's log goes into the diagnostic on failure. */
+GpuFn *gpu_load(Gpu *g, const char *ptx, const char *entry, Diag *d);
+void gpu_unload(Gpu *g, GpuFn *f);
+/* Registers, local (spill) bytes per thread and static shared bytes the driver JIT gave. */
+void gpu_fn_info(const GpuFn *f, int *regs, int *local_bytes, int *shared_bytes);
+/* Launches and waits, so a fault is reported against this launch. */
+int gpu_launch(Gpu *g, GpuFn *f, const unsigned grid[3], const unsigned block[3], unsigned smem,
+	       void **args, Diag *d);
+/* Median GPU time of launches, each after the L2 is flushed by writing a buffer twice its size. */
+int gpu_time(Gpu *g, GpuFn *f, const unsigned grid[3], const unsigned block[3], unsigned smem,
+	     void **args, double *median_us, int *reps, Diag *d);
+/* Device-to-device copy bandwidth, bytes read plus written, GB/s (median of several). */
+int gpu_copy_gbps(Gpu *g, double *gbps, Diag *d);
+
+/* One kernel at one shape: inputs, launch per the manifest, check, time. */
+typedef struct {
+	uint64_t seed;
+	int check, time;
+	double copy_gbps; /* 0: measure it in this run */
+	const char *inputs_file, *inputs_json;
+	const char *tol_file, *tol_json;
+} RunOpts;
+
+#define MAX_CHECKS 8
+
+typedef struct {
+	Check checks[MAX_CHECKS];
+	int nchecks;
+	int pass;
+	double us, gbps, copy_gbps;
+	int reps;
+	int64_t bytes; /* each input read once, each output written once */
+	int regs, local_bytes;
+} RunResult;
+
+int run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *ptx,
+	      const RunOpts *o, Diag *d);
+/* What run_point found, as the lines `rkc run` prints. */
+void run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r);
+
+#endif
