@@ -4,4 +4,64 @@
 
 #include "analysis/ir.h"
 
+/* >>> facts and liveness (analysis/facts.c, analysis/liveness.c) */
+#define MAX_PASSES 8
+
+/* What the heuristics need to know about a kernel at one storage dtype. "Tile" loads read [M,N]
+ * inputs, "vector" loads [N] inputs. Byte counts are per row element (per element of N). */
+typedef struct {
+	Type dtype;
+	int nloads, nstores;	  /* load and gather instructions; store instructions */
+	int ntile_loads, nvec_loads;
+	int ntile_stores;	  /* [M,N] outputs */
+	int load_isz;		  /* narrowest load feeding a reduction (Helion's input_load_itemsize) */
+	int compute_isz;	  /* input of the last reduction (Helion's itemsize, "last wins") */
+	int tile_in_bytes;	  /* [M,N] inputs, once each */
+	int vec_in_bytes;	  /* [N] inputs, once each */
+	int tile_out_bytes;	  /* [M,N] outputs */
+	int row_in_bytes, row_out_bytes; /* [M] inputs (gathers count one element) and outputs */
+	int row_reread;		  /* a load feeds two reductions, or a reduction and a store */
+	int full_width_output;	  /* some output is [M,N] */
+	int nreds;		  /* reduction instructions */
+	int levels;		  /* dependent reduction levels, online max/sum pairs fused */
+	int online;		  /* sums fused with their max into one online pass */
+	int passes;		  /* passes over the row when looped: levels, plus one to apply */
+	int pass_tile_bytes[MAX_PASSES]; /* [M,N] input bytes per element each looped pass reads */
+	int pass_vec_bytes[MAX_PASSES];
+	int pass_words[MAX_PASSES]; /* 32-bit words per element of the chunk a pass holds */
+	int pass_partials[MAX_PASSES]; /* scalar partials a thread carries through the pass */
+	int split_ok;		  /* reductions combinable in one pass and no [M,N] output */
+	int helion_live;	  /* Helion's body_live_tiles, counted on our body */
+	int held_tiles;		  /* persistent: rdim values held at the peak (our model) */
+	int held_words;		  /* the same in 32-bit words per element */
+	int row_regs;		  /* [M] values and scalar params kept in registers */
+	int nptrs;		  /* array params: a 64-bit address each */
+	char chain[160];	  /* the reduction chain, e.g. "max+sum (online) -> sum -> apply" */
+} Facts;
+
+void facts_compute(const Kernel *k, Type dtype, Facts *f);
+
+/* Helion's walk (reference §1.3): peak count of live [N]/[M,N] values, in body order. */
+int live_helion(const Kernel *k);
+/* Our walk: the peak number of rdim values a persistent thread must hold across a reduction
+ * (loads sunk to their first use, values recomputable from held ones not held); *words gets the
+ * same peak in 32-bit words per element. */
+int live_held(const Kernel *k, Type dtype, int *words);
+
+/* The per-thread register model. ept: elements of each tile a thread holds (persistent: r_block
+ * over threads per row) or streams per chunk (looped: r_block over threads per row). */
+enum { REG_BASE = 16 };
+int64_t live_bytes_thread(const Facts *f, int persistent, int64_t ept);
+int regs_predict(const Facts *f, int persistent, int64_t ept);
+/* <<< facts and liveness */
+
+/* >>> reference interpreter (analysis/interp.c) */
+/* Runs k on the CPU in float64, row by row, as the oracle for every GPU check. bufs is indexed by
+ * param: an input's values (row-major M*N for [M,N], M for [M], N for [N]; integers as doubles),
+ * an output's caller-allocated array of the same sizing, a scalar param's value in bufs[p][0]
+ * (NULL for its default). Floats stored into a T output stay doubles. Returns 0, or -1 with d set
+ * (a gather index outside [0, N), a missing array). Memory: N doubles per live [M,N] value. */
+int interp_run(const Kernel *k, int64_t M, int64_t N, double **bufs, Diag *d);
+/* <<< reference interpreter */
+
 #endif

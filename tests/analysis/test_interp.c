@@ -1,0 +1,806 @@
+/* The reference interpreter: the 17 kernels against plain C loops of DESIGN.md §5, gradients
+ * against central differences, and the edge semantics of docs/ir.md. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "frontends/frontends.h"
+
+/* The interpreter and these loops do the same float64 math, at most in another order. */
+#define TOL 1e-12
+
+/* M of 1 and 3, N prime, N = 1, a power of two. */
+static const int64_t shapes[][2] = {{1, 7}, {3, 37}, {2, 1}, {4, 128}};
+#define NSHAPES (int)(sizeof shapes / sizeof shapes[0])
+#define MAXM 4
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+
+static double
+uniform(double lo, double hi)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return lo + (hi - lo) * (double)(rng_state >> 11) * 0x1p-53;
+}
+
+static Kernel *
+parse(const char *file, const char *src)
+{
+	Diag d = {0};
+	Kernel *k = parse_rk(file, src, &d);
+	if (!k)
+		fail_msg("%s", d.msg);
+	return k;
+}
+
+static Kernel *
+kernel_load(const char *name)
+{
+	char path[256];
+	snprintf(path, sizeof path, "testdata/kernels/%s.rk", name);
+	Diag d = {0};
+	char *src = read_file(path, NULL, &d);
+	if (!src)
+		fail_msg("%s", d.msg);
+	Kernel *k = parse(path, src);
+	free(src);
+	return k;
+}
+
+/* A kernel's arrays for one M x N run: in and out params get arrays, scalar params NULL. */
+typedef struct {
+	Kernel *k;
+	int64_t M, N;
+	double *bufs[32];
+} Run;
+
+static int64_t
+param_len(const Param *p, int64_t M, int64_t N)
+{
+	return p->shape == SH_TILE ? M * N : p->shape == SH_ROW ? M : N;
+}
+
+static void
+run_init(Run *r, Kernel *k, int64_t M, int64_t N)
+{
+	assert_true(k->nparams <= 32);
+	*r = (Run){.k = k, .M = M, .N = N};
+	for (int p = 0; p < k->nparams; p++)
+		if (k->params[p].kind != P_PARAM)
+			r->bufs[p] = calloc(param_len(&k->params[p], M, N), sizeof(double));
+}
+
+static void
+run_free(Run *r)
+{
+	for (int p = 0; p < r->k->nparams; p++)
+		free(r->bufs[p]);
+}
+
+static double *
+buf(Run *r, const char *name)
+{
+	int p = kernel_param(r->k, name);
+	if (p < 0)
+		fail_msg("%s has no param '%s'", r->k->name, name);
+	return r->bufs[p];
+}
+
+static int64_t
+len(Run *r, const char *name)
+{
+	return param_len(&r->k->params[kernel_param(r->k, name)], r->M, r->N);
+}
+
+static void
+fill(Run *r, const char *name, double lo, double hi)
+{
+	double *b = buf(r, name);
+	for (int64_t i = 0; i < len(r, name); i++)
+		b[i] = uniform(lo, hi);
+}
+
+static void
+fill_labels(Run *r, const char *name)
+{
+	double *b = buf(r, name);
+	for (int64_t i = 0; i < r->M; i++)
+		b[i] = (double)(int64_t)uniform(0, (double)r->N);
+}
+
+/* Rows of log-probabilities: log_softmax of uniform logits. */
+static void
+fill_logprobs(Run *r, const char *name)
+{
+	double *b = buf(r, name);
+	fill(r, name, -4, 4);
+	for (int64_t i = 0; i < r->M; i++) {
+		double *x = b + i * r->N, s = 0;
+		for (int64_t j = 0; j < r->N; j++)
+			s += exp(x[j]);
+		for (int64_t j = 0; j < r->N; j++)
+			x[j] -= log(s);
+	}
+}
+
+static void
+interp(Run *r)
+{
+	Diag d = {0};
+	if (interp_run(r->k, r->M, r->N, r->bufs, &d))
+		fail_msg("%s: %s", r->k->name, d.msg);
+}
+
+static void
+near(double got, double want, double tol, const char *what, int64_t i)
+{
+	if (!(fabs(got - want) <= tol * fabs(want) + 1e-300))
+		fail_msg("%s[%lld]: got %.17g, want %.17g", what, (long long)i, got, want);
+}
+
+static void
+near_all(Run *r, const char *name, const double *want)
+{
+	const double *got = buf(r, name);
+	for (int64_t i = 0; i < len(r, name); i++)
+		near(got[i], want[i], TOL, name, i);
+}
+
+/* References, one row at a time, written from DESIGN.md §5. */
+
+static double
+row_max(const double *x, int64_t N)
+{
+	double m = x[0];
+	for (int64_t j = 1; j < N; j++)
+		m = x[j] > m ? x[j] : m;
+	return m;
+}
+
+static double
+row_sum(const double *x, int64_t N)
+{
+	double s = 0;
+	for (int64_t j = 0; j < N; j++)
+		s += x[j];
+	return s;
+}
+
+static double
+logsumexp(const double *x, int64_t N)
+{
+	double m = row_max(x, N), s = 0;
+	for (int64_t j = 0; j < N; j++)
+		s += exp(x[j] - m);
+	return m + log(s);
+}
+
+static void
+ref_rmsnorm(const double *x, const double *w, int64_t N, double *y, double *rstd)
+{
+	double ss = 0;
+	for (int64_t j = 0; j < N; j++)
+		ss += x[j] * x[j];
+	double r = 1 / sqrt(ss / N + 1e-6);
+	for (int64_t j = 0; j < N; j++)
+		y[j] = x[j] * r * w[j];
+	if (rstd)
+		*rstd = r;
+}
+
+static void
+ref_layernorm(const double *x, const double *w, const double *b, int64_t N, double *y, double *mean,
+	      double *rstd)
+{
+	double mu = row_sum(x, N) / N, var = 0;
+	for (int64_t j = 0; j < N; j++)
+		var += (x[j] - mu) * (x[j] - mu);
+	double r = 1 / sqrt(var / N + 1e-5);
+	for (int64_t j = 0; j < N; j++)
+		y[j] = (x[j] - mu) * r * w[j] + b[j];
+	if (mean)
+		*mean = mu, *rstd = r;
+}
+
+static void
+ref_softmax(const double *a, int64_t N, double *y)
+{
+	double m = row_max(a, N), s = 0;
+	for (int64_t j = 0; j < N; j++)
+		s += exp(a[j] - m);
+	for (int64_t j = 0; j < N; j++)
+		y[j] = exp(a[j] - m) / s;
+}
+
+/* JSD with beta 0.5 of student X and teacher Y log-probs; g gets dloss/dX. */
+static double
+ref_jsd(const double *X, const double *Y, int64_t N, double *g)
+{
+	double teacher = 0, student = 0;
+	for (int64_t j = 0; j < N; j++) {
+		double m = log(0.5 * exp(Y[j]) + 0.5 * exp(X[j]));
+		teacher += exp(Y[j]) * (Y[j] - m);
+		student += exp(X[j]) * (X[j] - m);
+		g[j] = 0.5 * exp(X[j]) * (X[j] - m);
+	}
+	return 0.5 * teacher + 0.5 * student;
+}
+
+/*
+ * The gradient the kernel stores against central differences of the loss the interpreter
+ * itself computes, row by row (each row packed as a one-row run).
+ */
+static void
+check_fd(Run *r, const char *in, const char *grad)
+{
+	const double h = 1e-6;
+	double worst = 0;
+	Run one;
+	run_init(&one, r->k, 1, r->N);
+	for (int64_t i = 0; i < r->M; i++) {
+		for (int p = 0; p < r->k->nparams; p++)
+			if (r->k->params[p].kind == P_IN)
+				memcpy(one.bufs[p], r->bufs[p] + i * r->N, r->N * sizeof(double));
+		double *x = buf(&one, in), *loss = buf(&one, "loss");
+		for (int64_t j = 0; j < r->N; j++) {
+			double x0 = x[j];
+			x[j] = x0 + h;
+			interp(&one);
+			double up = loss[0];
+			x[j] = x0 - h;
+			interp(&one);
+			double down = loss[0];
+			x[j] = x0;
+			double fd = (up - down) / (2 * h), g = buf(r, grad)[i * r->N + j];
+			double err = fabs(fd - g) / (fabs(g) + 1e-3);
+			worst = err > worst ? err : worst;
+			if (!(err <= 1e-6))
+				fail_msg("%s %s[%lld,%lld]: stored %.12g, central difference %.12g",
+					 r->k->name, grad, (long long)i, (long long)j, g, fd);
+		}
+	}
+	print_message("%s: %s vs central differences, M=%lld N=%lld: worst relative error %.2g\n",
+		      r->k->name, grad, (long long)r->M, (long long)r->N, worst);
+	run_free(&one);
+}
+
+/* Every kernel's check runs on each of the shapes. */
+typedef struct {
+	const char *kernel;
+	void (*check)(Run *r);
+} Case;
+
+static void
+test_kernel(void **state)
+{
+	const Case *c = *state;
+	Kernel *k = kernel_load(c->kernel);
+	for (int s = 0; s < NSHAPES; s++) {
+		Run r;
+		run_init(&r, k, shapes[s][0], shapes[s][1]);
+		c->check(&r);
+		run_free(&r);
+	}
+	if (!strcmp(c->kernel, "long_sum")) {
+		Run r;
+		run_init(&r, k, 2, 1 << 20 | 7);
+		c->check(&r);
+		run_free(&r);
+	}
+	kernel_free(k);
+}
+
+static void
+check_rms_norm(Run *r)
+{
+	int64_t M = r->M, N = r->N;
+	fill(r, "x", -2, 2);
+	fill(r, "w", 0.5, 1.5);
+	interp(r);
+	double *y = calloc(M * N, sizeof(double)), rstd[MAXM];
+	for (int64_t i = 0; i < M; i++)
+		ref_rmsnorm(buf(r, "x") + i * N, buf(r, "w"), N, y + i * N, &rstd[i]);
+	near_all(r, "y", y);
+	near_all(r, "rstd", rstd);
+	free(y);
+}
+
+static void
+check_layer_norm(Run *r)
+{
+	int64_t M = r->M, N = r->N;
+	fill(r, "x", -2, 3);
+	fill(r, "w", 0.5, 1.5);
+	fill(r, "b", -1, 1);
+	interp(r);
+	double *y = calloc(M * N, sizeof(double)), mean[MAXM], rstd[MAXM];
+	for (int64_t i = 0; i < M; i++)
+		ref_layernorm(buf(r, "x") + i * N, buf(r, "w"), buf(r, "b"), N, y + i * N, &mean[i],
+			      &rstd[i]);
+	near_all(r, "y", y);
+	near_all(r, "mean", mean);
+	near_all(r, "rstd", rstd);
+	free(y);
+}
+
+static void
+check_softmax(Run *r)
+{
+	int64_t M = r->M, N = r->N;
+	fill(r, "x", -5, 5);
+	interp(r);
+	double *y = calloc(M * N, sizeof(double));
+	for (int64_t i = 0; i < M; i++)
+		ref_softmax(buf(r, "x") + i * N, N, y + i * N);
+	near_all(r, "y", y);
+	free(y);
+}
+
+static void
+check_sum(Run *r)
+{
+	fill(r, "x", -1, 1);
+	interp(r);
+	double s[MAXM];
+	for (int64_t i = 0; i < r->M; i++)
+		s[i] = row_sum(buf(r, "x") + i * r->N, r->N);
+	near_all(r, "s", s);
+}
+
+static void
+check_cross_entropy(Run *r)
+{
+	int64_t M = r->M, N = r->N;
+	fill(r, "x", -6, 6);
+	fill_labels(r, "t");
+	interp(r);
+	double loss[MAXM];
+	for (int64_t i = 0; i < M; i++) {
+		const double *x = buf(r, "x") + i * N;
+		loss[i] = logsumexp(x, N) - x[(int64_t)buf(r, "t")[i]];
+	}
+	near_all(r, "loss", loss);
+}
+
+static void
+check_kl_div(Run *r)
+{
+	int64_t M = r->M, N = r->N;
+	fill_logprobs(r, "y_pred");
+	fill(r, "y_true", 0, 0.2);
+	double *yt = buf(r, "y_true");
+	for (int64_t i = 0; i < M * N; i += 3)
+		yt[i] = 0; /* log(max(0, eps)) is finite, and 0 times it is 0 */
+	interp(r);
+	double loss[MAXM];
+	for (int64_t i = 0; i < M; i++) {
+		const double *p = yt + i * N, *q = buf(r, "y_pred") + i * N;
+		loss[i] = 0;
+		for (int64_t j = 0; j < N; j++)
+			loss[i] += p[j] * (log(p[j] > 1e-10 ? p[j] : 1e-10) - q[j]);
+	}
+	near_all(r, "loss", loss);
+}
+
+static void
+check_jsd(Run *r)
+{
+	int64_t M = r->M, N = r->N;
+	fill_logprobs(r, "X");
+	fill_logprobs(r, "Y");
+	interp(r);
+	double loss[MAXM], *dx = calloc(M * N, sizeof(double));
+	for (int64_t i = 0; i < M; i++)
+		loss[i] = ref_jsd(buf(r, "X") + i * N, buf(r, "Y") + i * N, N, dx + i * N);
+	near_all(r, "loss", loss);
+	near_all(r, "dX", dx);
+	check_fd(r, "X", "dX");
+	free(dx);
+}
+
+static void
+check_fused_add_rmsnorm(Run *r)
+{
+	int64_t M = r->M, N = r->N;
+	fill(r, "x", -2, 2);
+	fill(r, "res", -2, 2);
+	fill(r, "w", 0.5, 1.5);
+	interp(r);
+	double *h = calloc(M * N, sizeof(double)), *y = calloc(M * N, sizeof(double));
+	for (int64_t i = 0; i < M * N; i++)
+		h[i] = buf(r, "x")[i] + buf(r, "res")[i];
+	for (int64_t i = 0; i < M; i++)
+		ref_rmsnorm(h + i * N, buf(r, "w"), N, y + i * N, NULL);
+	near_all(r, "h", h);
+	near_all(r, "y", y);
+	free(h);
+	free(y);
+}
+
+static void
+check_fused_add_layernorm(Run *r)
+{
+	int64_t M = r->M, N = r->N;
+	fill(r, "x", -2, 2);
+	fill(r, "res", -1, 3);
+	fill(r, "w", 0.5, 1.5);
+	fill(r, "b", -1, 1);
+	interp(r);
+	double *h = calloc(M * N, sizeof(double)), *y = calloc(M * N, sizeof(double));
+	for (int64_t i = 0; i < M * N; i++)
+		h[i] = buf(r, "x")[i] + buf(r, "res")[i];
+	for (int64_t i = 0; i < M; i++)
+		ref_layernorm(h + i * N, buf(r, "w"), buf(r, "b"), N, y + i * N, NULL, NULL);
+	near_all(r, "h", h);
+	near_all(r, "y", y);
+	free(h);
+	free(y);
+}
+
+static void
+check_gated_rmsnorm(Run *r)
+{
+	int64_t M = r->M, N = r->N;
+	fill(r, "x", -2, 2);
+	fill(r, "z", -4, 4);
+	fill(r, "w", 0.5, 1.5);
+	interp(r);
+	double *g = calloc(M * N, sizeof(double)), *y = calloc(M * N, sizeof(double));
+	for (int64_t i = 0; i < M * N; i++) {
+		double z = buf(r, "z")[i];
+		g[i] = buf(r, "x")[i] * (z / (1 + exp(-z)));
+	}
+	for (int64_t i = 0; i < M; i++)
+		ref_rmsnorm(g + i * N, buf(r, "w"), N, y + i * N, NULL);
+	near_all(r, "y", y);
+	free(g);
+	free(y);
+}
+
+static void
+check_scaled_masked_softmax(Run *r)
+{
+	int64_t M = r->M, N = r->N;
+	fill(r, "x", -20, 20);
+	double *mask = buf(r, "mask"), *a = calloc(M * N, sizeof(double)),
+	       *y = calloc(M * N, sizeof(double));
+	for (int64_t i = 0; i < M; i++)
+		for (int64_t j = 0; j < N; j++)
+			mask[i * N + j] = (i + j) % 3 ? 0 : -1e4;
+	interp(r);
+	for (int64_t i = 0; i < M * N; i++)
+		a[i] = 0.125 * buf(r, "x")[i] + mask[i];
+	for (int64_t i = 0; i < M; i++)
+		ref_softmax(a + i * N, N, y + i * N);
+	near_all(r, "y", y);
+	if (N > 1)
+		assert_true(buf(r, "y")[0] < 1e-300); /* row 0, column 0 is masked */
+	free(a);
+	free(y);
+}
+
+static void
+check_cross_entropy_ls_zloss(Run *r)
+{
+	int64_t M = r->M, N = r->N;
+	fill(r, "x", -6, 6);
+	fill_labels(r, "t");
+	interp(r);
+	double loss[MAXM];
+	for (int64_t i = 0; i < M; i++) {
+		const double *x = buf(r, "x") + i * N;
+		double lse = logsumexp(x, N), xt = x[(int64_t)buf(r, "t")[i]];
+		loss[i] =
+		    (1 - 0.1) * (lse - xt) + 0.1 * (lse - row_sum(x, N) / N) + 1e-4 * lse * lse;
+	}
+	near_all(r, "loss", loss);
+}
+
+/* Round half to even, spelled out rather than through the C library's rint. */
+static double
+round_even(double v)
+{
+	double r = floor(v + 0.5);
+	if (r - v == 0.5 && fmod(r, 2) != 0)
+		r -= 1;
+	return r;
+}
+
+static void
+check_dynamic_quant(Run *r)
+{
+	int64_t M = r->M, N = r->N;
+	fill(r, "x", -3, 3);
+	double *x = buf(r, "x");
+	if (M > 2) /* a row of zeros: s = 0, x/s is NaN, and the cast gives 0 */
+		memset(x + 2 * N, 0, N * sizeof(double));
+	interp(r);
+	double s[MAXM], *q = calloc(M * N, sizeof(double));
+	for (int64_t i = 0; i < M; i++) {
+		double amax = 0;
+		for (int64_t j = 0; j < N; j++)
+			amax = fabs(x[i * N + j]) > amax ? fabs(x[i * N + j]) : amax;
+		s[i] = amax / 127;
+		for (int64_t j = 0; j < N; j++)
+			q[i * N + j] = s[i] ? round_even(x[i * N + j] / s[i]) : 0;
+	}
+	near_all(r, "s", s);
+	near_all(r, "q", q);
+	free(q);
+}
+
+static void
+check_grpo(Run *r)
+{
+	/* old = logp - off puts c = exp(off) above, inside and below the clamp [0.8, 1.4] */
+	static const double off[] = {0.5, -0.05, -0.45, 0.1};
+	int64_t M = r->M, N = r->N;
+	fill(r, "x", -5, 5);
+	fill_labels(r, "t");
+	double loss[MAXM], lse[MAXM], logp[MAXM];
+	double *old = buf(r, "old"), *ref = buf(r, "ref"), *adv = buf(r, "adv");
+	double *xs = calloc(N, sizeof(double));
+	for (int64_t i = 0; i < M; i++) {
+		const double *x = buf(r, "x") + i * N;
+		for (int64_t j = 0; j < N; j++)
+			xs[j] = x[j] / 0.9;
+		lse[i] = logsumexp(xs, N);
+		logp[i] = x[(int64_t)buf(r, "t")[i]] / 0.9 - lse[i];
+		old[i] = logp[i] - off[i];
+		ref[i] = logp[i] + uniform(-0.5, 0.5);
+		adv[i] = i % 2 ? -uniform(0.1, 1) : uniform(0.1, 1);
+	}
+	interp(r);
+	for (int64_t i = 0; i < M; i++) {
+		double c = exp(logp[i] - old[i]), d = ref[i] - logp[i];
+		double cc = c < 0.8 ? 0.8 : c > 1.4 ? 1.4 : c;
+		double pg = fmin(c * adv[i], cc * adv[i]);
+		loss[i] = -pg + 0.04 * (exp(d) - d - 1);
+	}
+	near_all(r, "lse", lse);
+	near_all(r, "loss", loss);
+	free(xs);
+}
+
+static void
+check_fused_linear_jsd(Run *r)
+{
+	int64_t M = r->M, N = r->N;
+	fill(r, "student", -4, 4);
+	fill(r, "teacher", -4, 4);
+	interp(r);
+	double loss[MAXM], *ds = calloc(M * N, sizeof(double));
+	double *xs = calloc(N, sizeof(double)), *xt = calloc(N, sizeof(double));
+	for (int64_t i = 0; i < M; i++) {
+		const double *S = buf(r, "student") + i * N, *T = buf(r, "teacher") + i * N;
+		double ls = logsumexp(S, N), lt = logsumexp(T, N);
+		for (int64_t j = 0; j < N; j++)
+			xs[j] = S[j] - ls, xt[j] = T[j] - lt;
+		double *g = ds + i * N;
+		loss[i] = ref_jsd(xs, xt, N, g);
+		/* through log_softmax: dS = g - softmax(S) * sum(g) */
+		double sg = row_sum(g, N);
+		for (int64_t j = 0; j < N; j++)
+			g[j] -= exp(xs[j]) * sg;
+	}
+	near_all(r, "loss", loss);
+	near_all(r, "dS", ds);
+	check_fd(r, "student", "dS");
+	free(ds);
+	free(xs);
+	free(xt);
+}
+
+/* Edge semantics, each on a small kernel of its own. */
+
+static void
+test_cast_saturates(void **state)
+{
+	static const double x[] = {-1e30, -3e9,	 -128.9, -2.7, -0.5, 0.5,
+				   2.7,	  127.9, 300,	 3e9,  1e30, NAN};
+	static const double i8[] = {-128, -128, -128, -2, 0, 0, 2, 127, 127, 127, 127, 0};
+	static const double i32[] = {-0x1p31, -0x1p31, -128, -2,	 0,	     0,
+				     2,	      127,     300,  0x1p31 - 1, 0x1p31 - 1, 0};
+	static const double i64[] = {-0x1p63, -3e9, -128, -2, 0, 0, 2, 127, 300, 3e9, 0x1p63, 0};
+	Kernel *k = parse("cast.rk", "kernel cast\n"
+				     "in x: f32[M,N]\n"
+				     "out a: i8[M,N]\n"
+				     "out b: i32[M,N]\n"
+				     "out c: i64[M,N]\n"
+				     "out nz: bool[M,N]\n"
+				     "%x = load x\n"
+				     "%a = cast.i8 %x\n"
+				     "%b = cast.i32 %x\n"
+				     "%c = cast.i64 %x\n"
+				     "%nz = cast.bool %x\n"
+				     "store a, %a\n"
+				     "store b, %b\n"
+				     "store c, %c\n"
+				     "store nz, %nz\n");
+	Run r;
+	run_init(&r, k, 1, 12);
+	memcpy(buf(&r, "x"), x, sizeof x);
+	interp(&r);
+	for (int j = 0; j < 12; j++) {
+		near(buf(&r, "a")[j], i8[j], 0, "a", j);
+		near(buf(&r, "b")[j], i32[j], 0, "b", j);
+		near(buf(&r, "c")[j], i64[j], 0, "c", j);
+		near(buf(&r, "nz")[j], x[j] != 0, 0, "nz", j);
+	}
+	run_free(&r);
+	kernel_free(k);
+}
+
+static void
+test_int_cast_wraps(void **state)
+{
+	static const double t[] = {300, -129, 127, -5};
+	static const double i8[] = {44, 127, 127, -5};
+	Kernel *k = parse("wrap.rk", "kernel wrap\n"
+				     "in t: i64[M]\n"
+				     "out a: i8[M]\n"
+				     "%t = load t\n"
+				     "%a = cast.i8 %t\n"
+				     "store a, %a\n");
+	Run r;
+	run_init(&r, k, 4, 3);
+	memcpy(buf(&r, "t"), t, sizeof t);
+	interp(&r);
+	for (int i = 0; i < 4; i++)
+		near(buf(&r, "a")[i], i8[i], 0, "a", i);
+	run_free(&r);
+	kernel_free(k);
+}
+
+static void
+test_round_ties_to_even(void **state)
+{
+	static const double x[] = {0.5,	 1.5,	    2.5,       -0.5, -1.5,
+				   -2.5, 2.4999999, 2.5000001, 3.5,  -3.7};
+	static const double y[] = {0, 2, 2, -0., -2, -2, 2, 3, 4, -4};
+	Kernel *k = parse("round.rk", "kernel round\n"
+				      "in x: f32[M,N]\n"
+				      "out y: f32[M,N]\n"
+				      "%x = load x\n"
+				      "%y = round %x\n"
+				      "store y, %y\n");
+	Run r;
+	run_init(&r, k, 1, 10);
+	memcpy(buf(&r, "x"), x, sizeof x);
+	interp(&r);
+	for (int j = 0; j < 10; j++) {
+		near(buf(&r, "y")[j], y[j], 0, "y", j);
+		assert_int_equal(!!signbit(buf(&r, "y")[j]), !!signbit(y[j]));
+	}
+	run_free(&r);
+	kernel_free(k);
+}
+
+static void
+check_gather_error(double label, int64_t row)
+{
+	Kernel *k = kernel_load("cross_entropy");
+	Run r;
+	run_init(&r, k, 3, 7);
+	fill(&r, "x", -1, 1);
+	buf(&r, "t")[0] = 6;
+	buf(&r, "t")[1] = 0;
+	buf(&r, "t")[2] = 3;
+	buf(&r, "t")[row] = label;
+	Diag d = {0};
+	assert_int_equal(interp_run(k, 3, 7, r.bufs, &d), -1);
+	char want[128];
+	snprintf(want, sizeof want, "in row %lld is outside [0, 7)", (long long)row);
+	if (strncmp(d.msg, "testdata/kernels/cross_entropy.rk:16:", 37) || !strstr(d.msg, want))
+		fail_msg("unexpected diagnostic: %s", d.msg);
+	run_free(&r);
+	kernel_free(k);
+}
+
+static void
+test_gather_out_of_range(void **state)
+{
+	check_gather_error(7, 1);
+	check_gather_error(-1, 2);
+	check_gather_error(NAN, 0);
+}
+
+/* Ops none of the 17 kernels use, row-invariant [N] and scalar values over several rows, a
+ * discarded result, and a scalar param given at run time. */
+static void
+test_other_ops(void **state)
+{
+	Kernel *k = parse("ops.rk", "kernel ops\n"
+				    "in x: f32[M,N]\n"
+				    "in w: f32[N]\n"
+				    "out y: f32[M,N]\n"
+				    "out lo: f32[M]\n"
+				    "out sd: f32[M]\n"
+				    "param c = 3\n"
+				    "%x = load x\n"
+				    "%w = load w\n"
+				    "%c2 = mul c, 2\n"
+				    "%w2 = add %w, %c2\n"
+				    "%pos = gt %x, 0\n"
+				    "%relu = select %pos, %x, 0\n"
+				    "%sg = sigmoid %x\n"
+				    "%t = mul %relu, %w2\n"
+				    "%y = sub %t, %sg\n"
+				    "%lo = min %x\n"
+				    "_, _, %m2 = welford %x\n"
+				    "%v = div %m2, N\n"
+				    "%sd = sqrt %v\n"
+				    "store y, %y\n"
+				    "store lo, %lo\n"
+				    "store sd, %sd\n");
+	Run r;
+	run_init(&r, k, 3, 5);
+	fill(&r, "x", -2, 2);
+	fill(&r, "w", -1, 1);
+	double c = 0.25;
+	r.bufs[kernel_param(k, "c")] = &c;
+	interp(&r);
+	r.bufs[kernel_param(k, "c")] = NULL;
+	double y[15], lo[3], sd[3];
+	for (int i = 0; i < 3; i++) {
+		const double *x = buf(&r, "x") + i * 5;
+		lo[i] = x[0];
+		double mean = row_sum(x, 5) / 5, m2 = 0;
+		for (int j = 0; j < 5; j++) {
+			double relu = x[j] > 0 ? x[j] : 0;
+			y[i * 5 + j] = relu * (buf(&r, "w")[j] + 0.5) - 1 / (1 + exp(-x[j]));
+			lo[i] = x[j] < lo[i] ? x[j] : lo[i];
+			m2 += (x[j] - mean) * (x[j] - mean);
+		}
+		sd[i] = sqrt(m2 / 5);
+	}
+	near_all(&r, "y", y);
+	near_all(&r, "lo", lo);
+	near_all(&r, "sd", sd);
+	run_free(&r);
+	kernel_free(k);
+}
+
+int
+main(void)
+{
+	static const Case cases[] = {
+	    {"rms_norm", check_rms_norm},
+	    {"layer_norm", check_layer_norm},
+	    {"softmax", check_softmax},
+	    {"sum", check_sum},
+	    {"long_sum", check_sum},
+	    {"cross_entropy", check_cross_entropy},
+	    {"kl_div", check_kl_div},
+	    {"jsd", check_jsd},
+	    {"welford", check_layer_norm},
+	    {"fused_add_rmsnorm", check_fused_add_rmsnorm},
+	    {"fused_add_layernorm", check_fused_add_layernorm},
+	    {"gated_rmsnorm", check_gated_rmsnorm},
+	    {"scaled_masked_softmax", check_scaled_masked_softmax},
+	    {"cross_entropy_ls_zloss", check_cross_entropy_ls_zloss},
+	    {"dynamic_quant", check_dynamic_quant},
+	    {"grpo", check_grpo},
+	    {"fused_linear_jsd", check_fused_linear_jsd},
+	};
+	enum { NCASES = sizeof cases / sizeof cases[0] };
+	struct CMUnitTest tests[NCASES + 5] = {
+	    cmocka_unit_test(test_cast_saturates),     cmocka_unit_test(test_int_cast_wraps),
+	    cmocka_unit_test(test_round_ties_to_even), cmocka_unit_test(test_gather_out_of_range),
+	    cmocka_unit_test(test_other_ops),
+	};
+	for (int i = 0; i < NCASES; i++)
+		tests[5 + i] = (struct CMUnitTest){.name = cases[i].kernel,
+						   .test_func = test_kernel,
+						   .initial_state = (void *)&cases[i]};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
