@@ -30,4 +30,81 @@ config_tpr(const Config *c)
 	return c->num_warps * 32 / c->m_block;
 }
 
+/* A GPU, read from heuristics/targets/ARCH.json (embedded in the library at build time). */
+typedef struct {
+	char arch[16]; /* "sm_90" */
+	char name[64]; /* "H100 SXM5 80GB" */
+	int sms;
+	int regs_per_sm, max_regs_thread, max_threads_sm, max_threads_cta, max_ctas_sm;
+	int smem_per_sm, smem_per_cta; /* bytes */
+	int64_t l2_bytes;
+	double hbm_gbps_spec;
+	double hbm_gbps; /* measured copy bandwidth (or an estimate; the file says which) */
+	double l2_gbps;
+	double mem_latency_ns; /* a loaded DRAM round trip, for Little's law */
+	double shfl_ns, barrier_ns;
+	double launch_us, split_us;
+} Target;
+
+int target_load(const char *arch, Target *t, Diag *d);
+/* The arch names that have a target file, NULL-terminated. */
+const char *const *target_names(void);
+
+/* The modelled cost of one config on one shape (heuristics/cost.c). */
+typedef struct {
+	int regs;	    /* predicted registers per thread */
+	int64_t live_bytes; /* per thread */
+	int reg_limit;	    /* min(max per thread, register file / CTA threads) */
+	int spills;	    /* regs over reg_limit */
+	int ctas_per_sm;    /* resident CTAs, limited by threads, registers and the CTA cap */
+	int64_t ctas;
+	double waves; /* ctas over resident slots */
+	double hbm_bytes, l2_bytes;
+	double cta_us;	/* one CTA's latency: round trips and reductions */
+	double bw_gbps; /* achieved HBM bandwidth over the run */
+	double us;	/* modelled time, launch included */
+} Cost;
+
+void cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *out);
+
+/* The default vector width: 16 bytes when N*size is a multiple of 16, else the largest power of
+ * two dividing N; size is the widest [N]/[M,N] array's element size. */
+int config_vec(const Kernel *k, Type dtype, int64_t N);
+int config_elem_size(const Kernel *k, Type dtype);
+/* A user-forced config: 0, or -1 with d saying what is wrong and what would be accepted. */
+int config_check(const Config *c, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+		 const Target *t, Diag *d);
+/* Override c's fields from "persistent=1,r_block=2048,m_block=1,num_warps=8,vec=8,split=1"
+ * (any subset); -1 with d set on an unknown key or a bad number. */
+int config_parse(const char *s, Config *c, Diag *d);
+/* bf16, fp16 or f16, fp32 or f32. */
+int dtype_parse(const char *s, Type *t);
+/* "P r1024 m1 w4 v8" or "L16384 m1 w32 v8 s4": the short form the golden diff prints. */
+void config_short(Buf *b, const Config *c);
+
+typedef enum { POLICY_RKC, POLICY_HELION2828 } Policy;
+int policy_parse(const char *s, Policy *p); /* 0 on success */
+const char *policy_name(Policy p);
+
+#define MAX_REASONS 16
+typedef struct {
+	Config cfg;
+	Cost cost;
+	int nreasons;
+	char reasons[MAX_REASONS][400]; /* one a knob: the rule, the numbers, the alternative */
+} Choice;
+
+/* Pick a config for kernel k on an M x N shape at f's dtype. Returns 0, or -1 with d set when
+ * the shape is unusable (M or N < 1). */
+int choose(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t, Policy p,
+	   Choice *out, Diag *d);
+/* The two policies choose() dispatches to, and the reason writer they share. */
+void choose_helion2828(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+		       Choice *out);
+void choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+		Choice *out);
+void choice_reason(Choice *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Helion's measured body_live_tiles for the 17 kernels by name (reference §1.3), or -1. */
+int helion_measured_live(const char *kernel);
+
 #endif

@@ -15,6 +15,8 @@ typedef struct {
 static const Command commands[] = {
     {"check", cmd_check, "check [--summary] K.rk...      parse and verify, print the IR"},
     {"print", cmd_print, "print [--json] K.rk            print the IR as .rk text or JSON"},
+    {"explain", cmd_explain, "explain K.rk --shape MxN --dtype D  facts, the chosen config, and why"},
+    {"golden", cmd_golden, "golden check|update|diff OLD NEW  the golden-config suite"},
 };
 
 static void

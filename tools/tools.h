@@ -7,6 +7,8 @@
 /* Each command: argv[0] is the command name; returns the process exit status. */
 int cmd_check(int argc, char **argv);
 int cmd_print(int argc, char **argv);
+int cmd_explain(int argc, char **argv); /* tools/explain.c */
+int cmd_golden(int argc, char **argv);  /* tools/golden.c */
 
 /* Read and parse a kernel file ("-" is stdin), printing the diagnostic to stderr on error. */
 Kernel *tool_load_kernel(const char *path);

@@ -1,0 +1,176 @@
+/* Config: the default vector width, the check of a user-forced config, the short form. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "heuristics/heuristics.h"
+
+int
+config_elem_size(const Kernel *k, Type dtype)
+{
+	int size = 1;
+	for (int p = 0; p < k->nparams; p++) {
+		const Param *pa = &k->params[p];
+		int s = type_size(type_resolve(pa->type, dtype));
+		if (pa->kind != P_PARAM && shape_has_n(pa->shape) && s > size)
+			size = s;
+	}
+	return size;
+}
+
+int
+config_vec(const Kernel *k, Type dtype, int64_t N)
+{
+	int size = config_elem_size(k, dtype), vec = 16 / size;
+	if (N * size % 16 == 0)
+		return vec;
+	while (vec > 1 && N % vec)
+		vec /= 2;
+	return vec;
+}
+
+static int
+pow2(int64_t x)
+{
+	return x > 0 && (x & (x - 1)) == 0;
+}
+
+int
+config_check(const Config *c, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+	     const Target *t, Diag *d)
+{
+	int size = config_elem_size(k, f->dtype);
+	if (M < 1 || N < 1)
+		return diag(d, "shape %lldx%lld: M and N must be at least 1", (long long)M,
+			    (long long)N);
+	if (!pow2(c->num_warps) || 32 * c->num_warps > t->max_threads_cta)
+		return diag(d, "num_warps=%d: must be a power of two from 1 to %d", c->num_warps,
+			    t->max_threads_cta / 32);
+	if (!pow2(c->m_block) || c->m_block > 32 * c->num_warps)
+		return diag(d,
+			    "m_block=%d: threads per row (32*num_warps/m_block) must be a power of "
+			    "two from 1 to %d; with num_warps=%d, m_block may be 1, 2, 4, ..., %d",
+			    c->m_block, 32 * c->num_warps, c->num_warps, 32 * c->num_warps);
+	if (!pow2(c->vec) || c->vec * size > 16)
+		return diag(d,
+			    "vec=%d: must be a power of two with vec*%d bytes <= 16 (at most %d)",
+			    c->vec, size, 16 / size);
+	if (N % c->vec)
+		return diag(d,
+			    "vec=%d does not divide N=%lld, so rows would start misaligned; the "
+			    "default for this N is %d",
+			    c->vec, (long long)N, config_vec(k, f->dtype, N));
+	int64_t step = (int64_t)config_tpr(c) * c->vec;
+	if (c->r_block < step || c->r_block % step)
+		return diag(d,
+			    "r_block=%lld: must be a multiple of threads per row * vec = %d * %d = "
+			    "%lld",
+			    (long long)c->r_block, config_tpr(c), c->vec, (long long)step);
+	if (c->split < 1)
+		return diag(d, "split=%d: must be at least 1", c->split);
+	if (c->split > 1 && !f->split_ok)
+		return diag(d,
+			    "split=%d: row splitting needs reductions combinable in one pass and "
+			    "no [M,N] output; this kernel has %s",
+			    c->split,
+			    f->full_width_output ? "an [M,N] output"
+			    : f->levels > 1	 ? "dependent reductions"
+			    : f->online		 ? "an online max/sum pair"
+						 : "a welford reduction");
+	int64_t seg = (N + c->split - 1) / c->split;
+	if (c->split > 1 && seg < step)
+		return diag(
+		    d,
+		    "split=%d: each CTA's segment (%lld elements) is shorter than one access "
+		    "of the row's threads (%lld)",
+		    c->split, (long long)seg, (long long)step);
+	if (c->persistent && c->r_block < seg)
+		return diag(
+		    d,
+		    "persistent needs r_block >= %s (%lld); r_block=%lld would leave part of "
+		    "the row out",
+		    c->split > 1 ? "the split segment" : "N", (long long)seg,
+		    (long long)c->r_block);
+	return 0;
+}
+
+void
+config_short(Buf *b, const Config *c)
+{
+	if (c->persistent)
+		buf_printf(b, "P r%lld", (long long)c->r_block);
+	else
+		buf_printf(b, "L%lld", (long long)c->r_block);
+	buf_printf(b, " m%d w%d v%d", c->m_block, c->num_warps, c->vec);
+	if (c->split > 1)
+		buf_printf(b, " s%d", c->split);
+}
+
+static const char *policy_names[] = {[POLICY_RKC] = "rkc", [POLICY_HELION2828] = "helion2828"};
+
+int
+policy_parse(const char *s, Policy *p)
+{
+	for (int i = 0; i < 2; i++)
+		if (!strcmp(s, policy_names[i])) {
+			*p = (Policy)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *
+policy_name(Policy p)
+{
+	return policy_names[p];
+}
+
+int
+config_parse(const char *s, Config *c, Diag *d)
+{
+	while (*s) {
+		const char *eq = strchr(s, '='), *end = strchr(s, ',');
+		if (!end)
+			end = s + strlen(s);
+		if (!eq || eq > end)
+			return diag(d, "--config: expected key=value at '%.*s'", (int)(end - s), s);
+		char *stop;
+		long long v = strtoll(eq + 1, &stop, 10);
+		if (stop != end || stop == eq + 1)
+			return diag(d, "--config: '%.*s' is not an integer", (int)(end - eq - 1),
+				    eq + 1);
+		size_t n = eq - s;
+		if (n == 10 && !strncmp(s, "persistent", n))
+			c->persistent = v != 0;
+		else if (n == 7 && !strncmp(s, "r_block", n))
+			c->r_block = v;
+		else if (n == 7 && !strncmp(s, "m_block", n))
+			c->m_block = (int)v;
+		else if (n == 9 && !strncmp(s, "num_warps", n))
+			c->num_warps = (int)v;
+		else if (n == 3 && !strncmp(s, "vec", n))
+			c->vec = (int)v;
+		else if (n == 5 && !strncmp(s, "split", n))
+			c->split = (int)v;
+		else
+			return diag(d,
+				    "--config: unknown key '%.*s' (known: persistent, r_block, "
+				    "m_block, num_warps, vec, split)",
+				    (int)n, s);
+		s = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+int
+dtype_parse(const char *s, Type *t)
+{
+	if (!strcmp(s, "bf16"))
+		*t = TY_BF16;
+	else if (!strcmp(s, "fp16") || !strcmp(s, "f16"))
+		*t = TY_F16;
+	else if (!strcmp(s, "fp32") || !strcmp(s, "f32"))
+		*t = TY_F32;
+	else
+		return -1;
+	return 0;
+}

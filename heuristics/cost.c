@@ -1,0 +1,94 @@
+/* Cost: registers, occupancy, bytes moved and the modelled time of one config on one shape. */
+#include <math.h>
+
+#include "heuristics/heuristics.h"
+
+static int64_t
+cdiv(int64_t a, int64_t b)
+{
+	return (a + b - 1) / b;
+}
+
+/*
+ * The model, in full (docs/heuristics.md walks through it):
+ * - bytes: every [M,N] input once from HBM, [N] inputs once from HBM and once per CTA and pass
+ *   from L2, [M] inputs and outputs, [M,N] outputs. Looped passes after the first re-read their
+ *   loads; the share of that re-read the L2 can keep (half the L2 over the rows in flight)
+ *   comes from L2, the rest from HBM again.
+ * - a CTA's latency: one DRAM round trip per chunk per pass (persistent: one per pass), plus a
+ *   cross-thread reduction per dependent level: log2(lanes) shuffles, and a barrier when the row
+ *   spans warps.
+ * - Little's law: k resident CTAs stream k * bytes-per-CTA / latency, up to the HBM bandwidth.
+ *   Full waves run at that rate with k = the resident slots, the last partial wave with fewer.
+ * - a spilling config moves its spilled words through L2: stored once, loaded once per pass.
+ * - time = memory time + L2 time + launch (+ the split combine).
+ */
+void
+cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o)
+{
+	int tpr = config_tpr(c), threads = 32 * c->num_warps;
+	int64_t seg = cdiv(N, c->split);
+	int64_t ept = c->r_block / tpr;
+	o->regs = regs_predict(f, c->persistent, ept);
+	o->live_bytes = live_bytes_thread(f, c->persistent, ept);
+	/* a CTA must fit the register file: ptxas caps a thread at regs_per_sm / threads */
+	int limit = t->regs_per_sm / threads / 8 * 8;
+	o->reg_limit = limit < t->max_regs_thread ? limit : t->max_regs_thread;
+	o->spills = o->regs > o->reg_limit;
+
+	int alloc = ((o->spills ? o->reg_limit : o->regs) + 7) / 8 * 8;
+	int by_threads = t->max_threads_sm / threads;
+	int by_regs = t->regs_per_sm / (alloc * threads);
+	o->ctas_per_sm = by_threads < by_regs ? by_threads : by_regs;
+	o->ctas_per_sm = o->ctas_per_sm < t->max_ctas_sm ? o->ctas_per_sm : t->max_ctas_sm;
+
+	int64_t row_ctas = cdiv(M, c->m_block);
+	o->ctas = row_ctas * c->split;
+	int64_t slots = (int64_t)t->sms * o->ctas_per_sm;
+	o->waves = (double)o->ctas / slots;
+
+	double MN = (double)M * N;
+	double hbm = MN * (f->tile_in_bytes + f->tile_out_bytes) + (double)N * f->vec_in_bytes +
+		     (double)M * (f->row_in_bytes + f->row_out_bytes);
+	double l2 = 0, reread = 0;
+	int passes = c->persistent ? 1 : f->passes;
+	for (int p = 0; p < passes && p < MAX_PASSES; p++) {
+		double vec = c->persistent ? f->vec_in_bytes : f->pass_vec_bytes[p];
+		l2 += (double)row_ctas * c->split * seg * vec;
+		if (!c->persistent)
+			reread += MN * f->pass_tile_bytes[p];
+	}
+	if (!c->persistent)
+		reread -= MN * f->tile_in_bytes;
+	if (reread > 0) {
+		int64_t inflight = o->ctas < slots ? o->ctas : slots;
+		double ws = (double)inflight * c->m_block * seg * f->tile_in_bytes;
+		double hit = ws > 0 ? fmin(1.0, 0.5 * t->l2_bytes / ws) : 1.0;
+		l2 += hit * reread;
+		hbm += (1 - hit) * reread;
+	}
+	if (o->spills) /* each spilled word is stored once and loaded once per pass, via L1/L2 */
+		l2 += (double)(o->regs - o->reg_limit) * 4 * (1 + passes) * threads * o->ctas;
+	o->hbm_bytes = hbm;
+	o->l2_bytes = l2;
+
+	int64_t chunks = c->persistent ? 1 : cdiv(seg, c->r_block);
+	int lanes = tpr < 32 ? tpr : 32;
+	double red_ns = log2(lanes > 1 ? lanes : 1) * t->shfl_ns + (tpr > 32 ? t->barrier_ns : 0);
+	double cta_ns = passes * chunks * t->mem_latency_ns + f->levels * red_ns;
+	o->cta_us = cta_ns / 1e3;
+
+	double per_cta = hbm / o->ctas;
+	double bw = t->hbm_gbps * 1e3;	       /* bytes per µs */
+	double cta_rate = per_cta / o->cta_us; /* bytes per µs one CTA streams */
+	int64_t full = o->ctas / slots, rest = o->ctas % slots;
+	double us = 0;
+	if (full)
+		us += full * (slots * per_cta) / fmin(bw, slots * cta_rate);
+	if (rest)
+		us += (rest * per_cta) / fmin(bw, rest * cta_rate);
+	o->bw_gbps = us > 0 ? hbm / us / 1e3 : 0;
+	us += l2 / (t->l2_gbps * 1e3);
+	us += t->launch_us + (c->split > 1 ? t->split_us : 0);
+	o->us = us;
+}

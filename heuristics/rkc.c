@@ -1,0 +1,260 @@
+/* Policy rkc: the config with the least modelled time whose predicted registers do not spill. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "heuristics/heuristics.h"
+
+/* Configs within 1% are a tie: prefer persistent (one read), then no split. */
+#define TIE 0.01
+/* A looped chunk past 64 elements a thread only adds registers: the round trips it saves are
+ * already hidden by the other resident CTAs. */
+#define MAX_CHUNK_PER_THREAD 64
+
+typedef struct {
+	Config c;
+	Cost cost;
+} Cand;
+
+typedef struct {
+	Cand *v;
+	int n, cap;
+} Cands;
+
+static int64_t
+cdiv(int64_t a, int64_t b)
+{
+	return (a + b - 1) / b;
+}
+
+static int64_t
+np2(int64_t n)
+{
+	int64_t r = 1;
+	while (r < n)
+		r *= 2;
+	return r;
+}
+
+static int64_t
+pp2(int64_t n)
+{
+	int64_t r = 1;
+	while (r * 2 <= n)
+		r *= 2;
+	return r;
+}
+
+static int
+better(const Cand *a, const Cand *b)
+{
+	double ta = a->cost.us, tb = b->cost.us;
+	if (ta < tb * (1 - TIE))
+		return 1;
+	if (tb < ta * (1 - TIE))
+		return 0;
+	if (a->c.persistent != b->c.persistent)
+		return a->c.persistent;
+	if (a->c.split != b->c.split)
+		return a->c.split < b->c.split;
+	return ta < tb;
+}
+
+static void
+add(Cands *cs, const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t)
+{
+	Cand x = {*c, {0}};
+	cost_model(f, c, M, N, t, &x.cost);
+	if (x.cost.spills)
+		return;
+	if (cs->n == cs->cap) {
+		cs->cap = cs->cap ? 2 * cs->cap : 256;
+		cs->v = realloc(cs->v, cs->cap * sizeof *cs->v);
+	}
+	cs->v[cs->n++] = x;
+}
+
+static void
+enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+	  int64_t mcap)
+{
+	int vec = config_vec(k, f->dtype, N);
+	int max_split = 1;
+	if (f->split_ok)
+		while (max_split < 1024 && M * max_split * 2 <= 16 * t->sms)
+			max_split *= 2;
+	for (int split = 1; split <= max_split; split *= 2) {
+		int64_t seg = cdiv(N, split);
+		for (int w = 1; 32 * w <= t->max_threads_cta; w *= 2)
+			for (int m = 1; m <= 32 * w && m <= mcap; m *= 2) {
+				Config c = {0, 0, m, w, vec, split};
+				int64_t step = (int64_t)config_tpr(&c) * vec;
+				/* a thread with no element of its row, or a split segment
+				 * shorter than one access, is waste the model cannot see */
+				if (step > (vec > np2(seg) ? vec : np2(seg)) && config_tpr(&c) > 1)
+					continue;
+				if (split > 1 && seg < step)
+					continue;
+				c.persistent = 1;
+				c.r_block = cdiv(seg, step) * step;
+				add(cs, f, &c, M, N, t);
+				c.persistent = 0;
+				for (c.r_block = step; c.r_block < seg; c.r_block *= 2) {
+					if (c.r_block / config_tpr(&c) > MAX_CHUNK_PER_THREAD)
+						break;
+					add(cs, f, &c, M, N, t);
+				}
+			}
+	}
+}
+
+/* The best candidate that differs from b in the knob, or NULL. */
+enum { K_MODE, K_WARPS, K_MBLOCK, K_SPLIT };
+static const Cand *
+best_other(const Cands *cs, const Cand *b, int knob)
+{
+	const Cand *best = NULL;
+	for (int i = 0; i < cs->n; i++) {
+		const Config *c = &cs->v[i].c;
+		int differs = knob == K_MODE	 ? c->persistent != b->c.persistent
+			      : knob == K_WARPS	 ? c->num_warps != b->c.num_warps
+			      : knob == K_MBLOCK ? c->m_block != b->c.m_block
+						 : c->split != b->c.split;
+		if (differs && (!best || better(&cs->v[i], best)))
+			best = &cs->v[i];
+	}
+	return best;
+}
+
+static const char *
+vs(char *buf, size_t n, const Cand *b, const Cand *alt)
+{
+	if (!alt) {
+		snprintf(buf, n, "no other value fits");
+		return buf;
+	}
+	Buf s = {0};
+	config_short(&s, &alt->c);
+	snprintf(buf, n, "best alternative %s: %.1f us (%+.1f%%)", s.s, alt->cost.us,
+		 100 * (alt->cost.us / b->cost.us - 1));
+	buf_free(&s);
+	return buf;
+}
+
+static void
+explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Facts *f, int64_t M,
+	int64_t N, const Target *t, int64_t mcap)
+{
+	const Config *c = &b->c;
+	const Cost *o = &b->cost;
+	int size = config_elem_size(k, f->dtype), tpr = config_tpr(c);
+	int64_t seg = cdiv(N, c->split), ept = c->r_block / tpr;
+	char alt[200];
+
+	if (N * size % 16 == 0)
+		choice_reason(
+		    out, "vec=%d: 16-byte accesses, N*size = %lld*%d bytes is a multiple of 16",
+		    c->vec, (long long)N, size);
+	else
+		choice_reason(
+		    out,
+		    "vec=%d: N*size = %lld*%d bytes is not a multiple of 16, so 16-byte "
+		    "accesses would misalign rows; %d is the largest power of two dividing N",
+		    c->vec, (long long)N, size, c->vec);
+
+	const Cand *m = best_other(cs, b, K_MODE);
+	if (c->persistent)
+		choice_reason(out,
+			      "persistent r_block=%lld: a thread holds %d tile(s) x %lld elements "
+			      "(%lld bytes), %d regs <= %d, and reads the row once; %s",
+			      (long long)c->r_block, f->held_tiles, (long long)ept,
+			      (long long)o->live_bytes, o->regs, o->reg_limit,
+			      vs(alt, sizeof alt, b, m));
+	else {
+		char why[200];
+		if (m)
+			vs(why, sizeof why, b, m);
+		else {
+			/* the warp count where persistent comes closest to fitting */
+			int bw = 1, bregs = 0, blim = 1;
+			for (int w = 1; 32 * w <= t->max_threads_cta; w *= 2) {
+				int64_t pe = cdiv(seg, 32LL * w * c->vec) * c->vec;
+				int r = regs_predict(f, 1, pe);
+				int lim = t->regs_per_sm / (32 * w) / 8 * 8;
+				lim = lim < t->max_regs_thread ? lim : t->max_regs_thread;
+				if (w == 1 || (double)r / lim < (double)bregs / blim)
+					bw = w, bregs = r, blim = lim;
+			}
+			snprintf(
+			    why, sizeof why,
+			    "persistent spills: %d tile(s) a thread needs %d regs > %d even at "
+			    "its closest fit, %d warps a row",
+			    f->held_tiles, bregs, blim, bw);
+		}
+		choice_reason(
+		    out,
+		    "looped r_block=%lld: %d pass(es) over the row (%s), %lld chunk(s) of "
+		    "%lld elements a thread; %s",
+		    (long long)c->r_block, f->passes, f->chain, (long long)cdiv(seg, c->r_block),
+		    (long long)ept, why);
+	}
+
+	choice_reason(out, "num_warps=%d (%d threads per row, %d row(s) per CTA): %.1f us; %s",
+		      c->num_warps, tpr, c->m_block, o->us,
+		      vs(alt, sizeof alt, b, best_other(cs, b, K_WARPS)));
+	const char *limit = o->ctas_per_sm * 32 * c->num_warps >= t->max_threads_sm ? "threads"
+			    : o->ctas_per_sm == t->max_ctas_sm			    ? "the CTA cap"
+										    : "registers";
+	choice_reason(out,
+		      "m_block=%d (cap %lld = pp2(M/SMs), so every SM gets a CTA): %lld CTAs, %d "
+		      "resident per SM (%s-limited), %.2f waves; %s",
+		      c->m_block, (long long)mcap, (long long)o->ctas, o->ctas_per_sm, limit,
+		      o->waves, vs(alt, sizeof alt, b, best_other(cs, b, K_MBLOCK)));
+	if (!f->split_ok)
+		choice_reason(out, "split=1: not applicable, the kernel has %s",
+			      f->full_width_output ? "an [M,N] output"
+			      : f->levels > 1	   ? "dependent reductions"
+			      : f->online	   ? "an online max/sum pair"
+						   : "a welford reduction");
+	else
+		choice_reason(out, "split=%d: %lld row(s) x %d segment(s) of %lld on %d SMs; %s",
+			      c->split, (long long)M, c->split, (long long)seg, t->sms,
+			      vs(alt, sizeof alt, b, best_other(cs, b, K_SPLIT)));
+	choice_reason(out,
+		      "predicted %d regs/thread = %d base + 2x%d addresses + %d row values + %lld "
+		      "words (%s)",
+		      o->regs, REG_BASE, f->nptrs, f->row_regs, (long long)o->live_bytes / 4,
+		      c->persistent ? "held tiles x elements a thread"
+				    : "chunk of the widest pass + partials");
+	choice_reason(out,
+		      "modelled %.1f us: %.1f MB from HBM at %.0f GB/s (%.0f%% of %.0f), %.1f MB "
+		      "from L2, CTA latency %.2f us",
+		      o->us, o->hbm_bytes / 1e6, o->bw_gbps, 100 * o->bw_gbps / t->hbm_gbps,
+		      t->hbm_gbps, o->l2_bytes / 1e6, o->cta_us);
+}
+
+void
+choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t, Choice *out)
+{
+	int64_t mcap = pp2(M / t->sms > 1 ? M / t->sms : 1);
+	Cands cs = {0};
+	enumerate(&cs, k, f, M, N, t, mcap);
+	if (!cs.n) {
+		/* nothing fits without spilling: the smallest looped chunk at the widest CTA */
+		Config c = {0, 0, 1, t->max_threads_cta / 32, config_vec(k, f->dtype, N), 1};
+		c.r_block = (int64_t)config_tpr(&c) * c.vec;
+		c.persistent = c.r_block >= N;
+		out->cfg = c;
+		cost_model(f, &c, M, N, t, &out->cost);
+		choice_reason(out, "every config spills; the smallest chunk at %d threads: %d regs",
+			      t->max_threads_cta, out->cost.regs);
+		return;
+	}
+	const Cand *b = &cs.v[0];
+	for (int i = 1; i < cs.n; i++)
+		if (better(&cs.v[i], b))
+			b = &cs.v[i];
+	out->cfg = b->c;
+	out->cost = b->cost;
+	explain(out, &cs, b, k, f, M, N, t, mcap);
+	free(cs.v);
+}

@@ -1,0 +1,94 @@
+/* Targets: GPUs as data, parsed from the JSON files embedded at build time. */
+#include <jansson.h>
+#include <string.h>
+
+#include "heuristics/heuristics.h"
+#include "targets_data.h"
+
+const char *const *
+target_names(void)
+{
+	enum { N = sizeof embedded_targets / sizeof embedded_targets[0] };
+	static const char *names[N + 1];
+	for (int i = 0; i < N; i++)
+		names[i] = embedded_targets[i].arch;
+	return names;
+}
+
+static int
+num(json_t *o, const char *key, double *out, const char *arch, Diag *d)
+{
+	json_t *v = json_object_get(o, key);
+	if (!json_is_number(v))
+		return diag(d, "target %s: '%s' is missing or not a number", arch, key);
+	*out = json_number_value(v);
+	return 0;
+}
+
+int
+target_load(const char *arch, Target *t, Diag *d)
+{
+	const char *src = NULL;
+	for (size_t i = 0; i < sizeof embedded_targets / sizeof embedded_targets[0]; i++)
+		if (!strcmp(embedded_targets[i].arch, arch))
+			src = embedded_targets[i].json;
+	if (!src) {
+		Buf b = {0};
+		for (const char *const *n = target_names(); *n; n++)
+			buf_printf(&b, "%s%s", n == target_names() ? "" : ", ", *n);
+		diag(d, "unknown arch '%s' (known: %s)", arch, b.s ? b.s : "none");
+		buf_free(&b);
+		return -1;
+	}
+	json_error_t je;
+	json_t *o = json_loads(src, 0, &je);
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return diag(d, "target %s: %s at line %d", arch, je.text, je.line);
+	}
+	memset(t, 0, sizeof *t);
+	snprintf(t->arch, sizeof t->arch, "%s", arch);
+	const char *name = json_string_value(json_object_get(o, "name"));
+	snprintf(t->name, sizeof t->name, "%s", name ? name : arch);
+	struct {
+		const char *key;
+		int *i;
+		int64_t *l;
+		double *f;
+	} fields[] = {
+	    {"sms", &t->sms, NULL, NULL},
+	    {"regs_per_sm", &t->regs_per_sm, NULL, NULL},
+	    {"max_regs_thread", &t->max_regs_thread, NULL, NULL},
+	    {"max_threads_sm", &t->max_threads_sm, NULL, NULL},
+	    {"max_threads_cta", &t->max_threads_cta, NULL, NULL},
+	    {"max_ctas_sm", &t->max_ctas_sm, NULL, NULL},
+	    {"smem_per_sm", &t->smem_per_sm, NULL, NULL},
+	    {"smem_per_cta", &t->smem_per_cta, NULL, NULL},
+	    {"l2_bytes", NULL, &t->l2_bytes, NULL},
+	    {"hbm_gbps_spec", NULL, NULL, &t->hbm_gbps_spec},
+	    {"hbm_gbps", NULL, NULL, &t->hbm_gbps},
+	    {"l2_gbps", NULL, NULL, &t->l2_gbps},
+	    {"mem_latency_ns", NULL, NULL, &t->mem_latency_ns},
+	    {"shfl_ns", NULL, NULL, &t->shfl_ns},
+	    {"barrier_ns", NULL, NULL, &t->barrier_ns},
+	    {"launch_us", NULL, NULL, &t->launch_us},
+	    {"split_us", NULL, NULL, &t->split_us},
+	};
+	int rc = 0;
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0] && !rc; i++) {
+		double v;
+		rc = num(o, fields[i].key, &v, arch, d);
+		if (rc)
+			break;
+		if (fields[i].i)
+			*fields[i].i = (int)v;
+		else if (fields[i].l)
+			*fields[i].l = (int64_t)v;
+		else
+			*fields[i].f = v;
+	}
+	json_decref(o);
+	if (!rc && (t->sms < 1 || t->hbm_gbps <= 0 || t->max_threads_cta < 32))
+		rc = diag(d, "target %s: sms, hbm_gbps and max_threads_cta must be positive", arch);
+	return rc;
+}

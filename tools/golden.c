@@ -1,0 +1,379 @@
+/* rkc golden: pin every policy's choice on the shape suites, check it, and diff two pins. */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "heuristics/heuristics.h"
+#include "tools/tools.h"
+
+static const char *suites[] = {"core", "transfer"};
+static const Policy policies[] = {POLICY_HELION2828, POLICY_RKC};
+
+/* testdata/ in the working directory, else in the source tree rkc was built from. */
+static const char *
+root(void)
+{
+	return access("testdata/shapes/core.json", R_OK) == 0 ? "." : RKC_SOURCE_DIR;
+}
+
+static json_t *
+load_json(const char *path)
+{
+	json_error_t e;
+	json_t *o = json_load_file(path, 0, &e);
+	if (!o)
+		fprintf(stderr, "rkc golden: error: %s:%d: %s\n", path, e.line, e.text);
+	return o;
+}
+
+typedef struct {
+	char key[96]; /* "kernel dtype MxN" */
+	char *line;   /* the point as one line of compact, sorted JSON */
+} Point;
+
+typedef struct {
+	Point *v;
+	int n, cap;
+} Points;
+
+static void
+points_add(Points *ps, const char *key, char *line)
+{
+	if (ps->n == ps->cap) {
+		ps->cap = ps->cap ? 2 * ps->cap : 512;
+		ps->v = realloc(ps->v, ps->cap * sizeof *ps->v);
+	}
+	snprintf(ps->v[ps->n].key, sizeof ps->v[0].key, "%s", key);
+	ps->v[ps->n++].line = line;
+}
+
+static void
+points_free(Points *ps)
+{
+	for (int i = 0; i < ps->n; i++)
+		free(ps->v[i].line);
+	free(ps->v);
+	memset(ps, 0, sizeof *ps);
+}
+
+static const Point *
+points_find(const Points *ps, const char *key)
+{
+	for (int i = 0; i < ps->n; i++)
+		if (!strcmp(ps->v[i].key, key))
+			return &ps->v[i];
+	return NULL;
+}
+
+static char *
+point_line(json_t *o)
+{
+	return json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
+}
+
+static void
+point_key(char *buf, size_t n, json_t *o)
+{
+	snprintf(buf, n, "%s %s %lldx%lld", json_string_value(json_object_get(o, "kernel")),
+		 json_string_value(json_object_get(o, "dtype")),
+		 (long long)json_integer_value(json_object_get(o, "M")),
+		 (long long)json_integer_value(json_object_get(o, "N")));
+}
+
+/* One kernel at one dtype, parsed and analysed once for all of its shapes. */
+typedef struct {
+	Kernel *k;
+	Facts f;
+} Prepared;
+
+/* Every point of one (policy, arch), in suite order; -1 on a missing kernel or bad suite. */
+static int
+generate(Policy p, const Target *t, Points *out, long *npoints)
+{
+	for (size_t s = 0; s < sizeof suites / sizeof suites[0]; s++) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/testdata/shapes/%s.json", root(), suites[s]);
+		json_t *suite = load_json(path);
+		if (!suite)
+			return -1;
+		json_t *dtypes = json_object_get(suite, "dtypes"), *ks;
+		size_t ki, di;
+		json_array_foreach(json_object_get(suite, "kernels"), ki, ks)
+		{
+			const char *name = json_string_value(json_object_get(ks, "kernel"));
+			snprintf(path, sizeof path, "%s/testdata/kernels/%s.rk", root(),
+				 name ? name : "?");
+			Kernel *k = tool_load_kernel(path);
+			if (!k) {
+				json_decref(suite);
+				return -1;
+			}
+			json_t *dt;
+			json_array_foreach(dtypes, di, dt)
+			{
+				Type type;
+				if (dtype_parse(json_string_value(dt), &type)) {
+					fprintf(stderr, "rkc golden: error: %s: bad dtype\n", path);
+					kernel_free(k);
+					json_decref(suite);
+					return -1;
+				}
+				Facts f;
+				facts_compute(k, type, &f);
+				size_t si;
+				json_t *sh;
+				json_array_foreach(json_object_get(ks, "shapes"), si, sh)
+				{
+					int64_t M = json_integer_value(json_array_get(sh, 0));
+					int64_t N = json_integer_value(json_array_get(sh, 1));
+					Choice c;
+					Diag d = {0};
+					if (choose(k, &f, M, N, t, p, &c, &d)) {
+						fprintf(stderr, "rkc golden: error: %s: %s\n", path,
+							d.msg);
+						kernel_free(k);
+						json_decref(suite);
+						return -1;
+					}
+					json_t *reasons = json_array();
+					for (int i = 0; i < c.nreasons; i++)
+						json_array_append_new(reasons,
+								      json_string(c.reasons[i]));
+					json_t *o = json_pack(
+					    "{s:s,s:s,s:I,s:I,s:b,s:I,s:i,s:i,s:i,s:i,s:i,s:f,s:o}",
+					    "kernel", k->name, "dtype", json_string_value(dt), "M",
+					    (json_int_t)M, "N", (json_int_t)N, "persistent",
+					    c.cfg.persistent, "r_block", (json_int_t)c.cfg.r_block,
+					    "m_block", c.cfg.m_block, "num_warps", c.cfg.num_warps,
+					    "vec", c.cfg.vec, "split", c.cfg.split,
+					    "predicted_regs", c.cost.regs, "modelled_us",
+					    round(c.cost.us * 10) / 10, "reasons", reasons);
+					char key[96];
+					point_key(key, sizeof key, o);
+					points_add(out, key, point_line(o));
+					json_decref(o);
+					++*npoints;
+				}
+			}
+			kernel_free(k);
+		}
+		json_decref(suite);
+	}
+	return 0;
+}
+
+static char *
+golden_path(Policy p, const char *arch)
+{
+	char *s = malloc(4096);
+	snprintf(s, 4096, "%s/testdata/golden/%s-%s.json", root(), policy_name(p), arch);
+	return s;
+}
+
+/* The file: a header, then one point a line, so a changed decision is a one-line git diff. */
+static void
+render(Buf *b, Policy p, const char *arch, const Points *ps)
+{
+	buf_printf(b, "{\n  \"arch\": \"%s\",\n  \"policy\": \"%s\",\n  \"points\": [\n", arch,
+		   policy_name(p));
+	for (int i = 0; i < ps->n; i++)
+		buf_printf(b, "    %s%s\n", ps->v[i].line, i + 1 < ps->n ? "," : "");
+	buf_puts(b, "  ]\n}\n");
+}
+
+static int
+read_points(const char *path, Points *ps)
+{
+	json_t *o = load_json(path);
+	if (!o)
+		return -1;
+	size_t i;
+	json_t *pt;
+	json_array_foreach(json_object_get(o, "points"), i, pt)
+	{
+		char key[96];
+		point_key(key, sizeof key, pt);
+		points_add(ps, key, point_line(pt));
+	}
+	json_decref(o);
+	return 0;
+}
+
+static void
+config_of(Buf *b, const char *line)
+{
+	json_t *o = json_loads(line, 0, NULL);
+	Config c = {
+	    json_is_true(json_object_get(o, "persistent")),
+	    json_integer_value(json_object_get(o, "r_block")),
+	    (int)json_integer_value(json_object_get(o, "m_block")),
+	    (int)json_integer_value(json_object_get(o, "num_warps")),
+	    (int)json_integer_value(json_object_get(o, "vec")),
+	    (int)json_integer_value(json_object_get(o, "split")),
+	};
+	config_short(b, &c);
+	json_decref(o);
+}
+
+static double
+us_of(const char *line)
+{
+	json_t *o = json_loads(line, 0, NULL);
+	double us = json_number_value(json_object_get(o, "modelled_us"));
+	json_decref(o);
+	return us;
+}
+
+static int
+run_all(int update)
+{
+	const char *const *archs = target_names();
+	int bad = 0, files = 0;
+	long npoints = 0;
+	double secs = 0;
+	for (const char *const *a = archs; *a; a++) {
+		Target t;
+		Diag d = {0};
+		if (target_load(*a, &t, &d)) {
+			fprintf(stderr, "rkc golden: error: %s\n", d.msg);
+			return 2;
+		}
+		for (size_t pi = 0; pi < sizeof policies / sizeof policies[0]; pi++) {
+			Points gen = {0}, old = {0};
+			struct timespec t0, t1;
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			int rc = generate(policies[pi], &t, &gen, &npoints);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			secs += (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+			if (rc) {
+				points_free(&gen);
+				return 2;
+			}
+			char *path = golden_path(policies[pi], *a);
+			files++;
+			if (update) {
+				Buf b = {0};
+				render(&b, policies[pi], *a, &gen);
+				rc = tool_write_file(path, b.s, b.len);
+				buf_free(&b);
+				if (rc)
+					bad++;
+			} else if (read_points(path, &old))
+				bad++;
+			else {
+				for (int i = 0; i < gen.n; i++) {
+					const Point *o = points_find(&old, gen.v[i].key);
+					if (o && !strcmp(o->line, gen.v[i].line))
+						continue;
+					Buf was = {0}, now = {0};
+					if (o)
+						config_of(&was, o->line);
+					config_of(&now, gen.v[i].line);
+					printf("%s-%s: %s: %s -> %s%s\n", policy_name(policies[pi]),
+					       *a, gen.v[i].key, o ? was.s : "(missing)", now.s,
+					       o && !strcmp(was.s, now.s)
+						   ? " (reasons or regs differ)"
+						   : "");
+					buf_free(&was);
+					buf_free(&now);
+					bad++;
+				}
+				for (int i = 0; i < old.n; i++)
+					if (!points_find(&gen, old.v[i].key)) {
+						printf("%s-%s: %s: no longer in the suite\n",
+						       policy_name(policies[pi]), *a, old.v[i].key);
+						bad++;
+					}
+			}
+			free(path);
+			points_free(&gen);
+			points_free(&old);
+		}
+	}
+	printf("golden: %d files, %ld points explained in %.3f s; %s\n", files, npoints, secs,
+	       update ? (bad ? "some files not written" : "updated")
+	       : bad  ? "differences above (rkc golden update accepts them)"
+		      : "all match");
+	return bad ? 1 : 0;
+}
+
+static int
+diff(const char *a, const char *b)
+{
+	Points old = {0}, now = {0};
+	if (read_points(a, &old) || read_points(b, &now)) {
+		points_free(&old);
+		points_free(&now);
+		return 2;
+	}
+	printf("# rkc golden diff %s -> %s\n\n", a, b);
+	printf("Config: P persistent / L looped with r_block, m rows per CTA, w warps, v vector "
+	       "width, s split. `=`: the point is byte-identical; `= config`: the same config "
+	       "with other reasons. Times are the cost model's, in µs.\n");
+	char group[96] = "";
+	int changed = 0, total = 0, gchanged = 0, gtotal = 0;
+	double lsum = 0, glsum = 0;
+	Buf body = {0};
+	for (int i = 0; i <= now.n; i++) {
+		char g[96] = "";
+		if (i < now.n) {
+			snprintf(g, sizeof g, "%s", now.v[i].key);
+			*strrchr(g, ' ') = 0; /* "kernel dtype" */
+		}
+		if (strcmp(g, group) && group[0]) {
+			printf("\n## %s: %d of %d changed, modelled speedup geomean %.3fx\n\n"
+			       "| shape | before | after |\n|---|---|---|\n%s",
+			       group, gchanged, gtotal, exp(glsum / gtotal), body.s);
+			buf_free(&body);
+			gchanged = gtotal = 0;
+			glsum = 0;
+		}
+		if (i == now.n)
+			break;
+		snprintf(group, sizeof group, "%s", g);
+		const Point *o = points_find(&old, now.v[i].key);
+		Buf was = {0}, is = {0};
+		if (o)
+			config_of(&was, o->line);
+		config_of(&is, now.v[i].line);
+		double un = us_of(now.v[i].line), uo = o ? us_of(o->line) : un;
+		const char *shape = strrchr(now.v[i].key, ' ') + 1;
+		if (o && !strcmp(o->line, now.v[i].line))
+			buf_printf(&body, "| %s | %s · %.1f | = |\n", shape, was.s, uo);
+		else if (o && !strcmp(was.s, is.s))
+			buf_printf(&body, "| %s | %s · %.1f | = config |\n", shape, was.s, uo);
+		else {
+			buf_printf(&body, "| %s | %s · %.1f | %s · %.1f |\n", shape,
+				   o ? was.s : "(none)", uo, is.s, un);
+			gchanged++;
+			changed++;
+		}
+		gtotal++;
+		total++;
+		glsum += log(uo / un);
+		lsum += log(uo / un);
+		buf_free(&was);
+		buf_free(&is);
+	}
+	printf("\n%d of %d points changed config; modelled speedup geomean %.3fx over all.\n",
+	       changed, total, total ? exp(lsum / total) : 1.0);
+	points_free(&old);
+	points_free(&now);
+	return 0;
+}
+
+int
+cmd_golden(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "check"))
+		return run_all(0);
+	if (argc == 2 && !strcmp(argv[1], "update"))
+		return run_all(1);
+	if (argc == 4 && !strcmp(argv[1], "diff"))
+		return diff(argv[2], argv[3]);
+	fputs("usage: rkc golden check | update | diff OLD.json NEW.json\n", stderr);
+	return 2;
+}
