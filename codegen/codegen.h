@@ -1,0 +1,71 @@
+/* Codegen: a verified kernel and a Config -> LLVM IR -> PTX; the launch manifest; ptxas reports. */
+#ifndef RKC_CODEGEN_H
+#define RKC_CODEGEN_H
+
+#include "heuristics/heuristics.h"
+
+/* What one compile is for: the arch, the storage type T and the shape the config was chosen for.
+ * The kernel takes M and N at launch; it is correct for any M, and for any N that keeps the config
+ * valid (N % vec == 0, and r_block >= the row segment when persistent). */
+typedef struct {
+	const char *arch; /* sm_80, sm_86, sm_89, sm_90 */
+	Type dtype;	  /* TY_BF16, TY_F16 or TY_F32 */
+	int64_t M, N;
+	Config cfg;
+} Compile;
+
+/* The launch, as numbers for the compile's shape (docs/codegen.md gives the formulas). */
+typedef struct {
+	int64_t grid_x;
+	int block_x;
+	int64_t workspace_bytes; /* 0 when split == 1 */
+	int nworkspace;		 /* workspace floats per (row, segment) */
+} Launch;
+
+/* Checks everything LLVM would otherwise abort on: arch, dtype, shape, and that the config fits
+ * this kernel (powers of two, vec alignment, r_block multiple of tpr*vec, split only where the
+ * reductions combine in one pass and no output is full-width). */
+int codegen_check(const Kernel *k, const Compile *c, Diag *d);
+int codegen_split_ok(const Kernel *k); /* may split > 1 be used for this kernel */
+void codegen_launch(const Kernel *k, const Compile *c, Launch *l);
+
+/* Lowers and emits PTX text into ptx (NUL-terminated). With llvm non-NULL, also the optimised
+ * LLVM IR. Returns 0, or -1 with d set (config errors and LLVM errors alike; never aborts for a
+ * config that codegen_check accepted). */
+int codegen_ptx(const Kernel *k, const Compile *c, Buf *ptx, Buf *llvm, Diag *d);
+
+/* The launch manifest (docs/codegen.md), deterministic, with a trailing newline. */
+void codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy,
+		      const char *const *reasons, int nreasons);
+
+/* One function of a ptxas -v report. Absent fields are 0. */
+typedef struct {
+	char name[128];
+	int regs, barriers;
+	long stack, spill_stores, spill_loads, smem, cum_stack;
+} PtxasFunc;
+/* Parses ptxas -v text (its stderr); returns the number of functions stored (at most max). */
+int ptxas_parse(const char *text, PtxasFunc *out, int max);
+/* The ptxas binary: PATH first, then /usr/local/cuda/bin; NULL when there is none. */
+const char *ptxas_path(void);
+/* Runs ptxas -v -arch=ARCH on the PTX text; log gets its stderr. Returns 0 when ptxas accepts. */
+int ptxas_run(const char *ptx, const char *arch, Buf *log, Diag *d);
+
+/* Internal to codegen: the pass plan of a kernel (plan.c), shared by the checker and the lowering.
+ */
+typedef struct {
+	int *lvl;   /* per value: the reduction passes that must finish before it is known */
+	int *pass;  /* per instruction: the pass of a reduction, else -1 */
+	int *fused; /* per instruction: for a sum fused into an online max pass, the max; else -1 */
+	int npasses;	/* reduction passes when looped */
+	int tile_store; /* some output has N in its shape: an apply pass */
+	int nred;	/* reduction results over all reductions (welford counts 3) */
+} Plan;
+void plan_kernel(const Kernel *k, Arena *a, Plan *p);
+/* lower.c: builds the kernel into an LLVM module (LLVMContextRef, LLVMModuleRef). */
+struct LLVMOpaqueContext;
+struct LLVMOpaqueModule;
+int lower_kernel(const Kernel *k, const Compile *c, struct LLVMOpaqueContext *cx,
+		 struct LLVMOpaqueModule *mod, Diag *d);
+
+#endif

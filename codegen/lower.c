@@ -1,0 +1,1184 @@
+/* Lowering: a kernel and a config to one PTX kernel in an LLVM module (DESIGN.md §8). */
+#include <math.h>
+#include <string.h>
+
+#include <llvm-c/Core.h>
+
+#include "codegen/codegen.h"
+
+/* Reduction kinds: what a per-thread partial holds and how two partials combine. */
+enum { K_SUM, K_MAX, K_MIN, K_WELF, K_MAXSUM };
+
+typedef struct {
+	int ins;  /* the reduction (for K_MAXSUM, the max) */
+	int ins2; /* K_MAXSUM: the fused sum */
+	int kind;
+	int ncomp;
+	LLVMValueRef acc[3];
+} Red;
+
+/* One chunk of a row as one thread sees it: nvec vectors of vec elements. */
+typedef struct {
+	LLVMValueRef *valid; /* per vector: the row is real and the vector is inside the segment */
+	LLVMValueRef
+	    *colc; /* per vector: first column, clamped into the row so loads never fault */
+} Chunk;
+
+typedef struct {
+	const Kernel *k;
+	const Compile *c;
+	Plan plan;
+	Arena *a;
+	LLVMContextRef cx;
+	LLVMModuleRef mod;
+	LLVMBuilderRef b;
+	LLVMValueRef fn;
+	LLVMTypeRef f32, i1, i8, i32, i64, ptr1, ptr3;
+	int tpr, wpr, vec, E, nvec, split;
+	LLVMValueRef *parg; /* per param: the kernel argument */
+	LLVMValueRef M, N, Nf, ws;
+	LLVMValueRef lane, lofs, lane32, warp, grp, seg, row, rowok, rowoff, seg_start, seg_end;
+	LLVMValueRef *uni; /* per value: its value when it is the same for the whole row */
+	LLVMValueRef **el; /* per value: its E per-thread elements in the current chunk */
+	char *done;	   /* per instruction: lowered (uniform instructions) */
+	LLVMValueRef smem;
+	int smem_next;
+	LLVMBasicBlockRef end; /* the exit that threads not writing row outputs branch to */
+	unsigned md_inv;
+	LLVMValueRef md_empty;
+	Diag *d;
+	int err;
+} Lower;
+
+static LLVMValueRef
+cf(Lower *L, double v)
+{
+	return LLVMConstReal(L->f32, v);
+}
+
+static LLVMValueRef
+ci32(Lower *L, long long v)
+{
+	return LLVMConstInt(L->i32, (unsigned long long)v, 1);
+}
+
+static LLVMValueRef
+ci64(Lower *L, long long v)
+{
+	return LLVMConstInt(L->i64, (unsigned long long)v, 1);
+}
+
+/* Float arithmetic allows contraction, so ptxas sees fma.rn instead of separate mul.rn/add.rn. */
+static LLVMValueRef
+contract(LLVMValueRef v)
+{
+	if (LLVMIsAInstruction(v) && LLVMCanValueUseFastMathFlags(v))
+		LLVMSetFastMathFlags(v, LLVMFastMathAllowContract);
+	return v;
+}
+
+static LLVMValueRef
+ffadd(Lower *L, LLVMValueRef x, LLVMValueRef y)
+{
+	return contract(LLVMBuildFAdd(L->b, x, y, ""));
+}
+
+static LLVMValueRef
+ffsub(Lower *L, LLVMValueRef x, LLVMValueRef y)
+{
+	return contract(LLVMBuildFSub(L->b, x, y, ""));
+}
+
+static LLVMValueRef
+ffmul(Lower *L, LLVMValueRef x, LLVMValueRef y)
+{
+	return contract(LLVMBuildFMul(L->b, x, y, ""));
+}
+
+static LLVMValueRef
+intr(Lower *L, const char *name, LLVMTypeRef ovl, LLVMValueRef *args, int nargs)
+{
+	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+	if (id == 0) {
+		if (!L->err)
+			diag(L->d, "internal error: LLVM has no intrinsic %s", name);
+		L->err = 1;
+		return LLVMGetUndef(L->f32);
+	}
+	LLVMTypeRef tys[1] = {ovl};
+	int n = ovl ? 1 : 0;
+	LLVMValueRef f = LLVMGetIntrinsicDeclaration(L->mod, id, tys, n);
+	LLVMTypeRef ft = LLVMIntrinsicGetType(L->cx, id, tys, n);
+	return LLVMBuildCall2(L->b, ft, f, args, nargs, "");
+}
+
+static LLVMValueRef
+intr1(Lower *L, const char *name, LLVMTypeRef ovl, LLVMValueRef x)
+{
+	return intr(L, name, ovl, &x, 1);
+}
+
+static LLVMValueRef
+fmax2(Lower *L, LLVMValueRef x, LLVMValueRef y)
+{
+	LLVMValueRef a[2] = {x, y};
+	return intr(L, "llvm.maxnum", L->f32, a, 2);
+}
+
+static LLVMValueRef
+fmin2(Lower *L, LLVMValueRef x, LLVMValueRef y)
+{
+	LLVMValueRef a[2] = {x, y};
+	return intr(L, "llvm.minnum", L->f32, a, 2);
+}
+
+/* exp(x) = 2^(x*log2 e): LLVM 19 cannot lower llvm.exp2 on NVPTX, the nvvm intrinsic can. */
+static LLVMValueRef
+fexp(Lower *L, LLVMValueRef x)
+{
+	return intr1(L, "llvm.nvvm.ex2.approx.f", NULL, ffmul(L, x, cf(L, 1.4426950408889634)));
+}
+
+static LLVMValueRef
+flog(Lower *L, LLVMValueRef x)
+{
+	return ffmul(L, intr1(L, "llvm.nvvm.lg2.approx.f", NULL, x), cf(L, 0.6931471805599453));
+}
+
+/* 1/x to 1 ulp: divisions here are by row sums, counts and scales, never by denormals, and
+ * div.rn's slow path costs registers (it made ptxas spill welford). */
+static LLVMValueRef
+frcp(Lower *L, LLVMValueRef x)
+{
+	return intr1(L, "llvm.nvvm.rcp.approx.ftz.f", NULL, x);
+}
+
+/* exp(m - M) as a rescale factor: exactly 1 when equal, so -inf - -inf never makes a NaN. */
+static LLVMValueRef
+rescale(Lower *L, LLVMValueRef m, LLVMValueRef M)
+{
+	LLVMValueRef eq = LLVMBuildFCmp(L->b, LLVMRealOEQ, m, M, "");
+	return LLVMBuildSelect(L->b, eq, cf(L, 1.0), fexp(L, ffsub(L, m, M)), "");
+}
+
+static LLVMTypeRef
+storage_type(Lower *L, Type t)
+{
+	switch (type_resolve(t, L->c->dtype)) {
+	case TY_BF16:
+		return LLVMBFloatTypeInContext(L->cx);
+	case TY_F16:
+		return LLVMHalfTypeInContext(L->cx);
+	case TY_F32:
+		return L->f32;
+	case TY_I64:
+		return L->i64;
+	case TY_I32:
+		return L->i32;
+	default: /* i8, bool */
+		return L->i8;
+	}
+}
+
+static LLVMValueRef
+from_storage(Lower *L, Type t, LLVMValueRef v)
+{
+	t = type_resolve(t, L->c->dtype);
+	if (t == TY_BF16 || t == TY_F16)
+		return LLVMBuildFPExt(L->b, v, L->f32, "");
+	if (t == TY_BOOL)
+		return LLVMBuildICmp(L->b, LLVMIntNE, v, LLVMConstInt(L->i8, 0, 0), "");
+	return v;
+}
+
+static LLVMValueRef
+to_storage(Lower *L, Type t, LLVMValueRef v)
+{
+	LLVMTypeRef st = storage_type(L, t);
+	t = type_resolve(t, L->c->dtype);
+	if (t == TY_BF16 || t == TY_F16)
+		return LLVMBuildFPTrunc(L->b, v, st, "");
+	if (t == TY_BOOL)
+		return LLVMBuildZExt(L->b, v, st, "");
+	if (type_is_int(t))
+		return LLVMBuildIntCast2(L->b, v, st, 1, "");
+	return v;
+}
+
+static LLVMValueRef
+cast(Lower *L, Type from, Type to, LLVMValueRef v)
+{
+	from = type_resolve(from, L->c->dtype);
+	to = type_resolve(to, L->c->dtype);
+	if (type_is_float(to)) {
+		if (from == TY_BOOL)
+			v = LLVMBuildUIToFP(L->b, v, L->f32, "");
+		else if (type_is_int(from))
+			v = LLVMBuildSIToFP(L->b, v, L->f32, "");
+		if (to == TY_BF16 || to == TY_F16) /* round to the narrow type, compute in f32 */
+			v = LLVMBuildFPExt(L->b, LLVMBuildFPTrunc(L->b, v, storage_type(L, to), ""),
+					   L->f32, "");
+		return v;
+	}
+	if (to == TY_BOOL) {
+		if (type_is_float(from))
+			return LLVMBuildFCmp(L->b, LLVMRealUNE, v, cf(L, 0), "");
+		if (from == TY_BOOL)
+			return v;
+		return LLVMBuildICmp(L->b, LLVMIntNE, v, LLVMConstInt(LLVMTypeOf(v), 0, 0), "");
+	}
+	LLVMTypeRef it = storage_type(L, to);
+	if (type_is_float(from)) {
+		LLVMTypeRef tys[2] = {it, L->f32};
+		unsigned id = LLVMLookupIntrinsicID("llvm.fptosi.sat", 15);
+		LLVMValueRef f = LLVMGetIntrinsicDeclaration(L->mod, id, tys, 2);
+		return LLVMBuildCall2(L->b, LLVMIntrinsicGetType(L->cx, id, tys, 2), f, &v, 1, "");
+	}
+	if (from == TY_BOOL)
+		return LLVMBuildZExt(L->b, v, it, "");
+	return LLVMBuildIntCast2(L->b, v, it, 1, "");
+}
+
+static Type
+arg_ty(Lower *L, const Arg *a)
+{
+	return a->kind == ARG_VAL ? L->k->vals[a->idx].type : TY_F32;
+}
+
+/* An elementwise op on operands already in registers. */
+static LLVMValueRef
+apply_op(Lower *L, const Instr *in, LLVMValueRef *x)
+{
+	LLVMBuilderRef b = L->b;
+	switch (in->op) {
+	case OP_CAST:
+		return cast(L, arg_ty(L, &in->args[0]), in->to, x[0]);
+	case OP_NEG:
+		return LLVMBuildFNeg(b, x[0], "");
+	case OP_EXP:
+		return fexp(L, x[0]);
+	case OP_LOG:
+		return flog(L, x[0]);
+	case OP_SQRT:
+		return intr1(L, "llvm.nvvm.sqrt.approx.f", NULL, x[0]);
+	case OP_RSQRT:
+		return intr1(L, "llvm.nvvm.rsqrt.approx.f", NULL, x[0]);
+	case OP_ABS:
+		return intr1(L, "llvm.fabs", L->f32, x[0]);
+	case OP_SIGMOID:
+	case OP_SILU: {
+		LLVMValueRef e = fexp(L, LLVMBuildFNeg(b, x[0], ""));
+		LLVMValueRef s = frcp(L, ffadd(L, e, cf(L, 1)));
+		return in->op == OP_SILU ? ffmul(L, x[0], s) : s;
+	}
+	case OP_ROUND:
+		return intr1(L, "llvm.roundeven", L->f32, x[0]);
+	case OP_ADD:
+		return ffadd(L, x[0], x[1]);
+	case OP_SUB:
+		return ffsub(L, x[0], x[1]);
+	case OP_MUL:
+		return ffmul(L, x[0], x[1]);
+	case OP_DIV: {
+		/* 2 ulp; |divisor| in [2^-126, 2^126]; div.rn would spill next to a held row */
+		LLVMValueRef a[2] = {x[0], x[1]};
+		return intr(L, "llvm.nvvm.div.approx.f", NULL, a, 2);
+	}
+	case OP_MAX:
+		return fmax2(L, x[0], x[1]);
+	case OP_MIN:
+		return fmin2(L, x[0], x[1]);
+	case OP_LT:
+		return LLVMBuildFCmp(b, LLVMRealOLT, x[0], x[1], "");
+	case OP_LE:
+		return LLVMBuildFCmp(b, LLVMRealOLE, x[0], x[1], "");
+	case OP_GT:
+		return LLVMBuildFCmp(b, LLVMRealOGT, x[0], x[1], "");
+	case OP_GE:
+		return LLVMBuildFCmp(b, LLVMRealOGE, x[0], x[1], "");
+	case OP_EQ:
+		return LLVMBuildFCmp(b, LLVMRealOEQ, x[0], x[1], "");
+	case OP_NE:
+		return LLVMBuildFCmp(b, LLVMRealUNE, x[0], x[1], "");
+	case OP_SELECT:
+		return LLVMBuildSelect(b, x[0], x[1], x[2], "");
+	case OP_CLAMP:
+		return fmin2(L, fmax2(L, x[0], x[1]), x[2]);
+	default:
+		diag(L->d, "internal error: op %s is not elementwise", op_info[in->op].name);
+		L->err = 1;
+		return LLVMGetUndef(L->f32);
+	}
+}
+
+/* Operand i of an instruction: element e when it varies along N, else the row's value. */
+static LLVMValueRef
+operand(Lower *L, const Arg *a, int e)
+{
+	switch (a->kind) {
+	case ARG_VAL:
+		if (L->el[a->idx])
+			return L->el[a->idx][e];
+		return L->uni[a->idx];
+	case ARG_PARAM:
+		return L->parg[a->idx];
+	case ARG_IMM:
+		return cf(L, a->imm);
+	default:
+		return L->Nf;
+	}
+}
+
+static int
+is_tile(Lower *L, int v)
+{
+	return shape_has_n(L->k->vals[v].shape);
+}
+
+static LLVMValueRef
+load_inv(Lower *L, LLVMTypeRef t, LLVMValueRef p, int align)
+{
+	LLVMValueRef v = LLVMBuildLoad2(L->b, t, p, "");
+	LLVMSetAlignment(v, align);
+	LLVMSetMetadata(v, L->md_inv, L->md_empty);
+	return v;
+}
+
+/* One thread's part of a chunk: vector j covers columns base + (j*tpr + lane)*vec + [0, vec). */
+static Chunk
+chunk_at(Lower *L, LLVMValueRef base)
+{
+	Chunk ch;
+	ch.valid = arena_alloc(L->a, sizeof(LLVMValueRef) * L->nvec);
+	ch.colc = arena_alloc(L->a, sizeof(LLVMValueRef) * L->nvec);
+	LLVMValueRef last = LLVMBuildSub(L->b, L->N, ci64(L, L->vec), "");
+	LLVMValueRef col = LLVMBuildAdd(L->b, base, L->lofs, "");
+	for (int j = 0; j < L->nvec; j++) {
+		LLVMValueRef c =
+		    LLVMBuildAdd(L->b, col, ci64(L, (long long)j * L->tpr * L->vec), "");
+		LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntSLT, c, L->seg_end, "");
+		ch.valid[j] = LLVMBuildAnd(L->b, in, L->rowok, "");
+		LLVMValueRef lt = LLVMBuildICmp(L->b, LLVMIntSLT, c, last, "");
+		ch.colc[j] = LLVMBuildSelect(L->b, lt, c, last, "");
+	}
+	return ch;
+}
+
+static LLVMValueRef
+elem_ptr(Lower *L, int param, const Chunk *ch, int j)
+{
+	const Param *p = &L->k->params[param];
+	LLVMValueRef off = ch->colc[j];
+	if (p->shape == SH_TILE)
+		off = LLVMBuildAdd(L->b, L->rowoff, off, "");
+	LLVMValueRef base = L->parg[param];
+	return LLVMBuildGEP2(L->b, storage_type(L, p->type), base, &off, 1, "");
+}
+
+static int
+vec_align(Lower *L, Type t)
+{
+	int a = L->vec * type_size(type_resolve(t, L->c->dtype));
+	return a > 16 ? 16 : a;
+}
+
+/* Loads a [M,N] or [N] input for the chunk: vec-wide loads, all issued before any use. */
+static void
+lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
+{
+	const Param *p = &L->k->params[in->param];
+	LLVMTypeRef st = storage_type(L, p->type);
+	LLVMTypeRef vt = L->vec > 1 ? LLVMVectorType(st, L->vec) : st;
+	LLVMValueRef *raw = arena_alloc(L->a, sizeof(LLVMValueRef) * L->nvec);
+	for (int j = 0; j < L->nvec; j++)
+		raw[j] = load_inv(L, vt, elem_ptr(L, in->param, ch, j), vec_align(L, p->type));
+	for (int j = 0; j < L->nvec; j++)
+		for (int e = 0; e < L->vec; e++) {
+			LLVMValueRef v = raw[j];
+			if (L->vec > 1)
+				v = LLVMBuildExtractElement(L->b, v, ci32(L, e), "");
+			out[j * L->vec + e] = from_storage(L, p->type, v);
+		}
+}
+
+static void
+store_tile(Lower *L, const Instr *in, const Chunk *ch)
+{
+	const Param *p = &L->k->params[in->param];
+	LLVMTypeRef st = storage_type(L, p->type);
+	for (int j = 0; j < L->nvec; j++) {
+		LLVMValueRef v;
+		if (L->vec > 1) {
+			v = LLVMGetUndef(LLVMVectorType(st, L->vec));
+			for (int e = 0; e < L->vec; e++) {
+				LLVMValueRef x = to_storage(
+				    L, p->type, operand(L, &in->args[0], j * L->vec + e));
+				v = LLVMBuildInsertElement(L->b, v, x, ci32(L, e), "");
+			}
+		} else {
+			v = to_storage(L, p->type, operand(L, &in->args[0], j));
+		}
+		LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "st");
+		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "st.next");
+		LLVMBuildCondBr(L->b, ch->valid[j], yes, next);
+		LLVMPositionBuilderAtEnd(L->b, yes);
+		LLVMValueRef s = LLVMBuildStore(L->b, v, elem_ptr(L, in->param, ch, j));
+		LLVMSetAlignment(s, vec_align(L, p->type));
+		LLVMBuildBr(L->b, next);
+		LLVMPositionBuilderAtEnd(L->b, next);
+	}
+}
+
+/* A tile instruction over the chunk: its E elements into L->el. */
+static void
+lower_tile(Lower *L, const Instr *in, const Chunk *ch)
+{
+	int r = in->res[0];
+	LLVMValueRef *out = arena_alloc(L->a, sizeof(LLVMValueRef) * L->E);
+	if (in->op == OP_LOAD) {
+		lower_load_tile(L, in, ch, out);
+	} else if (in->op == OP_DIV && in->args[1].kind != ARG_VAL) {
+		/* dividing by a scalar: one reciprocal, then multiplies */
+		LLVMValueRef inv = frcp(L, operand(L, &in->args[1], 0));
+		for (int e = 0; e < L->E; e++)
+			out[e] = ffmul(L, operand(L, &in->args[0], e), inv);
+	} else if (in->op == OP_DIV && !is_tile(L, in->args[1].idx)) {
+		LLVMValueRef inv = frcp(L, L->uni[in->args[1].idx]);
+		for (int e = 0; e < L->E; e++)
+			out[e] = ffmul(L, operand(L, &in->args[0], e), inv);
+	} else {
+		for (int e = 0; e < L->E; e++) {
+			LLVMValueRef x[MAX_ARGS];
+			for (int i = 0; i < in->nargs; i++)
+				x[i] = operand(L, &in->args[i], e);
+			out[e] = apply_op(L, in, x);
+		}
+	}
+	if (r >= 0)
+		L->el[r] = out;
+}
+
+/* A row-uniform instruction: loads of [M] inputs, gathers, and scalar arithmetic. */
+static void
+lower_uniform(Lower *L, const Instr *in)
+{
+	LLVMValueRef v;
+	if (in->op == OP_LOAD) {
+		const Param *p = &L->k->params[in->param];
+		LLVMTypeRef st = storage_type(L, p->type);
+		LLVMValueRef r = LLVMBuildSelect(L->b, L->rowok, L->row, ci64(L, 0), "");
+		LLVMValueRef ptr = LLVMBuildGEP2(L->b, st, L->parg[in->param], &r, 1, "");
+		v = from_storage(
+		    L, p->type,
+		    load_inv(L, st, ptr, type_size(type_resolve(p->type, L->c->dtype))));
+	} else if (in->op == OP_GATHER) {
+		/* x[row, idx[row]] with idx clamped into the row, so a bad label cannot fault */
+		const Param *p = &L->k->params[in->param];
+		LLVMTypeRef st = storage_type(L, p->type);
+		LLVMValueRef idx =
+		    LLVMBuildIntCast2(L->b, operand(L, &in->args[0], 0), L->i64, 1, "");
+		LLVMValueRef last = LLVMBuildSub(L->b, L->N, ci64(L, 1), "");
+		LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, idx, ci64(L, 0), "");
+		idx = LLVMBuildSelect(L->b, neg, ci64(L, 0), idx, "");
+		LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntSGT, idx, last, "");
+		idx = LLVMBuildSelect(L->b, big, last, idx, "");
+		LLVMValueRef off = LLVMBuildAdd(L->b, L->rowoff, idx, "");
+		LLVMValueRef ptr = LLVMBuildGEP2(L->b, st, L->parg[in->param], &off, 1, "");
+		v = from_storage(
+		    L, p->type,
+		    load_inv(L, st, ptr, type_size(type_resolve(p->type, L->c->dtype))));
+	} else {
+		LLVMValueRef x[MAX_ARGS];
+		for (int i = 0; i < in->nargs; i++)
+			x[i] = operand(L, &in->args[i], 0);
+		v = apply_op(L, in, x);
+	}
+	if (in->res[0] >= 0)
+		L->uni[in->res[0]] = v;
+}
+
+static int
+uniform_ready(Lower *L, int i)
+{
+	const Instr *in = &L->k->ins[i];
+	if (L->done[i] || in->op == OP_STORE || op_is_reduce(in->op) || in->nres == 0)
+		return 0;
+	if (in->res[0] >= 0 && is_tile(L, in->res[0]))
+		return 0;
+	for (int j = 0; j < in->nargs; j++)
+		if (in->args[j].kind == ARG_VAL && !L->uni[in->args[j].idx])
+			return 0;
+	return 1;
+}
+
+/* Every row-uniform instruction whose operands are known, in program order. */
+static void
+lower_ready_uniform(Lower *L)
+{
+	for (int i = 0; i < L->k->nins; i++)
+		if (uniform_ready(L, i)) {
+			lower_uniform(L, &L->k->ins[i]);
+			L->done[i] = 1;
+		}
+}
+
+static void
+red_identity(Lower *L, Red *r)
+{
+	switch (r->kind) {
+	case K_SUM:
+		r->acc[0] = cf(L, 0);
+		break;
+	case K_MAX:
+		r->acc[0] = cf(L, -INFINITY);
+		break;
+	case K_MIN:
+		r->acc[0] = cf(L, INFINITY);
+		break;
+	case K_WELF:
+		r->acc[0] = r->acc[1] = r->acc[2] = cf(L, 0);
+		break;
+	default: /* K_MAXSUM */
+		r->acc[0] = cf(L, -INFINITY);
+		r->acc[1] = cf(L, 0);
+		break;
+	}
+}
+
+static Red
+red_new(Lower *L, int i)
+{
+	const Instr *in = &L->k->ins[i];
+	Red r = {.ins = i, .ins2 = -1};
+	switch (in->op) {
+	case OP_RSUM:
+		r.kind = K_SUM;
+		break;
+	case OP_RMAX:
+		r.kind = K_MAX;
+		break;
+	case OP_RMIN:
+		r.kind = K_MIN;
+		break;
+	default:
+		r.kind = K_WELF;
+		break;
+	}
+	r.ncomp = r.kind == K_WELF ? 3 : 1;
+	red_identity(L, &r);
+	return r;
+}
+
+/* Chan et al.: merge (count, mean, M2) partials; an empty side leaves the other unchanged. */
+static void
+chan(Lower *L, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *out)
+{
+	LLVMValueRef n = ffadd(L, a[0], b[0]);
+	LLVMValueRef pos = LLVMBuildFCmp(L->b, LLVMRealOGT, n, cf(L, 0), "");
+	LLVMValueRef rn = LLVMBuildSelect(L->b, pos, frcp(L, n), cf(L, 0), "");
+	LLVMValueRef dl = ffsub(L, b[1], a[1]);
+	LLVMValueRef wb = ffmul(L, b[0], rn);
+	out[1] = ffadd(L, a[1], ffmul(L, dl, wb));
+	LLVMValueRef t = ffmul(L, ffmul(L, dl, dl), ffmul(L, a[0], wb));
+	out[2] = ffadd(L, ffadd(L, a[2], b[2]), t);
+	out[0] = n;
+}
+
+static void
+combine(Lower *L, int kind, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *out)
+{
+	switch (kind) {
+	case K_SUM:
+		out[0] = ffadd(L, a[0], b[0]);
+		break;
+	case K_MAX:
+		out[0] = fmax2(L, a[0], b[0]);
+		break;
+	case K_MIN:
+		out[0] = fmin2(L, a[0], b[0]);
+		break;
+	case K_WELF:
+		chan(L, a, b, out);
+		break;
+	default: {
+		LLVMValueRef m = fmax2(L, a[0], b[0]);
+		LLVMValueRef s = ffadd(L, ffmul(L, a[1], rescale(L, a[0], m)),
+				       ffmul(L, b[1], rescale(L, b[0], m)));
+		out[0] = m;
+		out[1] = s;
+	}
+	}
+}
+
+/* Folds the thread's elements of the chunk into the reduction's partial. Masked-out vectors
+ * contribute the identity; a vector is folded first, then selected, which saves selects. */
+static void
+red_local(Lower *L, Red *r, const Chunk *ch)
+{
+	const Instr *in = &L->k->ins[r->ins];
+	LLVMValueRef *x = L->el[in->args[0].idx];
+	if (r->kind == K_WELF) {
+		LLVMValueRef cnt = cf(L, 0), s = cf(L, 0);
+		for (int j = 0; j < L->nvec; j++) {
+			LLVMValueRef v = x[j * L->vec];
+			for (int e = 1; e < L->vec; e++)
+				v = ffadd(L, v, x[j * L->vec + e]);
+			s = ffadd(L, s, LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, 0), ""));
+			cnt =
+			    ffadd(L, cnt,
+				  LLVMBuildSelect(L->b, ch->valid[j], cf(L, L->vec), cf(L, 0), ""));
+		}
+		LLVMValueRef mean = ffmul(L, s, frcp(L, fmax2(L, cnt, cf(L, 1))));
+		LLVMValueRef m2 = cf(L, 0);
+		for (int j = 0; j < L->nvec; j++) {
+			LLVMValueRef v = cf(L, 0);
+			for (int e = 0; e < L->vec; e++) {
+				LLVMValueRef dl = ffsub(L, x[j * L->vec + e], mean);
+				v = ffadd(L, v, ffmul(L, dl, dl));
+			}
+			m2 = ffadd(L, m2, LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, 0), ""));
+		}
+		LLVMValueRef part[3] = {cnt, mean, m2};
+		chan(L, r->acc, part, r->acc);
+		return;
+	}
+	if (r->kind == K_MAXSUM) {
+		LLVMValueRef cm = cf(L, -INFINITY);
+		for (int j = 0; j < L->nvec; j++) {
+			LLVMValueRef v = x[j * L->vec];
+			for (int e = 1; e < L->vec; e++)
+				v = fmax2(L, v, x[j * L->vec + e]);
+			cm = fmax2(L, cm,
+				   LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, -INFINITY), ""));
+		}
+		LLVMValueRef m = fmax2(L, r->acc[0], cm);
+		/* the sum's terms are exp(t - m); t comes from the fused sum's sub */
+		const Instr *sum = &L->k->ins[r->ins2];
+		const Instr *ex = &L->k->ins[L->k->vals[sum->args[0].idx].def];
+		const Instr *sub = &L->k->ins[L->k->vals[ex->args[0].idx].def];
+		LLVMValueRef *t = L->el[sub->args[0].idx];
+		LLVMValueRef s = cf(L, 0);
+		for (int j = 0; j < L->nvec; j++) {
+			LLVMValueRef v = cf(L, 0);
+			for (int e = 0; e < L->vec; e++)
+				v = ffadd(L, v, fexp(L, ffsub(L, t[j * L->vec + e], m)));
+			s = ffadd(L, s, LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, 0), ""));
+		}
+		r->acc[1] = ffadd(L, ffmul(L, r->acc[1], rescale(L, r->acc[0], m)), s);
+		r->acc[0] = m;
+		return;
+	}
+	LLVMValueRef id =
+	    r->kind == K_SUM ? cf(L, 0) : cf(L, r->kind == K_MAX ? -INFINITY : INFINITY);
+	for (int j = 0; j < L->nvec; j++) {
+		LLVMValueRef v = x[j * L->vec];
+		for (int e = 1; e < L->vec; e++) {
+			LLVMValueRef a[1] = {v}, b[1] = {x[j * L->vec + e]}, o[1];
+			combine(L, r->kind, a, b, o);
+			v = o[0];
+		}
+		LLVMValueRef a[1] = {r->acc[0]},
+			     b[1] = {LLVMBuildSelect(L->b, ch->valid[j], v, id, "")};
+		combine(L, r->kind, a, b, r->acc);
+	}
+}
+
+static void
+barrier(Lower *L)
+{
+	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+}
+
+static LLVMValueRef
+shfl(Lower *L, const char *name, LLVMValueRef v, LLVMValueRef lane)
+{
+	LLVMValueRef a[4] = {ci32(L, -1), v, lane, ci32(L, 31)};
+	return intr(L, name, NULL, a, 4);
+}
+
+/* Reduces the partials of a row's threads: butterfly shuffles within the warp (width tpr when
+ * the row has fewer than 32 threads), then, when the row spans several warps, shared memory read
+ * back in warp order. Every thread of the row ends with the same value. */
+static void
+red_cross(Lower *L, Red *rs, int n)
+{
+	int w = L->tpr < 32 ? L->tpr : 32;
+	for (int off = w / 2; off >= 1; off /= 2)
+		for (int i = 0; i < n; i++) {
+			LLVMValueRef o[3];
+			for (int c = 0; c < rs[i].ncomp; c++)
+				o[c] = shfl(L, "llvm.nvvm.shfl.sync.bfly.f32", rs[i].acc[c],
+					    ci32(L, off));
+			combine(L, rs[i].kind, rs[i].acc, o, rs[i].acc);
+		}
+	/* Chan's merge is not symmetric: take the first lane's result so the row agrees */
+	LLVMValueRef lead = LLVMBuildAnd(L->b, L->lane32, ci32(L, ~(w - 1)), "");
+	for (int i = 0; i < n; i++)
+		if (rs[i].kind == K_WELF && w > 1)
+			for (int c = 0; c < 3; c++)
+				rs[i].acc[c] =
+				    shfl(L, "llvm.nvvm.shfl.sync.idx.f32", rs[i].acc[c], lead);
+	if (L->wpr == 1)
+		return;
+	int nw = L->c->cfg.num_warps, base = L->smem_next;
+	for (int i = 0; i < n; i++)
+		L->smem_next += rs[i].ncomp;
+	LLVMTypeRef at = LLVMArrayType(L->f32, 0);
+	LLVMBasicBlockRef wr = LLVMAppendBasicBlockInContext(L->cx, L->fn, "smem.wr");
+	LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "smem.rd");
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, L->lane32, ci32(L, 0), ""), wr, next);
+	LLVMPositionBuilderAtEnd(L->b, wr);
+	for (int i = 0, s = base; i < n; i++)
+		for (int c = 0; c < rs[i].ncomp; c++, s++) {
+			LLVMValueRef ix[2] = {ci32(L, 0),
+					      LLVMBuildAdd(L->b, L->warp, ci32(L, s * nw), "")};
+			LLVMValueRef p = LLVMBuildGEP2(L->b, at, L->smem, ix, 2, "");
+			LLVMSetAlignment(LLVMBuildStore(L->b, rs[i].acc[c], p), 4);
+		}
+	LLVMBuildBr(L->b, next);
+	LLVMPositionBuilderAtEnd(L->b, next);
+	barrier(L);
+	LLVMValueRef w0 = LLVMBuildMul(L->b, L->grp, ci32(L, L->wpr), "");
+	for (int i = 0, s = base; i < n; s += rs[i].ncomp, i++) {
+		LLVMValueRef acc[3];
+		for (int k = 0; k < L->wpr; k++) {
+			LLVMValueRef v[3];
+			for (int c = 0; c < rs[i].ncomp; c++) {
+				LLVMValueRef at_w =
+				    LLVMBuildAdd(L->b, w0, ci32(L, (s + c) * nw + k), "");
+				LLVMValueRef ix[2] = {ci32(L, 0), at_w};
+				LLVMValueRef p = LLVMBuildGEP2(L->b, at, L->smem, ix, 2, "");
+				v[c] = LLVMBuildLoad2(L->b, L->f32, p, "");
+				LLVMSetAlignment(v[c], 4);
+			}
+			if (k == 0)
+				memcpy(acc, v, sizeof v);
+			else
+				combine(L, rs[i].kind, acc, v, acc);
+		}
+		memcpy(rs[i].acc, acc, sizeof acc);
+	}
+}
+
+/* The row values of finished reductions. */
+static void
+red_finish(Lower *L, Red *rs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const Instr *in = &L->k->ins[rs[i].ins];
+		for (int c = 0; c < in->nres; c++)
+			if (in->res[c] >= 0)
+				L->uni[in->res[c]] = rs[i].acc[c];
+		if (rs[i].kind == K_MAXSUM && L->k->ins[rs[i].ins2].res[0] >= 0)
+			L->uni[L->k->ins[rs[i].ins2].res[0]] = rs[i].acc[1];
+	}
+}
+
+/* Stores of [M] outputs: one thread per row, only for real rows. */
+static void
+store_rows(Lower *L)
+{
+	for (int i = 0; i < L->k->nins; i++) {
+		const Instr *in = &L->k->ins[i];
+		if (in->op != OP_STORE || shape_has_n(L->k->params[in->param].shape))
+			continue;
+		const Param *p = &L->k->params[in->param];
+		LLVMTypeRef st = storage_type(L, p->type);
+		LLVMValueRef ptr = LLVMBuildGEP2(L->b, st, L->parg[in->param], &L->row, 1, "");
+		LLVMValueRef s =
+		    LLVMBuildStore(L->b, to_storage(L, p->type, operand(L, &in->args[0], 0)), ptr);
+		LLVMSetAlignment(s, type_size(type_resolve(p->type, L->c->dtype)));
+	}
+}
+
+static void
+if_lane0_row(Lower *L)
+{
+	LLVMValueRef l0 = LLVMBuildICmp(L->b, LLVMIntEQ, L->lane, ci64(L, 0), "");
+	LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "row.out");
+	L->end = LLVMAppendBasicBlockInContext(L->cx, L->fn, "end");
+	LLVMBuildCondBr(L->b, LLVMBuildAnd(L->b, l0, L->rowok, ""), yes, L->end);
+	LLVMPositionBuilderAtEnd(L->b, yes);
+}
+
+static LLVMValueRef
+ws_ptr(Lower *L, LLVMValueRef idx, LLVMTypeRef t)
+{
+	return LLVMBuildGEP2(L->b, t, L->ws, &idx, 1, "");
+}
+
+/* Split rows: each CTA's partials go to the workspace; the CTA that finishes a row last (an
+ * atomic counter per row) merges all of them in segment order, so the result does not depend on
+ * which CTA was last, writes the row's outputs and zeroes the counter for the next launch. */
+static void
+split_finish(Lower *L, Red *rs, int n)
+{
+	int nv = 0;
+	for (int i = 0; i < n; i++)
+		nv += rs[i].ncomp;
+	int split = L->split;
+	/* the u32 counters come first, padded to 16 bytes */
+	LLVMValueRef cnt_words = LLVMBuildMul(
+	    L->b, LLVMBuildUDiv(L->b, LLVMBuildAdd(L->b, L->M, ci64(L, 3), ""), ci64(L, 4), ""),
+	    ci64(L, 4), "");
+	LLVMValueRef part0 = LLVMBuildAdd(
+	    L->b, cnt_words,
+	    LLVMBuildMul(
+		L->b,
+		LLVMBuildAdd(L->b, LLVMBuildMul(L->b, L->row, ci64(L, split), ""), L->seg, ""),
+		ci64(L, nv), ""),
+	    "");
+	for (int i = 0, s = 0; i < n; i++)
+		for (int c = 0; c < rs[i].ncomp; c++, s++) {
+			LLVMValueRef p =
+			    ws_ptr(L, LLVMBuildAdd(L->b, part0, ci64(L, s), ""), L->f32);
+			LLVMSetAlignment(LLVMBuildStore(L->b, rs[i].acc[c], p), 4);
+		}
+	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
+	LLVMValueRef cp = ws_ptr(L, L->row, L->i32);
+	LLVMValueRef old = LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, cp, ci32(L, 1),
+					      LLVMAtomicOrderingMonotonic, 0);
+	LLVMBasicBlockRef last = LLVMAppendBasicBlockInContext(L->cx, L->fn, "split.last");
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, old, ci32(L, split - 1), ""), last,
+			L->end);
+	LLVMPositionBuilderAtEnd(L->b, last);
+	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
+	LLVMValueRef rbase = LLVMBuildAdd(
+	    L->b, cnt_words, LLVMBuildMul(L->b, L->row, ci64(L, (long long)split * nv), ""), "");
+	for (int g = 0; g < split; g++)
+		for (int i = 0, s = 0; i < n; s += rs[i].ncomp, i++) {
+			LLVMValueRef v[3];
+			for (int c = 0; c < rs[i].ncomp; c++) {
+				LLVMValueRef ix = LLVMBuildAdd(
+				    L->b, rbase, ci64(L, (long long)g * nv + s + c), "");
+				v[c] = LLVMBuildLoad2(L->b, L->f32, ws_ptr(L, ix, L->f32), "");
+				LLVMSetVolatile(v[c], 1);
+				LLVMSetAlignment(v[c], 4);
+			}
+			if (g == 0)
+				memcpy(rs[i].acc, v, sizeof v);
+			else
+				combine(L, rs[i].kind, rs[i].acc, v, rs[i].acc);
+		}
+	LLVMSetAlignment(LLVMBuildStore(L->b, ci32(L, 0), cp), 4);
+	red_finish(L, rs, n);
+	lower_ready_uniform(L);
+	store_rows(L);
+}
+
+/* Marks the tile instructions a pass must evaluate per chunk: the N-shaped values feeding want. */
+static void
+cone(Lower *L, char *want, char *need)
+{
+	const Kernel *k = L->k;
+	memset(need, 0, k->nins);
+	for (int i = k->nins - 1; i >= 0; i--) {
+		const Instr *in = &k->ins[i];
+		int hit = 0;
+		for (int r = 0; r < in->nres; r++)
+			if (in->res[r] >= 0 && want[in->res[r]])
+				hit = 1;
+		if (in->op == OP_STORE && want[k->nvals + i])
+			hit = 1;
+		if (!hit)
+			continue;
+		need[i] = 1;
+		for (int j = 0; j < in->nargs; j++)
+			if (in->args[j].kind == ARG_VAL && is_tile(L, in->args[j].idx))
+				want[in->args[j].idx] = 1;
+	}
+}
+
+/* Streams the segment [seg_start, seg_end) in r_block chunks, evaluating the marked tile
+ * instructions and folding them into the reductions rs, whose partials are carried as phis. */
+static void
+chunk_loop(Lower *L, const char *need, Red *rs, int n)
+{
+	const Kernel *k = L->k;
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "chunk");
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "chunk.body");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->cx, L->fn, "chunk.done");
+	LLVMBuildBr(L->b, head);
+	LLVMPositionBuilderAtEnd(L->b, head);
+	LLVMValueRef c = LLVMBuildPhi(L->b, L->i64, "");
+	LLVMAddIncoming(c, &L->seg_start, &pre, 1);
+	LLVMValueRef(*phi)[3] = arena_alloc(L->a, sizeof(LLVMValueRef[3]) * (n + 1));
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < rs[i].ncomp; j++) {
+			phi[i][j] = LLVMBuildPhi(L->b, L->f32, "");
+			LLVMAddIncoming(phi[i][j], &rs[i].acc[j], &pre, 1);
+			rs[i].acc[j] = phi[i][j];
+		}
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, c, L->seg_end, ""), body, done);
+	LLVMPositionBuilderAtEnd(L->b, body);
+	Chunk ch = chunk_at(L, c);
+	for (int i = 0; i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		if (!need[i])
+			continue;
+		if (in->op == OP_STORE)
+			store_tile(L, in, &ch);
+		else if (!op_is_reduce(in->op))
+			lower_tile(L, in, &ch);
+	}
+	for (int i = 0; i < n; i++)
+		red_local(L, &rs[i], &ch);
+	LLVMValueRef c2 = LLVMBuildAdd(L->b, c, ci64(L, L->c->cfg.r_block), "");
+	LLVMBasicBlockRef end = LLVMGetInsertBlock(L->b);
+	LLVMBuildBr(L->b, head);
+	LLVMAddIncoming(c, &c2, &end, 1);
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < rs[i].ncomp; j++) {
+			LLVMAddIncoming(phi[i][j], &rs[i].acc[j], &end, 1);
+			rs[i].acc[j] = phi[i][j];
+		}
+	LLVMPositionBuilderAtEnd(L->b, done);
+	memset(L->el, 0, sizeof(LLVMValueRef *) * k->nvals);
+}
+
+/* Looped (and split) rows: one streaming pass per level of dependent reductions, then an apply
+ * pass for full-width outputs. */
+static void
+lower_looped(Lower *L)
+{
+	const Kernel *k = L->k;
+	const Plan *p = &L->plan;
+	char *want = arena_alloc(L->a, k->nvals + k->nins);
+	char *need = arena_alloc(L->a, k->nins);
+	Red *rs = arena_alloc(L->a, sizeof(Red) * (k->nins + 1));
+	lower_ready_uniform(L);
+	int n = 0;
+	for (int pass = 0; pass < p->npasses; pass++) {
+		n = 0;
+		memset(want, 0, k->nvals + k->nins);
+		for (int i = 0; i < k->nins; i++) {
+			if (p->pass[i] != pass || p->fused[i] >= 0)
+				continue;
+			rs[n] = red_new(L, i);
+			want[k->ins[i].args[0].idx] = 1;
+			for (int s = 0; s < k->nins; s++)
+				if (p->fused[s] == i) {
+					rs[n].ins2 = s;
+					rs[n].kind = K_MAXSUM;
+					rs[n].ncomp = 2;
+					red_identity(L, &rs[n]);
+					const Instr *ex =
+					    &k->ins[k->vals[k->ins[s].args[0].idx].def];
+					const Instr *sub = &k->ins[k->vals[ex->args[0].idx].def];
+					want[sub->args[0].idx] = 1;
+				}
+			n++;
+		}
+		cone(L, want, need);
+		chunk_loop(L, need, rs, n);
+		red_cross(L, rs, n);
+		if (L->split > 1)
+			break;
+		red_finish(L, rs, n);
+		lower_ready_uniform(L);
+	}
+	if (p->tile_store) {
+		memset(want, 0, k->nvals + k->nins);
+		for (int i = 0; i < k->nins; i++)
+			if (k->ins[i].op == OP_STORE &&
+			    shape_has_n(k->params[k->ins[i].param].shape))
+				want[k->nvals + i] = 1;
+		cone(L, want, need);
+		chunk_loop(L, need, NULL, 0);
+	}
+	if_lane0_row(L);
+	if (L->split > 1)
+		split_finish(L, rs, n);
+	else
+		store_rows(L);
+}
+
+/* Persistent rows: one chunk covers the row, so every N-shaped value stays in registers and the
+ * body runs in program order. Reductions wait until a result is needed, so independent ones share
+ * the shuffles and the barrier. */
+static void
+lower_persistent(Lower *L)
+{
+	const Kernel *k = L->k;
+	Chunk ch = chunk_at(L, L->seg_start);
+	Red *pend = arena_alloc(L->a, sizeof(Red) * (k->nins + 1));
+	int np = 0;
+	for (int i = 0; i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		int waits = 0;
+		for (int j = 0; j < in->nargs; j++)
+			if (in->args[j].kind == ARG_VAL && !is_tile(L, in->args[j].idx) &&
+			    !L->uni[in->args[j].idx])
+				waits = 1;
+		if (waits) {
+			red_cross(L, pend, np);
+			red_finish(L, pend, np);
+			np = 0;
+		}
+		if (op_is_reduce(in->op)) {
+			pend[np] = red_new(L, i);
+			red_local(L, &pend[np], &ch);
+			np++;
+		} else if (in->op == OP_STORE) {
+			if (shape_has_n(k->params[in->param].shape))
+				store_tile(L, in, &ch);
+		} else if (in->nres > 0 && in->res[0] >= 0 && is_tile(L, in->res[0])) {
+			lower_tile(L, in, &ch);
+		} else {
+			lower_uniform(L, in);
+		}
+	}
+	red_cross(L, pend, np);
+	red_finish(L, pend, np);
+	if_lane0_row(L);
+	store_rows(L);
+}
+
+static LLVMValueRef
+sreg(Lower *L, const char *name)
+{
+	return intr(L, name, NULL, NULL, 0);
+}
+
+/* Kernel arguments and the thread's place: its row, its lane within the row and its segment. */
+static void
+prologue(Lower *L)
+{
+	const Kernel *k = L->k;
+	const Config *g = &L->c->cfg;
+	int np = k->nparams + 2 + (L->split > 1);
+	LLVMTypeRef *pt = arena_alloc(L->a, sizeof(LLVMTypeRef) * np);
+	for (int i = 0; i < k->nparams; i++)
+		pt[i] = k->params[i].kind == P_PARAM ? L->f32 : L->ptr1;
+	pt[k->nparams] = pt[k->nparams + 1] = L->i64;
+	if (L->split > 1)
+		pt[k->nparams + 2] = L->ptr1;
+	L->fn = LLVMAddFunction(L->mod, k->name,
+				LLVMFunctionType(LLVMVoidTypeInContext(L->cx), pt, np, 0));
+	LLVMSetFunctionCallConv(L->fn, LLVMPTXKernelCallConv);
+	unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+	unsigned ro = LLVMGetEnumAttributeKindForName("readonly", 8);
+	L->parg = arena_alloc(L->a, sizeof(LLVMValueRef) * k->nparams);
+	for (int i = 0; i < k->nparams; i++) {
+		L->parg[i] = LLVMGetParam(L->fn, i);
+		LLVMSetValueName2(L->parg[i], k->params[i].name, strlen(k->params[i].name));
+		if (k->params[i].kind == P_PARAM)
+			continue;
+		LLVMAddAttributeAtIndex(L->fn, i + 1, LLVMCreateEnumAttribute(L->cx, noalias, 0));
+		if (k->params[i].kind == P_IN)
+			LLVMAddAttributeAtIndex(L->fn, i + 1,
+						LLVMCreateEnumAttribute(L->cx, ro, 0));
+	}
+	L->M = LLVMGetParam(L->fn, k->nparams);
+	L->N = LLVMGetParam(L->fn, k->nparams + 1);
+	LLVMSetValueName2(L->M, "M", 1);
+	LLVMSetValueName2(L->N, "N", 1);
+	if (L->split > 1) {
+		L->ws = LLVMGetParam(L->fn, k->nparams + 2);
+		LLVMSetValueName2(L->ws, "workspace", 9);
+		LLVMAddAttributeAtIndex(L->fn, k->nparams + 3,
+					LLVMCreateEnumAttribute(L->cx, noalias, 0));
+	}
+	LLVMPositionBuilderAtEnd(L->b, LLVMAppendBasicBlockInContext(L->cx, L->fn, "entry"));
+	L->Nf = LLVMBuildSIToFP(L->b, L->N, L->f32, "");
+	LLVMValueRef tid = sreg(L, "llvm.nvvm.read.ptx.sreg.tid.x");
+	LLVMValueRef cta =
+	    LLVMBuildZExt(L->b, sreg(L, "llvm.nvvm.read.ptx.sreg.ctaid.x"), L->i64, "");
+	L->grp = LLVMBuildUDiv(L->b, tid, ci32(L, L->tpr), "");
+	L->lane = LLVMBuildZExt(L->b, LLVMBuildURem(L->b, tid, ci32(L, L->tpr), ""), L->i64, "");
+	L->lofs = LLVMBuildMul(L->b, L->lane, ci64(L, L->vec), "");
+	L->lane32 = LLVMBuildURem(L->b, tid, ci32(L, 32), "");
+	L->warp = LLVMBuildUDiv(L->b, tid, ci32(L, 32), "");
+	LLVMValueRef rb = LLVMBuildUDiv(L->b, cta, ci64(L, L->split), "");
+	L->seg = LLVMBuildURem(L->b, cta, ci64(L, L->split), "");
+	L->row = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, rb, ci64(L, g->m_block), ""),
+			      LLVMBuildZExt(L->b, L->grp, L->i64, ""), "");
+	L->rowok = LLVMBuildICmp(L->b, LLVMIntSLT, L->row, L->M, "");
+	/* rows past M read row M-1 (masked out), so no load needs a branch */
+	LLVMValueRef rowc =
+	    LLVMBuildSelect(L->b, L->rowok, L->row, LLVMBuildSub(L->b, L->M, ci64(L, 1), ""), "");
+	L->rowoff = LLVMBuildMul(L->b, rowc, L->N, "");
+	if (L->split > 1) {
+		/* segments are whole chunks: cdiv(cdiv(N, split), r_block) * r_block columns */
+		LLVMValueRef per =
+		    LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, L->N, ci64(L, L->split - 1), ""),
+				  ci64(L, L->split), "");
+		LLVMValueRef rbk = ci64(L, g->r_block);
+		LLVMValueRef len = LLVMBuildMul(
+		    L->b,
+		    LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, per, ci64(L, g->r_block - 1), ""), rbk,
+				  ""),
+		    rbk, "");
+		L->seg_start = LLVMBuildMul(L->b, L->seg, len, "");
+		LLVMValueRef e = LLVMBuildAdd(L->b, L->seg_start, len, "");
+		LLVMValueRef lt = LLVMBuildICmp(L->b, LLVMIntSLT, e, L->N, "");
+		L->seg_end = LLVMBuildSelect(L->b, lt, e, L->N, "");
+	} else {
+		L->seg_start = ci64(L, 0);
+		L->seg_end = L->N;
+	}
+}
+
+static void
+annotate(Lower *L, const char *key, int val)
+{
+	LLVMMetadataRef md[3] = {
+	    LLVMValueAsMetadata(L->fn),
+	    LLVMMDStringInContext2(L->cx, key, strlen(key)),
+	    LLVMValueAsMetadata(ci32(L, val)),
+	};
+	LLVMAddNamedMetadataOperand(L->mod, "nvvm.annotations",
+				    LLVMMetadataAsValue(L->cx, LLVMMDNodeInContext2(L->cx, md, 3)));
+}
+
+int
+lower_kernel(const Kernel *k, const Compile *c, LLVMContextRef cx, LLVMModuleRef mod, Diag *d)
+{
+	Lower L = {.k = k, .c = c, .cx = cx, .mod = mod, .d = d};
+	const Config *g = &c->cfg;
+	L.a = arena_new();
+	plan_kernel(k, L.a, &L.plan);
+	L.b = LLVMCreateBuilderInContext(cx);
+	L.f32 = LLVMFloatTypeInContext(cx);
+	L.i1 = LLVMInt1TypeInContext(cx);
+	L.i8 = LLVMInt8TypeInContext(cx);
+	L.i32 = LLVMInt32TypeInContext(cx);
+	L.i64 = LLVMInt64TypeInContext(cx);
+	L.ptr1 = LLVMPointerTypeInContext(cx, 1);
+	L.ptr3 = LLVMPointerTypeInContext(cx, 3);
+	L.tpr = config_tpr(g);
+	L.wpr = L.tpr > 32 ? L.tpr / 32 : 1;
+	L.vec = g->vec;
+	L.E = (int)(g->r_block / L.tpr);
+	L.nvec = L.E / L.vec;
+	L.split = g->split;
+	L.uni = arena_alloc(L.a, sizeof(LLVMValueRef) * (k->nvals + 1));
+	L.el = arena_alloc(L.a, sizeof(LLVMValueRef *) * (k->nvals + 1));
+	L.done = arena_alloc(L.a, k->nins + 1);
+	L.md_inv = LLVMGetMDKindIDInContext(cx, "invariant.load", 14);
+	L.md_empty = LLVMMetadataAsValue(cx, LLVMMDNodeInContext2(cx, NULL, 0));
+	prologue(&L);
+	if (L.wpr > 1) {
+		int slots = L.plan.nred * g->num_warps;
+		LLVMTypeRef at = LLVMArrayType(L.f32, slots);
+		L.smem = LLVMAddGlobalInAddressSpace(mod, at, "red_smem", 3);
+		LLVMSetLinkage(L.smem, LLVMInternalLinkage);
+		LLVMSetInitializer(L.smem, LLVMGetUndef(at));
+		LLVMSetAlignment(L.smem, 16);
+	}
+	if (g->persistent && L.split == 1)
+		lower_persistent(&L);
+	else
+		lower_looped(&L);
+	LLVMBuildBr(L.b, L.end);
+	LLVMPositionBuilderAtEnd(L.b, L.end);
+	LLVMBuildRetVoid(L.b);
+	/* .maxntid alone makes ptxas cap registers for an occupancy it guesses (64 at 256 threads,
+	 * spilling held rows); .minnctapersm 1 lets it use what one CTA per SM allows */
+	annotate(&L, "maxntidx", g->num_warps * 32);
+	annotate(&L, "minctasm", 1);
+	LLVMDisposeBuilder(L.b);
+	arena_free(L.a);
+	return L.err ? -1 : 0;
+}
