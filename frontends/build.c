@@ -80,10 +80,27 @@ kb_name(Builder *b, const char *name, Loc loc)
 	return 0;
 }
 
+/* The doc as the printer will write it: control characters become spaces and each line loses
+ * its trailing blanks, so doc text from either reader prints and parses back unchanged. */
 int
 kb_doc(Builder *b, const char *doc)
 {
-	b->k->doc = doc ? arena_strdup(b->k->arena, doc) : NULL;
+	if (!doc) {
+		b->k->doc = NULL;
+		return 0;
+	}
+	char *s = arena_strdup(b->k->arena, doc), *w = s;
+	for (const char *r = s; *r; r++) {
+		char c = (unsigned char)*r < 0x20 && *r != '\n' ? ' ' : *r;
+		if (c == '\n')
+			while (w > s && w[-1] == ' ')
+				w--;
+		*w++ = c;
+	}
+	while (w > s && w[-1] == ' ')
+		w--;
+	*w = '\0';
+	b->k->doc = s;
 	return 0;
 }
 

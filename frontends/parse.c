@@ -362,11 +362,6 @@ leading_doc(const char *src)
 		buf_printf(&doc, "%.*s", (int)(t - s), s);
 		s = *e ? e + 1 : e;
 	}
-	if (!doc.s)
-		return NULL;
-	for (char *c = doc.s; *c; c++)
-		if ((unsigned char)*c < 0x20 && *c != '\n')
-			*c = ' ';
 	return doc.s;
 }
 
