@@ -125,12 +125,13 @@ tolerance(double *tol, const char *kernel, int out_index, Type dtype, const char
 	json_error_t err;
 	json_t *root = json_loads(text, 0, &err);
 	if (!root)
-		return diag(d, "%s:%d:%d: error: %s", file, err.line, err.column, err.text);
+		return diag_at(d, file, (Loc){err.line, err.column}, "%s", err.text);
 	json_t *mine = json_object_get(json_object_get(root, "kernels"), kernel);
 	int rc = 0;
 	if ((out_index != 0 || tol_of(tol, json_object_get(mine, "first_output"), dtype)) &&
 	    tol_of(tol, mine, dtype) && tol_of(tol, json_object_get(root, "default"), dtype))
-		rc = diag(d, "%s: no tolerance for %s at %s", file, kernel, type_name(dtype));
+		rc = diag_at(d, file, (Loc){0}, "no tolerance for %s at %s", kernel,
+			     type_name(dtype));
 	json_decref(root);
 	return rc;
 }

@@ -61,21 +61,28 @@ struct GpuFn {
 	int regs, local_bytes, shared_bytes;
 };
 
-/* Every driver call goes through this: the call's text and the driver's name for the error. */
-static int
-cu_check(Gpu *g, CUresult r, const char *what, Diag *d)
+static void
+cu_error(Gpu *g, CUresult r, char *buf, size_t n)
 {
-	if (r == CUDA_SUCCESS)
-		return 0;
 	const char *name = NULL, *str = NULL;
 	if (g->GetErrorName)
 		g->GetErrorName(r, &name);
 	if (g->GetErrorString)
 		g->GetErrorString(r, &str);
-	return diag(d, "CUDA: %s failed: %s (%d): %s", what, name ? name : "?", (int)r,
-		    str ? str : "");
+	snprintf(buf, n, "%s (%d): %s", name ? name : "?", (int)r, str ? str : "");
 }
-#define CU(g, call, d) cu_check((g), (g)->call, #call, (d))
+
+/* Every driver call goes through this: the call's text and the driver's word on the error. */
+static int
+cu_check(Gpu *g, CUresult r, const char *what, Diag *d)
+{
+	if (r == CUDA_SUCCESS)
+		return 0;
+	char why[256];
+	cu_error(g, r, why, sizeof why);
+	return diag(d, "CUDA: %s failed: %s", what, why);
+}
+#define CU(g, fn, args, d) cu_check((g), (g)->fn args, "cu" #fn, (d))
 
 Gpu *
 gpu_open(Diag *d)
@@ -110,17 +117,20 @@ gpu_open(Diag *d)
 #undef X
 	int ver = 0, major = 0, minor = 0, sms = 0;
 	char name[128] = "";
-	if (CU(g, Init(0), d) || CU(g, DriverGetVersion(&ver), d) ||
-	    CU(g, DeviceGet(&g->dev, 0), d) || CU(g, DeviceGetName(name, sizeof name, g->dev), d) ||
-	    CU(g, DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, g->dev),
+	if (CU(g, Init, (0), d) || CU(g, DriverGetVersion, (&ver), d) ||
+	    CU(g, DeviceGet, (&g->dev, 0), d) ||
+	    CU(g, DeviceGetName, (name, sizeof name, g->dev), d) ||
+	    CU(g, DeviceGetAttribute,
+	       (&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, g->dev), d) ||
+	    CU(g, DeviceGetAttribute,
+	       (&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, g->dev), d) ||
+	    CU(g, DeviceGetAttribute, (&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, g->dev),
 	       d) ||
-	    CU(g, DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, g->dev),
+	    CU(g, DeviceGetAttribute, (&g->l2_bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, g->dev),
 	       d) ||
-	    CU(g, DeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, g->dev), d) ||
-	    CU(g, DeviceGetAttribute(&g->l2_bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, g->dev), d) ||
-	    CU(g, DevicePrimaryCtxRetain(&g->ctx, g->dev), d))
+	    CU(g, DevicePrimaryCtxRetain, (&g->ctx, g->dev), d))
 		goto fail;
-	if (CU(g, CtxSetCurrent(g->ctx), d)) {
+	if (CU(g, CtxSetCurrent, (g->ctx), d)) {
 		g->DevicePrimaryCtxRelease(g->dev);
 		g->ctx = NULL;
 		goto fail;
@@ -156,7 +166,7 @@ int
 gpu_alloc(Gpu *g, uint64_t *ptr, size_t n, Diag *d)
 {
 	CUdeviceptr p = 0;
-	if (CU(g, MemAlloc(&p, n ? n : 1), d))
+	if (CU(g, MemAlloc, (&p, n ? n : 1), d))
 		return -1;
 	*ptr = p;
 	return 0;
@@ -172,19 +182,20 @@ gpu_free(Gpu *g, uint64_t ptr)
 int
 gpu_upload(Gpu *g, uint64_t dst, const void *src, size_t n, Diag *d)
 {
-	return n ? CU(g, MemcpyHtoD((CUdeviceptr)dst, src, n), d) : 0;
+	return n ? CU(g, MemcpyHtoD, ((CUdeviceptr)dst, src, n), d) : 0;
 }
 
 int
 gpu_download(Gpu *g, void *dst, uint64_t src, size_t n, Diag *d)
 {
-	return n ? CU(g, MemcpyDtoH(dst, (CUdeviceptr)src, n), d) : 0;
+	return n ? CU(g, MemcpyDtoH, (dst, (CUdeviceptr)src, n), d) : 0;
 }
 
 int
 gpu_fill(Gpu *g, uint64_t dst, unsigned char byte, size_t n, Diag *d)
 {
-	return n ? CU(g, MemsetD8((CUdeviceptr)dst, byte, n), d) || CU(g, CtxSynchronize(), d) : 0;
+	return n ? CU(g, MemsetD8, ((CUdeviceptr)dst, byte, n), d) || CU(g, CtxSynchronize, (), d)
+		 : 0;
 }
 
 GpuFn *
@@ -200,17 +211,18 @@ gpu_load(Gpu *g, const char *ptx, const char *entry, Diag *d)
 	GpuFn *f = calloc(1, sizeof *f);
 	CUresult r = g->ModuleLoadDataEx(&f->mod, ptx, 5, opts, vals);
 	if (r != CUDA_SUCCESS) {
-		Diag why = {0};
-		cu_check(g, r, "ModuleLoadDataEx", &why);
-		diag(d, "%s; JIT log: %s", why.msg, error[0] ? error : info);
+		char why[256];
+		cu_error(g, r, why, sizeof why);
+		diag(d, "CUDA: loading the PTX failed: %s; JIT log: %s", why,
+		     error[0] ? error : info);
 		free(f);
 		return NULL;
 	}
-	if (CU(g, ModuleGetFunction(&f->fn, f->mod, entry), d) ||
-	    CU(g, FuncGetAttribute(&f->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f->fn), d) ||
-	    CU(g, FuncGetAttribute(&f->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f->fn),
+	if (CU(g, ModuleGetFunction, (&f->fn, f->mod, entry), d) ||
+	    CU(g, FuncGetAttribute, (&f->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f->fn), d) ||
+	    CU(g, FuncGetAttribute, (&f->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f->fn),
 	       d) ||
-	    CU(g, FuncGetAttribute(&f->shared_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f->fn),
+	    CU(g, FuncGetAttribute, (&f->shared_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f->fn),
 	       d)) {
 		g->ModuleUnload(f->mod);
 		free(f);
@@ -242,13 +254,12 @@ launch(Gpu *g, GpuFn *f, const unsigned grid[3], const unsigned block[3], unsign
 {
 	/* Past 48 KiB of dynamic shared memory a kernel must opt in. */
 	if (smem > 48 * 1024 &&
-	    CU(g,
-	       FuncSetAttribute(f->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem),
-	       d))
+	    CU(g, FuncSetAttribute,
+	       (f->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem), d))
 		return -1;
-	return CU(g,
-		  LaunchKernel(f->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], smem,
-			       NULL, args, NULL),
+	return CU(g, LaunchKernel,
+		  (f->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], smem, NULL, args,
+		   NULL),
 		  d);
 }
 
@@ -256,7 +267,7 @@ int
 gpu_launch(Gpu *g, GpuFn *f, const unsigned grid[3], const unsigned block[3], unsigned smem,
 	   void **args, Diag *d)
 {
-	return launch(g, f, grid, block, smem, args, d) || CU(g, CtxSynchronize(), d);
+	return launch(g, f, grid, block, smem, args, d) || CU(g, CtxSynchronize, (), d);
 }
 
 static int
@@ -276,26 +287,26 @@ time_loop(Gpu *g, GpuFn *f, const unsigned grid[3], const unsigned block[3], uns
 	CUevent *ev = calloc((size_t)reps * 2, sizeof(CUevent));
 	int rc = 0, made = 0;
 	for (; made < reps * 2 && !rc; made++)
-		rc = CU(g, EventCreate(&ev[made], CU_EVENT_DEFAULT), d);
+		rc = CU(g, EventCreate, (&ev[made], CU_EVENT_DEFAULT), d);
 	if (rc)
 		made--;
 	for (int i = 0; i < reps && !rc; i++) {
 		if (g->flush)
-			rc = CU(g, MemsetD32Async(g->flush, (unsigned)i, g->flush_bytes / 4, NULL),
-				d);
+			rc = CU(g, MemsetD32Async,
+				(g->flush, (unsigned)i, g->flush_bytes / 4, NULL), d);
 		if (!rc)
-			rc = CU(g, EventRecord(ev[2 * i], NULL), d);
+			rc = CU(g, EventRecord, (ev[2 * i], NULL), d);
 		if (!rc)
 			rc = f ? launch(g, f, grid, block, smem, args, d)
-			       : CU(g, MemcpyDtoDAsync(dst, src, copy_bytes, NULL), d);
+			       : CU(g, MemcpyDtoDAsync, (dst, src, copy_bytes, NULL), d);
 		if (!rc)
-			rc = CU(g, EventRecord(ev[2 * i + 1], NULL), d);
+			rc = CU(g, EventRecord, (ev[2 * i + 1], NULL), d);
 	}
 	if (!rc)
-		rc = CU(g, CtxSynchronize(), d);
+		rc = CU(g, CtxSynchronize, (), d);
 	for (int i = 0; i < reps && !rc; i++) {
 		float t = 0;
-		rc = CU(g, EventElapsedTime(&t, ev[2 * i], ev[2 * i + 1]), d);
+		rc = CU(g, EventElapsedTime, (&t, ev[2 * i], ev[2 * i + 1]), d);
 		ms[i] = t;
 	}
 	for (int i = 0; i < made; i++)
@@ -310,7 +321,7 @@ ensure_flush(Gpu *g, Diag *d)
 	if (g->flush)
 		return 0;
 	g->flush_bytes = (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 2;
-	return CU(g, MemAlloc(&g->flush, g->flush_bytes), d);
+	return CU(g, MemAlloc, (&g->flush, g->flush_bytes), d);
 }
 
 static double
@@ -349,8 +360,8 @@ gpu_copy_gbps(Gpu *g, double *gbps, Diag *d)
 	size_t bytes = (size_t)1 << 30;
 	CUdeviceptr src = 0, dst = 0;
 	double ms[20];
-	int rc = ensure_flush(g, d) || CU(g, MemAlloc(&src, bytes), d) ||
-		 CU(g, MemAlloc(&dst, bytes), d) || CU(g, MemsetD8(src, 0x5a, bytes), d) ||
+	int rc = ensure_flush(g, d) || CU(g, MemAlloc, (&src, bytes), d) ||
+		 CU(g, MemAlloc, (&dst, bytes), d) || CU(g, MemsetD8, (src, 0x5a, bytes), d) ||
 		 time_loop(g, NULL, NULL, NULL, 0, NULL, src, dst, bytes, 20, ms, d);
 	if (!rc)
 		*gbps = 2.0 * (double)bytes / (median(ms, 20) * 1e-3) / 1e9;

@@ -22,7 +22,7 @@ input_param(const Kernel *k, json_t *o, const char *key, int *p, const char *fil
 	const char *name = json_string_value(json_object_get(o, key));
 	*p = name ? kernel_param(k, name) : -1;
 	if (*p < 0 || k->params[*p].kind != P_IN)
-		return diag(d, "%s: %s: \"%s\" must name an input", file, k->name, key);
+		return diag_at(d, file, (Loc){0}, "%s: \"%s\" must name an input", k->name, key);
 	return 0;
 }
 
@@ -33,14 +33,16 @@ parse_dist(Dist *ds, int p, const Kernel *k, json_t *o, const char *file, Diag *
 	Dist *t = &ds[p];
 	const char *name = json_string_value(json_object_get(o, "dist"));
 	if (!json_is_object(o) || !name)
-		return diag(d, "%s: %s.%s: needs {\"dist\": ...}", file, k->name, pa->name);
+		return diag_at(d, file, (Loc){0}, "%s.%s: needs {\"dist\": ...}", k->name,
+			       pa->name);
 	/* "logits" is a normal distribution centred on 0 with a logit-like spread. */
 	int logits = !strcmp(name, "logits");
 	int kind = logits ? D_NORMAL : 0;
 	while (!logits && kind < D_COUNT && strcmp(name, dist_names[kind]))
 		kind++;
 	if (kind == D_COUNT)
-		return diag(d, "%s: %s.%s: unknown dist '%s'", file, k->name, pa->name, name);
+		return diag_at(d, file, (Loc){0}, "%s.%s: unknown dist '%s'", k->name, pa->name,
+			       name);
 	*t = (Dist){.kind = (DistKind)kind, .logits = -1, .labels = -1};
 	switch (t->kind) {
 	case D_NORMAL:
@@ -55,13 +57,13 @@ parse_dist(Dist *ds, int p, const Kernel *k, json_t *o, const char *file, Diag *
 	case D_PROBS:
 		t->b = num(o, "std", 2);
 		if (pa->shape != SH_TILE && pa->shape != SH_VEC)
-			return diag(d, "%s: %s.%s: %s needs a row along N", file, k->name, pa->name,
-				    name);
+			return diag_at(d, file, (Loc){0}, "%s.%s: %s needs a row along N", k->name,
+				       pa->name, name);
 		break;
 	case D_LABELS:
 		if (!type_is_int(pa->type))
-			return diag(d, "%s: %s.%s: labels need an integer input", file, k->name,
-				    pa->name);
+			return diag_at(d, file, (Loc){0}, "%s.%s: labels need an integer input",
+				       k->name, pa->name);
 		break;
 	case D_MASK:
 		t->a = num(o, "frac", 0.3);
@@ -75,10 +77,10 @@ parse_dist(Dist *ds, int p, const Kernel *k, json_t *o, const char *file, Diag *
 			return -1;
 		if (pa->shape != SH_ROW || k->params[t->logits].shape != SH_TILE ||
 		    k->params[t->labels].shape != SH_ROW || !type_is_int(k->params[t->labels].type))
-			return diag(d,
-				    "%s: %s.%s: selected_log_prob needs [M] from [M,N] logits "
-				    "and [M] integer labels",
-				    file, k->name, pa->name);
+			return diag_at(d, file, (Loc){0},
+				       "%s.%s: selected_log_prob needs [M] from [M,N] logits and "
+				       "[M] integer labels",
+				       k->name, pa->name);
 		break;
 	case D_BERNOULLI:
 		t->a = num(o, "frac", 0.5);
@@ -95,7 +97,7 @@ inputs_spec(Dist *ds, const Kernel *k, const char *file, const char *text, Diag 
 	json_error_t err;
 	json_t *root = json_loads(text, 0, &err);
 	if (!root)
-		return diag(d, "%s:%d:%d: error: %s", file, err.line, err.column, err.text);
+		return diag_at(d, file, (Loc){err.line, err.column}, "%s", err.text);
 	int rc = -1;
 	json_t *defs = json_object_get(root, "default");
 	json_t *mine = json_object_get(json_object_get(root, "kernels"), k->name);
@@ -105,7 +107,8 @@ inputs_spec(Dist *ds, const Kernel *k, const char *file, const char *text, Diag 
 	{
 		int p = kernel_param(k, key);
 		if (p < 0 || k->params[p].kind != P_IN) {
-			diag(d, "%s: %s: '%s' is not an input of the kernel", file, k->name, key);
+			diag_at(d, file, (Loc){0}, "%s: '%s' is not an input of the kernel",
+				k->name, key);
 			goto out;
 		}
 	}
@@ -120,7 +123,7 @@ inputs_spec(Dist *ds, const Kernel *k, const char *file, const char *text, Diag 
 		if (!o)
 			o = json_object_get(defs, cls);
 		if (!o) {
-			diag(d, "%s: no default distribution for %s inputs", file, cls);
+			diag_at(d, file, (Loc){0}, "no default distribution for %s inputs", cls);
 			goto out;
 		}
 		if (parse_dist(ds, p, k, o, file, d))
@@ -129,8 +132,9 @@ inputs_spec(Dist *ds, const Kernel *k, const char *file, const char *text, Diag 
 	for (int p = 0; p < k->nparams; p++)
 		if (k->params[p].kind == P_IN && ds[p].kind == D_SELECTED &&
 		    (ds[ds[p].logits].kind == D_SELECTED || ds[ds[p].labels].kind == D_SELECTED)) {
-			diag(d, "%s: %s.%s: selected_log_prob reads another derived input", file,
-			     k->name, k->params[p].name);
+			diag_at(d, file, (Loc){0},
+				"%s.%s: selected_log_prob reads another derived input", k->name,
+				k->params[p].name);
 			goto out;
 		}
 	rc = 0;

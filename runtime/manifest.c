@@ -9,9 +9,9 @@ get_str(char *dst, size_t cap, json_t *o, const char *key, const char *file, Dia
 {
 	const char *s = json_string_value(json_object_get(o, key));
 	if (!s)
-		return diag(d, "%s: manifest: \"%s\" must be a string", file, key);
+		return diag_at(d, file, (Loc){0}, "manifest: \"%s\" must be a string", key);
 	if (strlen(s) >= cap)
-		return diag(d, "%s: manifest: \"%s\" is too long", file, key);
+		return diag_at(d, file, (Loc){0}, "manifest: \"%s\" is too long", key);
 	strcpy(dst, s);
 	return 0;
 }
@@ -21,7 +21,7 @@ get_int(int64_t *v, json_t *o, const char *key, const char *file, Diag *d)
 {
 	json_t *j = json_object_get(o, key);
 	if (!json_is_integer(j))
-		return diag(d, "%s: manifest: \"%s\" must be an integer", file, key);
+		return diag_at(d, file, (Loc){0}, "manifest: \"%s\" must be an integer", key);
 	*v = json_integer_value(j);
 	return 0;
 }
@@ -45,7 +45,7 @@ parse_param(MParam *p, json_t *j, const char *file, Diag *d)
 	static const char *kinds[] = {"in", "out", "param", "dim", "workspace"};
 	char kind[16], type[16], shape[16] = "";
 	if (!json_is_object(j))
-		return diag(d, "%s: manifest: each param must be an object", file);
+		return diag_at(d, file, (Loc){0}, "manifest: each param must be an object");
 	if (get_str(p->name, sizeof p->name, j, "name", file, d) ||
 	    get_str(kind, sizeof kind, j, "kind", file, d))
 		return -1;
@@ -53,8 +53,8 @@ parse_param(MParam *p, json_t *j, const char *file, Diag *d)
 	while (k < 5 && strcmp(kind, kinds[k]))
 		k++;
 	if (k == 5)
-		return diag(d, "%s: manifest: param '%s' has unknown kind '%s'", file, p->name,
-			    kind);
+		return diag_at(d, file, (Loc){0}, "manifest: param '%s' has unknown kind '%s'",
+			       p->name, kind);
 	p->kind = (MKind)k;
 	if (p->kind == MP_WORKSPACE) {
 		p->type = TY_I8;
@@ -64,23 +64,23 @@ parse_param(MParam *p, json_t *j, const char *file, Diag *d)
 	if (get_str(type, sizeof type, j, "type", file, d))
 		return -1;
 	if (type_parse(type, &p->type) || p->type == TY_T)
-		return diag(d, "%s: manifest: param '%s' has unknown type '%s'", file, p->name,
-			    type);
+		return diag_at(d, file, (Loc){0}, "manifest: param '%s' has unknown type '%s'",
+			       p->name, type);
 	json_t *sh = json_object_get(j, "shape");
 	if (sh && get_str(shape, sizeof shape, j, "shape", file, d))
 		return -1;
 	if (parse_shape(&p->shape, shape))
-		return diag(d, "%s: manifest: param '%s' has unknown shape '%s'", file, p->name,
-			    shape);
+		return diag_at(d, file, (Loc){0}, "manifest: param '%s' has unknown shape '%s'",
+			       p->name, shape);
 	if (p->kind == MP_PARAM) {
 		json_t *def = json_object_get(j, "default");
 		if (!json_is_number(def))
-			return diag(d, "%s: manifest: param '%s' needs a numeric default", file,
-				    p->name);
+			return diag_at(d, file, (Loc){0},
+				       "manifest: param '%s' needs a numeric default", p->name);
 		p->def = json_number_value(def);
 	}
 	if ((p->kind == MP_IN || p->kind == MP_OUT) && p->shape == SH_SCALAR)
-		return diag(d, "%s: manifest: array '%s' has no shape", file, p->name);
+		return diag_at(d, file, (Loc){0}, "manifest: array '%s' has no shape", p->name);
 	return 0;
 }
 
@@ -99,7 +99,8 @@ get_dim(unsigned *v, json_t *o, const char *obj, const char *axis, const char *f
 		 json_integer_value(j) <= 0x7fffffff)
 		*v = (unsigned)json_integer_value(j);
 	else
-		return diag(d, "%s: manifest: %s.%s must be a positive integer", file, obj, axis);
+		return diag_at(d, file, (Loc){0}, "manifest: %s.%s must be a positive integer", obj,
+			       axis);
 	return 0;
 }
 
@@ -109,7 +110,7 @@ manifest_parse(Manifest *m, const char *file, const char *text, Diag *d)
 	json_error_t err;
 	json_t *root = json_loads(text, 0, &err);
 	if (!root)
-		return diag(d, "%s:%d:%d: error: %s", file, err.line, err.column, err.text);
+		return diag_at(d, file, (Loc){err.line, err.column}, "%s", err.text);
 	memset(m, 0, sizeof *m);
 	int rc = -1;
 	char dtype[16];
@@ -118,7 +119,7 @@ manifest_parse(Manifest *m, const char *file, const char *text, Diag *d)
 	json_t *cfg = json_object_get(root, "config");
 	json_t *smem = json_object_get(root, "dynamic_smem");
 	if (!json_is_object(root)) {
-		diag(d, "%s: manifest: not a JSON object", file);
+		diag_at(d, file, (Loc){0}, "manifest: not a JSON object");
 		goto out;
 	}
 	if (get_str(m->kernel, sizeof m->kernel, root, "kernel", file, d) ||
@@ -131,23 +132,23 @@ manifest_parse(Manifest *m, const char *file, const char *text, Diag *d)
 	    get_str(m->policy, sizeof m->policy, root, "policy", file, d))
 		goto out;
 	if (type_parse(dtype, &m->dtype) || !type_is_float(m->dtype) || m->dtype == TY_T) {
-		diag(d, "%s: manifest: unknown dtype '%s'", file, dtype);
+		diag_at(d, file, (Loc){0}, "manifest: unknown dtype '%s'", dtype);
 		goto out;
 	}
 	if (m->M < 1 || m->N < 1) {
-		diag(d, "%s: manifest: M and N must be positive", file);
+		diag_at(d, file, (Loc){0}, "manifest: M and N must be positive");
 		goto out;
 	}
 	if (!json_is_array(params) || json_array_size(params) > MAX_MPARAMS) {
-		diag(d, "%s: manifest: \"params\" must be an array of at most %d", file,
-		     MAX_MPARAMS);
+		diag_at(d, file, (Loc){0}, "manifest: \"params\" must be an array of at most %d",
+			MAX_MPARAMS);
 		goto out;
 	}
 	for (size_t i = 0; i < json_array_size(params); i++)
 		if (parse_param(&m->params[m->nparams++], json_array_get(params, i), file, d))
 			goto out;
 	if (!json_is_object(grid) || !json_is_object(block)) {
-		diag(d, "%s: manifest: \"grid\" and \"block\" must be objects", file);
+		diag_at(d, file, (Loc){0}, "manifest: \"grid\" and \"block\" must be objects");
 		goto out;
 	}
 	static const char *axes[] = {"x", "y", "z"};
@@ -156,7 +157,8 @@ manifest_parse(Manifest *m, const char *file, const char *text, Diag *d)
 		    get_dim(&m->block[a], block, "block", axes[a], file, d))
 			goto out;
 	if (smem && (!json_is_integer(smem) || json_integer_value(smem) < 0)) {
-		diag(d, "%s: manifest: \"dynamic_smem\" must be a non-negative integer", file);
+		diag_at(d, file, (Loc){0},
+			"manifest: \"dynamic_smem\" must be a non-negative integer");
 		goto out;
 	}
 	m->dynamic_smem = (unsigned)json_integer_value(smem);

@@ -17,6 +17,7 @@ static const Command commands[] = {
     {"print", cmd_print, "print [--json] K.rk            print the IR as .rk text or JSON"},
     {"explain", cmd_explain, "explain K.rk --shape MxN --dtype D  facts, the chosen config, and why"},
     {"golden", cmd_golden, "golden check|update|diff OLD NEW  the golden-config suite"},
+    {"run", cmd_run, "run K.rk --shape MxN --dtype D  on a GPU: check against the reference, time"},
 };
 
 static void

@@ -1,0 +1,264 @@
+/* A stand-in CUDA driver for tests on machines without a GPU: memory is host memory, a launch
+ * checks its entry and does nothing (so every output keeps its poison), time advances by 10 µs
+ * per event. It lets `rkc run` go through its whole path here. */
+#include <cuda.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+	const char *ptx;
+} Module;
+
+static int clock_us;
+
+static CUresult
+fInit(unsigned flags)
+{
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fDriverGetVersion(int *v)
+{
+	*v = 13000;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fDeviceGet(CUdevice *d, int ordinal)
+{
+	*d = ordinal;
+	return ordinal == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+static CUresult
+fDeviceGetName(char *name, int len, CUdevice d)
+{
+	snprintf(name, (size_t)len, "fake GPU");
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
+{
+	*v = a == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? 9
+	     : a == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT   ? 4
+	     : a == CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE	       ? 1 << 20
+							       : 0;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fDevicePrimaryCtxRetain(CUcontext *c, CUdevice d)
+{
+	*c = (CUcontext)&clock_us;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fOk1(void *a)
+{
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fOk0(void)
+{
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fMemAlloc(CUdeviceptr *p, size_t n)
+{
+	void *m = malloc(n);
+	*p = (CUdeviceptr)(uintptr_t)m;
+	return m ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+static CUresult
+fMemFree(CUdeviceptr p)
+{
+	free((void *)(uintptr_t)p);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
+{
+	memcpy((void *)(uintptr_t)dst, src, n);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fMemcpyDtoH(void *dst, CUdeviceptr src, size_t n)
+{
+	memcpy(dst, (void *)(uintptr_t)src, n);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
+{
+	memcpy((void *)(uintptr_t)dst, (void *)(uintptr_t)src, n);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fMemsetD8(CUdeviceptr p, unsigned char v, size_t n)
+{
+	memset((void *)(uintptr_t)p, v, n);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fMemsetD32Async(CUdeviceptr p, unsigned v, size_t n, CUstream s)
+{
+	for (size_t i = 0; i < n; i++)
+		((unsigned *)(uintptr_t)p)[i] = v;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, CUjit_option *o, void **v)
+{
+	if (!strstr(image, ".entry")) {
+		for (unsigned i = 0; i < n; i++)
+			if (o[i] == CU_JIT_ERROR_LOG_BUFFER)
+				snprintf(v[i], 64, "fake JIT: no .entry in the PTX");
+		return CUDA_ERROR_INVALID_PTX;
+	}
+	Module *mod = malloc(sizeof *mod);
+	mod->ptx = image;
+	*m = (CUmodule)mod;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fModuleUnload(CUmodule m)
+{
+	free(m);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
+{
+	char key[256];
+	snprintf(key, sizeof key, ".entry %s(", name);
+	*f = (CUfunction)m;
+	return strstr(((Module *)m)->ptx, key) ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+}
+
+static CUresult
+fFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f)
+{
+	*v = a == CU_FUNC_ATTRIBUTE_NUM_REGS ? 32 : 0;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v)
+{
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+	      unsigned bz, unsigned smem, CUstream s, void **args, void **extra)
+{
+	return args && gx && gy && gz && bx && by && bz ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+static CUresult
+fEventCreate(CUevent *e, unsigned flags)
+{
+	*e = calloc(1, sizeof(int));
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fEventDestroy(CUevent e)
+{
+	free(e);
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fEventRecord(CUevent e, CUstream s)
+{
+	clock_us += 10;
+	*(int *)e = clock_us;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fEventElapsedTime(float *ms, CUevent a, CUevent b)
+{
+	*ms = (float)(*(int *)b - *(int *)a) / 1000.0f;
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fGetErrorName(CUresult r, const char **s)
+{
+	*s = "CUDA_ERROR_FAKE";
+	return CUDA_SUCCESS;
+}
+
+static CUresult
+fGetErrorString(CUresult r, const char **s)
+{
+	*s = "an error from the fake driver";
+	return CUDA_SUCCESS;
+}
+
+static const struct {
+	const char *name;
+	void *fn;
+} table[] = {
+    {"cuInit", (void *)fInit},
+    {"cuDriverGetVersion", (void *)fDriverGetVersion},
+    {"cuDeviceGet", (void *)fDeviceGet},
+    {"cuDeviceGetName", (void *)fDeviceGetName},
+    {"cuDeviceGetAttribute", (void *)fDeviceGetAttribute},
+    {"cuDevicePrimaryCtxRetain", (void *)fDevicePrimaryCtxRetain},
+    {"cuDevicePrimaryCtxRelease", (void *)fOk1},
+    {"cuCtxSetCurrent", (void *)fOk1},
+    {"cuCtxSynchronize", (void *)fOk0},
+    {"cuMemAlloc", (void *)fMemAlloc},
+    {"cuMemFree", (void *)fMemFree},
+    {"cuMemcpyHtoD", (void *)fMemcpyHtoD},
+    {"cuMemcpyDtoH", (void *)fMemcpyDtoH},
+    {"cuMemcpyDtoDAsync", (void *)fMemcpyDtoDAsync},
+    {"cuMemsetD8", (void *)fMemsetD8},
+    {"cuMemsetD32Async", (void *)fMemsetD32Async},
+    {"cuModuleLoadDataEx", (void *)fModuleLoadDataEx},
+    {"cuModuleUnload", (void *)fModuleUnload},
+    {"cuModuleGetFunction", (void *)fModuleGetFunction},
+    {"cuFuncGetAttribute", (void *)fFuncGetAttribute},
+    {"cuFuncSetAttribute", (void *)fFuncSetAttribute},
+    {"cuLaunchKernel", (void *)fLaunchKernel},
+    {"cuEventCreate", (void *)fEventCreate},
+    {"cuEventDestroy", (void *)fEventDestroy},
+    {"cuEventRecord", (void *)fEventRecord},
+    {"cuEventSynchronize", (void *)fOk1},
+    {"cuEventElapsedTime", (void *)fEventElapsedTime},
+    {"cuGetErrorName", (void *)fGetErrorName},
+    {"cuGetErrorString", (void *)fGetErrorString},
+};
+
+CUresult
+cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint64_t flags,
+		    CUdriverProcAddressQueryResult *status)
+{
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (!strcmp(symbol, table[i].name)) {
+			*pfn = table[i].fn;
+			*status = CU_GET_PROC_ADDRESS_SUCCESS;
+			return CUDA_SUCCESS;
+		}
+	*pfn = NULL;
+	*status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+	return CUDA_ERROR_NOT_FOUND;
+}

@@ -1,0 +1,62 @@
+#!/bin/sh
+# rkc run's whole path against a stand-in driver whose launches do nothing: compile, inputs,
+# poison, launch, check (which must find every output unwritten), time, report.
+# $1 is the rkc binary, $2 the stand-in driver library; run from the source root.
+rkc=$1
+export RKC_LIBCUDA=$2
+data=tests/runtime/data
+passed=0 failed=0
+
+expect() { # STATUS TEXT... -- ARGS...: rkc exits STATUS and prints each TEXT
+	want=$1
+	shift
+	texts=""
+	while [ "$1" != "--" ]; do
+		texts="$texts$1
+"
+		shift
+	done
+	shift
+	out=$("$rkc" "$@" 2>&1)
+	got=$?
+	ok=1
+	[ "$got" = "$want" ] || ok=0
+	while IFS= read -r t; do
+		[ -z "$t" ] || printf '%s\n' "$out" | grep -qF -- "$t" || { ok=0; echo "missing: $t"; }
+	done <<END
+$texts
+END
+	if [ $ok = 1 ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		printf 'FAIL: rkc %s\n  status %s (want %s); output:\n%s\n' "$*" "$got" "$want" "$out"
+	fi
+}
+
+# Compiled in process; the no-op launch leaves both poisons in place, so every element of both
+# outputs differs between the two runs.
+expect 1 "device: fake GPU, sm_90, 4 SMs, 1 MiB L2, driver CUDA 13.0" \
+	"y          rel_l2" "8192 of 8192 unwritten  FAIL" "512 of 512 unwritten  FAIL" \
+	"rstd       rel_l2" "64 of 64 unwritten  FAIL" \
+	"RESULT kernel=rms_norm dtype=bf16 M=64 N=128 status=FAIL" \
+	"RESULT kernel=rms_norm dtype=bf16 M=8 N=64 status=FAIL" -- \
+	run testdata/kernels/rms_norm.rk --shape 64x128 --shape 2x4x64 --dtype bf16 --check
+# Timing alone: 10 us between the fake's events, bytes counted once each way.
+expect 0 "time 10.00 us" "status=unchecked" "us=10.00" "mbytes=0.1" -- \
+	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype f32 --time --copy-gbps 3000
+# Given PTX and manifest; an int8 output is compared within 1.
+expect 1 "status=FAIL" -- \
+	run testdata/kernels/rms_norm.rk --dtype bf16 --ptx $data/rms_norm.ptx --manifest $data/rms_norm.manifest.json --check
+expect 1 "max_diff" "RESULT kernel=dynamic_quant dtype=f32 M=16 N=256 status=FAIL" -- \
+	run testdata/kernels/dynamic_quant.rk --shape 16x256 --dtype f32 --check
+expect 1 "--shape 32x128 does not match the manifest's 64x128" -- \
+	run testdata/kernels/rms_norm.rk --shape 32x128 --dtype bf16 --ptx $data/rms_norm.ptx --manifest $data/rms_norm.manifest.json
+expect 1 "manifest is for kernel 'rms_norm', not 'softmax'" -- \
+	run testdata/kernels/softmax.rk --dtype bf16 --ptx $data/rms_norm.ptx --manifest $data/rms_norm.manifest.json
+expect 1 "loading the PTX failed" "JIT log: fake JIT: no .entry in the PTX" -- \
+	run testdata/kernels/rms_norm.rk --dtype bf16 --ptx $data/dists.rk --manifest $data/rms_norm.manifest.json
+expect 1 "cuModuleGetFunction failed: CUDA_ERROR_FAKE" -- \
+	run testdata/kernels/rms_norm.rk --dtype bf16 --ptx $data/softmax.ptx --manifest $data/rms_norm.manifest.json
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

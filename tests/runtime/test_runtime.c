@@ -1,0 +1,567 @@
+/* Unit tests of the runtime's host side: rounding, inputs, sampling, checks, manifests, no GPU. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontends/frontends.h"
+#include "runtime/runtime.h"
+
+static char *
+slurp(const char *path)
+{
+	Diag d = {0};
+	char *s = read_file(path, NULL, &d);
+	if (!s)
+		fail_msg("%s", d.msg);
+	return s;
+}
+
+static Kernel *
+kernel_file(const char *path)
+{
+	Diag d = {0};
+	char *src = slurp(path);
+	Kernel *k = parse_kernel(path, src, &d);
+	free(src);
+	if (!k)
+		fail_msg("%s", d.msg);
+	return k;
+}
+
+static float
+bits_f32(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static void
+test_bf16_rounding(void **state)
+{
+	assert_int_equal(bf16_from_f32(1.0f), 0x3f80);
+	/* 1 + 2^-8 is halfway between 1 and 1 + 2^-7: ties go to the even mantissa */
+	assert_int_equal(bf16_from_f32(1.0f + 0x1p-8f), 0x3f80);
+	assert_int_equal(bf16_from_f32(1.0f + 3 * 0x1p-8f), 0x3f82);
+	assert_int_equal(bf16_from_f32(1.0f + 0x1p-8f + 0x1p-20f), 0x3f81);
+	assert_int_equal(bf16_from_f32(-2.0f), 0xc000);
+	assert_int_equal(bf16_from_f32(INFINITY), 0x7f80);
+	/* the largest float rounds up past the largest bf16 */
+	assert_int_equal(bf16_from_f32(bits_f32(0x7f7fffff)), 0x7f80);
+	assert_true(isnan(bf16_to_f32(bf16_from_f32(NAN))));
+	/* a NaN whose payload sits only in the low bits must not become infinity */
+	assert_true(isnan(bf16_to_f32(bf16_from_f32(bits_f32(0x7f800001)))));
+	for (uint32_t h = 0; h < 0x10000; h++) {
+		float f = bf16_to_f32((uint16_t)h);
+		if (!isnan(f))
+			assert_int_equal(bf16_from_f32(f), h);
+	}
+}
+
+static void
+test_f16_rounding(void **state)
+{
+	assert_int_equal(f16_from_f32(1.0f), 0x3c00);
+	assert_int_equal(f16_from_f32(65504.0f), 0x7bff);
+	assert_int_equal(f16_from_f32(65519.0f), 0x7bff);
+	assert_int_equal(f16_from_f32(65520.0f), 0x7c00);
+	assert_int_equal(f16_from_f32(0x1p-14f), 0x0400);
+	assert_int_equal(f16_from_f32(0x1p-24f), 0x0001);
+	assert_int_equal(f16_from_f32(0x1p-25f), 0x0000);     /* tie, to even */
+	assert_int_equal(f16_from_f32(3 * 0x1p-25f), 0x0002); /* tie, to even */
+	assert_int_equal(f16_from_f32(1.0f + 0x1p-11f), 0x3c00);
+	assert_int_equal(f16_from_f32(1.0f + 3 * 0x1p-11f), 0x3c02);
+	assert_int_equal(f16_from_f32(-0.0f), 0x8000);
+	assert_true(isnan(f16_to_f32(f16_from_f32(NAN))));
+	for (uint32_t h = 0; h < 0x10000; h++) {
+		float f = f16_to_f32((uint16_t)h);
+		if (!isnan(f))
+			assert_int_equal(f16_from_f32(f), h);
+	}
+}
+
+static void
+test_elem_saturates(void **state)
+{
+	int8_t q[3];
+	elem_set(TY_I8, q, 0, 300);
+	elem_set(TY_I8, q, 1, -300);
+	elem_set(TY_I8, q, 2, 2.5); /* to nearest even */
+	assert_int_equal(q[0], 127);
+	assert_int_equal(q[1], -128);
+	assert_int_equal(q[2], 2);
+	uint16_t h;
+	elem_set(TY_BF16, &h, 0, 3.0);
+	assert_true(elem_get(TY_BF16, &h, 0) == 3.0);
+}
+
+typedef struct {
+	Kernel *k;
+	char *spec;
+	Dist ds[16];
+} Spec;
+
+static Spec *
+dists_spec(void)
+{
+	Spec *s = calloc(1, sizeof *s);
+	Diag d = {0};
+	s->k = kernel_file("tests/runtime/data/dists.rk");
+	s->spec = slurp("tests/runtime/data/dists.json");
+	if (inputs_spec(s->ds, s->k, "dists.json", s->spec, &d))
+		fail_msg("%s", d.msg);
+	return s;
+}
+
+static void
+spec_free(Spec *s)
+{
+	kernel_free(s->k);
+	free(s->spec);
+	free(s);
+}
+
+static double
+at(const Tensor *t, int64_t i)
+{
+	return elem_get(t->type, t->data, i);
+}
+
+static void
+check_distributions(Type dtype, double sum_tol)
+{
+	Spec *s = dists_spec();
+	const Kernel *k = s->k;
+	int64_t M = 64, N = 1000;
+	Tensor ts[16];
+	Diag d = {0};
+	assert_int_equal(inputs_make(ts, k, dtype, M, N, 7, s->ds, &d), 0);
+	const Tensor *p = &ts[kernel_param(k, "p")], *lp = &ts[kernel_param(k, "lp")];
+	const Tensor *mask = &ts[kernel_param(k, "mask")], *x = &ts[kernel_param(k, "x")];
+	const Tensor *t = &ts[kernel_param(k, "t")], *sel = &ts[kernel_param(k, "sel")];
+	const Tensor *w = &ts[kernel_param(k, "w")];
+	assert_int_equal(p->type, dtype);
+	assert_int_equal(t->type, TY_I64);
+	assert_int_equal(w->count, N);
+	assert_null(ts[kernel_param(k, "y")].data);
+	int64_t masked = 0;
+	for (int64_t r = 0; r < M; r++) {
+		double ps = 0, es = 0;
+		int64_t row_masked = 0;
+		for (int64_t c = 0; c < N; c++) {
+			double v = at(p, r * N + c), m = at(mask, r * N + c);
+			assert_true(v >= 0);
+			ps += v;
+			es += exp(at(lp, r * N + c));
+			assert_true(m == 0 || fabs(m + 10000) <= 10000 * 0x1p-8);
+			row_masked += m != 0;
+		}
+		masked += row_masked;
+		assert_true(row_masked < N);
+		assert_true(fabs(ps - 1) < sum_tol);
+		assert_true(fabs(es - 1) < sum_tol);
+		int64_t l = (int64_t)at(t, r);
+		assert_true(l >= 0 && l < N);
+		/* with no noise, the selected log-prob is exactly the labelled log-softmax */
+		double mx = -INFINITY, se = 0;
+		for (int64_t c = 0; c < N; c++)
+			mx = fmax(mx, at(x, r * N + c) / 0.9);
+		for (int64_t c = 0; c < N; c++)
+			se += exp(at(x, r * N + c) / 0.9 - mx);
+		assert_float_equal(at(sel, r), at(x, r * N + l) / 0.9 - mx - log(se), 1e-5);
+	}
+	double frac = (double)masked / (double)(M * N);
+	assert_true(frac > 0.28 && frac < 0.32);
+	for (int64_t c = 0; c < N; c++)
+		assert_true(at(w, c) >= 2 && at(w, c) <= 3);
+	tensors_free(ts, k->nparams);
+	spec_free(s);
+}
+
+static void
+test_distributions_bf16(void **state)
+{
+	check_distributions(TY_BF16, 2e-2);
+}
+
+static void
+test_distributions_f32(void **state)
+{
+	check_distributions(TY_F32, 1e-5);
+}
+
+static void
+test_inputs_deterministic(void **state)
+{
+	Spec *s = dists_spec();
+	const Kernel *k = s->k;
+	Tensor a[16], b[16], c[16];
+	Diag d = {0};
+	setenv("RKC_THREADS", "1", 1);
+	assert_int_equal(inputs_make(a, k, TY_F32, 37, 53, 11, s->ds, &d), 0);
+	setenv("RKC_THREADS", "5", 1);
+	assert_int_equal(inputs_make(b, k, TY_F32, 37, 53, 11, s->ds, &d), 0);
+	assert_int_equal(inputs_make(c, k, TY_F32, 37, 53, 12, s->ds, &d), 0);
+	unsetenv("RKC_THREADS");
+	int x = kernel_param(k, "x");
+	for (int p = 0; p < k->nparams; p++)
+		if (a[p].data)
+			assert_memory_equal(a[p].data, b[p].data,
+					    (size_t)a[p].count * (size_t)type_size(a[p].type));
+	assert_memory_not_equal(a[x].data, c[x].data, (size_t)a[x].count * 4);
+	/* a row does not depend on how many rows there are: a sample sees the full tensor's row */
+	Tensor e[16];
+	assert_int_equal(inputs_make(e, k, TY_F32, 5, 53, 11, s->ds, &d), 0);
+	assert_memory_equal(a[x].data, e[x].data, 5 * 53 * 4);
+	tensors_free(a, k->nparams);
+	tensors_free(b, k->nparams);
+	tensors_free(c, k->nparams);
+	tensors_free(e, k->nparams);
+	spec_free(s);
+}
+
+static void
+expect_spec_error(const char *json, const char *msg)
+{
+	Kernel *k = kernel_file("tests/runtime/data/dists.rk");
+	Dist ds[16];
+	Diag d = {0};
+	assert_int_equal(inputs_spec(ds, k, "spec.json", json, &d), -1);
+	if (!strstr(d.msg, msg))
+		fail_msg("got '%s', expected '%s'", d.msg, msg);
+	kernel_free(k);
+}
+
+static void
+test_spec_errors(void **state)
+{
+	expect_spec_error("{\"default\": {\"float\": {\"dist\": \"gauss\"}, \"int\": {\"dist\": "
+			  "\"labels\"}}}",
+			  "spec.json: error: dists.p: unknown dist 'gauss'");
+	expect_spec_error("{\"default\": {\"float\": {\"dist\": \"normal\"}}}",
+			  "no default distribution for int inputs");
+	expect_spec_error(
+	    "{\"default\": {\"float\": {\"dist\": \"normal\"}, \"int\": {\"dist\": "
+	    "\"labels\"}}, \"kernels\": {\"dists\": {\"y\": {\"dist\": \"normal\"}}}}",
+	    "dists: 'y' is not an input of the kernel");
+	expect_spec_error(
+	    "{\"default\": {\"float\": {\"dist\": \"normal\"}, \"int\": {\"dist\": "
+	    "\"labels\"}}, \"kernels\": {\"dists\": {\"x\": {\"dist\": \"labels\"}}}}",
+	    "dists.x: labels need an integer input");
+	expect_spec_error("{\"default\": {\"float\": {\"dist\": \"normal\"}, \"int\": {\"dist\": "
+			  "\"labels\"}}, \"kernels\": {\"dists\": {\"sel\": {\"dist\": "
+			  "\"selected_log_prob\", \"logits\": \"x\", \"labels\": \"y\"}}}}",
+			  "\"labels\" must name an input");
+	expect_spec_error("{\"default\": ", "spec.json:1:");
+}
+
+static void
+test_every_kernel_has_inputs(void **state)
+{
+	/* The shipped spec covers the 17 kernels without an error. */
+	static const char *names[] = {"rms_norm",
+				      "layer_norm",
+				      "softmax",
+				      "sum",
+				      "long_sum",
+				      "cross_entropy",
+				      "kl_div",
+				      "jsd",
+				      "welford",
+				      "fused_add_rmsnorm",
+				      "fused_add_layernorm",
+				      "gated_rmsnorm",
+				      "scaled_masked_softmax",
+				      "cross_entropy_ls_zloss",
+				      "dynamic_quant",
+				      "grpo",
+				      "fused_linear_jsd"};
+	char *spec = slurp("testdata/inputs.json");
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		char path[256];
+		snprintf(path, sizeof path, "testdata/kernels/%s.rk", names[i]);
+		Kernel *k = kernel_file(path);
+		Dist ds[16];
+		Tensor ts[16];
+		Diag d = {0};
+		if (inputs_spec(ds, k, "inputs.json", spec, &d) ||
+		    inputs_make(ts, k, TY_BF16, 3, 17, 1, ds, &d))
+			fail_msg("%s: %s", names[i], d.msg);
+		tensors_free(ts, k->nparams);
+		kernel_free(k);
+	}
+	free(spec);
+}
+
+static void
+test_sample_rows(void **state)
+{
+	int64_t *rows;
+	assert_int_equal(sample_rows(4096, 1000, &rows), 4096);
+	assert_int_equal(rows[4095], 4095);
+	free(rows);
+	assert_int_equal(sample_rows(100, 1 << 22, &rows), 100);
+	free(rows);
+	int64_t n = sample_rows(4097, 8192, &rows);
+	assert_int_equal(n, 256);
+	assert_int_equal(rows[0], 0);
+	assert_int_equal(rows[n - 1], 4096);
+	for (int64_t i = 1; i < n; i++)
+		assert_true(rows[i] > rows[i - 1]);
+	free(rows);
+}
+
+static void
+test_reference_rows(void **state)
+{
+	/* The reference on sampled rows equals the full run's rows: the packing is right. */
+	Kernel *k = kernel_file("testdata/kernels/rms_norm.rk");
+	char *spec = slurp("testdata/inputs.json");
+	Dist ds[8];
+	Tensor ts[8];
+	Diag d = {0};
+	int64_t M = 9, N = 33;
+	assert_int_equal(inputs_spec(ds, k, "inputs.json", spec, &d), 0);
+	assert_int_equal(inputs_make(ts, k, TY_BF16, M, N, 3, ds, &d), 0);
+	int64_t all[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8}, some[3] = {0, 4, 8};
+	double *full[8], *part[8];
+	assert_int_equal(reference_rows(full, k, ts, M, N, all, M, &d), 0);
+	assert_int_equal(reference_rows(part, k, ts, M, N, some, 3, &d), 0);
+	int y = kernel_param(k, "y"), r = kernel_param(k, "rstd");
+	for (int i = 0; i < 3; i++) {
+		assert_true(part[r][i] == full[r][some[i]]);
+		assert_memory_equal(&part[y][i * N], &full[y][some[i] * N], sizeof(double) * N);
+	}
+	assert_true(part[r][1] > 0);
+	for (int p = 0; p < k->nparams; p++) {
+		free(full[p]);
+		free(part[p]);
+	}
+	tensors_free(ts, k->nparams);
+	free(spec);
+	kernel_free(k);
+}
+
+enum { CR = 4, CC = 8 };
+
+typedef struct {
+	float run1[CR * CC], run2[CR * CC];
+	double ref[CR * CC];
+	int64_t rows[CR];
+} Fix;
+
+static void
+fix_init(Fix *f, double scale)
+{
+	for (int i = 0; i < CR * CC; i++) {
+		f->ref[i] = sin(i + 1.0);
+		f->run1[i] = f->run2[i] = (float)(f->ref[i] * scale);
+	}
+	for (int r = 0; r < CR; r++)
+		f->rows[r] = r;
+}
+
+static void
+test_check_tolerance_boundary(void **state)
+{
+	Fix f;
+	Check c;
+	/* out = ref * (1 + e) has relative L2 error e */
+	fix_init(&f, 1.0 + 9.9e-3);
+	check_output(&c, TY_F32, f.run1, f.run2, CR * CC, CC, f.rows, CR, f.ref, 1e-2);
+	assert_true(c.pass);
+	assert_float_equal(c.err, 9.9e-3, 1e-6);
+	fix_init(&f, 1.0 + 1.01e-2);
+	check_output(&c, TY_F32, f.run1, f.run2, CR * CC, CC, f.rows, CR, f.ref, 1e-2);
+	assert_false(c.pass);
+	assert_int_equal(c.nonfinite, 0);
+	assert_int_equal(c.unwritten, 0);
+}
+
+static void
+test_check_nan_fails(void **state)
+{
+	Fix f;
+	Check c;
+	fix_init(&f, 1.0);
+	/* the NaN is in a row the sample does not compare: it still fails */
+	f.run1[3 * CC + 2] = f.run2[3 * CC + 2] = NAN;
+	check_output(&c, TY_F32, f.run1, f.run2, CR * CC, CC, f.rows, 2, f.ref, 1.0);
+	assert_false(c.pass);
+	assert_int_equal(c.nonfinite, 1);
+	/* in a compared row the error is NaN, which no tolerance accepts */
+	check_output(&c, TY_F32, f.run1, f.run2, CR * CC, CC, f.rows, CR, f.ref, INFINITY);
+	assert_false(c.pass);
+	assert_true(isnan(c.err));
+	/* a NaN in the reference fails too */
+	fix_init(&f, 1.0);
+	f.ref[5] = NAN;
+	check_output(&c, TY_F32, f.run1, f.run2, CR * CC, CC, f.rows, CR, f.ref, INFINITY);
+	assert_false(c.pass);
+}
+
+static void
+test_check_unwritten(void **state)
+{
+	Fix f;
+	Check c;
+	fix_init(&f, 1.0);
+	check_output(&c, TY_F32, f.run1, f.run2, CR * CC, CC, f.rows, CR, f.ref, 1e-6);
+	assert_true(c.pass);
+	/* one element kept each run's poison: the runs differ there */
+	memset(&f.run1[CR * CC - 1], 0xff, 4);
+	memset(&f.run2[CR * CC - 1], 0x00, 4);
+	check_output(&c, TY_F32, f.run1, f.run2, CR * CC, CC, f.rows, 1, f.ref, 1e-6);
+	assert_false(c.pass);
+	assert_int_equal(c.unwritten, 1);
+}
+
+static void
+test_check_int_within_one(void **state)
+{
+	int8_t a[4] = {1, -5, 127, 0}, b[4] = {1, -5, 127, 0};
+	double ref[4] = {2, -5, 126, 0};
+	int64_t rows[4] = {0, 1, 2, 3};
+	Check c;
+	check_output(&c, TY_I8, a, b, 4, 1, rows, 4, ref, 0);
+	assert_true(c.pass);
+	assert_true(c.is_int);
+	assert_true(c.err == 1);
+	ref[3] = 2;
+	check_output(&c, TY_I8, a, b, 4, 1, rows, 4, ref, 0);
+	assert_false(c.pass);
+	assert_true(c.err == 2);
+}
+
+static void
+test_tolerance_table(void **state)
+{
+	char *t = slurp("testdata/tolerances.json");
+	double tol = 0;
+	Diag d = {0};
+	assert_int_equal(tolerance(&tol, "kl_div", 0, TY_BF16, "t.json", t, &d), 0);
+	assert_true(tol == 4e-2);
+	assert_int_equal(tolerance(&tol, "softmax", 0, TY_F32, "t.json", t, &d), 0);
+	assert_true(tol == 1e-3);
+	assert_int_equal(tolerance(&tol, "softmax", 0, TY_F16, "t.json", t, &d), 0);
+	assert_true(tol == 2e-2);
+	assert_int_equal(tolerance(&tol, "cross_entropy", 0, TY_F32, "t.json", t, &d), 0);
+	assert_true(tol == 1e-3);
+	/* grpo: 3e-2 on the first output only */
+	assert_int_equal(tolerance(&tol, "grpo", 0, TY_F32, "t.json", t, &d), 0);
+	assert_true(tol == 3e-2);
+	assert_int_equal(tolerance(&tol, "grpo", 1, TY_F32, "t.json", t, &d), 0);
+	assert_true(tol == 1e-3);
+	assert_int_equal(tolerance(&tol, "x", 0, TY_I8, "t.json", t, &d), -1);
+	assert_non_null(strstr(d.msg, "no tolerance for x at i8"));
+	free(t);
+}
+
+static void
+test_manifest(void **state)
+{
+	char *text = slurp("tests/runtime/data/rms_norm.manifest.json");
+	Manifest m;
+	Diag d = {0};
+	assert_int_equal(manifest_parse(&m, "m.json", text, &d), 0);
+	assert_string_equal(m.entry, "rms_norm");
+	assert_int_equal(m.dtype, TY_BF16);
+	assert_int_equal(m.M, 64);
+	assert_int_equal(m.nparams, 8);
+	assert_int_equal(m.params[1].shape, SH_VEC);
+	assert_int_equal(m.params[3].type, TY_F32);
+	assert_int_equal(m.params[4].kind, MP_PARAM);
+	assert_true(m.params[4].def == 1e-6);
+	assert_int_equal(m.params[6].kind, MP_DIM);
+	assert_int_equal(m.params[7].bytes, 65536);
+	assert_int_equal(m.grid[0], 64);
+	assert_int_equal(m.grid[1], 1);
+	assert_int_equal(m.block[0], 256);
+	assert_non_null(strstr(m.config, "\"r_block\":128"));
+	Kernel *k = kernel_file("testdata/kernels/rms_norm.rk");
+	assert_int_equal(manifest_match(&m, k, &d), 0);
+	/* an f32 manifest does not fit a kernel whose x is T at bf16 */
+	m.params[0].type = TY_F32;
+	assert_int_equal(manifest_match(&m, k, &d), -1);
+	assert_non_null(strstr(d.msg, "param 'x' is in f32[M,N], the kernel says in bf16[M,N]"));
+	kernel_free(k);
+	free(text);
+}
+
+static void
+expect_manifest_error(const char *json, const char *msg)
+{
+	Manifest m;
+	Diag d = {0};
+	assert_int_equal(manifest_parse(&m, "m.json", json, &d), -1);
+	if (!strstr(d.msg, msg))
+		fail_msg("got '%s', expected '%s'", d.msg, msg);
+}
+
+#define HEAD "{\"kernel\": \"k\", \"entry\": \"k\", \"arch\": \"sm_90\", \"dtype\": \"f32\", "
+static void
+test_manifest_errors(void **state)
+{
+	expect_manifest_error("[", "m.json:1:");
+	expect_manifest_error("{\"kernel\": 1}", "manifest: \"kernel\" must be a string");
+	expect_manifest_error(HEAD "\"M\": 1, \"N\": 0, \"params\": []}",
+			      "M and N must be positive");
+	expect_manifest_error(HEAD "\"M\": 1, \"N\": 1, \"params\": [{\"name\": \"x\", \"kind\": "
+				   "\"inout\"}]}",
+			      "param 'x' has unknown kind 'inout'");
+	expect_manifest_error(HEAD "\"M\": 1, \"N\": 1, \"params\": [{\"name\": \"x\", \"kind\": "
+				   "\"in\", \"type\": \"f32\", \"shape\": \"\"}]}",
+			      "array 'x' has no shape");
+	expect_manifest_error(HEAD "\"M\": 1, \"N\": 1, \"params\": [], \"grid\": {\"x\": \"M\"}, "
+				   "\"block\": {\"x\": 32}}",
+			      "grid.x must be a positive integer");
+	expect_manifest_error(HEAD "\"M\": 1, \"N\": 1, \"params\": []}",
+			      "\"grid\" and \"block\" must be objects");
+}
+
+static void
+test_no_driver(void **state)
+{
+	/* Without a driver library the runner says so; it does not crash. */
+	setenv("RKC_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+	Diag d = {0};
+	assert_null(gpu_open(&d));
+	assert_non_null(strstr(d.msg, "no CUDA driver: /nonexistent/libcuda.so.1"));
+	/* A library that is not the driver is refused by name. */
+	setenv("RKC_LIBCUDA", "libm.so.6", 1);
+	d = (Diag){0};
+	assert_null(gpu_open(&d));
+	assert_non_null(strstr(d.msg, "has no cuGetProcAddress_v2"));
+	unsetenv("RKC_LIBCUDA");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_bf16_rounding),
+	    cmocka_unit_test(test_f16_rounding),
+	    cmocka_unit_test(test_elem_saturates),
+	    cmocka_unit_test(test_distributions_bf16),
+	    cmocka_unit_test(test_distributions_f32),
+	    cmocka_unit_test(test_inputs_deterministic),
+	    cmocka_unit_test(test_spec_errors),
+	    cmocka_unit_test(test_every_kernel_has_inputs),
+	    cmocka_unit_test(test_sample_rows),
+	    cmocka_unit_test(test_reference_rows),
+	    cmocka_unit_test(test_check_tolerance_boundary),
+	    cmocka_unit_test(test_check_nan_fails),
+	    cmocka_unit_test(test_check_unwritten),
+	    cmocka_unit_test(test_check_int_within_one),
+	    cmocka_unit_test(test_tolerance_table),
+	    cmocka_unit_test(test_manifest),
+	    cmocka_unit_test(test_manifest_errors),
+	    cmocka_unit_test(test_no_driver),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
