@@ -29,16 +29,21 @@ codegen_split_ok(const Kernel *k)
 }
 
 int
+codegen_arch(const char *arch, Diag *d)
+{
+	for (size_t i = 0; i < sizeof archs / sizeof *archs; i++)
+		if (arch && strcmp(arch, archs[i]) == 0)
+			return 0;
+	return diag(d, "unsupported arch '%s' (expected sm_80, sm_86, sm_89 or sm_90)",
+		    arch ? arch : "");
+}
+
+int
 codegen_check(const Kernel *k, const Compile *c, Diag *d)
 {
 	const Config *g = &c->cfg;
-	int ok = 0;
-	for (size_t i = 0; i < sizeof archs / sizeof *archs; i++)
-		if (c->arch && strcmp(c->arch, archs[i]) == 0)
-			ok = 1;
-	if (!ok)
-		return diag(d, "unsupported arch '%s' (expected sm_80, sm_86, sm_89 or sm_90)",
-			    c->arch ? c->arch : "");
+	if (codegen_arch(c->arch, d))
+		return -1;
 	if (c->dtype != TY_BF16 && c->dtype != TY_F16 && c->dtype != TY_F32)
 		return diag(d, "unsupported dtype '%s' (expected bf16, f16 or f32)",
 			    type_name(c->dtype));

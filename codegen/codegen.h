@@ -26,7 +26,8 @@ typedef struct {
  * this kernel (powers of two, vec alignment, r_block multiple of tpr*vec, split only where the
  * reductions combine in one pass and no output is full-width). */
 int codegen_check(const Kernel *k, const Compile *c, Diag *d);
-int codegen_split_ok(const Kernel *k); /* may split > 1 be used for this kernel */
+int codegen_arch(const char *arch, Diag *d); /* 0 when codegen can emit for arch */
+int codegen_split_ok(const Kernel *k);	     /* may split > 1 be used for this kernel */
 void codegen_launch(const Kernel *k, const Compile *c, Launch *l);
 
 /* Lowers and emits PTX text into ptx (NUL-terminated). With llvm non-NULL, also the optimised

@@ -1016,6 +1016,13 @@ lower_persistent(Lower *L)
 			red_finish(L, pend, np);
 			np = 0;
 		}
+		/* a load is issued at its first use, so a row input used only after a reduction
+		 * (a weight, a residual) is not held in registers across it */
+		for (int j = 0; j < in->nargs; j++) {
+			const Arg *a = &in->args[j];
+			if (a->kind == ARG_VAL && is_tile(L, a->idx) && !L->el[a->idx])
+				lower_tile(L, &k->ins[k->vals[a->idx].def], &ch);
+		}
 		if (op_is_reduce(in->op)) {
 			pend[np] = red_new(L, i);
 			red_local(L, &pend[np], &ch);
@@ -1024,7 +1031,8 @@ lower_persistent(Lower *L)
 			if (shape_has_n(k->params[in->param].shape))
 				store_tile(L, in, &ch);
 		} else if (in->nres > 0 && in->res[0] >= 0 && is_tile(L, in->res[0])) {
-			lower_tile(L, in, &ch);
+			if (in->op != OP_LOAD)
+				lower_tile(L, in, &ch);
 		} else {
 			lower_uniform(L, in);
 		}

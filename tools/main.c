@@ -16,6 +16,7 @@ static const Command commands[] = {
     {"check", cmd_check, "check [--summary] K.rk...      parse and verify, print the IR"},
     {"print", cmd_print, "print [--json] K.rk            print the IR as .rk text or JSON"},
     {"explain", cmd_explain, "explain K.rk --shape MxN --dtype D  facts, the chosen config, and why"},
+    {"compile", cmd_compile, "compile K.rk --shape MxN --dtype D [--config k=v,...] -o out.ptx  PTX and its manifest"},
     {"golden", cmd_golden, "golden check|update|diff OLD NEW  the golden-config suite"},
     {"run", cmd_run, "run K.rk --shape MxN --dtype D  on a GPU: check against the reference, time"},
 };

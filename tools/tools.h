@@ -9,6 +9,7 @@ int cmd_check(int argc, char **argv);
 int cmd_print(int argc, char **argv);
 int cmd_explain(int argc, char **argv); /* tools/explain.c */
 int cmd_golden(int argc, char **argv);  /* tools/golden.c */
+int cmd_compile(int argc, char **argv); /* tools/compile.c */
 int cmd_run(int argc, char **argv);     /* tools/run.c */
 
 /* Read and parse a kernel file ("-" is stdin), printing the diagnostic to stderr on error. */
