@@ -12,14 +12,16 @@ cdiv(int64_t a, int64_t b)
 /*
  * The model, in full (docs/heuristics.md walks through it):
  * - bytes: every [M,N] input once from HBM, [N] inputs once from HBM and once per CTA and pass
- *   from L2, [M] inputs and outputs, [M,N] outputs. Looped passes after the first re-read their
+ *   from L2 (once per resident CTA slot when a quarter of the L1 holds them: later CTAs on the
+ *   SM hit L1), [M] inputs and outputs, [M,N] outputs. Looped passes after the first re-read their
  *   loads; the share of that re-read the L2 can keep (half the L2 over the rows in flight)
  *   comes from L2, the rest from HBM again.
- * - a CTA's latency: one DRAM round trip per chunk per pass (persistent: one per pass), plus a
- *   cross-thread reduction per dependent level: log2(lanes) shuffles, and a barrier when the row
- *   spans warps.
- * - Little's law: k resident CTAs stream k * bytes-per-CTA / latency, up to the HBM bandwidth.
- *   Full waves run at that rate with k = the resident slots, the last partial wave with fewer.
+ * - a CTA's latency: one DRAM round trip per chunk per pass (persistent: one in all), a
+ *   cross-thread reduction per dependent level (log2(lanes) shuffles, and a barrier when the row
+ *   spans warps), and a fixed start/store/retire time.
+ * - Little's law: k resident CTAs offer r = k * bytes-per-CTA / latency; the HBM delivers
+ *   BW * (1 - exp(-r / BW)), so it saturates smoothly and more bytes in flight always help a
+ *   little. Full waves run with k = the resident slots, the last partial wave with fewer.
  * - a spilling config moves its spilled words through L2: stored once, loaded once per pass.
  * - time = memory time + L2 time + launch (+ the split combine).
  */
@@ -52,9 +54,11 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		     (double)M * (f->row_in_bytes + f->row_out_bytes);
 	double l2 = 0, reread = 0;
 	int passes = c->persistent ? 1 : f->passes;
+	int64_t readers =
+	    seg * f->vec_in_bytes <= t->l1_bytes / 4 && o->ctas > slots ? slots : o->ctas;
 	for (int p = 0; p < passes && p < MAX_PASSES; p++) {
 		double vec = c->persistent ? f->vec_in_bytes : f->pass_vec_bytes[p];
-		l2 += (double)row_ctas * c->split * seg * vec;
+		l2 += (double)readers * seg * vec;
 		if (!c->persistent)
 			reread += MN * f->pass_tile_bytes[p];
 	}
@@ -75,7 +79,7 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	int64_t chunks = c->persistent ? 1 : cdiv(seg, c->r_block);
 	int lanes = tpr < 32 ? tpr : 32;
 	double red_ns = log2(lanes > 1 ? lanes : 1) * t->shfl_ns + (tpr > 32 ? t->barrier_ns : 0);
-	double cta_ns = passes * chunks * t->mem_latency_ns + f->levels * red_ns;
+	double cta_ns = passes * chunks * t->mem_latency_ns + f->levels * red_ns + t->cta_ns;
 	o->cta_us = cta_ns / 1e3;
 
 	double per_cta = hbm / o->ctas;
@@ -84,9 +88,9 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	int64_t full = o->ctas / slots, rest = o->ctas % slots;
 	double us = 0;
 	if (full)
-		us += full * (slots * per_cta) / fmin(bw, slots * cta_rate);
+		us += full * (slots * per_cta) / (bw * -expm1(-slots * cta_rate / bw));
 	if (rest)
-		us += (rest * per_cta) / fmin(bw, rest * cta_rate);
+		us += (rest * per_cta) / (bw * -expm1(-rest * cta_rate / bw));
 	o->bw_gbps = us > 0 ? hbm / us / 1e3 : 0;
 	us += l2 / (t->l2_gbps * 1e3);
 	us += t->launch_us + (c->split > 1 ? t->split_us : 0);

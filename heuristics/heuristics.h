@@ -37,11 +37,12 @@ typedef struct {
 	int sms;
 	int regs_per_sm, max_regs_thread, max_threads_sm, max_threads_cta, max_ctas_sm;
 	int smem_per_sm, smem_per_cta; /* bytes */
-	int64_t l2_bytes;
+	int64_t l1_bytes, l2_bytes;    /* L1: per SM, with shared memory */
 	double hbm_gbps_spec;
 	double hbm_gbps; /* measured copy bandwidth (or an estimate; the file says which) */
 	double l2_gbps;
 	double mem_latency_ns; /* a loaded DRAM round trip, for Little's law */
+	double cta_ns;	       /* a CTA's start, final store and retirement */
 	double shfl_ns, barrier_ns;
 	double launch_us, split_us;
 } Target;

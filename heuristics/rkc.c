@@ -4,7 +4,9 @@
 
 #include "heuristics/heuristics.h"
 
-/* Configs within 1% are a tie: prefer persistent (one read), then no split. */
+/* Configs within 1% are a tie: prefer persistent (one read), then no split, then fewer chunks
+ * (less loop overhead, which the model leaves out), then the fewest registers (the most headroom
+ * for the register model's error). */
 #define TIE 0.01
 /* A looped chunk past 64 elements a thread only adds registers: the round trips it saves are
  * already hidden by the other resident CTAs. */
@@ -56,6 +58,10 @@ better(const Cand *a, const Cand *b)
 		return a->c.persistent;
 	if (a->c.split != b->c.split)
 		return a->c.split < b->c.split;
+	if (a->c.r_block != b->c.r_block && !a->c.persistent)
+		return a->c.r_block > b->c.r_block;
+	if (a->cost.regs != b->cost.regs)
+		return a->cost.regs < b->cost.regs;
 	return ta < tb;
 }
 
