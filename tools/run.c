@@ -50,38 +50,6 @@ parse_shape(const char *s, int64_t *M, int64_t *N)
 	return 0;
 }
 
-/* key=value,... over the chosen config: only the named knobs change. */
-static int
-parse_config(const char *s, Config *c)
-{
-	char buf[256];
-	snprintf(buf, sizeof buf, "%s", s);
-	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-		char *eq = strchr(tok, '='), *end;
-		if (!eq)
-			return -1;
-		*eq = 0;
-		long long v = strtoll(eq + 1, &end, 10);
-		if (*end || end == eq + 1)
-			return -1;
-		if (!strcmp(tok, "persistent"))
-			c->persistent = v != 0;
-		else if (!strcmp(tok, "r_block"))
-			c->r_block = v;
-		else if (!strcmp(tok, "m_block"))
-			c->m_block = (int)v;
-		else if (!strcmp(tok, "num_warps") || !strcmp(tok, "warps"))
-			c->num_warps = (int)v;
-		else if (!strcmp(tok, "vec"))
-			c->vec = (int)v;
-		else if (!strcmp(tok, "split"))
-			c->split = (int)v;
-		else
-			return -1;
-	}
-	return 0;
-}
-
 typedef struct {
 	const char *arch, *config;
 	Policy policy;
@@ -99,24 +67,22 @@ compile_point(const Kernel *k, Type dtype, int64_t M, int64_t N, const CompileOp
 	if (target_load(o->arch, &t, d) || choose(k, &f, M, N, &t, o->policy, &ch, d))
 		return -1;
 	Compile c = {o->arch, dtype, M, N, ch.cfg};
+	const char *reasons[MAX_REASONS + 1];
+	char forced[300];
+	int nr = 0;
 	if (o->config) {
-		if (parse_config(o->config, &c.cfg))
-			return diag(d,
-				    "bad --config '%s' (keys: persistent, r_block, m_block, "
-				    "num_warps, vec, split)",
-				    o->config);
-		if (config_check(&c.cfg, k, &f, M, N, &t, d))
+		if (config_parse(o->config, &c.cfg, d) || config_check(&c.cfg, k, &f, M, N, &t, d))
 			return -1;
-		ch.nreasons = 0;
+		snprintf(forced, sizeof forced, "--config %s forced over the %s policy's choice",
+			 o->config, policy_name(o->policy));
+		reasons[nr++] = forced;
 	}
-	const char *reasons[MAX_REASONS];
 	for (int i = 0; i < ch.nreasons; i++)
-		reasons[i] = ch.reasons[i];
+		reasons[nr++] = ch.reasons[i];
 	Buf man = {0};
 	int rc = codegen_check(k, &c, d) || codegen_ptx(k, &c, ptx, NULL, d);
 	if (!rc) {
-		codegen_manifest(&man, k, &c, o->config ? "forced" : policy_name(o->policy),
-				 reasons, ch.nreasons);
+		codegen_manifest(&man, k, &c, policy_name(o->policy), reasons, nr);
 		rc = manifest_parse(m, "<manifest>", man.s, d);
 	}
 	buf_free(&man);
@@ -215,7 +181,7 @@ cmd_run(int argc, char **argv)
 		fputs(run_usage, stderr);
 		return 2;
 	}
-	if (type_parse(dtype_s, &dtype) || !type_is_float(dtype) || dtype == TY_T) {
+	if (dtype_parse(dtype_s, &dtype)) {
 		fprintf(stderr, "rkc run: error: unknown dtype '%s' (bf16, f16 or f32)\n", dtype_s);
 		return 2;
 	}
@@ -275,7 +241,7 @@ cmd_run(int argc, char **argv)
 			fprintf(stderr, "rkc run: %s %s %s: %s\n", k->name, dtype_s,
 				ptx_file ? man_file : shapes[s], d.msg);
 			printf("RESULT kernel=%s dtype=%s shape=%s status=ERROR\n", k->name,
-			       dtype_s, ptx_file ? man_file : shapes[s]);
+			       type_name(dtype), ptx_file ? man_file : shapes[s]);
 			status = 1;
 			continue;
 		}
