@@ -327,12 +327,13 @@ exec(Interp *it, const Instr *in)
 static int
 check_bufs(const Kernel *k, int64_t M, int64_t N, double **bufs, Diag *d)
 {
+	Loc none = {0, 0};
 	if (M < 0 || N < 1)
-		return diag(d, "%s: cannot interpret M=%lld, N=%lld", k->name, (long long)M,
-			    (long long)N);
+		return diag_at(d, k->file, none, "cannot interpret %s with M=%lld, N=%lld", k->name,
+			       (long long)M, (long long)N);
 	for (int p = 0; p < k->nparams; p++)
 		if (k->params[p].kind != P_PARAM && !bufs[p])
-			return diag(d, "%s: no array for '%s'", k->name, k->params[p].name);
+			return diag_at(d, k->file, none, "no array for '%s'", k->params[p].name);
 	return 0;
 }
 

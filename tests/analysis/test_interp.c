@@ -714,6 +714,25 @@ test_gather_out_of_range(void **state)
 	check_gather_error(NAN, 0);
 }
 
+static void
+test_bad_call(void **state)
+{
+	Kernel *k = kernel_load("sum");
+	Run r;
+	run_init(&r, k, 2, 3);
+	Diag d = {0};
+	assert_int_equal(interp_run(k, 2, 0, r.bufs, &d), -1);
+	assert_string_equal(d.msg,
+			    "testdata/kernels/sum.rk: error: cannot interpret sum with M=2, N=0");
+	free(r.bufs[kernel_param(k, "s")]);
+	r.bufs[kernel_param(k, "s")] = NULL;
+	d = (Diag){0};
+	assert_int_equal(interp_run(k, 2, 3, r.bufs, &d), -1);
+	assert_string_equal(d.msg, "testdata/kernels/sum.rk: error: no array for 's'");
+	run_free(&r);
+	kernel_free(k);
+}
+
 /* Ops none of the 17 kernels use, row-invariant [N] and scalar values over several rows, a
  * discarded result, and a scalar param given at run time. */
 static void
@@ -793,13 +812,13 @@ main(void)
 	    {"fused_linear_jsd", check_fused_linear_jsd},
 	};
 	enum { NCASES = sizeof cases / sizeof cases[0] };
-	struct CMUnitTest tests[NCASES + 5] = {
+	struct CMUnitTest tests[NCASES + 6] = {
 	    cmocka_unit_test(test_cast_saturates),     cmocka_unit_test(test_int_cast_wraps),
 	    cmocka_unit_test(test_round_ties_to_even), cmocka_unit_test(test_gather_out_of_range),
-	    cmocka_unit_test(test_other_ops),
+	    cmocka_unit_test(test_other_ops),	       cmocka_unit_test(test_bad_call),
 	};
 	for (int i = 0; i < NCASES; i++)
-		tests[5 + i] = (struct CMUnitTest){.name = cases[i].kernel,
+		tests[6 + i] = (struct CMUnitTest){.name = cases[i].kernel,
 						   .test_func = test_kernel,
 						   .initial_state = (void *)&cases[i]};
 	return cmocka_run_group_tests(tests, NULL, NULL);
