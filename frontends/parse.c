@@ -192,7 +192,7 @@ parse_decl(Parser *p)
 			       p->tok.text);
 	if (next(p) < 0)
 		return -1;
-	Shape sh;
+	Shape sh = SH_SCALAR;
 	if (parse_shape(p, &sh) < 0)
 		return -1;
 	if (kb_param(&p->b, name, kind, ty, sh, 0, nloc) < 0)
@@ -338,6 +338,7 @@ static char *
 leading_doc(const char *src)
 {
 	Buf doc = {0};
+	int nlines = 0;
 	const char *s = src;
 	for (;;) {
 		while (*s == ' ' || *s == '\t' || *s == '\r')
@@ -357,7 +358,7 @@ leading_doc(const char *src)
 		const char *t = e;
 		while (t > s && (t[-1] == ' ' || t[-1] == '\t' || t[-1] == '\r'))
 			t--;
-		if (doc.len)
+		if (nlines++)
 			buf_puts(&doc, "\n");
 		buf_printf(&doc, "%.*s", (int)(t - s), s);
 		s = *e ? e + 1 : e;
