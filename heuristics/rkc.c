@@ -94,9 +94,11 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 			for (int m = 1; m <= 32 * w && m <= mcap; m *= 2) {
 				Config c = {0, 0, m, w, vec, split};
 				int64_t step = (int64_t)config_tpr(&c) * vec;
-				/* a thread with no element of its row, or a split segment
-				 * shorter than one access, is waste the model cannot see */
-				if (step > (vec > np2(seg) ? vec : np2(seg)) && config_tpr(&c) > 1)
+				/* a thread with no element of its row is waste the model cannot
+				 * see, unless no more rows fit in the CTA to give it one */
+				int last_m = m == mcap || m == 32 * w;
+				if (step > (vec > np2(seg) ? vec : np2(seg)) &&
+				    config_tpr(&c) > 1 && !last_m)
 					continue;
 				if (split > 1 && seg < step)
 					continue;

@@ -155,7 +155,7 @@ cmd_explain(int argc, char **argv)
 	Diag d = {0};
 	Target t;
 	if (target_load(arch, &t, &d)) {
-		fprintf(stderr, "rkc explain: error: %s\n", d.msg);
+		fprintf(stderr, "rkc explain: %s\n", d.msg);
 		return 2;
 	}
 	Kernel *k = tool_load_kernel(path);
@@ -185,7 +185,7 @@ cmd_explain(int argc, char **argv)
 		}
 	}
 	if (rc) {
-		fprintf(stderr, "rkc explain: error: %s\n", d.msg);
+		fprintf(stderr, "rkc explain: %s\n", d.msg);
 		kernel_free(k);
 		return 1;
 	}

@@ -132,8 +132,8 @@ generate(Policy p, const Target *t, Points *out, long *npoints)
 					Choice c;
 					Diag d = {0};
 					if (choose(k, &f, M, N, t, p, &c, &d)) {
-						fprintf(stderr, "rkc golden: error: %s: %s\n", path,
-							d.msg);
+						fprintf(stderr, "rkc golden: %s (%s)\n", d.msg,
+							path);
 						kernel_free(k);
 						json_decref(suite);
 						return -1;
@@ -238,7 +238,7 @@ run_all(int update)
 		Target t;
 		Diag d = {0};
 		if (target_load(*a, &t, &d)) {
-			fprintf(stderr, "rkc golden: error: %s\n", d.msg);
+			fprintf(stderr, "rkc golden: %s\n", d.msg);
 			return 2;
 		}
 		for (size_t pi = 0; pi < sizeof policies / sizeof policies[0]; pi++) {

@@ -1,0 +1,352 @@
+/* Facts, live counts, the register model, the config check, and policy helion2828 against the
+ * decisions reference §1.14 derives from Helion PR #2828 where our facts match Helion's. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontends/frontends.h"
+#include "heuristics/heuristics.h"
+
+static Kernel *
+load(const char *name)
+{
+	char path[256];
+	snprintf(path, sizeof path, "testdata/kernels/%s.rk", name);
+	Diag d = {0};
+	char *src = read_file(path, NULL, &d);
+	Kernel *k = src ? parse_kernel(path, src, &d) : NULL;
+	free(src);
+	if (!k)
+		fail_msg("%s", d.msg);
+	return k;
+}
+
+static Kernel *
+parse(const char *src)
+{
+	Diag d = {0};
+	Kernel *k = parse_rk("inline.rk", src, &d);
+	if (!k)
+		fail_msg("%s", d.msg);
+	return k;
+}
+
+static Target
+h100(void)
+{
+	Target t;
+	Diag d = {0};
+	if (target_load("sm_90", &t, &d))
+		fail_msg("%s", d.msg);
+	return t;
+}
+
+/* Our Helion-style count and our persistent held count, per kernel. docs/heuristics.md says why
+ * each differs from Helion's measured count where it does. */
+static void
+live_counts(void **state)
+{
+	static const struct {
+		const char *k;
+		int helion, held;
+	} want[] = {
+	    {"rms_norm", 3, 2},
+	    {"layer_norm", 3, 3},
+	    {"softmax", 2, 1},
+	    {"sum", 1, 1},
+	    {"long_sum", 1, 1},
+	    {"cross_entropy", 2, 1},
+	    {"kl_div", 4, 2},
+	    {"jsd", 6, 2},
+	    {"welford", 3, 3},
+	    {"fused_add_rmsnorm", 4, 2},
+	    {"fused_add_layernorm", 4, 3},
+	    {"gated_rmsnorm", 3, 2},
+	    {"scaled_masked_softmax", 3, 2},
+	    {"cross_entropy_ls_zloss", 2, 1},
+	    {"dynamic_quant", 2, 1},
+	    {"grpo", 2, 1},
+	    {"fused_linear_jsd", 7, 2},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		Kernel *k = load(want[i].k);
+		Facts f;
+		facts_compute(k, TY_BF16, &f);
+		if (f.helion_live != want[i].helion || f.held_tiles != want[i].held)
+			fail_msg("%s: helion-style %d held %d, want %d and %d", want[i].k,
+				 f.helion_live, f.held_tiles, want[i].helion, want[i].held);
+		kernel_free(k);
+	}
+}
+
+/* Co-liveness, not node count, sets the Helion-style count (the lab's divergence test). */
+static void
+live_sequential_vs_colive(void **state)
+{
+	Kernel *seq = parse("kernel seq\nin x: T[M,N]\nout y: f32[M]\n"
+			    "%a = load x\n%b = exp %a\n%c = exp %b\n%d = exp %c\n%e = exp %d\n"
+			    "%s = sum %e\nstore y, %s\n");
+	Kernel *co = parse("kernel co\nin x: T[M,N]\nout y: f32[M]\n"
+			   "%a = load x\n%b = exp %a\n%c = exp %a\n%d = exp %a\n%e = add %b, %c\n"
+			   "%f = add %e, %d\n%s = sum %f\nstore y, %s\n");
+	assert_int_equal(live_helion(seq), 2);
+	assert_int_equal(live_helion(co), 4);
+	kernel_free(seq);
+	kernel_free(co);
+}
+
+/* A tile recomputable from held ones is not held; one that is not recomputable is. */
+static void
+held_remat(void **state)
+{
+	Kernel *k = parse("kernel r\nin x: T[M,N]\nout y: T[M,N]\n"
+			  "%x = load x\n%s = sum %x\n%d = sub %x, %s\n%t = sum %d\n"
+			  "%u = add %x, %t\n%y = mul %u, %d\nstore y, %y\n");
+	int w;
+	/* across sum %d, both %x and %d are used later; %d = x - s recomputes from %x */
+	assert_int_equal(live_held(k, TY_BF16, &w), 1);
+	assert_int_equal(w, 1);
+	kernel_free(k);
+	Kernel *two = parse("kernel r\nin x: T[M,N]\nout y: T[M,N]\n"
+			    "%x = load x\n%s = sum %x\n%d = exp %x\n%t = sum %d\n"
+			    "%u = add %x, %t\n%v = add %u, %s\n%y = mul %v, %d\nstore y, %y\n");
+	/* exp is recomputable too: only what cannot be rebuilt from the held set stays */
+	assert_int_equal(live_held(two, TY_BF16, &w), 1);
+	kernel_free(two);
+	Kernel *keep = parse("kernel r\nin x: T[M,N]\nin z: T[M,N]\nout y: T[M,N]\n"
+			     "%x = load x\n%z = load z\n%d = mul %x, %z\n%s = sum %d\n"
+			     "%u = add %x, %s\n%y = mul %u, %d\nstore y, %y\n");
+	/* %d needs %z, which is not held: %x and %d both cross the sum */
+	assert_int_equal(live_held(keep, TY_BF16, &w), 2);
+	kernel_free(keep);
+	Kernel *i64 = parse("kernel j\nin x: i64[M,N]\nout y: f32[M,N]\n"
+			    "%x = load x\n%f = cast.f32 %x\n%s = sum %f\n%g = cast.f32 %x\n"
+			    "%y = add %g, %s\nstore y, %y\n");
+	assert_int_equal(live_held(i64, TY_F32, &w), 1);
+	assert_int_equal(w, 2); /* an i64 element is two registers */
+	kernel_free(i64);
+}
+
+static void
+facts_passes(void **state)
+{
+	Facts f;
+	Kernel *k = load("layer_norm");
+	facts_compute(k, TY_BF16, &f);
+	assert_int_equal(f.levels, 2);
+	assert_int_equal(f.passes, 3);
+	assert_true(f.row_reread && f.full_width_output && !f.split_ok);
+	assert_int_equal(f.compute_isz, 4);
+	assert_int_equal(f.load_isz, 2);
+	assert_string_equal(f.chain, "sum -> sum -> apply");
+	kernel_free(k);
+
+	k = load("cross_entropy");
+	facts_compute(k, TY_BF16, &f);
+	assert_int_equal(f.online, 1);
+	assert_int_equal(f.passes, 1); /* max and sum(exp(x - max)) in one online pass */
+	assert_false(f.split_ok);
+	kernel_free(k);
+
+	k = load("sum");
+	facts_compute(k, TY_F32, &f);
+	assert_true(f.split_ok && !f.row_reread);
+	assert_int_equal(f.compute_isz, 4);
+	facts_compute(k, TY_BF16, &f);
+	assert_int_equal(f.compute_isz, 2);
+	kernel_free(k);
+
+	k = load("fused_linear_jsd");
+	facts_compute(k, TY_F32, &f);
+	assert_int_equal(f.levels, 2);
+	assert_int_equal(f.passes, 3);
+	assert_int_equal(f.pass_tile_bytes[0], 8); /* both logits in pass one */
+	kernel_free(k);
+}
+
+static void
+register_model(void **state)
+{
+	Kernel *k = load("rms_norm");
+	Facts f;
+	facts_compute(k, TY_BF16, &f);
+	/* base + addresses + row values + held words * elements a thread */
+	int base = REG_BASE + 2 * f.nptrs + f.row_regs;
+	assert_int_equal(regs_predict(&f, 1, 16), base + 2 * 16);
+	assert_int_equal(live_bytes_thread(&f, 1, 16), 2 * 16 * 4);
+	/* looped: one chunk of each load of the widest pass plus its partials */
+	assert_int_equal(regs_predict(&f, 0, 8), base + 2 * 8);
+	kernel_free(k);
+}
+
+static void
+check_rejects(void **state)
+{
+	static const struct {
+		const char *config, *err;
+	} bad[] = {
+	    {"num_warps=3", "num_warps=3: must be a power of two from 1 to 32"},
+	    {"m_block=512", "m_block=512: threads per row"},
+	    {"vec=16", "vec=16: must be a power of two with vec*2 bytes <= 16 (at most 8)"},
+	    {"r_block=1000", "r_block=1000: must be a multiple of threads per row * vec"},
+	    {"split=2", "split=2: row splitting needs reductions combinable in one pass"},
+	    {"persistent=1,r_block=2048", "persistent needs r_block >= N (4096)"},
+	};
+	Kernel *k = load("rms_norm");
+	Target t = h100();
+	Facts f;
+	facts_compute(k, TY_BF16, &f);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		Config c = {1, 4096, 1, 8, 8, 1};
+		Diag d = {0};
+		assert_int_equal(config_parse(bad[i].config, &c, &d), 0);
+		assert_int_equal(config_check(&c, k, &f, 2048, 4096, &t, &d), -1);
+		if (!strstr(d.msg, bad[i].err))
+			fail_msg("%s: got '%s'", bad[i].config, d.msg);
+	}
+	Config ok = {1, 4096, 1, 8, 8, 1};
+	Diag d = {0};
+	assert_int_equal(config_check(&ok, k, &f, 2048, 4096, &t, &d), 0);
+	assert_int_equal(config_parse("warps=8", &ok, &d), -1);
+	kernel_free(k);
+}
+
+/* Reference §1.14, where our facts match Helion's: P/L, chunk, M_BLOCK, warps. */
+static void
+helion2828_decisions(void **state)
+{
+	static const struct {
+		const char *k, *dt;
+		int64_t M, N;
+		int persistent;
+		int64_t r_block;
+		int m_block, warps;
+	} want[] = {
+	    /* rms_norm, layer_norm: all persistent; w4 at 896, w8 1280..4096, w16 above */
+	    {"rms_norm", "fp32", 16384, 896, 1, 1024, 1, 4},
+	    {"rms_norm", "fp32", 8192, 1280, 1, 2048, 1, 8},
+	    {"rms_norm", "fp32", 2048, 4096, 1, 4096, 1, 8},
+	    {"rms_norm", "fp32", 2048, 10240, 1, 16384, 1, 16},
+	    {"rms_norm", "bf16", 16384, 896, 1, 1024, 1, 1}, /* the narrow 1-warp rule */
+	    {"layer_norm", "fp32", 16384, 896, 1, 1024, 1, 4},
+	    {"layer_norm", "fp32", 2048, 6144, 1, 8192, 1, 16},
+	    {"layer_norm", "bf16", 16384, 896, 1, 1024, 1, 1},
+	    /* softmax: persistent to 40960 (w32 past 16384), 98304 loops at 16384 */
+	    {"softmax", "fp32", 131072, 128, 1, 128, 8, 4},
+	    {"softmax", "bf16", 131072, 128, 1, 128, 8, 1},
+	    {"softmax", "bf16", 8192, 896, 1, 1024, 1, 1},
+	    {"softmax", "fp32", 2048, 16384, 1, 16384, 1, 16},
+	    {"softmax", "fp32", 2048, 40960, 1, 65536, 1, 32},
+	    {"softmax", "fp32", 512, 98304, 0, 16384, 1, 32},
+	    /* sum: persistent through 16384 wide; flips to looped 16384 at N >= 18432 */
+	    {"sum", "fp32", 4096, 10240, 1, 16384, 1, 16},
+	    {"sum", "bf16", 4096, 16384, 1, 16384, 1, 16},
+	    {"sum", "fp32", 4096, 18432, 0, 16384, 1, 32},
+	    {"sum", "bf16", 2048, 24576, 0, 16384, 1, 32},
+	    /* long_sum: all looped 16384, w32 */
+	    {"long_sum", "fp32", 160, 131072, 0, 16384, 1, 32},
+	    {"long_sum", "bf16", 8, 2097152, 0, 16384, 1, 32},
+	    /* cross_entropy fp32: persistent to 50257, looped 16384 from 114688 */
+	    {"cross_entropy", "fp32", 8192, 32768, 1, 32768, 1, 32},
+	    {"cross_entropy", "fp32", 2048, 50257, 1, 65536, 1, 32},
+	    {"cross_entropy", "fp32", 4096, 114688, 0, 16384, 1, 32},
+	    {"cross_entropy", "fp32", 1024, 250000, 0, 16384, 1, 32},
+	    /* welford: persistent for every test N; the narrow rule at bf16 896 */
+	    {"welford", "fp32", 8192, 14336, 1, 16384, 1, 16},
+	    {"welford", "bf16", 16384, 896, 1, 1024, 1, 1},
+	    /* fused_linear_jsd: 7 live tiles, 7*32000*4 > 737280, loops at pp2(245760/28) */
+	    {"fused_linear_jsd", "fp32", 8192, 32000, 0, 8192, 1, 32},
+	    {"fused_linear_jsd", "fp32", 16384, 32000, 0, 8192, 1, 32},
+	    {"fused_linear_jsd", "bf16", 4096, 128256, 0, 8192, 1, 32},
+	};
+	Target t = h100();
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		Kernel *k = load(want[i].k);
+		Type dt;
+		assert_int_equal(dtype_parse(want[i].dt, &dt), 0);
+		Facts f;
+		facts_compute(k, dt, &f);
+		Choice c;
+		Diag d = {0};
+		assert_int_equal(choose(k, &f, want[i].M, want[i].N, &t, POLICY_HELION2828, &c, &d),
+				 0);
+		const Config *g = &c.cfg;
+		if (g->persistent != want[i].persistent || g->r_block != want[i].r_block ||
+		    g->m_block != want[i].m_block || g->num_warps != want[i].warps)
+			fail_msg("%s %s %lldx%lld: got %s r%lld m%d w%d, want %s r%lld m%d w%d",
+				 want[i].k, want[i].dt, (long long)want[i].M, (long long)want[i].N,
+				 g->persistent ? "P" : "L", (long long)g->r_block, g->m_block,
+				 g->num_warps, want[i].persistent ? "P" : "L",
+				 (long long)want[i].r_block, want[i].m_block, want[i].warps);
+		assert_int_equal(g->split, 1);
+		kernel_free(k);
+	}
+}
+
+/* The rkc policy never picks a config its own model says spills, and every pick passes the
+ * check a user-forced config must pass. */
+static void
+rkc_picks_are_valid(void **state)
+{
+	static const char *kernels[] = {"rms_norm",	 "softmax",	     "long_sum",
+					"cross_entropy", "fused_linear_jsd", "dynamic_quant"};
+	static const int64_t shapes[][2] = {{1, 1},	  {3, 37},	 {8, 2097152},
+					    {16384, 896}, {4096, 50257}, {131072, 128}};
+	Target t = h100();
+	for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
+		Kernel *k = load(kernels[i]);
+		for (int dt = 0; dt < 2; dt++) {
+			Facts f;
+			facts_compute(k, dt ? TY_F32 : TY_BF16, &f);
+			for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+				Choice c;
+				Diag d = {0};
+				int64_t M = shapes[s][0], N = shapes[s][1];
+				assert_int_equal(choose(k, &f, M, N, &t, POLICY_RKC, &c, &d), 0);
+				if (config_check(&c.cfg, k, &f, M, N, &t, &d) || c.cost.spills)
+					fail_msg("%s %lldx%lld: %s (regs %d)", kernels[i],
+						 (long long)M, (long long)N, d.msg, c.cost.regs);
+				assert_true(c.nreasons >= 6);
+			}
+		}
+		kernel_free(k);
+	}
+}
+
+/* A long row with few rows splits; narrow rows pack several rows per CTA. */
+static void
+rkc_split_and_pack(void **state)
+{
+	Target t = h100();
+	Kernel *k = load("long_sum");
+	Facts f;
+	facts_compute(k, TY_F32, &f);
+	Choice c;
+	Diag d = {0};
+	assert_int_equal(choose(k, &f, 8, 2097152, &t, POLICY_RKC, &c, &d), 0);
+	assert_true(c.cfg.split > 1);
+	kernel_free(k);
+	k = load("rms_norm");
+	facts_compute(k, TY_BF16, &f);
+	assert_int_equal(choose(k, &f, 16384, 896, &t, POLICY_RKC, &c, &d), 0);
+	assert_true(c.cfg.m_block > 1);
+	kernel_free(k);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(live_counts),	    cmocka_unit_test(live_sequential_vs_colive),
+	    cmocka_unit_test(held_remat),	    cmocka_unit_test(facts_passes),
+	    cmocka_unit_test(register_model),	    cmocka_unit_test(check_rejects),
+	    cmocka_unit_test(helion2828_decisions), cmocka_unit_test(rkc_picks_are_valid),
+	    cmocka_unit_test(rkc_split_and_pack),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
