@@ -291,10 +291,7 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 	passes_compute(f, k, flow, level);
 	chain_compute(f, k, level, fused);
 
-	int plain = 1;
-	for (int i = 0; i < k->nins; i++)
-		plain &= !op_is_reduce(k->ins[i].op) || k->ins[i].op != OP_WELFORD;
-	f->split_ok = f->levels == 1 && !f->online && !f->full_width_output && plain;
+	f->split_ok = f->levels == 1 && !f->online && !f->full_width_output;
 
 	f->helion_live = live_helion(k);
 	f->held_tiles = live_held(k, dtype, &f->held_words);

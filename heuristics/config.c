@@ -74,8 +74,8 @@ config_check(const Config *c, const Kernel *k, const Facts *f, int64_t M, int64_
 			    c->split,
 			    f->full_width_output ? "an [M,N] output"
 			    : f->levels > 1	 ? "dependent reductions"
-			    : f->online		 ? "an online max/sum pair"
-						 : "a welford reduction");
+			    : f->levels		 ? "an online max/sum pair"
+						 : "no reduction");
 	int64_t seg = (N + c->split - 1) / c->split;
 	if (c->split > 1 && seg < step)
 		return diag(

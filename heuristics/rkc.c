@@ -65,12 +65,20 @@ better(const Cand *a, const Cand *b)
 	return ta < tb;
 }
 
+/* The policy keeps an eighth of the register limit free: the model's estimate, not ptxas's
+ * count, decides, and a config at the edge spills on a small error. */
+static int
+within_budget(const Cost *o)
+{
+	return o->regs <= o->reg_limit - o->reg_limit / 8;
+}
+
 static void
 add(Cands *cs, const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t)
 {
 	Cand x = {*c, {0}};
 	cost_model(f, c, M, N, t, &x.cost);
-	if (x.cost.spills)
+	if (!within_budget(&x.cost))
 		return;
 	if (cs->n == cs->cap) {
 		cs->cap = cs->cap ? 2 * cs->cap : 256;
@@ -171,12 +179,13 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 
 	const Cand *m = best_other(cs, b, K_MODE);
 	if (c->persistent)
-		choice_reason(out,
-			      "persistent r_block=%lld: a thread holds %d tile(s) x %lld elements "
-			      "(%lld bytes), %d regs <= %d, and reads the row once; %s",
-			      (long long)c->r_block, f->held_tiles, (long long)ept,
-			      (long long)o->live_bytes, o->regs, o->reg_limit,
-			      vs(alt, sizeof alt, b, m));
+		choice_reason(
+		    out,
+		    "persistent r_block=%lld: a thread holds %d tile(s) x %lld elements "
+		    "(%lld bytes), %d regs <= %d (7/8 of the limit %d), and reads the row once; %s",
+		    (long long)c->r_block, f->held_tiles, (long long)ept, (long long)o->live_bytes,
+		    o->regs, o->reg_limit - o->reg_limit / 8, o->reg_limit,
+		    vs(alt, sizeof alt, b, m));
 	else {
 		char why[200];
 		if (m)
@@ -189,13 +198,14 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 				int r = regs_predict(f, 1, pe);
 				int lim = t->regs_per_sm / (32 * w) / 8 * 8;
 				lim = lim < t->max_regs_thread ? lim : t->max_regs_thread;
+				lim -= lim / 8;
 				if (w == 1 || (double)r / lim < (double)bregs / blim)
 					bw = w, bregs = r, blim = lim;
 			}
 			snprintf(
 			    why, sizeof why,
-			    "persistent spills: %d tile(s) a thread needs %d regs > %d even at "
-			    "its closest fit, %d warps a row",
+			    "persistent does not fit: %d tile(s) a thread need %d regs > %d (7/8 "
+			    "of the limit) even at the closest fit, %d warps a row",
 			    f->held_tiles, bregs, blim, bw);
 		}
 		choice_reason(
@@ -221,8 +231,8 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		choice_reason(out, "split=1: not applicable, the kernel has %s",
 			      f->full_width_output ? "an [M,N] output"
 			      : f->levels > 1	   ? "dependent reductions"
-			      : f->online	   ? "an online max/sum pair"
-						   : "a welford reduction");
+			      : f->levels	   ? "an online max/sum pair"
+						   : "no reduction");
 	else
 		choice_reason(out, "split=%d: %lld row(s) x %d segment(s) of %lld on %d SMs; %s",
 			      c->split, (long long)M, c->split, (long long)seg, t->sms,
@@ -253,8 +263,9 @@ choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *
 		c.persistent = c.r_block >= N;
 		out->cfg = c;
 		cost_model(f, &c, M, N, t, &out->cost);
-		choice_reason(out, "every config spills; the smallest chunk at %d threads: %d regs",
-			      t->max_threads_cta, out->cost.regs);
+		choice_reason(
+		    out, "no config fits the budget; the smallest chunk at %d threads: %d regs",
+		    t->max_threads_cta, out->cost.regs);
 		return;
 	}
 	const Cand *b = &cs.v[0];
