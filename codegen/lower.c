@@ -19,9 +19,8 @@ typedef struct {
 
 /* One chunk of a row as one thread sees it: nvec vectors of vec elements. */
 typedef struct {
+	LLVMValueRef col;    /* i64: the thread's first column; vector j starts j*tpr*vec later */
 	LLVMValueRef *valid; /* per vector: the row is real and the vector is inside the segment */
-	LLVMValueRef
-	    *colc; /* per vector: first column, clamped into the row so loads never fault */
 } Chunk;
 
 typedef struct {
@@ -350,29 +349,29 @@ chunk_at(Lower *L, LLVMValueRef base)
 {
 	Chunk ch;
 	ch.valid = arena_alloc(L->a, sizeof(LLVMValueRef) * L->nvec);
-	ch.colc = arena_alloc(L->a, sizeof(LLVMValueRef) * L->nvec);
-	LLVMValueRef last = LLVMBuildSub(L->b, L->N, ci64(L, L->vec), "");
-	LLVMValueRef col = LLVMBuildAdd(L->b, base, L->lofs, "");
+	ch.col = LLVMBuildAdd(L->b, base, L->lofs, "");
 	for (int j = 0; j < L->nvec; j++) {
 		LLVMValueRef c =
-		    LLVMBuildAdd(L->b, col, ci64(L, (long long)j * L->tpr * L->vec), "");
+		    LLVMBuildAdd(L->b, ch.col, ci64(L, (long long)j * L->tpr * L->vec), "");
 		LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntSLT, c, L->seg_end, "");
 		ch.valid[j] = LLVMBuildAnd(L->b, in, L->rowok, "");
-		LLVMValueRef lt = LLVMBuildICmp(L->b, LLVMIntSLT, c, last, "");
-		ch.colc[j] = LLVMBuildSelect(L->b, lt, c, last, "");
 	}
 	return ch;
 }
 
+/* The address of vector j: the thread's base plus a constant, which ptxas folds into the
+ * load's immediate offset, so a chunk costs one 64-bit address per array. */
 static LLVMValueRef
 elem_ptr(Lower *L, int param, const Chunk *ch, int j)
 {
 	const Param *p = &L->k->params[param];
-	LLVMValueRef off = ch->colc[j];
+	LLVMTypeRef et = storage_type(L, p->type);
+	LLVMValueRef off = ch->col;
 	if (p->shape == SH_TILE)
 		off = LLVMBuildAdd(L->b, L->rowoff, off, "");
-	LLVMValueRef base = L->parg[param];
-	return LLVMBuildGEP2(L->b, storage_type(L, p->type), base, &off, 1, "");
+	LLVMValueRef base = LLVMBuildGEP2(L->b, et, L->parg[param], &off, 1, "");
+	LLVMValueRef k = ci64(L, (long long)j * L->tpr * L->vec);
+	return LLVMBuildInBoundsGEP2(L->b, et, base, &k, 1, "");
 }
 
 static int
@@ -390,8 +389,22 @@ lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 	LLVMTypeRef st = storage_type(L, p->type);
 	LLVMTypeRef vt = L->vec > 1 ? LLVMVectorType(st, L->vec) : st;
 	LLVMValueRef *raw = arena_alloc(L->a, sizeof(LLVMValueRef) * L->nvec);
-	for (int j = 0; j < L->nvec; j++)
-		raw[j] = load_inv(L, vt, elem_ptr(L, in->param, ch, j), vec_align(L, p->type));
+	for (int j = 0; j < L->nvec; j++) {
+		/* a masked vector is not read (ptxas predicates the load) and reads as zero */
+		LLVMValueRef ptr = elem_ptr(L, in->param, ch, j);
+		LLVMBasicBlockRef from = LLVMGetInsertBlock(L->b);
+		LLVMBasicBlockRef ld = LLVMAppendBasicBlockInContext(L->cx, L->fn, "ld");
+		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "ld.next");
+		LLVMBuildCondBr(L->b, ch->valid[j], ld, next);
+		LLVMPositionBuilderAtEnd(L->b, ld);
+		LLVMValueRef v = load_inv(L, vt, ptr, vec_align(L, p->type));
+		LLVMBuildBr(L->b, next);
+		LLVMPositionBuilderAtEnd(L->b, next);
+		raw[j] = LLVMBuildPhi(L->b, vt, "");
+		LLVMValueRef in_v[2] = {v, LLVMConstNull(vt)};
+		LLVMBasicBlockRef in_b[2] = {ld, from};
+		LLVMAddIncoming(raw[j], in_v, in_b, 2);
+	}
 	for (int j = 0; j < L->nvec; j++)
 		for (int e = 0; e < L->vec; e++) {
 			LLVMValueRef v = raw[j];
@@ -702,6 +715,8 @@ shfl(Lower *L, const char *name, LLVMValueRef v, LLVMValueRef lane)
 static void
 red_cross(Lower *L, Red *rs, int n)
 {
+	if (n == 0)
+		return;
 	int w = L->tpr < 32 ? L->tpr : 32;
 	for (int off = w / 2; off >= 1; off /= 2)
 		for (int i = 0; i < n; i++) {

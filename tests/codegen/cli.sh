@@ -1,0 +1,38 @@
+#!/bin/sh
+# rkc compile from the command line: outputs, determinism, -o -, errors leave nothing behind.
+rkc=$1
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+$rkc compile testdata/kernels/softmax.rk --shape 1000x50257 --dtype bf16 -o "$t/a.ptx" || fail "compile"
+[ -s "$t/a.ptx" ] && [ -s "$t/a.json" ] || fail "a.ptx and a.json expected"
+grep -q '"entry": "softmax"' "$t/a.json" || fail "manifest entry"
+grep -q '"policy": "rkc"' "$t/a.json" || fail "manifest policy"
+grep -q '^.visible .entry softmax(' "$t/a.ptx" || fail "PTX entry"
+$rkc compile testdata/kernels/softmax.rk --shape 1000x50257 --dtype bf16 -o "$t/b.ptx" || fail "compile again"
+cmp -s "$t/a.ptx" "$t/b.ptx" && cmp -s "$t/a.json" "$t/b.json" || fail "two compiles differ"
+
+$rkc compile testdata/kernels/sum.rk --shape 8x4096 --dtype fp32 --arch sm_80 -o - >"$t/out" || fail "-o -"
+grep -q '^.target sm_80' "$t/out" || fail "-o - prints the PTX"
+[ ! -e ./-.json ] || fail "-o - writes no manifest"
+
+$rkc compile testdata/kernels/layer_norm.rk --shape 64x4096 --dtype bf16 \
+	--config persistent=0,r_block=1024,m_block=1,num_warps=4 --ptxas -o "$t/c.ptx" >"$t/report" || fail "--config --ptxas"
+grep -q '^ptxas sm_90 layer_norm: [0-9]* registers, 0 bytes spill stores' "$t/report" || fail "ptxas report: $(cat "$t/report")"
+grep -q '"persistent": false, "r_block": 1024' "$t/c.json" || fail "forced config in the manifest"
+grep -q 'forced over the rkc policy' "$t/c.json" || fail "forced reason"
+
+if $rkc compile testdata/kernels/layer_norm.rk --shape 64x4096 --dtype bf16 --config split=2 \
+	-o "$t/d.ptx" 2>"$t/err"; then fail "split on layer_norm accepted"; fi
+grep -q "error: infeasible --config 'split=2'" "$t/err" || fail "infeasible message: $(cat "$t/err")"
+[ ! -e "$t/d.ptx" ] && [ ! -e "$t/d.json" ] || fail "files left behind after an error"
+[ -z "$(ls "$t" | grep tmp)" ] || fail "temporary files left behind"
+
+if $rkc compile testdata/kernels/sum.rk --shape 8x4096 --dtype fp32 --arch sm_100 -o "$t/e.ptx" 2>"$t/err"; then
+	fail "sm_100 accepted"
+fi
+grep -q "unsupported arch 'sm_100'" "$t/err" || fail "arch message: $(cat "$t/err")"
+if $rkc compile testdata/kernels/sum.rk --shape 8x0 --dtype fp32 -o "$t/e.ptx" 2>/dev/null; then fail "N=0 accepted"; fi
+if $rkc compile testdata/kernels/sum.rk --shape 8x8 -o "$t/e.ptx" 2>/dev/null; then fail "no dtype accepted"; fi
+echo ok

@@ -1,0 +1,262 @@
+/* Compiles a list of points (forced configs, or the golden files) to PTX in process, assembles
+ * each with ptxas for its arch, two at a time, and fails on any error. ptxas missing is a failure.
+ *   ptx_suite forced LIST      lines "kernel MxN dtype k=v,..." (all six knobs), for sm_90 and
+ * sm_80 ptx_suite golden FILE...   every point of each golden file, for the file's arch */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "codegen/codegen.h"
+#include "frontends/frontends.h"
+
+typedef struct {
+	char kernel[64], arch[8], what[512];
+	Compile c;
+} Point;
+
+static Point *pts;
+static int npts, cap;
+
+static Point *
+add_point(void)
+{
+	if (npts == cap) {
+		cap = cap ? cap * 2 : 256;
+		pts = realloc(pts, sizeof *pts * cap);
+	}
+	memset(&pts[npts], 0, sizeof *pts);
+	return &pts[npts++];
+}
+
+static Kernel *kernels[64];
+static int nkernels;
+
+static Kernel *
+kernel_named(const char *name)
+{
+	for (int i = 0; i < nkernels; i++)
+		if (!strcmp(kernels[i]->name, name))
+			return kernels[i];
+	char path[256];
+	snprintf(path, sizeof path, "testdata/kernels/%s.rk", name);
+	Diag d = {0};
+	char *src = read_file(path, NULL, &d);
+	Kernel *k = src ? parse_kernel(path, src, &d) : NULL;
+	free(src);
+	if (!k || nkernels == 64) {
+		fprintf(stderr, "%s\n", d.msg);
+		exit(1);
+	}
+	return kernels[nkernels++] = k;
+}
+
+static int
+read_forced(const char *list)
+{
+	FILE *f = fopen(list, "r");
+	if (!f) {
+		perror(list);
+		return -1;
+	}
+	char line[512];
+	while (fgets(line, sizeof line, f)) {
+		char kn[64], dt[16], cfg[256];
+		long long M, N;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (sscanf(line, "%63s %lldx%lld %15s %255s", kn, &M, &N, dt, cfg) != 5) {
+			fprintf(stderr, "%s: bad line: %s", list, line);
+			fclose(f);
+			return -1;
+		}
+		for (int a = 0; a < 2; a++) {
+			Point *p = add_point();
+			Diag d = {0};
+			snprintf(p->kernel, sizeof p->kernel, "%s", kn);
+			snprintf(p->arch, sizeof p->arch, "%s", a ? "sm_80" : "sm_90");
+			snprintf(p->what, sizeof p->what, "%s %lldx%lld %s %s", kn, M, N, dt, cfg);
+			p->c.M = M;
+			p->c.N = N;
+			if (dtype_parse(dt, &p->c.dtype) || config_parse(cfg, &p->c.cfg, &d)) {
+				fprintf(stderr, "%s: bad dtype or config: %s %s\n", list, line,
+					d.msg);
+				fclose(f);
+				return -1;
+			}
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+static int
+read_golden(const char *file)
+{
+	json_error_t e;
+	json_t *root = json_load_file(file, 0, &e);
+	if (!root) {
+		fprintf(stderr, "%s:%d: %s\n", file, e.line, e.text);
+		return -1;
+	}
+	const char *arch = json_string_value(json_object_get(root, "arch"));
+	json_t *points = json_object_get(root, "points"), *pt;
+	size_t i;
+	json_array_foreach(points, i, pt)
+	{
+		Point *p = add_point();
+		const char *dt = json_string_value(json_object_get(pt, "dtype"));
+		snprintf(p->kernel, sizeof p->kernel, "%s",
+			 json_string_value(json_object_get(pt, "kernel")));
+		snprintf(p->arch, sizeof p->arch, "%s", arch);
+		p->c.M = json_integer_value(json_object_get(pt, "M"));
+		p->c.N = json_integer_value(json_object_get(pt, "N"));
+		Config *g = &p->c.cfg;
+		g->persistent = json_is_true(json_object_get(pt, "persistent"));
+		g->r_block = json_integer_value(json_object_get(pt, "r_block"));
+		g->m_block = (int)json_integer_value(json_object_get(pt, "m_block"));
+		g->num_warps = (int)json_integer_value(json_object_get(pt, "num_warps"));
+		g->vec = (int)json_integer_value(json_object_get(pt, "vec"));
+		g->split = (int)json_integer_value(json_object_get(pt, "split"));
+		snprintf(p->what, sizeof p->what, "%s %lldx%lld %s (%s)", p->kernel,
+			 (long long)p->c.M, (long long)p->c.N, dt ? dt : "?", file);
+		if (!dt || dtype_parse(dt, &p->c.dtype)) {
+			fprintf(stderr, "%s: bad point %zu\n", file, i);
+			json_decref(root);
+			return -1;
+		}
+	}
+	json_decref(root);
+	return 0;
+}
+
+static double
+now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fputs("usage: ptx_suite forced LIST | golden FILE...\n", stderr);
+		return 2;
+	}
+	const char *ptxas = ptxas_path();
+	if (!ptxas) {
+		fputs("FAIL: ptxas not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)\n",
+		      stderr);
+		return 1;
+	}
+	for (int i = 2; i < argc; i++)
+		if (!strcmp(argv[1], "forced") ? read_forced(argv[i]) : read_golden(argv[i]))
+			return 1;
+	char dir[] = "/tmp/rkc-ptx-suite-XXXXXX";
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	int fails = 0;
+	double t0 = now();
+	for (int i = 0; i < npts; i++) {
+		Point *p = &pts[i];
+		p->c.arch = p->arch;
+		Kernel *k = kernel_named(p->kernel);
+		Buf ptx = {0};
+		Diag d = {0};
+		if (codegen_ptx(k, &p->c, &ptx, NULL, &d)) {
+			fprintf(stderr, "FAIL compile %s %s: %s\n", p->arch, p->what, d.msg);
+			fails++;
+			p->arch[0] = 0;
+			continue;
+		}
+		if (i == 0) {
+			/* determinism: a second compile gives the same bytes */
+			Buf again = {0};
+			if (codegen_ptx(k, &p->c, &again, NULL, &d) || strcmp(ptx.s, again.s)) {
+				fprintf(stderr, "FAIL: two compiles of %s differ\n", p->what);
+				fails++;
+			}
+			buf_free(&again);
+		}
+		char path[512];
+		snprintf(path, sizeof path, "%s/%d.ptx", dir, i);
+		FILE *f = fopen(path, "w");
+		fputs(ptx.s, f);
+		fclose(f);
+		buf_free(&ptx);
+	}
+	double t1 = now();
+	/* ptxas, two at a time */
+	int running = 0, next = 0, spills = 0, maxregs = 0;
+	pid_t *pid = calloc(npts, sizeof *pid);
+	while (next < npts || running > 0) {
+		if (next < npts && running < 2) {
+			int i = next++;
+			if (!pts[i].arch[0])
+				continue;
+			char in[512], log[512], arch[32];
+			snprintf(in, sizeof in, "%s/%d.ptx", dir, i);
+			snprintf(log, sizeof log, "%s/%d.log", dir, i);
+			snprintf(arch, sizeof arch, "-arch=%s", pts[i].arch);
+			if ((pid[i] = fork()) == 0) {
+				FILE *o = freopen(log, "w", stderr);
+				(void)o;
+				execl(ptxas, "ptxas", "-v", arch, "-o", "/dev/null", in,
+				      (char *)NULL);
+				_exit(127);
+			}
+			running++;
+			continue;
+		}
+		int st;
+		pid_t w = wait(&st);
+		if (w < 0)
+			break;
+		running--;
+		for (int i = 0; i < npts; i++) {
+			if (pid[i] != w)
+				continue;
+			char log[512];
+			snprintf(log, sizeof log, "%s/%d.log", dir, i);
+			Diag d = {0};
+			char *text = read_file(log, NULL, &d);
+			PtxasFunc pf;
+			if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !text ||
+			    ptxas_parse(text, &pf, 1) != 1) {
+				fprintf(stderr, "FAIL ptxas %s %s:\n%s\n", pts[i].arch, pts[i].what,
+					text ? text : "");
+				fails++;
+			} else {
+				if (pf.spill_stores > 0) {
+					spills++;
+					printf(
+					    "spills: %s %s: %d registers, %ld bytes spill stores\n",
+					    pts[i].arch, pts[i].what, pf.regs, pf.spill_stores);
+				}
+				if (pf.regs > maxregs)
+					maxregs = pf.regs;
+			}
+			free(text);
+			unlink(log);
+			snprintf(log, sizeof log, "%s/%d.ptx", dir, i);
+			unlink(log);
+		}
+	}
+	rmdir(dir);
+	printf(
+	    "%d points: PTX in %.2f s (%.1f ms a point), ptxas in %.2f s; %d with spills, max %d "
+	    "registers; %d failures\n",
+	    npts, t1 - t0, 1000 * (t1 - t0) / (npts ? npts : 1), now() - t1, spills, maxregs,
+	    fails);
+	free(pid);
+	free(pts);
+	for (int i = 0; i < nkernels; i++)
+		kernel_free(kernels[i]);
+	return fails ? 1 : 0;
+}

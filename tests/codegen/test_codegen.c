@@ -1,0 +1,245 @@
+/* Codegen: config checks, the pass plan, the manifest against expected files, the ptxas -v parser
+ * on captured text, and properties of the emitted PTX that performance depends on. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/codegen.h"
+#include "frontends/frontends.h"
+
+static Kernel *
+load(const char *name)
+{
+	char path[256];
+	snprintf(path, sizeof path, "testdata/kernels/%s.rk", name);
+	Diag d = {0};
+	char *src = read_file(path, NULL, &d);
+	Kernel *k = src ? parse_kernel(path, src, &d) : NULL;
+	free(src);
+	if (!k)
+		fail_msg("%s", d.msg);
+	return k;
+}
+
+static char *
+slurp(const char *path)
+{
+	Diag d = {0};
+	char *s = read_file(path, NULL, &d);
+	if (!s)
+		fail_msg("%s", d.msg);
+	return s;
+}
+
+static Compile
+point(const char *arch, Type dt, int64_t M, int64_t N, const char *cfg)
+{
+	Compile c = {.arch = arch, .dtype = dt, .M = M, .N = N};
+	Diag d = {0};
+	if (config_parse(cfg, &c.cfg, &d))
+		fail_msg("%s", d.msg);
+	return c;
+}
+
+static void
+test_ptxas_parse(void **state)
+{
+	(void)state;
+	char *text = slurp("tests/codegen/ptxas_report.txt");
+	PtxasFunc f[4];
+	assert_int_equal(ptxas_parse(text, f, 4), 3);
+	assert_string_equal(f[0].name, "rmsnorm_bf16");
+	assert_int_equal(f[0].regs, 17);
+	assert_int_equal(f[0].barriers, 1);
+	assert_int_equal(f[0].smem, 128);
+	assert_int_equal(f[0].spill_stores, 0);
+	/* a .func: a stack line and no "Used" line */
+	assert_string_equal(f[1].name, "helper");
+	assert_int_equal(f[1].stack, 8);
+	assert_int_equal(f[1].regs, 0);
+	assert_string_equal(f[2].name, "spill_probe");
+	assert_int_equal(f[2].regs, 255);
+	assert_int_equal(f[2].stack, 72);
+	assert_int_equal(f[2].spill_stores, 68);
+	assert_int_equal(f[2].spill_loads, 68);
+	assert_int_equal(f[2].cum_stack, 72);
+	assert_int_equal(ptxas_parse(text, f, 1), 1);
+	assert_int_equal(ptxas_parse("", f, 4), 0);
+	free(text);
+}
+
+/* Each bad config names the knob and the rule; none reaches LLVM. */
+static void
+test_check(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *arch, *cfg, *want;
+		int64_t N;
+	} bad[] = {
+	    {"sm_100", "persistent=1,r_block=4096,m_block=1,num_warps=4,vec=8,split=1",
+	     "unsupported arch 'sm_100'", 4096},
+	    {"sm_90", "persistent=1,r_block=4096,m_block=1,num_warps=3,vec=8,split=1",
+	     "num_warps=3", 4096},
+	    {"sm_90", "persistent=1,r_block=4096,m_block=256,num_warps=4,vec=8,split=1",
+	     "m_block=256", 4096},
+	    {"sm_90", "persistent=1,r_block=4096,m_block=1,num_warps=4,vec=16,split=1", "vec=16",
+	     4096},
+	    {"sm_90", "persistent=1,r_block=4104,m_block=1,num_warps=4,vec=8,split=1",
+	     "vec=8 does not divide N=4100", 4100},
+	    {"sm_90", "persistent=1,r_block=1000,m_block=1,num_warps=4,vec=8,split=1",
+	     "multiple of tpr*vec = 128*8", 4096},
+	    {"sm_90", "persistent=1,r_block=2048,m_block=1,num_warps=4,vec=8,split=1",
+	     "persistent needs r_block >= N", 4096},
+	    {"sm_90", "persistent=1,r_block=4096,m_block=1,num_warps=4,vec=8,split=2",
+	     "cannot split rows", 4096},
+	    {"sm_90", "persistent=1,r_block=131072,m_block=1,num_warps=4,vec=8,split=1",
+	     "elements per thread", 4096},
+	};
+	Kernel *k = load("rms_norm");
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		Compile c = point(bad[i].arch, TY_BF16, 64, bad[i].N, bad[i].cfg);
+		Diag d = {0};
+		Buf ptx = {0};
+		assert_int_equal(codegen_ptx(k, &c, &ptx, NULL, &d), -1);
+		if (!strstr(d.msg, bad[i].want))
+			fail_msg("%s: got '%s', want '%s'", bad[i].cfg, d.msg, bad[i].want);
+		assert_null(ptx.s);
+	}
+	Compile ok = point("sm_90", TY_BF16, 64, 4096,
+			   "persistent=1,r_block=4096,m_block=1,num_warps=4,vec=8,split=1");
+	Diag d = {0};
+	assert_int_equal(codegen_check(k, &ok, &d), 0);
+	kernel_free(k);
+}
+
+/* Reduction passes when looped: max+sum fuse into one online pass; layer_norm needs two. */
+static void
+test_plan(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *kernel;
+		int npasses, tile_store, split;
+	} want[] = {
+	    {"softmax", 1, 1, 0},	{"cross_entropy", 1, 0, 0}, {"layer_norm", 2, 1, 0},
+	    {"rms_norm", 1, 1, 0},	{"sum", 1, 0, 1},	    {"long_sum", 1, 0, 1},
+	    {"dynamic_quant", 1, 1, 0}, {"welford", 1, 1, 0},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		Kernel *k = load(want[i].kernel);
+		Arena *a = arena_new();
+		Plan p;
+		plan_kernel(k, a, &p);
+		if (p.npasses != want[i].npasses || p.tile_store != want[i].tile_store ||
+		    codegen_split_ok(k) != want[i].split)
+			fail_msg("%s: %d passes, tile store %d, split %d", want[i].kernel,
+				 p.npasses, p.tile_store, codegen_split_ok(k));
+		arena_free(a);
+		kernel_free(k);
+	}
+}
+
+static void
+check_manifest(const char *kernel, Compile c, const char *expected)
+{
+	Kernel *k = load(kernel);
+	Buf b = {0};
+	const char *reasons[] = {"a reason with \"quotes\"", "another"};
+	codegen_manifest(&b, k, &c, "rkc", reasons, 2);
+	char *want = slurp(expected);
+	if (strcmp(b.s, want))
+		fail_msg("manifest differs from %s:\n%s", expected, b.s);
+	free(want);
+	buf_free(&b);
+	kernel_free(k);
+}
+
+static void
+test_manifest(void **state)
+{
+	(void)state;
+	check_manifest("rms_norm",
+		       point("sm_90", TY_BF16, 4097, 4096,
+			     "persistent=1,r_block=4096,m_block=2,num_warps=8,vec=8,split=1"),
+		       "tests/codegen/rms_norm.json");
+	check_manifest("long_sum",
+		       point("sm_80", TY_F32, 3, 1048576,
+			     "persistent=0,r_block=8192,m_block=1,num_warps=8,vec=4,split=16"),
+		       "tests/codegen/long_sum.json");
+}
+
+static char *
+ptx_of(const char *kernel, Compile c)
+{
+	Kernel *k = load(kernel);
+	Buf b = {0};
+	Diag d = {0};
+	if (codegen_ptx(k, &c, &b, NULL, &d))
+		fail_msg("%s: %s", kernel, d.msg);
+	kernel_free(k);
+	return b.s;
+}
+
+static int
+count(const char *s, const char *what)
+{
+	int n = 0;
+	for (const char *p = s; (p = strstr(p, what)); p++)
+		n++;
+	return n;
+}
+
+/* What the bandwidth bar depends on, checked in the PTX text. */
+static void
+test_ptx_shape(void **state)
+{
+	(void)state;
+	/* bf16 row of 4096 held by 128 threads: 4 x 16-byte read-only loads of x and of w, 4 vector
+	 * stores, no local memory, one barrier for the 4 warps of the row */
+	char *s = ptx_of("rms_norm",
+			 point("sm_90", TY_BF16, 4096, 4096,
+			       "persistent=1,r_block=4096,m_block=1,num_warps=4,vec=8,split=1"));
+	assert_int_equal(count(s, "ld.global.nc.v4.u32"), 8);
+	assert_int_equal(count(s, "st.global.v4.b32"), 4);
+	assert_int_equal(count(s, ".local"), 0);
+	assert_int_equal(count(s, "bar.sync"), 1);
+	assert_true(count(s, "rsqrt.approx.f32") == 1);
+	assert_true(count(s, "fma.rn.f32") > 0);
+	assert_true(count(s, ".entry rms_norm(") == 1);
+	assert_true(count(s, ".maxntid 128, 1, 1") == 1);
+	free(s);
+	/* looped softmax: one online max/sum pass and the apply pass, exp through ex2.approx */
+	s = ptx_of("softmax",
+		   point("sm_80", TY_F32, 64, 50000,
+			 "persistent=0,r_block=2048,m_block=1,num_warps=8,vec=4,split=1"));
+	assert_int_equal(count(s, "ld.global.nc.v4.f32"), 4);
+	assert_true(count(s, "ex2.approx.f32") > 0);
+	assert_int_equal(count(s, "div.rn"), 0);
+	assert_int_equal(count(s, ".target sm_80"), 1);
+	free(s);
+	/* split rows: partials, a fence, a counter, and the last CTA's merge */
+	s = ptx_of("long_sum",
+		   point("sm_90", TY_F32, 2, 1 << 20,
+			 "persistent=0,r_block=4096,m_block=1,num_warps=8,vec=4,split=8"));
+	assert_int_equal(count(s, "atom.global.add.u32"), 1);
+	assert_int_equal(count(s, "membar.gl"), 2);
+	assert_int_equal(count(s, "ld.volatile.global.f32"), 8);
+	free(s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_ptxas_parse), cmocka_unit_test(test_check),
+	    cmocka_unit_test(test_plan),	cmocka_unit_test(test_manifest),
+	    cmocka_unit_test(test_ptx_shape),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
