@@ -298,6 +298,78 @@ test_every_kernel_has_inputs(void **state)
 	free(spec);
 }
 
+/* A kernel that computes the reference exactly and stores it in its output types passes every
+ * check at both dtypes: the inputs keep the reference finite and the tolerances leave room for
+ * the rounding of stores (bf16 outputs, the int8 quantisation). */
+static void
+test_exact_kernel_passes(void **state)
+{
+	static const char *names[] = {"rms_norm",
+				      "layer_norm",
+				      "softmax",
+				      "sum",
+				      "long_sum",
+				      "cross_entropy",
+				      "kl_div",
+				      "jsd",
+				      "welford",
+				      "fused_add_rmsnorm",
+				      "fused_add_layernorm",
+				      "gated_rmsnorm",
+				      "scaled_masked_softmax",
+				      "cross_entropy_ls_zloss",
+				      "dynamic_quant",
+				      "grpo",
+				      "fused_linear_jsd"};
+	static const Type dtypes[] = {TY_BF16, TY_F32};
+	char *spec = slurp("testdata/inputs.json"), *tols = slurp("testdata/tolerances.json");
+	int64_t M = 5, N = 1531;
+	int64_t rows[5] = {0, 1, 2, 3, 4};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		for (int t = 0; t < 2; t++) {
+			char path[256];
+			snprintf(path, sizeof path, "testdata/kernels/%s.rk", names[i]);
+			Kernel *k = kernel_file(path);
+			Dist ds[16];
+			Tensor ts[16];
+			double *ref[16];
+			Diag d = {0};
+			if (inputs_spec(ds, k, "inputs.json", spec, &d) ||
+			    inputs_make(ts, k, dtypes[t], M, N, 5, ds, &d) ||
+			    reference_rows(ref, k, ts, M, N, rows, M, &d))
+				fail_msg("%s: %s", names[i], d.msg);
+			for (int p = 0, oi = 0; p < k->nparams; p++) {
+				if (k->params[p].kind != P_OUT)
+					continue;
+				Type ty = ts[p].type;
+				int64_t n = ts[p].count, cols = n / M;
+				char *out = malloc((size_t)n * (size_t)type_size(ty));
+				for (int64_t e = 0; e < n; e++)
+					elem_set(ty, out, e, ref[p][e]);
+				double tol = 0;
+				if (type_is_float(ty))
+					assert_int_equal(
+					    tolerance(&tol, k->name, oi, dtypes[t], "t", tols, &d),
+					    0);
+				Check c;
+				check_output(&c, ty, out, out, n, cols, rows, M, ref[p], tol);
+				if (!c.pass)
+					fail_msg(
+					    "%s %s %s: error %g, tolerance %g, %lld non-finite",
+					    names[i], type_name(dtypes[t]), k->params[p].name,
+					    c.err, c.tol, (long long)c.nonfinite);
+				free(out);
+				oi++;
+			}
+			for (int p = 0; p < k->nparams; p++)
+				free(ref[p]);
+			tensors_free(ts, k->nparams);
+			kernel_free(k);
+		}
+	free(spec);
+	free(tols);
+}
+
 static void
 test_sample_rows(void **state)
 {
@@ -552,6 +624,7 @@ main(void)
 	    cmocka_unit_test(test_inputs_deterministic),
 	    cmocka_unit_test(test_spec_errors),
 	    cmocka_unit_test(test_every_kernel_has_inputs),
+	    cmocka_unit_test(test_exact_kernel_passes),
 	    cmocka_unit_test(test_sample_rows),
 	    cmocka_unit_test(test_reference_rows),
 	    cmocka_unit_test(test_check_tolerance_boundary),
