@@ -136,21 +136,48 @@ tolerance(double *tol, const char *kernel, int out_index, Type dtype, const char
 	return rc;
 }
 
+/* The whole-output scan runs in chunks across threads: outputs reach billions of elements. */
+#define SCAN_CHUNKS 256
+
+typedef struct {
+	Type t;
+	const char *a, *b;
+	int64_t count;
+	int64_t nonfinite[SCAN_CHUNKS], unwritten[SCAN_CHUNKS];
+} Scan;
+
+static void
+scan_chunks(void *ctx, int64_t lo, int64_t hi)
+{
+	Scan *s = ctx;
+	size_t es = (size_t)type_size(s->t);
+	int is_float = type_is_float(s->t);
+	for (int64_t c = lo; c < hi; c++) {
+		int64_t end = s->count * (c + 1) / SCAN_CHUNKS;
+		for (int64_t i = s->count * c / SCAN_CHUNKS; i < end; i++) {
+			if (memcmp(s->a + i * es, s->b + i * es, es))
+				s->unwritten[c]++;
+			if (is_float && !isfinite(elem_get(s->t, s->a, i)))
+				s->nonfinite[c]++;
+		}
+	}
+}
+
 void
 check_output(Check *c, Type t, const void *run1, const void *run2, int64_t count, int64_t cols,
 	     const int64_t *rows, int64_t nrows, const double *ref, double tol)
 {
-	size_t es = (size_t)type_size(t);
-	const char *a = run1, *b = run2;
+	Scan *s = calloc(1, sizeof *s);
+	*s = (Scan){.t = t, .a = run1, .b = run2, .count = count};
+	parallel_for(SCAN_CHUNKS, scan_chunks, s);
 	c->is_int = !type_is_float(t);
 	c->count = count;
 	c->nonfinite = c->unwritten = 0;
-	for (int64_t i = 0; i < count; i++) {
-		if (memcmp(a + i * es, b + i * es, es))
-			c->unwritten++;
-		if (!c->is_int && !isfinite(elem_get(t, run1, i)))
-			c->nonfinite++;
+	for (int i = 0; i < SCAN_CHUNKS; i++) {
+		c->nonfinite += s->nonfinite[i];
+		c->unwritten += s->unwritten[i];
 	}
+	free(s);
 	double num = 0, den = 0, worst = 0;
 	for (int64_t i = 0; i < nrows; i++)
 		for (int64_t j = 0; j < cols; j++) {
