@@ -5,7 +5,8 @@
 #
 # usage: bench/gpu_run.sh [RKC]     RKC: the rkc binary (default $RKC, else ./rkc, else build/rkc)
 # env:   OUT      where logs go (default bench/out)
-#        SUITES   testdata/shapes/<suite>.json to run (default "core transfer")
+#        SUITES   testdata/shapes/<suite>.json to run (default "core transfer"; empty: none,
+#                 for a memcheck-only run)
 #        DTYPES   (default "bf16 f32")
 #        KERNELS  only these kernels (default: every kernel of the suites)
 #        SANITIZE 0 to skip compute-sanitizer;  TIME 0 to check only
@@ -21,7 +22,7 @@ if [ -z "$RKC" ] || [ ! -x "$RKC" ]; then
 	exit 2
 fi
 OUT=${OUT:-bench/out}
-SUITES=${SUITES:-core transfer}
+SUITES=${SUITES-core transfer}
 DTYPES=${DTYPES:-bf16 f32}
 KERNELS=${KERNELS:-}
 SANITIZE=${SANITIZE:-1}
@@ -74,13 +75,14 @@ while read -r suite kernel shapes; do
 		fi
 		echo "$(elapsed) $suite $kernel $dt: $(grep -c 'status=ok' "$log")/$(grep -c '^RESULT' "$log") ok (exit $rc)"
 	done
-done <<<"$plan"
+done < <(printf '%s' "$plan" | grep .)
 
 # Odd shapes under memcheck: one row, a one-element row, prime rows of prime length, GPT-2's
 # vocabulary, and a prime row past a million (split rows).
 if [ "$SANITIZE" = 1 ]; then
 	odd=(--shape 1x4096 --shape 64x1 --shape 37x4099 --shape 3x50257 --shape 2x1000003)
-	for k in $(awk '{print $2}' <<<"$plan" | sort -u); do
+	kernels=${KERNELS:-$(basename -s .rk testdata/kernels/*.rk)}
+	for k in $kernels; do
 		for dt in $DTYPES; do
 			log="$OUT/sanitize/$k.$dt.log"
 			timeout "$LIMIT" compute-sanitizer --tool memcheck --error-exitcode 9 \

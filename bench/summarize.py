@@ -61,9 +61,10 @@ def main(out):
             return float("nan")
 
     keys = []
-    for r in rows:
-        if (r["kernel"], r["dtype"]) not in keys:
-            keys.append((r["kernel"], r["dtype"]))
+    for key in [(r["kernel"], r["dtype"]) for r in rows] + [
+            (k, v.split(" ", 1)[0]) for k, vs in sorted(sanitize.items()) for v in vs]:
+        if key not in keys:
+            keys.append(key)
     lines = ["| kernel | dtype | points | ok | worst rel L2 | %copy geomean | %copy >=64MB | "
              "max local B | sanitizer |", "|---|---|---|---|---|---|---|---|---|"]
     for k, dt in keys:
