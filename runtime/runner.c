@@ -118,15 +118,15 @@ check_all(RunResult *r, Gpu *g, GpuFn *f, const Kernel *k, const Manifest *m, Ar
 		    tolerance(&tol, k->name, oi, m->dtype, o->tol_file, o->tol_json, d))
 			goto out;
 		Check *c = &r->checks[r->nchecks++];
-		c->name = pa->name;
-		c->rows = nrows;
-		c->total_rows = pa->shape == SH_VEC ? 1 : m->M;
-		int64_t cols = pa->shape == SH_TILE ? m->N : 1;
 		/* A row-invariant output is one row: compare all of it. */
-		int64_t zero = 0, vrows = pa->shape == SH_VEC ? 1 : nrows;
+		int vec = pa->shape == SH_VEC;
+		int64_t zero = 0;
+		c->name = pa->name;
+		c->rows = vec ? 1 : nrows;
+		c->total_rows = vec ? 1 : m->M;
 		check_output(c, ts[p].type, run1[p], run2[p], ts[p].count,
-			     pa->shape == SH_VEC ? m->N : cols, pa->shape == SH_VEC ? &zero : rows,
-			     vrows, ref[p], tol);
+			     pa->shape == SH_ROW ? 1 : m->N, vec ? &zero : rows, c->rows, ref[p],
+			     tol);
 		r->pass &= c->pass;
 		oi++;
 	}
