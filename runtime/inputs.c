@@ -195,7 +195,6 @@ rng_row(uint64_t seed, int param, int64_t row)
 }
 
 typedef struct {
-	const Kernel *k;
 	Tensor *ts;
 	const Dist *ds;
 	int p;
@@ -244,8 +243,7 @@ gen_rows(void *ctx, int64_t lo, int64_t hi)
 			row[c] = v;
 		}
 		if (t->kind == D_MASK && C > 0) {
-			/* A fully masked row softmaxes to a uniform row: legal but tests nothing.
-			 */
+			/* A fully masked row softmaxes to uniform: legal, but tests nothing. */
 			int any = 0;
 			for (int64_t c = 0; c < C && !any; c++)
 				any = row[c] == 0;
@@ -315,7 +313,7 @@ inputs_make(Tensor *ts, const Kernel *k, Type dtype, int64_t M, int64_t N, uint6
 			const Param *pa = &k->params[p];
 			if (pa->kind != P_IN || (ds[p].kind == D_SELECTED) != pass)
 				continue;
-			Gen g = {k, ts, ds, p, pa->shape == SH_ROW ? 1 : N, N, seed};
+			Gen g = {ts, ds, p, pa->shape == SH_ROW ? 1 : N, N, seed};
 			if (pass)
 				parallel_for(M, gen_selected, &g);
 			else
