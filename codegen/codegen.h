@@ -35,6 +35,13 @@ void codegen_launch(const Kernel *k, const Compile *c, Launch *l);
  * config that codegen_check accepted). */
 int codegen_ptx(const Kernel *k, const Compile *c, Buf *ptx, Buf *llvm, Diag *d);
 
+/* Runs the kernel on the host CPU, for tests without a GPU: lowered as for the GPU but with
+ * host pointers and the nvvm intrinsics as host functions, JIT-compiled, and launched over the
+ * whole grid one CTA at a time with a thread per GPU thread, so shuffles and barriers behave as
+ * on the GPU. args as for cuLaunchKernel: a pointer to each kernel parameter, in manifest order.
+ * The approximate math is exact here: this checks the logic, not the rounding. */
+int codegen_emulate(const Kernel *k, const Compile *c, void **args, Diag *d);
+
 /* The launch manifest (docs/codegen.md), deterministic, with a trailing newline. */
 void codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy,
 		      const char *const *reasons, int nreasons);
@@ -63,10 +70,11 @@ typedef struct {
 	int nred;	/* reduction results over all reductions (welford counts 3) */
 } Plan;
 void plan_kernel(const Kernel *k, Arena *a, Plan *p);
-/* lower.c: builds the kernel into an LLVM module (LLVMContextRef, LLVMModuleRef). */
+/* lower.c: builds the kernel into an LLVM module (LLVMContextRef, LLVMModuleRef); host: for
+ * the host CPU and the emulator instead of NVPTX. */
 struct LLVMOpaqueContext;
 struct LLVMOpaqueModule;
-int lower_kernel(const Kernel *k, const Compile *c, struct LLVMOpaqueContext *cx,
+int lower_kernel(const Kernel *k, const Compile *c, int host, struct LLVMOpaqueContext *cx,
 		 struct LLVMOpaqueModule *mod, Diag *d);
 
 #endif

@@ -83,7 +83,7 @@ codegen_ptx(const Kernel *k, const Compile *c, Buf *ptx, Buf *llvm, Diag *d)
 	LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
 	LLVMMemoryBufferRef mb = NULL;
 	LLVMErrorRef e;
-	if (lower_kernel(k, c, cx, mod, d))
+	if (lower_kernel(k, c, 0, cx, mod, d))
 		goto out;
 	if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &err)) {
 		diag(d, "internal error: invalid LLVM IR for '%s': %s", k->name, err);

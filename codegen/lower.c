@@ -32,7 +32,7 @@ typedef struct {
 	LLVMModuleRef mod;
 	LLVMBuilderRef b;
 	LLVMValueRef fn;
-	LLVMTypeRef f32, i1, i8, i32, i64, ptr1, ptr3;
+	LLVMTypeRef f32, i1, i8, i32, i64, ptr1;
 	int tpr, wpr, vec, E, nvec, split;
 	LLVMValueRef *parg; /* per param: the kernel argument */
 	LLVMValueRef M, N, Nf, ws;
@@ -43,10 +43,13 @@ typedef struct {
 	LLVMValueRef smem;
 	int smem_next;
 	LLVMBasicBlockRef end; /* the exit that threads not writing row outputs branch to */
+	LLVMTypeRef *pt;       /* the kernel's parameter types */
+	int np;
 	unsigned md_inv;
 	LLVMValueRef md_empty;
 	Diag *d;
 	int err;
+	int host;
 } Lower;
 
 static LLVMValueRef
@@ -106,8 +109,18 @@ intr(Lower *L, const char *name, LLVMTypeRef ovl, LLVMValueRef *args, int nargs)
 	}
 	LLVMTypeRef tys[1] = {ovl};
 	int n = ovl ? 1 : 0;
-	LLVMValueRef f = LLVMGetIntrinsicDeclaration(L->mod, id, tys, n);
 	LLVMTypeRef ft = LLVMIntrinsicGetType(L->cx, id, tys, n);
+	LLVMValueRef f;
+	if (L->host && !strncmp(name, "llvm.nvvm.", 10)) {
+		/* the emulator provides "emu.X" for each llvm.nvvm.X */
+		char host[128];
+		snprintf(host, sizeof host, "emu.%s", name + 10);
+		f = LLVMGetNamedFunction(L->mod, host);
+		if (!f)
+			f = LLVMAddFunction(L->mod, host, ft);
+	} else {
+		f = LLVMGetIntrinsicDeclaration(L->mod, id, tys, n);
+	}
 	return LLVMBuildCall2(L->b, ft, f, args, nargs, "");
 }
 
@@ -1079,7 +1092,10 @@ prologue(Lower *L)
 		pt[k->nparams + 2] = L->ptr1;
 	L->fn = LLVMAddFunction(L->mod, k->name,
 				LLVMFunctionType(LLVMVoidTypeInContext(L->cx), pt, np, 0));
-	LLVMSetFunctionCallConv(L->fn, LLVMPTXKernelCallConv);
+	if (!L->host)
+		LLVMSetFunctionCallConv(L->fn, LLVMPTXKernelCallConv);
+	L->pt = pt;
+	L->np = np;
 	unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
 	unsigned ro = LLVMGetEnumAttributeKindForName("readonly", 8);
 	L->parg = arena_alloc(L->a, sizeof(LLVMValueRef) * k->nparams);
@@ -1155,10 +1171,31 @@ annotate(Lower *L, const char *key, int val)
 				    LLVMMetadataAsValue(L->cx, LLVMMDNodeInContext2(L->cx, md, 3)));
 }
 
-int
-lower_kernel(const Kernel *k, const Compile *c, LLVMContextRef cx, LLVMModuleRef mod, Diag *d)
+/* For the emulator: NAME.host(ptr args) calls the kernel with *args[i] as parameter i. */
+static void
+host_entry(Lower *L)
 {
-	Lower L = {.k = k, .c = c, .cx = cx, .mod = mod, .d = d};
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(L->cx, 0);
+	char name[160];
+	snprintf(name, sizeof name, "%s.host", L->k->name);
+	LLVMValueRef h = LLVMAddFunction(
+	    L->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(L->cx), &ptr, 1, 0));
+	LLVMPositionBuilderAtEnd(L->b, LLVMAppendBasicBlockInContext(L->cx, h, "entry"));
+	LLVMValueRef *av = arena_alloc(L->a, sizeof(LLVMValueRef) * L->np);
+	for (int i = 0; i < L->np; i++) {
+		LLVMValueRef ix = ci64(L, i);
+		LLVMValueRef slot = LLVMBuildGEP2(L->b, ptr, LLVMGetParam(h, 0), &ix, 1, "");
+		av[i] = LLVMBuildLoad2(L->b, L->pt[i], LLVMBuildLoad2(L->b, ptr, slot, ""), "");
+	}
+	LLVMBuildCall2(L->b, LLVMGlobalGetValueType(L->fn), L->fn, av, L->np, "");
+	LLVMBuildRetVoid(L->b);
+}
+
+int
+lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLVMModuleRef mod,
+	     Diag *d)
+{
+	Lower L = {.k = k, .c = c, .cx = cx, .mod = mod, .d = d, .host = host};
 	const Config *g = &c->cfg;
 	L.a = arena_new();
 	plan_kernel(k, L.a, &L.plan);
@@ -1168,8 +1205,7 @@ lower_kernel(const Kernel *k, const Compile *c, LLVMContextRef cx, LLVMModuleRef
 	L.i8 = LLVMInt8TypeInContext(cx);
 	L.i32 = LLVMInt32TypeInContext(cx);
 	L.i64 = LLVMInt64TypeInContext(cx);
-	L.ptr1 = LLVMPointerTypeInContext(cx, 1);
-	L.ptr3 = LLVMPointerTypeInContext(cx, 3);
+	L.ptr1 = LLVMPointerTypeInContext(cx, host ? 0 : 1);
 	L.tpr = config_tpr(g);
 	L.wpr = L.tpr > 32 ? L.tpr / 32 : 1;
 	L.vec = g->vec;
@@ -1185,7 +1221,7 @@ lower_kernel(const Kernel *k, const Compile *c, LLVMContextRef cx, LLVMModuleRef
 	if (L.wpr > 1) {
 		int slots = L.plan.nred * g->num_warps;
 		LLVMTypeRef at = LLVMArrayType(L.f32, slots);
-		L.smem = LLVMAddGlobalInAddressSpace(mod, at, "red_smem", 3);
+		L.smem = LLVMAddGlobalInAddressSpace(mod, at, "red_smem", host ? 0 : 3);
 		LLVMSetLinkage(L.smem, LLVMInternalLinkage);
 		LLVMSetInitializer(L.smem, LLVMGetUndef(at));
 		LLVMSetAlignment(L.smem, 16);
@@ -1199,8 +1235,12 @@ lower_kernel(const Kernel *k, const Compile *c, LLVMContextRef cx, LLVMModuleRef
 	LLVMBuildRetVoid(L.b);
 	/* .maxntid alone makes ptxas cap registers for an occupancy it guesses (64 at 256 threads,
 	 * spilling held rows); .minnctapersm 1 lets it use what one CTA per SM allows */
-	annotate(&L, "maxntidx", g->num_warps * 32);
-	annotate(&L, "minctasm", 1);
+	if (host) {
+		host_entry(&L);
+	} else {
+		annotate(&L, "maxntidx", g->num_warps * 32);
+		annotate(&L, "minctasm", 1);
+	}
 	LLVMDisposeBuilder(L.b);
 	arena_free(L.a);
 	return L.err ? -1 : 0;

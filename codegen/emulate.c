@@ -1,0 +1,268 @@
+/* Emulation: the kernel lowered for the host, JIT-compiled, and run as a grid of CPU threads. */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+
+#include "codegen/codegen.h"
+
+/* One CTA in flight: its barrier, a barrier per warp, and the words a shuffle exchanges. */
+typedef struct {
+	pthread_barrier_t cta;
+	pthread_barrier_t warp[32];
+	float xchg[1024];
+} Cta;
+
+typedef struct {
+	void (*fn)(void **);
+	void **args;
+	Cta *cta;
+	unsigned tid, ctaid;
+} Thread;
+
+static __thread Thread *self;
+
+static unsigned
+emu_tid(void)
+{
+	return self->tid;
+}
+
+static unsigned
+emu_ctaid(void)
+{
+	return self->ctaid;
+}
+
+static void
+emu_barrier0(void)
+{
+	pthread_barrier_wait(&self->cta->cta);
+}
+
+static void
+emu_membar(void)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/* Every lane of the warp publishes its value, then reads its source lane's. */
+static float
+shuffle(float v, unsigned src)
+{
+	unsigned w = self->tid / 32;
+	self->cta->xchg[self->tid] = v;
+	pthread_barrier_wait(&self->cta->warp[w]);
+	float r = self->cta->xchg[w * 32 + (src & 31)];
+	pthread_barrier_wait(&self->cta->warp[w]);
+	return r;
+}
+
+static float
+emu_shfl_bfly(int mask, float v, int off, int clamp)
+{
+	(void)mask, (void)clamp;
+	return shuffle(v, (self->tid % 32) ^ (unsigned)off);
+}
+
+static float
+emu_shfl_idx(int mask, float v, int lane, int clamp)
+{
+	(void)mask, (void)clamp;
+	return shuffle(v, (unsigned)lane);
+}
+
+static float
+emu_ex2(float x)
+{
+	return exp2f(x);
+}
+
+static float
+emu_lg2(float x)
+{
+	return log2f(x);
+}
+
+static float
+emu_rsqrt(float x)
+{
+	return 1 / sqrtf(x);
+}
+
+static float
+emu_sqrt(float x)
+{
+	return sqrtf(x);
+}
+
+static float
+emu_rcp(float x)
+{
+	return 1 / x;
+}
+
+static float
+emu_div(float x, float y)
+{
+	return x / y;
+}
+
+static const struct {
+	const char *name;
+	void *fn;
+} host_fns[] = {
+    {"emu.read.ptx.sreg.tid.x", (void *)emu_tid},
+    {"emu.read.ptx.sreg.ctaid.x", (void *)emu_ctaid},
+    {"emu.barrier0", (void *)emu_barrier0},
+    {"emu.membar.gl", (void *)emu_membar},
+    {"emu.shfl.sync.bfly.f32", (void *)emu_shfl_bfly},
+    {"emu.shfl.sync.idx.f32", (void *)emu_shfl_idx},
+    {"emu.ex2.approx.f", (void *)emu_ex2},
+    {"emu.lg2.approx.f", (void *)emu_lg2},
+    {"emu.rsqrt.approx.f", (void *)emu_rsqrt},
+    {"emu.sqrt.approx.f", (void *)emu_sqrt},
+    {"emu.rcp.approx.ftz.f", (void *)emu_rcp},
+    {"emu.div.approx.f", (void *)emu_div},
+};
+#define NHOST (sizeof host_fns / sizeof host_fns[0])
+
+static void *
+run_thread(void *arg)
+{
+	self = arg;
+	self->fn(self->args);
+	return NULL;
+}
+
+static int
+take(Diag *d, const char *what, LLVMErrorRef e)
+{
+	char *m = LLVMGetErrorMessage(e);
+	diag(d, "emulator: %s: %s", what, m);
+	LLVMDisposeErrorMessage(m);
+	return -1;
+}
+
+/* Runs the grid: CTAs one after another (so the split rows' last CTA is whichever comes last),
+ * the threads of a CTA all at once. */
+static int
+launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag *d)
+{
+	Launch l;
+	codegen_launch(k, c, &l);
+	int nt = l.block_x;
+	Cta *cta = calloc(1, sizeof *cta);
+	Thread *th = calloc((size_t)nt, sizeof *th);
+	pthread_t *pt = calloc((size_t)nt, sizeof *pt);
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 1 << 20);
+	pthread_barrier_init(&cta->cta, NULL, (unsigned)nt);
+	for (int w = 0; w < nt / 32; w++)
+		pthread_barrier_init(&cta->warp[w], NULL, 32);
+	int rc = 0;
+	for (int64_t b = 0; b < l.grid_x && rc == 0; b++) {
+		int started = 0;
+		for (int t = 0; t < nt; t++) {
+			th[t] = (Thread){fn, args, cta, (unsigned)t, (unsigned)b};
+			if (pthread_create(&pt[t], &attr, run_thread, &th[t]) != 0)
+				break;
+			started++;
+		}
+		if (started < nt) {
+			/* the started threads wait at a barrier forever: nothing to do but fail */
+			rc = diag(d, "emulator: cannot start %d threads", nt);
+			break;
+		}
+		for (int t = 0; t < nt; t++)
+			pthread_join(pt[t], NULL);
+	}
+	pthread_barrier_destroy(&cta->cta);
+	for (int w = 0; w < nt / 32; w++)
+		pthread_barrier_destroy(&cta->warp[w]);
+	pthread_attr_destroy(&attr);
+	free(pt);
+	free(th);
+	free(cta);
+	return rc;
+}
+
+int
+codegen_emulate(const Kernel *k, const Compile *c, void **args, Diag *d)
+{
+	if (codegen_check(k, c, d))
+		return -1;
+	LLVMInitializeNativeTarget();
+	LLVMInitializeNativeAsmPrinter();
+	LLVMOrcLLJITRef jit;
+	LLVMErrorRef e = LLVMOrcCreateLLJIT(&jit, NULL);
+	if (e)
+		return take(d, "creating the JIT", e);
+	int rc = -1;
+	LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+	LLVMContextRef cx = LLVMOrcThreadSafeContextGetContext(tsc);
+	LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(k->name, cx);
+	LLVMSetTarget(mod, LLVMOrcLLJITGetTripleString(jit));
+	LLVMSetDataLayout(mod, LLVMOrcLLJITGetDataLayoutStr(jit));
+	LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
+	LLVMOrcCSymbolMapPair syms[NHOST];
+	for (size_t i = 0; i < NHOST; i++) {
+		syms[i].Name = LLVMOrcLLJITMangleAndIntern(jit, host_fns[i].name);
+		syms[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)host_fns[i].fn;
+		syms[i].Sym.Flags.GenericFlags =
+		    LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+		syms[i].Sym.Flags.TargetFlags = 0;
+	}
+	LLVMOrcDefinitionGeneratorRef gen;
+	char *err = NULL;
+	if ((e = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(syms, NHOST)))) {
+		take(d, "defining the host functions", e);
+		LLVMDisposeModule(mod);
+		goto out;
+	}
+	/* libm for what the x86 back end lowers to calls (roundevenf, ...) */
+	if ((e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+		 &gen, LLVMOrcLLJITGetGlobalPrefix(jit), NULL, NULL))) {
+		take(d, "searching the process", e);
+		LLVMDisposeModule(mod);
+		goto out;
+	}
+	LLVMOrcJITDylibAddGenerator(jd, gen);
+	if (lower_kernel(k, c, 1, cx, mod, d)) {
+		LLVMDisposeModule(mod);
+		goto out;
+	}
+	if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &err)) {
+		diag(d, "emulator: invalid LLVM IR for '%s': %s", k->name, err);
+		LLVMDisposeMessage(err);
+		LLVMDisposeModule(mod);
+		goto out;
+	}
+	LLVMDisposeMessage(err);
+	if ((e = LLVMOrcLLJITAddLLVMIRModule(jit, jd,
+					     LLVMOrcCreateNewThreadSafeModule(mod, tsc)))) {
+		take(d, "adding the module", e);
+		goto out;
+	}
+	char name[160];
+	snprintf(name, sizeof name, "%s.host", k->name);
+	LLVMOrcExecutorAddress addr;
+	if ((e = LLVMOrcLLJITLookup(jit, &addr, name))) {
+		take(d, "looking up the kernel", e);
+		goto out;
+	}
+	void (*fn)(void **);
+	memcpy(&fn, &(uintptr_t){(uintptr_t)addr}, sizeof fn);
+	rc = launch(fn, k, c, args, d);
+out:
+	LLVMOrcDisposeThreadSafeContext(tsc);
+	LLVMOrcDisposeLLJIT(jit);
+	return rc;
+}
