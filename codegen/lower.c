@@ -699,12 +699,12 @@ red_local(Lower *L, Red *r, const Chunk *ch)
 	for (int j = 0; j < L->nvec; j++) {
 		LLVMValueRef v = x[j * L->vec];
 		for (int e = 1; e < L->vec; e++) {
-			LLVMValueRef a[1] = {v}, b[1] = {x[j * L->vec + e]}, o[1];
+			LLVMValueRef a[3] = {v}, b[3] = {x[j * L->vec + e]}, o[3];
 			combine(L, r->kind, a, b, o);
 			v = o[0];
 		}
-		LLVMValueRef a[1] = {r->acc[0]},
-			     b[1] = {LLVMBuildSelect(L->b, ch->valid[j], v, id, "")};
+		LLVMValueRef a[3] = {r->acc[0]},
+			     b[3] = {LLVMBuildSelect(L->b, ch->valid[j], v, id, "")};
 		combine(L, r->kind, a, b, r->acc);
 	}
 }
