@@ -49,10 +49,11 @@ int live_helion(const Kernel *k);
 int live_held(const Kernel *k, Type dtype, int *words);
 
 /* The per-thread register model. ept: elements of each tile a thread holds (persistent: r_block
- * over threads per row) or streams per chunk (looped: r_block over threads per row). */
+ * over threads per row) or streams per chunk (looped: r_block over threads per row); vec: the
+ * elements one access moves. */
 enum { REG_BASE = 16 };
-int64_t live_bytes_thread(const Facts *f, int persistent, int64_t ept);
-int regs_predict(const Facts *f, int persistent, int64_t ept);
+int64_t live_bytes_thread(const Facts *f, int persistent, int64_t ept, int vec);
+int regs_predict(const Facts *f, int persistent, int64_t ept, int vec);
 /* <<< facts and liveness */
 
 /* >>> reference interpreter (analysis/interp.c) */

@@ -145,32 +145,38 @@ live_held(const Kernel *k, Type dtype, int *words)
 	return peak_n;
 }
 
-/* 32-bit words a thread holds: the held tiles' slices when persistent; when looped, one chunk
- * of every load of the widest pass plus the scalar partials of the pass. */
+/* 32-bit words a thread holds: the held tiles' slices when persistent. When looped, one chunk of
+ * every load of the widest pass, but at least 3/5 of the kernel's Helion-style live tiles (ptxas
+ * overlaps the unrolled chunk's elementwise work, and the temporaries of a long chain such as jsd's
+ * outgrow its loads), plus the pass's scalar partials. With scalar accesses (vec 1, so N is odd
+ * and the row's tail is masked) each element adds a predicate. */
 static int64_t
-thread_words(const Facts *f, int persistent, int64_t ept)
+thread_words(const Facts *f, int persistent, int64_t ept, int vec)
 {
+	int64_t masks = vec == 1 ? ept : 0;
 	if (persistent)
-		return (int64_t)f->held_words * ept;
+		return (int64_t)f->held_words * ept + masks;
 	int64_t best = 0;
 	for (int p = 0; p < f->passes && p < MAX_PASSES; p++) {
-		int64_t w = (int64_t)f->pass_words[p] * ept + f->pass_partials[p];
+		int chain = (3 * f->helion_live + 4) / 5;
+		int words = f->pass_words[p] > chain ? f->pass_words[p] : chain;
+		int64_t w = (int64_t)words * ept + f->pass_partials[p];
 		best = w > best ? w : best;
 	}
-	return best;
+	return best + masks;
 }
 
 int64_t
-live_bytes_thread(const Facts *f, int persistent, int64_t ept)
+live_bytes_thread(const Facts *f, int persistent, int64_t ept, int vec)
 {
-	return 4 * thread_words(f, persistent, ept);
+	return 4 * thread_words(f, persistent, ept, vec);
 }
 
 /* REG_BASE covers thread and row indices, N, masks and loop state; each array needs a 64-bit
  * address; [M] values and params take one register each. */
 int
-regs_predict(const Facts *f, int persistent, int64_t ept)
+regs_predict(const Facts *f, int persistent, int64_t ept, int vec)
 {
-	int64_t r = REG_BASE + 2 * f->nptrs + f->row_regs + thread_words(f, persistent, ept);
+	int64_t r = REG_BASE + 2 * f->nptrs + f->row_regs + thread_words(f, persistent, ept, vec);
 	return r > 1 << 20 ? 1 << 20 : (int)r;
 }

@@ -31,8 +31,8 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	int tpr = config_tpr(c), threads = 32 * c->num_warps;
 	int64_t seg = cdiv(N, c->split);
 	int64_t ept = c->r_block / tpr;
-	o->regs = regs_predict(f, c->persistent, ept);
-	o->live_bytes = live_bytes_thread(f, c->persistent, ept);
+	o->regs = regs_predict(f, c->persistent, ept, c->vec);
+	o->live_bytes = live_bytes_thread(f, c->persistent, ept, c->vec);
 	/* a CTA must fit the register file: ptxas caps a thread at regs_per_sm / threads */
 	int limit = t->regs_per_sm / threads / 8 * 8;
 	o->reg_limit = limit < t->max_regs_thread ? limit : t->max_regs_thread;

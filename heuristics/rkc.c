@@ -195,7 +195,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			int bw = 1, bregs = 0, blim = 1;
 			for (int w = 1; 32 * w <= t->max_threads_cta; w *= 2) {
 				int64_t pe = cdiv(seg, 32LL * w * c->vec) * c->vec;
-				int r = regs_predict(f, 1, pe);
+				int r = regs_predict(f, 1, pe, c->vec);
 				int lim = t->regs_per_sm / (32 * w) / 8 * 8;
 				lim = lim < t->max_regs_thread ? lim : t->max_regs_thread;
 				lim -= lim / 8;

@@ -177,10 +177,21 @@ register_model(void **state)
 	facts_compute(k, TY_BF16, &f);
 	/* base + addresses + row values + held words * elements a thread */
 	int base = REG_BASE + 2 * f.nptrs + f.row_regs;
-	assert_int_equal(regs_predict(&f, 1, 16), base + 2 * 16);
-	assert_int_equal(live_bytes_thread(&f, 1, 16), 2 * 16 * 4);
-	/* looped: one chunk of each load of the widest pass plus its partials */
-	assert_int_equal(regs_predict(&f, 0, 8), base + 2 * 8);
+	assert_int_equal(regs_predict(&f, 1, 16, 8), base + 2 * 16);
+	assert_int_equal(live_bytes_thread(&f, 1, 16, 8), 2 * 16 * 4);
+	/* scalar accesses: a predicate for each masked element */
+	assert_int_equal(regs_predict(&f, 1, 16, 1), base + 3 * 16);
+	/* looped: a chunk of each load of the pass, at least 3/5 of the Helion-style live tiles
+	 * (rms_norm: 3 -> 2 words), plus the pass's partials; the sum pass is the widest: 2*8 + 1
+	 */
+	assert_int_equal(f.helion_live, 3);
+	assert_int_equal(regs_predict(&f, 0, 8, 8), base + 2 * 8 + 1);
+	Kernel *jsd = load("jsd");
+	facts_compute(jsd, TY_F32, &f);
+	/* jsd streams two loads, but its 6 live tiles make the chunk's temporaries 4 words */
+	assert_int_equal(regs_predict(&f, 0, 8, 4),
+			 REG_BASE + 2 * f.nptrs + f.row_regs + 4 * 8 + 1);
+	kernel_free(jsd);
 	kernel_free(k);
 }
 
