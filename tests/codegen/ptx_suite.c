@@ -255,6 +255,7 @@ main(int argc, char **argv)
 		for (int i = 0; i < npts; i++) {
 			if (pid[i] != w)
 				continue;
+			pid[i] = 0; /* the system may hand this pid to a later ptxas */
 			char log[512];
 			snprintf(log, sizeof log, "%s/%d.log", dir, i);
 			Diag d = {0};
