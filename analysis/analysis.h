@@ -34,7 +34,8 @@ typedef struct {
 	int helion_live;	  /* Helion's body_live_tiles, counted on our body */
 	int held_tiles;		  /* persistent: rdim values held at the peak (our model) */
 	int held_words;		  /* the same in 32-bit words per element */
-	int row_regs;		  /* [M] values and scalar params kept in registers */
+	int row_regs;		  /* [M] values and scalar params live while a reduction runs */
+	int row_peak;		  /* the most live anywhere (an [M] epilogue runs without tiles) */
 	int nptrs;		  /* array params: a 64-bit address each */
 	char chain[160];	  /* the reduction chain, e.g. "max+sum (online) -> sum -> apply" */
 } Facts;

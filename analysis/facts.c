@@ -157,10 +157,11 @@ chain_compute(Facts *f, const Kernel *k, const int *level, const char *fused)
 		strcpy(s + cap - 4, "...");
 }
 
-/* Peak number of [M] values live at once, walked like Helion's count: they and the scalar
- * params are what a thread keeps besides its tiles. */
+/* [M] values and scalar params are what a thread keeps besides its tiles. *loop gets the most
+ * live while a reduction runs (beside the row's tiles or chunks); the return is the most live
+ * anywhere, which for a long [M] epilogue (grpo) is after the tiles are dead. */
 static int
-row_regs(const Kernel *k)
+row_regs(const Kernel *k, int *loop)
 {
 	int *last = malloc(sizeof(int) * (k->nvals + 1));
 	for (int v = 0; v < k->nvals; v++)
@@ -169,8 +170,10 @@ row_regs(const Kernel *k)
 		for (int a = 0; a < k->ins[i].nargs; a++)
 			if (argval(&k->ins[i], a) >= 0)
 				last[argval(&k->ins[i], a)] = i;
-	int live = 0, peak = 0;
+	int live = 0, peak = 0, at_red = 0;
 	for (int i = 0; i < k->nins; i++) {
+		if (op_is_reduce(k->ins[i].op) && live > at_red)
+			at_red = live;
 		for (int r = 0; r < k->ins[i].nres; r++) {
 			int v = k->ins[i].res[r];
 			live += v >= 0 && k->vals[v].shape == SH_ROW;
@@ -183,6 +186,7 @@ row_regs(const Kernel *k)
 	int params = 0;
 	for (int p = 0; p < k->nparams; p++)
 		params += k->params[p].kind == P_PARAM;
+	*loop = at_red + params;
 	return peak + params;
 }
 
@@ -295,7 +299,7 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 
 	f->helion_live = live_helion(k);
 	f->held_tiles = live_held(k, dtype, &f->held_words);
-	f->row_regs = row_regs(k);
+	f->row_peak = row_regs(k, &f->row_regs);
 	free(flow);
 	free(level);
 	free(fused);

@@ -173,10 +173,12 @@ live_bytes_thread(const Facts *f, int persistent, int64_t ept, int vec)
 }
 
 /* REG_BASE covers thread and row indices, N, masks and loop state; each array needs a 64-bit
- * address; [M] values and params take one register each. */
+ * address; [M] values and params take one register each, beside the tiles while reductions run,
+ * alone in an [M] epilogue. */
 int
 regs_predict(const Facts *f, int persistent, int64_t ept, int vec)
 {
-	int64_t r = REG_BASE + 2 * f->nptrs + f->row_regs + thread_words(f, persistent, ept, vec);
+	int64_t body = f->row_regs + thread_words(f, persistent, ept, vec);
+	int64_t r = REG_BASE + 2 * f->nptrs + (body > f->row_peak ? body : f->row_peak);
 	return r > 1 << 20 ? 1 << 20 : (int)r;
 }

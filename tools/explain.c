@@ -32,7 +32,7 @@ facts_json(const Facts *f)
 				      "partials", f->pass_partials[p]));
 	return json_pack(
 	    "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:b,s:b,s:i,s:i,s:i,s:i,s:s,s:o,"
-	    "s:b,s:i,s:i,s:i,s:i,s:i}",
+	    "s:b,s:i,s:i,s:i,s:i,s:i,s:i}",
 	    "loads", f->nloads, "stores", f->nstores, "tile_loads", f->ntile_loads, "vec_loads",
 	    f->nvec_loads, "load_isz", f->load_isz, "compute_isz", f->compute_isz, "tile_in_bytes",
 	    f->tile_in_bytes, "vec_in_bytes", f->vec_in_bytes, "tile_out_bytes", f->tile_out_bytes,
@@ -40,8 +40,8 @@ facts_json(const Facts *f)
 	    "full_width_output", f->full_width_output, "reductions", f->nreds, "levels", f->levels,
 	    "online", f->online, "passes_looped", f->passes, "chain", f->chain, "pass_reads",
 	    passes, "split_ok", f->split_ok, "helion_live_tiles", f->helion_live, "held_tiles",
-	    f->held_tiles, "held_words", f->held_words, "row_regs", f->row_regs, "pointers",
-	    f->nptrs);
+	    f->held_tiles, "held_words", f->held_words, "row_regs", f->row_regs, "row_peak",
+	    f->row_peak, "pointers", f->nptrs);
 }
 
 static void
