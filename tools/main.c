@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tools/tools.h"
@@ -58,6 +59,10 @@ tool_write_file(const char *path, const char *data, size_t len)
 		free(tmp);
 		return -1;
 	}
+	/* mkstemp makes the file private; give it the mode an ordinary write would */
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
 	FILE *f = fdopen(fd, "wb");
 	int ok = f && fwrite(data, 1, len, f) == len;
 	ok = (f ? fclose(f) == 0 : 0) && ok;
