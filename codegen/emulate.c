@@ -9,6 +9,7 @@
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 #include <llvm-c/Target.h>
+#include <llvm-c/Transforms/PassBuilder.h>
 
 #include "codegen/codegen.h"
 
@@ -246,6 +247,15 @@ codegen_emulate(const Kernel *k, const Compile *c, void **args, Diag *d)
 		goto out;
 	}
 	LLVMDisposeMessage(err);
+	/* the GPU path runs O3 too: undefined behaviour it would exploit shows up here as well */
+	LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+	e = LLVMRunPasses(mod, "default<O3>", NULL, opts);
+	LLVMDisposePassBuilderOptions(opts);
+	if (e) {
+		take(d, "optimising", e);
+		LLVMDisposeModule(mod);
+		goto out;
+	}
 	if ((e = LLVMOrcLLJITAddLLVMIRModule(jit, jd,
 					     LLVMOrcCreateNewThreadSafeModule(mod, tsc)))) {
 		take(d, "adding the module", e);
