@@ -32,7 +32,7 @@ typedef struct {
 	LLVMModuleRef mod;
 	LLVMBuilderRef b;
 	LLVMValueRef fn;
-	LLVMTypeRef f32, i1, i8, i32, i64, ptr1;
+	LLVMTypeRef f32, i8, i32, i64, ptr1;
 	int tpr, wpr, vec, E, nvec, split;
 	LLVMValueRef *parg; /* per param: the kernel argument */
 	LLVMValueRef M, N, Nf, ws;
@@ -463,13 +463,10 @@ lower_tile(Lower *L, const Instr *in, const Chunk *ch)
 	LLVMValueRef *out = arena_alloc(L->a, sizeof(LLVMValueRef) * L->E);
 	if (in->op == OP_LOAD) {
 		lower_load_tile(L, in, ch, out);
-	} else if (in->op == OP_DIV && in->args[1].kind != ARG_VAL) {
-		/* dividing by a scalar: one reciprocal, then multiplies */
+	} else if (in->op == OP_DIV &&
+		   (in->args[1].kind != ARG_VAL || !is_tile(L, in->args[1].idx))) {
+		/* dividing by a row value or a scalar: one reciprocal, then multiplies */
 		LLVMValueRef inv = frcp(L, operand(L, &in->args[1], 0));
-		for (int e = 0; e < L->E; e++)
-			out[e] = ffmul(L, operand(L, &in->args[0], e), inv);
-	} else if (in->op == OP_DIV && !is_tile(L, in->args[1].idx)) {
-		LLVMValueRef inv = frcp(L, L->uni[in->args[1].idx]);
 		for (int e = 0; e < L->E; e++)
 			out[e] = ffmul(L, operand(L, &in->args[0], e), inv);
 	} else {
@@ -1201,7 +1198,6 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	plan_kernel(k, L.a, &L.plan);
 	L.b = LLVMCreateBuilderInContext(cx);
 	L.f32 = LLVMFloatTypeInContext(cx);
-	L.i1 = LLVMInt1TypeInContext(cx);
 	L.i8 = LLVMInt8TypeInContext(cx);
 	L.i32 = LLVMInt32TypeInContext(cx);
 	L.i64 = LLVMInt64TypeInContext(cx);
