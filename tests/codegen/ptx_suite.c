@@ -3,6 +3,7 @@
  *   ptx_suite forced LIST      lines "kernel MxN dtype k=v,..." (all six knobs), for sm_90 and
  * sm_80 ptx_suite golden FILE...   every point of each golden file, for the file's arch */
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -15,6 +16,8 @@
 typedef struct {
 	char kernel[64], arch[8], what[512];
 	Compile c;
+	int predicted, limit; /* sweep: the register model's estimate and the thread's limit */
+	int regs, spilled;    /* what ptxas did */
 } Point;
 
 static Point *pts;
@@ -132,6 +135,110 @@ read_golden(const char *file)
 	return 0;
 }
 
+/* Every kernel at bf16 and fp32, four widths, 2 to 32 warps: persistent over the row (one row a
+ * CTA, and several for the narrow width), looped with chunks of 2 and 8 vectors a thread. */
+static int
+read_sweep(const char *arch)
+{
+	static const int64_t widths[] = {896, 4096, 16384, 50257};
+	static const char *const names[] = {"rms_norm",
+					    "layer_norm",
+					    "softmax",
+					    "sum",
+					    "long_sum",
+					    "cross_entropy",
+					    "kl_div",
+					    "jsd",
+					    "welford",
+					    "fused_add_rmsnorm",
+					    "fused_add_layernorm",
+					    "gated_rmsnorm",
+					    "scaled_masked_softmax",
+					    "cross_entropy_ls_zloss",
+					    "dynamic_quant",
+					    "grpo",
+					    "fused_linear_jsd"};
+	Target t;
+	Diag d = {0};
+	if (target_load(arch, &t, &d)) {
+		fprintf(stderr, "%s\n", d.msg);
+		return -1;
+	}
+	for (size_t ki = 0; ki < sizeof names / sizeof *names; ki++)
+		for (int dt = 0; dt < 2; dt++)
+			for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++)
+				for (int nw = 2; nw <= 32; nw *= 2)
+					for (int kind = 0; kind < 5; kind++) {
+						Kernel *k = kernel_named(names[ki]);
+						Type dtype = dt ? TY_F32 : TY_BF16;
+						int64_t N = widths[wi];
+						Config g = {
+						    .num_warps = nw, .m_block = 1, .split = 1};
+						g.vec = config_vec(k, dtype, N);
+						if (kind >= 3 && (N != 896 || nw < 4))
+							continue;
+						g.m_block = kind == 3 ? 4 : kind == 4 ? 16 : 1;
+						int tpr = config_tpr(&g);
+						int64_t step = (int64_t)tpr * g.vec;
+						g.persistent = kind == 0 || kind >= 3;
+						g.r_block = g.persistent
+								? (N + step - 1) / step * step
+								: step * (kind == 1 ? 2 : 8);
+						if (g.r_block / tpr > 128 ||
+						    (!g.persistent && g.r_block >= N))
+							continue;
+						Facts f;
+						facts_compute(k, dtype, &f);
+						Point *p = add_point();
+						snprintf(p->kernel, sizeof p->kernel, "%s",
+							 names[ki]);
+						snprintf(p->arch, sizeof p->arch, "%s", arch);
+						p->c = (Compile){
+						    .dtype = dtype, .M = 4096, .N = N, .cfg = g};
+						Buf b = {0};
+						config_short(&b, &g);
+						snprintf(p->what, sizeof p->what, "%s %s N=%lld %s",
+							 p->kernel, type_name(dtype), (long long)N,
+							 b.s);
+						buf_free(&b);
+						p->predicted = regs_predict(&f, g.persistent,
+									    g.r_block / tpr, g.vec);
+						int lim = t.regs_per_sm / (32 * nw);
+						lim = (lim > t.max_regs_thread ? t.max_regs_thread
+									       : lim) /
+						      8 * 8;
+						p->limit = lim;
+					}
+	return 0;
+}
+
+/* The sweep's figures: the spill verdict (predicted over the limit, ptxas spilling) and the
+ * register estimate's mean absolute error, where ptxas did not spill. */
+static void
+sweep_report(void)
+{
+	int agree = 0, n = 0, nerr = 0;
+	double err = 0;
+	for (int i = 0; i < npts; i++) {
+		Point *p = &pts[i];
+		if (!p->regs)
+			continue;
+		int pred_spill = p->predicted > p->limit;
+		printf("sweep: %-50s predicted %3d limit %3d ptxas %3d%s%s\n", p->what,
+		       p->predicted, p->limit, p->regs, p->spilled ? " spills" : "",
+		       pred_spill != p->spilled ? "  VERDICT DIFFERS" : "");
+		n++;
+		agree += pred_spill == p->spilled;
+		if (!p->spilled) {
+			err += fabs((double)p->predicted - p->regs) / p->regs;
+			nerr++;
+		}
+	}
+	printf("sweep: %d points; spill verdict agrees on %d (%.1f%%); register estimate mean "
+	       "absolute error %.1f%% over the %d that do not spill\n",
+	       n, agree, n ? 100.0 * agree / n : 0, nerr ? 100 * err / nerr : 0, nerr);
+}
+
 static double
 now(void)
 {
@@ -144,7 +251,7 @@ int
 main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fputs("usage: ptx_suite forced LIST | golden FILE...\n", stderr);
+		fputs("usage: ptx_suite forced LIST | golden FILE... | sweep ARCH\n", stderr);
 		return 2;
 	}
 	const char *ptxas = ptxas_path();
@@ -153,8 +260,11 @@ main(int argc, char **argv)
 		      stderr);
 		return 1;
 	}
+	int sweep = !strcmp(argv[1], "sweep");
 	for (int i = 2; i < argc; i++)
-		if (!strcmp(argv[1], "forced") ? read_forced(argv[i]) : read_golden(argv[i]))
+		if (sweep			 ? read_sweep(argv[i])
+		    : !strcmp(argv[1], "forced") ? read_forced(argv[i])
+						 : read_golden(argv[i]))
 			return 1;
 	char dir[] = "/tmp/rkc-ptx-suite-XXXXXX";
 	if (!mkdtemp(dir)) {
@@ -267,6 +377,8 @@ main(int argc, char **argv)
 					text ? text : "");
 				fails++;
 			} else {
+				pts[i].regs = pf.regs;
+				pts[i].spilled = pf.spill_stores > 0;
 				if (pf.spill_stores > 0) {
 					spills++;
 					printf(
@@ -283,6 +395,13 @@ main(int argc, char **argv)
 		}
 	}
 	rmdir(dir);
+	for (int i = 0; i < npts; i++)
+		if (same[i] != i) {
+			pts[i].regs = pts[same[i]].regs;
+			pts[i].spilled = pts[same[i]].spilled;
+		}
+	if (sweep)
+		sweep_report();
 	int unique = 0;
 	for (int i = 0; i < npts; i++)
 		unique += pts[i].arch[0] && same[i] == i;
