@@ -234,6 +234,36 @@ sweep_report(void)
 			nerr++;
 		}
 	}
+	/* per kernel and kind, so a model change can be aimed: bias > 0 means the model is high */
+	for (int i = 0; i < npts; i++) {
+		int first = 1;
+		for (int j = 0; j < i; j++)
+			if (!strcmp(pts[j].kernel, pts[i].kernel) &&
+			    pts[j].c.cfg.persistent == pts[i].c.cfg.persistent)
+				first = 0;
+		if (!first)
+			continue;
+		int kn = 0, ka = 0, ke = 0;
+		double kerr = 0, kbias = 0;
+		for (int j = i; j < npts; j++) {
+			Point *p = &pts[j];
+			if (!p->regs || strcmp(p->kernel, pts[i].kernel) ||
+			    p->c.cfg.persistent != pts[i].c.cfg.persistent)
+				continue;
+			kn++;
+			ka += (p->predicted > p->limit) == p->spilled;
+			if (!p->spilled) {
+				kerr += fabs((double)p->predicted - p->regs) / p->regs;
+				kbias += ((double)p->predicted - p->regs) / p->regs;
+				ke++;
+			}
+		}
+		printf("sweep: %-24s %-10s %3d points, verdict %5.1f%%, error %5.1f%%, bias "
+		       "%+6.1f%%\n",
+		       pts[i].kernel, pts[i].c.cfg.persistent ? "persistent" : "looped", kn,
+		       kn ? 100.0 * ka / kn : 0, ke ? 100 * kerr / ke : 0,
+		       ke ? 100 * kbias / ke : 0);
+	}
 	printf("sweep: %d points; spill verdict agrees on %d (%.1f%%); register estimate mean "
 	       "absolute error %.1f%% over the %d that do not spill\n",
 	       n, agree, n ? 100.0 * agree / n : 0, nerr ? 100 * err / nerr : 0, nerr);
