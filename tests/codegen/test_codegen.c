@@ -233,13 +233,67 @@ test_ptx_shape(void **state)
 	free(s);
 }
 
+/* Random configs, good and bad: whatever the checker accepts compiles, whatever it rejects says
+ * why, and nothing reaches LLVM that would make it abort. */
+static void
+test_random_configs(void **state)
+{
+	(void)state;
+	static const char *const kernels[] = {"rms_norm", "softmax", "sum", "welford", "grpo"};
+	static const int warps[] = {1, 2, 3, 4, 8, 16, 32, 64};
+	static const int mblocks[] = {1, 2, 3, 4, 8, 64, 1024};
+	static const int vecs[] = {1, 2, 3, 4, 8, 16};
+	static const int64_t widths[] = {1, 7, 64, 1000, 4096, 50257};
+	static const int splits[] = {1, 1, 2, 3, 8};
+	uint64_t x = 88172645463325252u;
+	int accepted = 0, rejected = 0;
+	for (int it = 0; it < 200; it++) {
+		uint64_t r[8];
+		for (int i = 0; i < 8; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			r[i] = x >> 8;
+		}
+		Kernel *k = load(kernels[r[0] % 5]);
+		Compile c = {.arch = r[1] % 7 ? "sm_90" : "sm_80",
+			     .dtype = r[1] % 2 ? TY_BF16 : TY_F32};
+		c.M = 1 + (int64_t)(r[2] % 70);
+		c.N = widths[r[3] % 6];
+		Config *g = &c.cfg;
+		g->num_warps = warps[r[4] % 8];
+		g->m_block = mblocks[(r[4] >> 8) % 7];
+		g->vec = vecs[(r[4] >> 16) % 6];
+		while (r[7] % 3 && c.N % g->vec) /* mostly a vec that divides N */
+			g->vec /= 2;
+		g->split = splits[(r[4] >> 24) % 5];
+		g->persistent = r[5] % 2;
+		int64_t step = (int64_t)g->num_warps * 32 / g->m_block * g->vec;
+		g->r_block = r[6] % 4 == 0 ? c.N : (step > 0 ? step : 1) * (int64_t)(1 + r[6] % 5);
+		Diag d = {0};
+		Buf ptx = {0};
+		if (codegen_check(k, &c, &d) == 0) {
+			if (codegen_ptx(k, &c, &ptx, NULL, &d))
+				fail_msg("accepted config failed to compile: %s", d.msg);
+			assert_non_null(strstr(ptx.s, ".entry"));
+			accepted++;
+		} else {
+			assert_true(strlen(d.msg) > 10);
+			assert_int_equal(codegen_ptx(k, &c, &ptx, NULL, &d), -1);
+			rejected++;
+		}
+		buf_free(&ptx);
+		kernel_free(k);
+	}
+	if (accepted < 10 || rejected < 10)
+		fail_msg("%d accepted, %d rejected: too few of one", accepted, rejected);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_ptxas_parse), cmocka_unit_test(test_check),
 	    cmocka_unit_test(test_plan),	cmocka_unit_test(test_manifest),
-	    cmocka_unit_test(test_ptx_shape),
+	    cmocka_unit_test(test_ptx_shape),	cmocka_unit_test(test_random_configs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
