@@ -394,13 +394,26 @@ vec_align(Lower *L, Type t)
 	return a > 16 ? 16 : a;
 }
 
+/* What one access moves: vec elements as a vector, except bytes (i8, bool), which travel as one
+ * integer of vec bytes; NVPTX lowers a vector of i8 through a phi by way of local memory. */
+static LLVMTypeRef
+vec_type(Lower *L, Type t)
+{
+	LLVMTypeRef st = storage_type(L, t);
+	if (L->vec == 1)
+		return st;
+	if (type_size(type_resolve(t, L->c->dtype)) == 1)
+		return LLVMIntTypeInContext(L->cx, 8 * L->vec);
+	return LLVMVectorType(st, L->vec);
+}
+
 /* Loads a [M,N] or [N] input for the chunk: vec-wide loads, all issued before any use. */
 static void
 lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 {
 	const Param *p = &L->k->params[in->param];
 	LLVMTypeRef st = storage_type(L, p->type);
-	LLVMTypeRef vt = L->vec > 1 ? LLVMVectorType(st, L->vec) : st;
+	LLVMTypeRef vt = vec_type(L, p->type);
 	LLVMValueRef *raw = arena_alloc(L->a, sizeof(LLVMValueRef) * L->nvec);
 	for (int j = 0; j < L->nvec; j++) {
 		/* a masked vector is not read (ptxas predicates the load) and reads as zero */
@@ -421,7 +434,11 @@ lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 	for (int j = 0; j < L->nvec; j++)
 		for (int e = 0; e < L->vec; e++) {
 			LLVMValueRef v = raw[j];
-			if (L->vec > 1)
+			if (LLVMGetTypeKind(vt) == LLVMIntegerTypeKind && L->vec > 1)
+				v = LLVMBuildTrunc(
+				    L->b, LLVMBuildLShr(L->b, v, LLVMConstInt(vt, 8 * e, 0), ""),
+				    st, "");
+			else if (L->vec > 1)
 				v = LLVMBuildExtractElement(L->b, v, ci32(L, e), "");
 			out[j * L->vec + e] = from_storage(L, p->type, v);
 		}
@@ -432,9 +449,19 @@ store_tile(Lower *L, const Instr *in, const Chunk *ch)
 {
 	const Param *p = &L->k->params[in->param];
 	LLVMTypeRef st = storage_type(L, p->type);
+	LLVMTypeRef vt = vec_type(L, p->type);
 	for (int j = 0; j < L->nvec; j++) {
 		LLVMValueRef v;
-		if (L->vec > 1) {
+		if (LLVMGetTypeKind(vt) == LLVMIntegerTypeKind && L->vec > 1) {
+			v = LLVMConstInt(vt, 0, 0);
+			for (int e = 0; e < L->vec; e++) {
+				LLVMValueRef x = to_storage(
+				    L, p->type, operand(L, &in->args[0], j * L->vec + e));
+				x = LLVMBuildShl(L->b, LLVMBuildZExt(L->b, x, vt, ""),
+						 LLVMConstInt(vt, 8 * e, 0), "");
+				v = LLVMBuildOr(L->b, v, x, "");
+			}
+		} else if (L->vec > 1) {
 			v = LLVMGetUndef(LLVMVectorType(st, L->vec));
 			for (int e = 0; e < L->vec; e++) {
 				LLVMValueRef x = to_storage(

@@ -153,7 +153,10 @@ main(int argc, char **argv)
 			return 1;
 		}
 		Compile c = {.arch = "sm_90", .M = M, .N = N};
-		snprintf(path, sizeof path, "testdata/kernels/%s.rk", kn);
+		if (strstr(kn, ".rk")) /* a kernel file of its own */
+			snprintf(path, sizeof path, "%s", kn);
+		else
+			snprintf(path, sizeof path, "testdata/kernels/%s.rk", kn);
 		char *src = read_file(path, NULL, &d);
 		Kernel *k = src ? parse_kernel(path, src, &d) : NULL;
 		free(src);

@@ -41,10 +41,13 @@ static Kernel *
 kernel_named(const char *name)
 {
 	for (int i = 0; i < nkernels; i++)
-		if (!strcmp(kernels[i]->name, name))
+		if (!strcmp(kernels[i]->name, name) || !strcmp(kernels[i]->file, name))
 			return kernels[i];
 	char path[256];
-	snprintf(path, sizeof path, "testdata/kernels/%s.rk", name);
+	if (strstr(name, ".rk")) /* a kernel file of its own */
+		snprintf(path, sizeof path, "%s", name);
+	else
+		snprintf(path, sizeof path, "testdata/kernels/%s.rk", name);
 	Diag d = {0};
 	char *src = read_file(path, NULL, &d);
 	Kernel *k = src ? parse_kernel(path, src, &d) : NULL;
@@ -405,6 +408,11 @@ main(int argc, char **argv)
 			    ptxas_parse(text, &pf, 1) != 1) {
 				fprintf(stderr, "FAIL ptxas %s %s:\n%s\n", pts[i].arch, pts[i].what,
 					text ? text : "");
+				fails++;
+			} else if (pf.stack > 0 && pf.spill_stores == 0) {
+				/* local memory that is not a spill: an array indexed at run time */
+				fprintf(stderr, "FAIL %s %s: %ld bytes of stack without spills\n",
+					pts[i].arch, pts[i].what, pf.stack);
 				fails++;
 			} else {
 				pts[i].regs = pf.regs;
