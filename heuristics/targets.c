@@ -78,7 +78,7 @@ target_load(const char *arch, Target *t, Diag *d)
 	};
 	int rc = 0;
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0] && !rc; i++) {
-		double v;
+		double v = 0;
 		rc = num(o, fields[i].key, &v, arch, d);
 		if (rc)
 			break;
