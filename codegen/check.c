@@ -60,10 +60,6 @@ codegen_check(const Kernel *k, const Compile *c, Diag *d)
 	if (!pow2(g->vec) || g->vec * size > 16)
 		return diag(d, "vec=%d: must be a power of two with vec*%d bytes <= 16", g->vec,
 			    size);
-	if (c->N % g->vec != 0)
-		return diag(d,
-			    "vec=%d does not divide N=%lld: rows would not be aligned to %d bytes",
-			    g->vec, (long long)c->N, g->vec * size);
 	if (g->r_block < 1 || g->r_block % ((int64_t)tpr * g->vec) != 0)
 		return diag(d, "r_block=%lld: must be a positive multiple of tpr*vec = %d*%d",
 			    (long long)g->r_block, tpr, g->vec);

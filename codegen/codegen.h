@@ -6,7 +6,9 @@
 
 /* What one compile is for: the arch, the storage type T and the shape the config was chosen for.
  * The kernel takes M and N at launch; it is correct for any M, and for any N that keeps the config
- * valid (N % vec == 0, and r_block >= the row segment when persistent). */
+ * valid (r_block >= the row segment when persistent). When the compile's N is not a multiple of
+ * vec, rows start misaligned and each row's misaligned head and its tail are read element by
+ * element; compiled for such an N, the kernel is correct for any N, else for multiples of vec. */
 typedef struct {
 	const char *arch; /* sm_80, sm_86, sm_89, sm_90 */
 	Type dtype;	  /* TY_BF16, TY_F16 or TY_F32 */

@@ -17,10 +17,15 @@ typedef struct {
 	LLVMValueRef acc[3];
 } Red;
 
-/* One chunk of a row as one thread sees it: nvec vectors of vec elements. */
+/* One chunk of a row as one thread sees it: nvec vectors of vec elements (E in all). The body
+ * chunk's vector j starts at col + j*tpr*vec; the edge chunk (the misaligned head and the tail of
+ * a row, vec 1) names each element's column in vcol. */
 typedef struct {
 	LLVMValueRef col;    /* i64: the thread's first column; vector j starts j*tpr*vec later */
+	LLVMValueRef *vcol;  /* edge chunk: per element, its column; else NULL */
 	LLVMValueRef *valid; /* per vector: the row is real and the vector is inside the segment */
+	LLVMValueRef **el;   /* per value: its E per-thread elements in this chunk */
+	int vec, nvec, E;
 } Chunk;
 
 typedef struct {
@@ -34,11 +39,13 @@ typedef struct {
 	LLVMValueRef fn;
 	LLVMTypeRef f32, i8, i32, i64, ptr1;
 	int tpr, wpr, vec, E, nvec, split;
+	int shifted; /* N need not be a multiple of vec: rows start misaligned, see body_bounds */
 	LLVMValueRef *parg; /* per param: the kernel argument */
 	LLVMValueRef M, N, Nf, ws;
 	LLVMValueRef lane, lofs, lane32, warp, grp, seg, row, rowok, rowoff, seg_start, seg_end;
+	LLVMValueRef body_lo, body_hi; /* the aligned whole vectors of the segment */
 	LLVMValueRef *uni; /* per value: its value when it is the same for the whole row */
-	LLVMValueRef **el; /* per value: its E per-thread elements in the current chunk */
+	LLVMValueRef **el; /* the current chunk's el */
 	char *done;	   /* per instruction: lowered (uniform instructions) */
 	LLVMValueRef smem;
 	int smem_next;
@@ -360,15 +367,67 @@ load_inv(Lower *L, LLVMTypeRef t, LLVMValueRef p, int align)
 static Chunk
 chunk_at(Lower *L, LLVMValueRef base)
 {
-	Chunk ch;
+	Chunk ch = {.vec = L->vec, .nvec = L->nvec, .E = L->E};
 	ch.valid = arena_alloc(L->a, sizeof(LLVMValueRef) * L->nvec);
+	ch.el = arena_alloc(L->a, sizeof(LLVMValueRef *) * (L->k->nvals + 1));
 	ch.col = LLVMBuildAdd(L->b, base, L->lofs, "");
 	for (int j = 0; j < L->nvec; j++) {
 		LLVMValueRef c =
 		    LLVMBuildAdd(L->b, ch.col, ci64(L, (long long)j * L->tpr * L->vec), "");
-		LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntSLT, c, L->seg_end, "");
+		LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntSLT, c, L->body_hi, "");
 		ch.valid[j] = LLVMBuildAnd(L->b, in, L->rowok, "");
 	}
+	L->el = ch.el;
+	return ch;
+}
+
+/* Where a row's 16-byte vectors start: rows begin at row*N elements, so with N not a multiple
+ * of vec the first pad = (-(row*N + seg_start)) mod vec columns of a segment lie before the first
+ * aligned vector. The body is the whole aligned vectors after them; the head (the pad) and the
+ * tail (fewer than vec columns after the body) go to the edge chunk. */
+static void
+body_bounds(Lower *L)
+{
+	LLVMBuilderRef b = L->b;
+	LLVMValueRef m = ci64(L, L->vec - 1);
+	LLVMValueRef first = LLVMBuildAdd(b, L->rowoff, L->seg_start, "");
+	LLVMValueRef pad = LLVMBuildAnd(b, LLVMBuildNeg(b, first, ""), m, "");
+	LLVMValueRef len = LLVMBuildSub(b, L->seg_end, L->seg_start, "");
+	LLVMValueRef pos = LLVMBuildICmp(b, LLVMIntSGT, len, ci64(L, 0), "");
+	len = LLVMBuildSelect(b, pos, len, ci64(L, 0), "");
+	LLVMValueRef short_ = LLVMBuildICmp(b, LLVMIntSLT, len, pad, "");
+	LLVMValueRef head = LLVMBuildSelect(b, short_, len, pad, "");
+	L->body_lo = LLVMBuildAdd(b, L->seg_start, head, "");
+	LLVMValueRef body = LLVMBuildAnd(b, LLVMBuildSub(b, len, head, ""), ci64(L, -L->vec), "");
+	L->body_hi = LLVMBuildAdd(b, L->body_lo, body, "");
+}
+
+/* The edge chunk: element q = j*tpr + lane is head column seg_start + q while q < head, then tail
+ * column body_hi + (q - head); fewer than 2*vec columns, so a few scalar accesses per row. */
+static Chunk
+chunk_edge(Lower *L)
+{
+	LLVMBuilderRef b = L->b;
+	int n = (2 * (L->vec - 1) + L->tpr - 1) / L->tpr;
+	Chunk ch = {.vec = 1, .nvec = n, .E = n};
+	ch.valid = arena_alloc(L->a, sizeof(LLVMValueRef) * n);
+	ch.vcol = arena_alloc(L->a, sizeof(LLVMValueRef) * n);
+	ch.el = arena_alloc(L->a, sizeof(LLVMValueRef *) * (L->k->nvals + 1));
+	ch.col = L->lane;
+	LLVMValueRef head = LLVMBuildSub(b, L->body_lo, L->seg_start, "");
+	LLVMValueRef tail = LLVMBuildSub(b, L->seg_end, L->body_hi, "");
+	LLVMValueRef pos = LLVMBuildICmp(b, LLVMIntSGT, tail, ci64(L, 0), "");
+	LLVMValueRef cnt = LLVMBuildAdd(b, head, LLVMBuildSelect(b, pos, tail, ci64(L, 0), ""), "");
+	LLVMValueRef tbase = LLVMBuildSub(b, L->body_hi, head, "");
+	for (int j = 0; j < n; j++) {
+		LLVMValueRef q = LLVMBuildAdd(b, L->lane, ci64(L, (long long)j * L->tpr), "");
+		LLVMValueRef in_head = LLVMBuildICmp(b, LLVMIntSLT, q, head, "");
+		ch.vcol[j] = LLVMBuildSelect(b, in_head, LLVMBuildAdd(b, L->seg_start, q, ""),
+					     LLVMBuildAdd(b, tbase, q, ""), "");
+		ch.valid[j] =
+		    LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSLT, q, cnt, ""), L->rowok, "");
+	}
+	L->el = ch.el;
 	return ch;
 }
 
@@ -379,32 +438,64 @@ elem_ptr(Lower *L, int param, const Chunk *ch, int j)
 {
 	const Param *p = &L->k->params[param];
 	LLVMTypeRef et = storage_type(L, p->type);
-	LLVMValueRef off = ch->col;
+	LLVMValueRef off = ch->vcol ? ch->vcol[j] : ch->col;
 	if (p->shape == SH_TILE)
 		off = LLVMBuildAdd(L->b, L->rowoff, off, "");
 	LLVMValueRef base = LLVMBuildGEP2(L->b, et, L->parg[param], &off, 1, "");
-	LLVMValueRef k = ci64(L, (long long)j * L->tpr * L->vec);
+	if (ch->vcol)
+		return base;
+	LLVMValueRef k = ci64(L, (long long)j * L->tpr * ch->vec);
 	return LLVMBuildInBoundsGEP2(L->b, et, base, &k, 1, "");
 }
 
+/* An [N] array is aligned to the row's columns only when rows start aligned: a shifted body
+ * reads and writes it element by element. */
 static int
-vec_align(Lower *L, Type t)
+unaligned(Lower *L, const Chunk *ch, const Param *p)
 {
-	int a = L->vec * type_size(type_resolve(t, L->c->dtype));
+	return L->shifted && ch->vec > 1 && p->shape != SH_TILE;
+}
+
+static int
+vec_align(Lower *L, Type t, int vec)
+{
+	int a = vec * type_size(type_resolve(t, L->c->dtype));
 	return a > 16 ? 16 : a;
 }
 
 /* What one access moves: vec elements as a vector, except bytes (i8, bool), which travel as one
  * integer of vec bytes; NVPTX lowers a vector of i8 through a phi by way of local memory. */
 static LLVMTypeRef
-vec_type(Lower *L, Type t)
+vec_type(Lower *L, Type t, int vec)
 {
 	LLVMTypeRef st = storage_type(L, t);
-	if (L->vec == 1)
+	if (vec == 1)
 		return st;
 	if (type_size(type_resolve(t, L->c->dtype)) == 1)
-		return LLVMIntTypeInContext(L->cx, 8 * L->vec);
-	return LLVMVectorType(st, L->vec);
+		return LLVMIntTypeInContext(L->cx, 8 * vec);
+	return LLVMVectorType(st, vec);
+}
+
+/* vec elements from ptr one at a time, packed as vec_type packs them. */
+static LLVMValueRef
+load_elems(Lower *L, Type t, LLVMValueRef ptr, int vec)
+{
+	LLVMTypeRef st = storage_type(L, t), vt = vec_type(L, t, vec);
+	int size = type_size(type_resolve(t, L->c->dtype));
+	LLVMValueRef v = LLVMConstNull(vt);
+	for (int e = 0; e < vec; e++) {
+		LLVMValueRef k = ci64(L, e);
+		LLVMValueRef x =
+		    load_inv(L, st, LLVMBuildInBoundsGEP2(L->b, st, ptr, &k, 1, ""), size);
+		if (LLVMGetTypeKind(vt) == LLVMIntegerTypeKind)
+			v = LLVMBuildOr(L->b, v,
+					LLVMBuildShl(L->b, LLVMBuildZExt(L->b, x, vt, ""),
+						     LLVMConstInt(vt, 8 * e, 0), ""),
+					"");
+		else
+			v = LLVMBuildInsertElement(L->b, v, x, ci32(L, e), "");
+	}
+	return v;
 }
 
 /* Loads a [M,N] or [N] input for the chunk: vec-wide loads, all issued before any use. */
@@ -413,9 +504,9 @@ lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 {
 	const Param *p = &L->k->params[in->param];
 	LLVMTypeRef st = storage_type(L, p->type);
-	LLVMTypeRef vt = vec_type(L, p->type);
-	LLVMValueRef *raw = arena_alloc(L->a, sizeof(LLVMValueRef) * L->nvec);
-	for (int j = 0; j < L->nvec; j++) {
+	LLVMTypeRef vt = vec_type(L, p->type, ch->vec);
+	LLVMValueRef *raw = arena_alloc(L->a, sizeof(LLVMValueRef) * ch->nvec);
+	for (int j = 0; j < ch->nvec; j++) {
 		/* a masked vector is not read (ptxas predicates the load) and reads as zero */
 		LLVMValueRef ptr = elem_ptr(L, in->param, ch, j);
 		LLVMBasicBlockRef from = LLVMGetInsertBlock(L->b);
@@ -423,7 +514,10 @@ lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "ld.next");
 		LLVMBuildCondBr(L->b, ch->valid[j], ld, next);
 		LLVMPositionBuilderAtEnd(L->b, ld);
-		LLVMValueRef v = load_inv(L, vt, ptr, vec_align(L, p->type));
+		LLVMValueRef v = unaligned(L, ch, p)
+				     ? load_elems(L, p->type, ptr, ch->vec)
+				     : load_inv(L, vt, ptr, vec_align(L, p->type, ch->vec));
+		ld = LLVMGetInsertBlock(L->b);
 		LLVMBuildBr(L->b, next);
 		LLVMPositionBuilderAtEnd(L->b, next);
 		raw[j] = LLVMBuildPhi(L->b, vt, "");
@@ -431,16 +525,16 @@ lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 		LLVMBasicBlockRef in_b[2] = {ld, from};
 		LLVMAddIncoming(raw[j], in_v, in_b, 2);
 	}
-	for (int j = 0; j < L->nvec; j++)
-		for (int e = 0; e < L->vec; e++) {
+	for (int j = 0; j < ch->nvec; j++)
+		for (int e = 0; e < ch->vec; e++) {
 			LLVMValueRef v = raw[j];
-			if (LLVMGetTypeKind(vt) == LLVMIntegerTypeKind && L->vec > 1)
+			if (LLVMGetTypeKind(vt) == LLVMIntegerTypeKind && ch->vec > 1)
 				v = LLVMBuildTrunc(
 				    L->b, LLVMBuildLShr(L->b, v, LLVMConstInt(vt, 8 * e, 0), ""),
 				    st, "");
-			else if (L->vec > 1)
+			else if (ch->vec > 1)
 				v = LLVMBuildExtractElement(L->b, v, ci32(L, e), "");
-			out[j * L->vec + e] = from_storage(L, p->type, v);
+			out[j * ch->vec + e] = from_storage(L, p->type, v);
 		}
 }
 
@@ -449,23 +543,27 @@ store_tile(Lower *L, const Instr *in, const Chunk *ch)
 {
 	const Param *p = &L->k->params[in->param];
 	LLVMTypeRef st = storage_type(L, p->type);
-	LLVMTypeRef vt = vec_type(L, p->type);
-	for (int j = 0; j < L->nvec; j++) {
+	LLVMTypeRef vt = vec_type(L, p->type, ch->vec);
+	L->el = ch->el;
+	int uv = unaligned(L, ch, p), size = type_size(type_resolve(p->type, L->c->dtype));
+	for (int j = 0; j < ch->nvec; j++) {
 		LLVMValueRef v;
-		if (LLVMGetTypeKind(vt) == LLVMIntegerTypeKind && L->vec > 1) {
+		if (uv) {
+			v = NULL; /* stored element by element below */
+		} else if (LLVMGetTypeKind(vt) == LLVMIntegerTypeKind && ch->vec > 1) {
 			v = LLVMConstInt(vt, 0, 0);
-			for (int e = 0; e < L->vec; e++) {
+			for (int e = 0; e < ch->vec; e++) {
 				LLVMValueRef x = to_storage(
-				    L, p->type, operand(L, &in->args[0], j * L->vec + e));
+				    L, p->type, operand(L, &in->args[0], j * ch->vec + e));
 				x = LLVMBuildShl(L->b, LLVMBuildZExt(L->b, x, vt, ""),
 						 LLVMConstInt(vt, 8 * e, 0), "");
 				v = LLVMBuildOr(L->b, v, x, "");
 			}
-		} else if (L->vec > 1) {
-			v = LLVMGetUndef(LLVMVectorType(st, L->vec));
-			for (int e = 0; e < L->vec; e++) {
+		} else if (ch->vec > 1) {
+			v = LLVMGetUndef(LLVMVectorType(st, ch->vec));
+			for (int e = 0; e < ch->vec; e++) {
 				LLVMValueRef x = to_storage(
-				    L, p->type, operand(L, &in->args[0], j * L->vec + e));
+				    L, p->type, operand(L, &in->args[0], j * ch->vec + e));
 				v = LLVMBuildInsertElement(L->b, v, x, ci32(L, e), "");
 			}
 		} else {
@@ -475,8 +573,21 @@ store_tile(Lower *L, const Instr *in, const Chunk *ch)
 		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "st.next");
 		LLVMBuildCondBr(L->b, ch->valid[j], yes, next);
 		LLVMPositionBuilderAtEnd(L->b, yes);
-		LLVMValueRef s = LLVMBuildStore(L->b, v, elem_ptr(L, in->param, ch, j));
-		LLVMSetAlignment(s, vec_align(L, p->type));
+		LLVMValueRef ptr = elem_ptr(L, in->param, ch, j);
+		if (uv) {
+			for (int e = 0; e < ch->vec; e++) {
+				LLVMValueRef x = to_storage(
+				    L, p->type, operand(L, &in->args[0], j * ch->vec + e));
+				LLVMValueRef k = ci64(L, e);
+				LLVMSetAlignment(
+				    LLVMBuildStore(L->b, x,
+						   LLVMBuildInBoundsGEP2(L->b, st, ptr, &k, 1, "")),
+				    size);
+			}
+		} else {
+			LLVMSetAlignment(LLVMBuildStore(L->b, v, ptr),
+					 vec_align(L, p->type, ch->vec));
+		}
 		LLVMBuildBr(L->b, next);
 		LLVMPositionBuilderAtEnd(L->b, next);
 	}
@@ -487,17 +598,18 @@ static void
 lower_tile(Lower *L, const Instr *in, const Chunk *ch)
 {
 	int r = in->res[0];
-	LLVMValueRef *out = arena_alloc(L->a, sizeof(LLVMValueRef) * L->E);
+	LLVMValueRef *out = arena_alloc(L->a, sizeof(LLVMValueRef) * ch->E);
+	L->el = ch->el;
 	if (in->op == OP_LOAD) {
 		lower_load_tile(L, in, ch, out);
 	} else if (in->op == OP_DIV &&
 		   (in->args[1].kind != ARG_VAL || !is_tile(L, in->args[1].idx))) {
 		/* dividing by a row value or a scalar: one reciprocal, then multiplies */
 		LLVMValueRef inv = frcp(L, operand(L, &in->args[1], 0));
-		for (int e = 0; e < L->E; e++)
+		for (int e = 0; e < ch->E; e++)
 			out[e] = ffmul(L, operand(L, &in->args[0], e), inv);
 	} else {
-		for (int e = 0; e < L->E; e++) {
+		for (int e = 0; e < ch->E; e++) {
 			LLVMValueRef x[MAX_ARGS];
 			for (int i = 0; i < in->nargs; i++)
 				x[i] = operand(L, &in->args[i], e);
@@ -505,7 +617,7 @@ lower_tile(Lower *L, const Instr *in, const Chunk *ch)
 		}
 	}
 	if (r >= 0)
-		L->el[r] = out;
+		ch->el[r] = out;
 }
 
 /* A row-uniform instruction: loads of [M] inputs, gathers, and scalar arithmetic. */
@@ -666,24 +778,24 @@ static void
 red_local(Lower *L, Red *r, const Chunk *ch)
 {
 	const Instr *in = &L->k->ins[r->ins];
-	LLVMValueRef *x = L->el[in->args[0].idx];
+	LLVMValueRef *x = ch->el[in->args[0].idx];
 	if (r->kind == K_WELF) {
 		LLVMValueRef cnt = cf(L, 0), s = cf(L, 0);
-		for (int j = 0; j < L->nvec; j++) {
-			LLVMValueRef v = x[j * L->vec];
-			for (int e = 1; e < L->vec; e++)
-				v = ffadd(L, v, x[j * L->vec + e]);
+		for (int j = 0; j < ch->nvec; j++) {
+			LLVMValueRef v = x[j * ch->vec];
+			for (int e = 1; e < ch->vec; e++)
+				v = ffadd(L, v, x[j * ch->vec + e]);
 			s = ffadd(L, s, LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, 0), ""));
-			cnt =
-			    ffadd(L, cnt,
-				  LLVMBuildSelect(L->b, ch->valid[j], cf(L, L->vec), cf(L, 0), ""));
+			cnt = ffadd(
+			    L, cnt,
+			    LLVMBuildSelect(L->b, ch->valid[j], cf(L, ch->vec), cf(L, 0), ""));
 		}
 		LLVMValueRef mean = ffmul(L, s, frcp(L, fmax2(L, cnt, cf(L, 1))));
 		LLVMValueRef m2 = cf(L, 0);
-		for (int j = 0; j < L->nvec; j++) {
+		for (int j = 0; j < ch->nvec; j++) {
 			LLVMValueRef v = cf(L, 0);
-			for (int e = 0; e < L->vec; e++) {
-				LLVMValueRef dl = ffsub(L, x[j * L->vec + e], mean);
+			for (int e = 0; e < ch->vec; e++) {
+				LLVMValueRef dl = ffsub(L, x[j * ch->vec + e], mean);
 				v = ffadd(L, v, ffmul(L, dl, dl));
 			}
 			m2 = ffadd(L, m2, LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, 0), ""));
@@ -694,10 +806,10 @@ red_local(Lower *L, Red *r, const Chunk *ch)
 	}
 	if (r->kind == K_MAXSUM) {
 		LLVMValueRef cm = cf(L, -INFINITY);
-		for (int j = 0; j < L->nvec; j++) {
-			LLVMValueRef v = x[j * L->vec];
-			for (int e = 1; e < L->vec; e++)
-				v = fmax2(L, v, x[j * L->vec + e]);
+		for (int j = 0; j < ch->nvec; j++) {
+			LLVMValueRef v = x[j * ch->vec];
+			for (int e = 1; e < ch->vec; e++)
+				v = fmax2(L, v, x[j * ch->vec + e]);
 			cm = fmax2(L, cm,
 				   LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, -INFINITY), ""));
 		}
@@ -706,12 +818,12 @@ red_local(Lower *L, Red *r, const Chunk *ch)
 		const Instr *sum = &L->k->ins[r->ins2];
 		const Instr *ex = &L->k->ins[L->k->vals[sum->args[0].idx].def];
 		const Instr *sub = &L->k->ins[L->k->vals[ex->args[0].idx].def];
-		LLVMValueRef *t = L->el[sub->args[0].idx];
+		LLVMValueRef *t = ch->el[sub->args[0].idx];
 		LLVMValueRef s = cf(L, 0);
-		for (int j = 0; j < L->nvec; j++) {
+		for (int j = 0; j < ch->nvec; j++) {
 			LLVMValueRef v = cf(L, 0);
-			for (int e = 0; e < L->vec; e++)
-				v = ffadd(L, v, fexp(L, ffsub(L, t[j * L->vec + e], m)));
+			for (int e = 0; e < ch->vec; e++)
+				v = ffadd(L, v, fexp(L, ffsub(L, t[j * ch->vec + e], m)));
 			s = ffadd(L, s, LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, 0), ""));
 		}
 		r->acc[1] = ffadd(L, ffmul(L, r->acc[1], rescale(L, r->acc[0], m)), s);
@@ -720,10 +832,10 @@ red_local(Lower *L, Red *r, const Chunk *ch)
 	}
 	LLVMValueRef id =
 	    r->kind == K_SUM ? cf(L, 0) : cf(L, r->kind == K_MAX ? -INFINITY : INFINITY);
-	for (int j = 0; j < L->nvec; j++) {
-		LLVMValueRef v = x[j * L->vec];
-		for (int e = 1; e < L->vec; e++) {
-			LLVMValueRef a[3] = {v}, b[3] = {x[j * L->vec + e]}, o[3];
+	for (int j = 0; j < ch->nvec; j++) {
+		LLVMValueRef v = x[j * ch->vec];
+		for (int e = 1; e < ch->vec; e++) {
+			LLVMValueRef a[3] = {v}, b[3] = {x[j * ch->vec + e]}, o[3];
 			combine(L, r->kind, a, b, o);
 			v = o[0];
 		}
@@ -941,12 +1053,30 @@ cone(Lower *L, char *want, char *need)
 	}
 }
 
-/* Streams the segment [seg_start, seg_end) in r_block chunks, evaluating the marked tile
- * instructions and folding them into the reductions rs, whose partials are carried as phis. */
+/* One chunk of a pass: the marked tile instructions, folded into the reductions rs. */
+static void
+chunk_body(Lower *L, const char *need, Red *rs, int n, const Chunk *ch)
+{
+	const Kernel *k = L->k;
+	for (int i = 0; i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		if (!need[i])
+			continue;
+		if (in->op == OP_STORE)
+			store_tile(L, in, ch);
+		else if (!op_is_reduce(in->op))
+			lower_tile(L, in, ch);
+	}
+	for (int i = 0; i < n; i++)
+		red_local(L, &rs[i], ch);
+}
+
+/* Streams the segment's body [body_lo, body_hi) in r_block chunks, evaluating the marked tile
+ * instructions and folding them into the reductions rs, whose partials are carried as phis;
+ * then the edge chunk when rows may start misaligned. */
 static void
 chunk_loop(Lower *L, const char *need, Red *rs, int n)
 {
-	const Kernel *k = L->k;
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "chunk");
 	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "chunk.body");
@@ -954,7 +1084,7 @@ chunk_loop(Lower *L, const char *need, Red *rs, int n)
 	LLVMBuildBr(L->b, head);
 	LLVMPositionBuilderAtEnd(L->b, head);
 	LLVMValueRef c = LLVMBuildPhi(L->b, L->i64, "");
-	LLVMAddIncoming(c, &L->seg_start, &pre, 1);
+	LLVMAddIncoming(c, &L->body_lo, &pre, 1);
 	LLVMValueRef(*phi)[3] = arena_alloc(L->a, sizeof(LLVMValueRef[3]) * (n + 1));
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < rs[i].ncomp; j++) {
@@ -962,20 +1092,10 @@ chunk_loop(Lower *L, const char *need, Red *rs, int n)
 			LLVMAddIncoming(phi[i][j], &rs[i].acc[j], &pre, 1);
 			rs[i].acc[j] = phi[i][j];
 		}
-	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, c, L->seg_end, ""), body, done);
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, c, L->body_hi, ""), body, done);
 	LLVMPositionBuilderAtEnd(L->b, body);
 	Chunk ch = chunk_at(L, c);
-	for (int i = 0; i < k->nins; i++) {
-		const Instr *in = &k->ins[i];
-		if (!need[i])
-			continue;
-		if (in->op == OP_STORE)
-			store_tile(L, in, &ch);
-		else if (!op_is_reduce(in->op))
-			lower_tile(L, in, &ch);
-	}
-	for (int i = 0; i < n; i++)
-		red_local(L, &rs[i], &ch);
+	chunk_body(L, need, rs, n, &ch);
 	LLVMValueRef c2 = LLVMBuildAdd(L->b, c, ci64(L, L->c->cfg.r_block), "");
 	LLVMBasicBlockRef end = LLVMGetInsertBlock(L->b);
 	LLVMBuildBr(L->b, head);
@@ -986,7 +1106,10 @@ chunk_loop(Lower *L, const char *need, Red *rs, int n)
 			rs[i].acc[j] = phi[i][j];
 		}
 	LLVMPositionBuilderAtEnd(L->b, done);
-	memset(L->el, 0, sizeof(LLVMValueRef *) * k->nvals);
+	if (L->shifted) {
+		Chunk edge = chunk_edge(L);
+		chunk_body(L, need, rs, n, &edge);
+	}
 }
 
 /* Looped (and split) rows: one streaming pass per level of dependent reductions, then an apply
@@ -1053,7 +1176,11 @@ static void
 lower_persistent(Lower *L)
 {
 	const Kernel *k = L->k;
-	Chunk ch = chunk_at(L, L->seg_start);
+	Chunk chs[2];
+	int nch = 1 + L->shifted;
+	chs[0] = chunk_at(L, L->body_lo);
+	if (L->shifted)
+		chs[1] = chunk_edge(L);
 	Red *pend = arena_alloc(L->a, sizeof(Red) * (k->nins + 1));
 	int np = 0;
 	for (int i = 0; i < k->nins; i++) {
@@ -1070,21 +1197,25 @@ lower_persistent(Lower *L)
 		}
 		/* a load is issued at its first use, so a row input used only after a reduction
 		 * (a weight, a residual) is not held in registers across it */
-		for (int j = 0; j < in->nargs; j++) {
-			const Arg *a = &in->args[j];
-			if (a->kind == ARG_VAL && is_tile(L, a->idx) && !L->el[a->idx])
-				lower_tile(L, &k->ins[k->vals[a->idx].def], &ch);
-		}
+		for (int c = 0; c < nch; c++)
+			for (int j = 0; j < in->nargs; j++) {
+				const Arg *a = &in->args[j];
+				if (a->kind == ARG_VAL && is_tile(L, a->idx) && !chs[c].el[a->idx])
+					lower_tile(L, &k->ins[k->vals[a->idx].def], &chs[c]);
+			}
 		if (op_is_reduce(in->op)) {
 			pend[np] = red_new(L, i);
-			red_local(L, &pend[np], &ch);
+			for (int c = 0; c < nch; c++)
+				red_local(L, &pend[np], &chs[c]);
 			np++;
 		} else if (in->op == OP_STORE) {
 			if (shape_has_n(k->params[in->param].shape))
-				store_tile(L, in, &ch);
+				for (int c = 0; c < nch; c++)
+					store_tile(L, in, &chs[c]);
 		} else if (in->nres > 0 && in->res[0] >= 0 && is_tile(L, in->res[0])) {
 			if (in->op != OP_LOAD)
-				lower_tile(L, in, &ch);
+				for (int c = 0; c < nch; c++)
+					lower_tile(L, in, &chs[c]);
 		} else {
 			lower_uniform(L, in);
 		}
@@ -1181,6 +1312,12 @@ prologue(Lower *L)
 		L->seg_start = ci64(L, 0);
 		L->seg_end = L->N;
 	}
+	if (L->shifted) {
+		body_bounds(L);
+	} else {
+		L->body_lo = L->seg_start;
+		L->body_hi = L->seg_end;
+	}
 }
 
 static void
@@ -1235,6 +1372,7 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	L.E = (int)(g->r_block / L.tpr);
 	L.nvec = L.E / L.vec;
 	L.split = g->split;
+	L.shifted = L.vec > 1 && c->N % L.vec != 0;
 	L.uni = arena_alloc(L.a, sizeof(LLVMValueRef) * (k->nvals + 1));
 	L.el = arena_alloc(L.a, sizeof(LLVMValueRef *) * (k->nvals + 1));
 	L.done = arena_alloc(L.a, k->nins + 1);

@@ -68,8 +68,8 @@ typedef struct {
 
 void cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *out);
 
-/* The default vector width: 16 bytes when N*size is a multiple of 16, else the largest power of
- * two dividing N; size is the widest [N]/[M,N] array's element size. */
+/* The default vector width: 16 bytes for any N (codegen aligns each row's body); size is the
+ * widest [N]/[M,N] array's element size. */
 int config_vec(const Kernel *k, Type dtype, int64_t N);
 int config_elem_size(const Kernel *k, Type dtype);
 /* A user-forced config: 0, or -1 with d saying what is wrong and what would be accepted. */
