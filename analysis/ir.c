@@ -144,6 +144,30 @@ buf_double(Buf *b, double d)
 	buf_puts(b, tmp);
 }
 
+int64_t
+cdiv(int64_t a, int64_t b)
+{
+	return (a + b - 1) / b;
+}
+
+int64_t
+np2(int64_t n)
+{
+	int64_t r = 1;
+	while (r < n)
+		r *= 2;
+	return r;
+}
+
+int64_t
+pp2(int64_t n)
+{
+	int64_t r = 1;
+	while (r * 2 <= n)
+		r *= 2;
+	return r;
+}
+
 static int
 vdiag(Diag *d, const char *file, Loc loc, const char *fmt, va_list ap)
 {

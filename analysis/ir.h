@@ -27,6 +27,11 @@ void buf_free(Buf *b);
 /* Shortest %g form of d that reads back to the same double ("1e-06", "0.5", "inf"). */
 void buf_double(Buf *b, double d);
 
+/* Integer helpers for sizes. */
+int64_t cdiv(int64_t a, int64_t b); /* ceil(a / b) for a >= 0, b > 0 */
+int64_t np2(int64_t n);		    /* smallest power of two >= n; 1 for n <= 1 */
+int64_t pp2(int64_t n);		    /* largest power of two <= n; 1 for n <= 1 */
+
 /* Diag: the first error of a step, already formatted as "file:line:col: error: msg". */
 typedef struct {
 	char msg[512];

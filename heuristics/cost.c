@@ -3,12 +3,6 @@
 
 #include "heuristics/heuristics.h"
 
-static int64_t
-cdiv(int64_t a, int64_t b)
-{
-	return (a + b - 1) / b;
-}
-
 /*
  * The model, in full (docs/heuristics.md walks through it):
  * - bytes: every [M,N] input once from HBM, [N] inputs once from HBM and once per CTA and pass

@@ -12,24 +12,6 @@ enum {
 };
 
 static int64_t
-np2(int64_t n)
-{
-	int64_t r = 1;
-	while (r < n)
-		r *= 2;
-	return r;
-}
-
-static int64_t
-pp2(int64_t n)
-{
-	int64_t r = 1;
-	while (r * 2 <= n)
-		r *= 2;
-	return r;
-}
-
-static int64_t
 min64(int64_t a, int64_t b)
 {
 	return a < b ? a : b;

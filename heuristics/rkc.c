@@ -22,30 +22,6 @@ typedef struct {
 	int n, cap;
 } Cands;
 
-static int64_t
-cdiv(int64_t a, int64_t b)
-{
-	return (a + b - 1) / b;
-}
-
-static int64_t
-np2(int64_t n)
-{
-	int64_t r = 1;
-	while (r < n)
-		r *= 2;
-	return r;
-}
-
-static int64_t
-pp2(int64_t n)
-{
-	int64_t r = 1;
-	while (r * 2 <= n)
-		r *= 2;
-	return r;
-}
-
 static int
 better(const Cand *a, const Cand *b)
 {

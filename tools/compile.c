@@ -5,21 +5,6 @@
 #include "codegen/codegen.h"
 #include "tools/tools.h"
 
-static int
-parse_shape(const char *s, int64_t *M, int64_t *N)
-{
-	char *x, *end;
-	long long m = strtoll(s, &x, 10);
-	if (x == s || (*x != 'x' && *x != 'X'))
-		return -1;
-	long long n = strtoll(x + 1, &end, 10);
-	if (end == x + 1 || *end || m < 1 || n < 1)
-		return -1;
-	*M = m;
-	*N = n;
-	return 0;
-}
-
 /* out.ptx -> out.json; any other name gets .json appended. */
 static char *
 manifest_path(const char *ptx)
@@ -87,7 +72,7 @@ cmd_compile(int argc, char **argv)
 	if (!out)
 		return usage_error("no output given (-o out.ptx, or -o - for stdout)", NULL);
 	Compile c = {.arch = arch};
-	if (!shape || parse_shape(shape, &c.M, &c.N))
+	if (!shape || tool_parse_shape(shape, &c.M, &c.N))
 		return usage_error("--shape needs MxN with M, N >= 1, got",
 				   shape ? shape : "nothing");
 	if (!dtype || dtype_parse(dtype, &c.dtype))

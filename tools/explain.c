@@ -6,21 +6,6 @@
 #include "heuristics/heuristics.h"
 #include "tools/tools.h"
 
-static int
-parse_shape(const char *s, int64_t *M, int64_t *N)
-{
-	char *x, *end;
-	long long m = strtoll(s, &x, 10);
-	if (x == s || (*x != 'x' && *x != 'X'))
-		return -1;
-	long long n = strtoll(x + 1, &end, 10);
-	if (end == x + 1 || *end || m < 1 || n < 1)
-		return -1;
-	*M = m;
-	*N = n;
-	return 0;
-}
-
 static json_t *
 facts_json(const Facts *f)
 {
@@ -141,7 +126,7 @@ cmd_explain(int argc, char **argv)
 	if (!path)
 		return usage_error("no kernel file given", NULL);
 	int64_t M, N;
-	if (!shape || parse_shape(shape, &M, &N))
+	if (!shape || tool_parse_shape(shape, &M, &N))
 		return usage_error("--shape needs MxN with M, N >= 1, got",
 				   shape ? shape : "nothing");
 	Type dt;

@@ -16,8 +16,10 @@ typedef struct {
 static const Command commands[] = {
     {"check", cmd_check, "check [--summary] K.rk...      parse and verify, print the IR"},
     {"print", cmd_print, "print [--json] K.rk            print the IR as .rk text or JSON"},
-    {"explain", cmd_explain, "explain K.rk --shape MxN --dtype D  facts, the chosen config, and why"},
-    {"compile", cmd_compile, "compile K.rk --shape MxN --dtype D [--config k=v,...] -o out.ptx  PTX and its manifest"},
+    {"explain", cmd_explain,
+     "explain K.rk --shape MxN --dtype D  facts, the chosen config, and why"},
+    {"compile", cmd_compile,
+     "compile K.rk --shape MxN --dtype D [--config k=v,...] -o out.ptx  PTX and its manifest"},
     {"golden", cmd_golden, "golden check|update|diff OLD NEW  the golden-config suite"},
     {"run", cmd_run, "run K.rk --shape MxN --dtype D  on a GPU: check against the reference, time"},
 };
@@ -43,6 +45,31 @@ tool_load_kernel(const char *path)
 	if (!k)
 		fprintf(stderr, "%s\n", d.msg);
 	return k;
+}
+
+/* MxN, or BxLxN flattened to M = B*L rows. */
+int
+tool_parse_shape(const char *s, int64_t *M, int64_t *N)
+{
+	int64_t v[3];
+	int n = 0;
+	for (const char *p = s;; p++) {
+		char *end;
+		long long x = strtoll(p, &end, 10);
+		if (end == p || x < 1 || n == 3)
+			return -1;
+		v[n++] = x;
+		p = end;
+		if (!*p)
+			break;
+		if (*p != 'x')
+			return -1;
+	}
+	if (n < 2)
+		return -1;
+	*M = n == 3 ? v[0] * v[1] : v[0];
+	*N = v[n - 1];
+	return 0;
 }
 
 int

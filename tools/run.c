@@ -25,31 +25,6 @@ static const char run_usage[] =
     "       [--copy-gbps X] [--ptx FILE --manifest FILE] [--inputs FILE] [--tolerances FILE]\n"
     "A shape BxLxN runs as M = B*L rows. Without --check or --time, both.\n";
 
-/* MxN, or BxLxN flattened to M = B*L rows. */
-static int
-parse_shape(const char *s, int64_t *M, int64_t *N)
-{
-	int64_t v[3];
-	int n = 0;
-	for (const char *p = s;; p++) {
-		char *end;
-		long long x = strtoll(p, &end, 10);
-		if (end == p || x < 1 || n == 3)
-			return -1;
-		v[n++] = x;
-		p = end;
-		if (!*p)
-			break;
-		if (*p != 'x')
-			return -1;
-	}
-	if (n < 2)
-		return -1;
-	*M = n == 3 ? v[0] * v[1] : v[0];
-	*N = v[n - 1];
-	return 0;
-}
-
 typedef struct {
 	const char *arch, *config;
 	Policy policy;
@@ -191,7 +166,7 @@ cmd_run(int argc, char **argv)
 	}
 	int64_t Ms[MAX_SHAPES], Ns[MAX_SHAPES];
 	for (int s = 0; s < nshapes; s++)
-		if (parse_shape(shapes[s], &Ms[s], &Ns[s])) {
+		if (tool_parse_shape(shapes[s], &Ms[s], &Ns[s])) {
 			fprintf(stderr, "rkc run: error: bad shape '%s' (MxN or BxLxN)\n",
 				shapes[s]);
 			return 2;

@@ -8,12 +8,14 @@
 int cmd_check(int argc, char **argv);
 int cmd_print(int argc, char **argv);
 int cmd_explain(int argc, char **argv); /* tools/explain.c */
-int cmd_golden(int argc, char **argv);  /* tools/golden.c */
+int cmd_golden(int argc, char **argv);	/* tools/golden.c */
 int cmd_compile(int argc, char **argv); /* tools/compile.c */
-int cmd_run(int argc, char **argv);     /* tools/run.c */
+int cmd_run(int argc, char **argv);	/* tools/run.c */
 
 /* Read and parse a kernel file ("-" is stdin), printing the diagnostic to stderr on error. */
 Kernel *tool_load_kernel(const char *path);
+/* MxN, or BxLxN flattened to M = B*L rows; 0 on success. */
+int tool_parse_shape(const char *s, int64_t *M, int64_t *N);
 /* Write data to path atomically (a temporary file beside it, then rename); "-" is stdout. */
 int tool_write_file(const char *path, const char *data, size_t len);
 
