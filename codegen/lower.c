@@ -1112,8 +1112,29 @@ chunk_loop(Lower *L, const char *need, Red *rs, int n)
 	}
 }
 
+/* Marks the full-width stores whose value is known once the reductions before pass are done: a
+ * store that needs no later reduction rides along with that pass instead of reading the row again
+ * (jsd's dX needs no reduction at all). */
+static int
+want_stores(Lower *L, char *want, int pass)
+{
+	const Kernel *k = L->k;
+	int n = 0;
+	for (int i = 0; i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		if (in->op != OP_STORE || !shape_has_n(k->params[in->param].shape))
+			continue;
+		int lvl = in->args[0].kind == ARG_VAL ? L->plan.lvl[in->args[0].idx] : 0;
+		if (lvl == pass) {
+			want[k->nvals + i] = 1;
+			n++;
+		}
+	}
+	return n;
+}
+
 /* Looped (and split) rows: one streaming pass per level of dependent reductions, then an apply
- * pass for full-width outputs. */
+ * pass for the full-width outputs that need the last level. */
 static void
 lower_looped(Lower *L)
 {
@@ -1145,6 +1166,7 @@ lower_looped(Lower *L)
 				}
 			n++;
 		}
+		want_stores(L, want, pass);
 		cone(L, want, need);
 		chunk_loop(L, need, rs, n);
 		red_cross(L, rs, n);
@@ -1153,12 +1175,8 @@ lower_looped(Lower *L)
 		red_finish(L, rs, n);
 		lower_ready_uniform(L);
 	}
-	if (p->tile_store) {
-		memset(want, 0, k->nvals + k->nins);
-		for (int i = 0; i < k->nins; i++)
-			if (k->ins[i].op == OP_STORE &&
-			    shape_has_n(k->params[k->ins[i].param].shape))
-				want[k->nvals + i] = 1;
+	memset(want, 0, k->nvals + k->nins);
+	if (want_stores(L, want, p->npasses)) {
 		cone(L, want, need);
 		chunk_loop(L, need, NULL, 0);
 	}
