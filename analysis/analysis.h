@@ -11,33 +11,35 @@
  * inputs, "vector" loads [N] inputs. Byte counts are per row element (per element of N). */
 typedef struct {
 	Type dtype;
-	int nloads, nstores;	  /* load and gather instructions; store instructions */
+	int nloads, nstores; /* load and gather instructions; store instructions */
 	int ntile_loads, nvec_loads;
-	int ntile_stores;	  /* [M,N] outputs */
-	int load_isz;		  /* narrowest load feeding a reduction (Helion's input_load_itemsize) */
-	int compute_isz;	  /* input of the last reduction (Helion's itemsize, "last wins") */
-	int tile_in_bytes;	  /* [M,N] inputs, once each */
-	int vec_in_bytes;	  /* [N] inputs, once each */
-	int tile_out_bytes;	  /* [M,N] outputs */
+	int ntile_stores;   /* [M,N] outputs */
+	int load_isz;	    /* narrowest load feeding a reduction (Helion's input_load_itemsize) */
+	int compute_isz;    /* input of the last reduction (Helion's itemsize, "last wins") */
+	int tile_in_bytes;  /* [M,N] inputs, once each */
+	int vec_in_bytes;   /* [N] inputs, once each */
+	int tile_out_bytes; /* [M,N] outputs */
 	int row_in_bytes, row_out_bytes; /* [M] inputs (gathers count one element) and outputs */
-	int row_reread;		  /* a load feeds two reductions, or a reduction and a store */
-	int full_width_output;	  /* some output is [M,N] */
-	int nreds;		  /* reduction instructions */
-	int levels;		  /* dependent reduction levels, online max/sum pairs fused */
-	int online;		  /* sums fused with their max into one online pass */
-	int passes;		  /* passes over the row when looped: levels, plus one to apply */
+	int row_reread;	       /* a load feeds two reductions, or a reduction and a store */
+	int full_width_output; /* some output is [M,N] */
+	int nreds;	       /* reduction instructions */
+	int levels;	       /* dependent reduction levels, online max/sum pairs fused */
+	int online;	       /* sums fused with their max into one online pass */
+	int passes;	       /* passes over the row when looped: levels, plus one to apply */
 	int pass_tile_bytes[MAX_PASSES]; /* [M,N] input bytes per element each looped pass reads */
 	int pass_vec_bytes[MAX_PASSES];
-	int pass_words[MAX_PASSES]; /* 32-bit words per element of the chunk a pass holds */
+	int pass_words[MAX_PASSES];    /* 32-bit words per element of the chunk a pass holds */
 	int pass_partials[MAX_PASSES]; /* scalar partials a thread carries through the pass */
-	int split_ok;		  /* reductions combinable in one pass and no [M,N] output */
-	int helion_live;	  /* Helion's body_live_tiles, counted on our body */
-	int held_tiles;		  /* persistent: rdim values held at the peak (our model) */
-	int held_words;		  /* the same in 32-bit words per element */
-	int row_regs;		  /* [M] values and scalar params live while a reduction runs */
-	int row_peak;		  /* the most live anywhere (an [M] epilogue runs without tiles) */
-	int nptrs;		  /* array params: a 64-bit address each */
-	char chain[160];	  /* the reduction chain, e.g. "max+sum (online) -> sum -> apply" */
+	int split_ok;		       /* reductions combinable in one pass and no [M,N] output */
+	int helion_live;	       /* Helion's body_live_tiles, counted on our body */
+	int held_tiles;		       /* persistent: rdim values held at the peak (our model) */
+	int held_words;		       /* the same in 32-bit words per element */
+	int held_bytes;		       /* persistent: register bytes per element at the peak, x4 */
+	int loop_bytes;		       /* looped: the same for the widest pass's chunk */
+	int row_regs;	 /* [M] values and scalar params live while a reduction runs */
+	int row_peak;	 /* the most live anywhere (an [M] epilogue runs without tiles) */
+	int nptrs;	 /* array params: a 64-bit address each */
+	char chain[160]; /* the reduction chain, e.g. "max+sum (online) -> sum -> apply" */
 } Facts;
 
 void facts_compute(const Kernel *k, Type dtype, Facts *f);
@@ -48,11 +50,14 @@ int live_helion(const Kernel *k);
  * (loads sunk to their first use, values recomputable from held ones not held); *words gets the
  * same peak in 32-bit words per element. */
 int live_held(const Kernel *k, Type dtype, int *words);
+/* The register model's bytes per element a thread holds, in quarter bytes: f->held_bytes
+ * (persistent, the whole body) and f->loop_bytes (looped, the widest pass's chunk). */
+void live_bytes_model(const Kernel *k, Facts *f);
 
 /* The per-thread register model. ept: elements of each tile a thread holds (persistent: r_block
  * over threads per row) or streams per chunk (looped: r_block over threads per row); vec: the
  * elements one access moves. */
-enum { REG_BASE = 16 };
+enum { REG_BASE = 16, REG_LOOP = 4 }; /* a thread's scalars; a loop's state */
 int64_t live_bytes_thread(const Facts *f, int persistent, int64_t ept, int vec);
 int regs_predict(const Facts *f, int persistent, int64_t ept, int vec);
 /* <<< facts and liveness */

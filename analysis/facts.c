@@ -299,6 +299,7 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 
 	f->helion_live = live_helion(k);
 	f->held_tiles = live_held(k, dtype, &f->held_words);
+	live_bytes_model(k, f);
 	f->row_peak = row_regs(k, &f->row_regs);
 	free(flow);
 	free(level);

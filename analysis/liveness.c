@@ -145,25 +145,212 @@ live_held(const Kernel *k, Type dtype, int *words)
 	return peak_n;
 }
 
-/* 32-bit words a thread holds: the held tiles' slices when persistent. When looped, one chunk of
- * every load of the widest pass, but at least 3/5 of the kernel's Helion-style live tiles (ptxas
- * overlaps the unrolled chunk's elementwise work, and the temporaries of a long chain such as jsd's
- * outgrow its loads), plus the pass's scalar partials. With scalar accesses (vec 1, so N is odd
- * and the row's tail is masked) each element adds a predicate. */
+/* Bytes an element of v takes in a register: its storage type for a load (ptxas converts it at
+ * each use), else 4, or 8 for 64-bit values. */
+/*
+ * The model's constants, calibrated against ptxas over the sweep (docs/codegen.md):
+ * TEMP_HELD, TEMP_CHUNK: how far from the element-wise peak towards the program-order one ptxas
+ * lands, persistent and looped (stretch_peak); HELD_PCT: the share of the persistent peak it
+ * keeps at once (with the whole row in view it interleaves segments' ends and starts too);
+ * REG_LOOP (analysis.h): the looped kernel's extra scalars (chunk index, bounds, next addresses).
+ * An array's 64-bit address costs one register, not two: ptxas keeps the base in the constant
+ * bank and forms the address next to its access, so only part of them are live at once.
+ */
+enum { TEMP_HELD = 30, TEMP_CHUNK = 80, HELD_PCT = 90 };
+
+static int
+elem_bytes(const Kernel *k, int v, Type dtype, int raw)
+{
+	int sz = type_size(type_resolve(k->vals[v].type, dtype));
+	return raw ? sz : sz == 8 ? 8 : 4;
+}
+
+static int
+is_load(const Kernel *k, int v)
+{
+	return k->ins[k->vals[v].def].op == OP_LOAD;
+}
+
+/*
+ * The byte peak of one stretch of the body, walked in program order, an instruction at a time
+ * over all of a thread's elements (as the codegen emits it). in[i] marks the stretch's
+ * instructions; seg[i] numbers the barriers before instruction i (persistent) or is 0 (a looped
+ * chunk). A load issues at the start of the segment of its first use and, while it dies in that
+ * segment, stays in its storage type; a value kept across a barrier is f32. A segment that stores
+ * nothing and hands nothing on is a reduction's tail: ptxas folds each load into the partial as
+ * it arrives instead of holding the row, so its values count half.
+ *
+ * Two peaks bound what ptxas does: every value as the program orders it (peak[0]), and only the
+ * loads and the values crossing a barrier, as if ptxas ran the segment's arithmetic an element
+ * at a time (peak[1]). It lands between them, temp percent of the way up: nearer the element-wise
+ * bound when it has the whole row to interleave (persistent), nearer the program order in a
+ * short unrolled chunk. The result is in quarter bytes per element.
+ */
+static int
+stretch_peak(const Kernel *k, Type dtype, const char *in, const int *seg, int temp)
+{
+	int nv = k->nvals, ni = k->nins;
+	int *start = malloc(sizeof(int) * (nv + 1)), *end = malloc(sizeof(int) * (nv + 1));
+	int *bytes = calloc(nv + 1, sizeof(int));
+	char *open = calloc(ni + 2, 1); /* per segment: a value crosses its barrier or it stores */
+	for (int v = 0; v < nv; v++) {
+		start[v] = end[v] = -1;
+		if (!shape_has_n(k->vals[v].shape) || !in[k->vals[v].def])
+			continue;
+		int d = k->vals[v].def, first = -1;
+		end[v] = d;
+		for (int i = d + 1; i < ni; i++)
+			for (int a = 0; in[i] && a < k->ins[i].nargs; a++)
+				if (argval(&k->ins[i], a) == v) {
+					first = first < 0 ? i : first;
+					end[v] = i;
+				}
+		start[v] = d;
+		if (is_load(k, v) && first >= 0)
+			for (start[v] = first; start[v] > 0 && seg[start[v] - 1] == seg[first];)
+				start[v]--;
+		int raw = is_load(k, v) && (first < 0 || seg[end[v]] == seg[first]);
+		bytes[v] = elem_bytes(k, v, dtype, raw);
+		for (int s = seg[start[v]]; s < seg[end[v]]; s++)
+			open[s] = 1;
+	}
+	for (int i = 0; i < ni; i++)
+		if (in[i] && k->ins[i].op == OP_STORE &&
+		    shape_has_n(k->params[k->ins[i].param].shape))
+			open[seg[i]] = 1;
+	int peak[2] = {0, 0};
+	for (int i = 0; i < ni; i++) {
+		int b[2] = {0, 0};
+		for (int v = 0; v < nv; v++)
+			if (start[v] >= 0 && start[v] <= i && (end[v] > i || k->vals[v].def == i)) {
+				int cross = seg[start[v]] != seg[end[v]];
+				int w = cross || open[seg[i]] ? 2 * bytes[v] : bytes[v];
+				b[0] += w;
+				b[1] += is_load(k, v) || cross ? w : 0;
+			}
+		for (int m = 0; m < 2; m++)
+			peak[m] = b[m] > peak[m] ? b[m] : peak[m];
+	}
+	free(start);
+	free(end);
+	free(bytes);
+	free(open);
+	return (temp * peak[0] + (100 - temp) * peak[1]) / 50;
+}
+
+/* The stretch a looped pass evaluates per chunk: the rdim instructions feeding want (the
+ * operands of the pass's reductions, or of its stores), as the codegen's cone marks them. */
+static void
+cone(const Kernel *k, char *want, char *in)
+{
+	for (int i = k->nins - 1; i >= 0; i--) {
+		const Instr *x = &k->ins[i];
+		in[i] = in[i] || (x->nres > 0 && x->res[0] >= 0 && want[x->res[0]]);
+		if (!in[i])
+			continue;
+		for (int a = 0; a < x->nargs; a++)
+			if (argval(x, a) >= 0 && shape_has_n(k->vals[argval(x, a)].shape))
+				want[argval(x, a)] = 1;
+	}
+}
+
+/* For a sum of exp(a - m) with m a max: m, else -1. */
+static int
+online_max(const Kernel *k, const Instr *red)
+{
+	if (red->op != OP_RSUM || argval(red, 0) < 0)
+		return -1;
+	const Instr *e = &k->ins[k->vals[argval(red, 0)].def];
+	if (e->op != OP_EXP || argval(e, 0) < 0)
+		return -1;
+	const Instr *d = &k->ins[k->vals[argval(e, 0)].def];
+	if (d->op != OP_SUB || argval(d, 0) < 0 || argval(d, 1) < 0)
+		return -1;
+	return k->ins[k->vals[argval(d, 1)].def].op == OP_RMAX ? argval(d, 1) : -1;
+}
+
+/* The level of a in sum(exp(a - m)). */
+static int
+op_input_level(const Kernel *k, const int *lvl, const Instr *red)
+{
+	const Instr *e = &k->ins[k->vals[argval(red, 0)].def];
+	const Instr *d = &k->ins[k->vals[argval(e, 0)].def];
+	return lvl[argval(d, 0)];
+}
+
+void
+live_bytes_model(const Kernel *k, Facts *f)
+{
+	int nv = k->nvals, ni = k->nins;
+	int *seg = calloc(ni + 1, sizeof(int)), *lvl = calloc(nv + 1, sizeof(int));
+	char *in = malloc(ni + 1), *want = malloc(nv + 1);
+	for (int i = 1; i < ni; i++)
+		seg[i] = seg[i - 1] + op_is_reduce(k->ins[i - 1].op);
+	memset(in, 1, ni + 1);
+	f->held_bytes = stretch_peak(k, f->dtype, in, seg, TEMP_HELD);
+	memset(seg, 0, sizeof(int) * (ni + 1));
+	/* looped: one stretch per level of dependent reductions, then the stores. A sum of
+	 * exp(a - m), m a max of the same level as a, runs in m's pass as an online pair: the
+	 * chunk's max is taken before its exps, a barrier within the chunk (fmax[l]). */
+	int top = 0, *fmax = malloc(sizeof(int) * (ni + 2));
+	for (int i = 0; i <= ni + 1; i++)
+		fmax[i] = -1;
+	for (int i = 0; i < ni; i++) {
+		const Instr *x = &k->ins[i];
+		int l = 0;
+		for (int a = 0; a < x->nargs; a++)
+			if (argval(x, a) >= 0 && lvl[argval(x, a)] > l)
+				l = lvl[argval(x, a)];
+		int m = online_max(k, x);
+		if (m >= 0 && lvl[m] == l && op_input_level(k, lvl, x) < l) {
+			fmax[l] = k->vals[m].def;
+		} else
+			l += op_is_reduce(x->op);
+		top = l > top ? l : top;
+		for (int r = 0; r < x->nres; r++)
+			if (x->res[r] >= 0)
+				lvl[x->res[r]] = l;
+	}
+	f->loop_bytes = 0;
+	for (int l = 1; l <= top + 1; l++) {
+		memset(in, 0, ni + 1);
+		memset(want, 0, nv + 1);
+		for (int i = 0; i < ni; i++) {
+			const Instr *x = &k->ins[i];
+			int hit = l <= top
+				      ? op_is_reduce(x->op) && lvl[x->res[0]] == l
+				      : x->op == OP_STORE && shape_has_n(k->params[x->param].shape);
+			if (hit && argval(x, 0) >= 0) {
+				in[i] = 1;
+				want[argval(x, 0)] = 1;
+			}
+		}
+		cone(k, want, in);
+		for (int i = 0; i < ni; i++)
+			seg[i] = fmax[l] >= 0 && i > fmax[l];
+		int b = stretch_peak(k, f->dtype, in, seg, TEMP_CHUNK);
+		f->loop_bytes = b > f->loop_bytes ? b : f->loop_bytes;
+	}
+	free(fmax);
+	free(seg);
+	free(lvl);
+	free(in);
+	free(want);
+}
+
+/* 32-bit words a thread holds: the peak bytes per element (persistent: of the whole body; looped:
+ * of the widest pass's chunk, plus its scalar partials) times the elements a thread has. With
+ * scalar accesses (vec 1) each element adds a predicate. */
 static int64_t
 thread_words(const Facts *f, int persistent, int64_t ept, int vec)
 {
 	int64_t masks = vec == 1 ? ept : 0;
 	if (persistent)
-		return (int64_t)f->held_words * ept + masks;
-	int64_t best = 0;
-	for (int p = 0; p < f->passes && p < MAX_PASSES; p++) {
-		int chain = (3 * f->helion_live + 4) / 5;
-		int words = f->pass_words[p] > chain ? f->pass_words[p] : chain;
-		int64_t w = (int64_t)words * ept + f->pass_partials[p];
-		best = w > best ? w : best;
-	}
-	return best + masks;
+		return ((int64_t)f->held_bytes * ept * HELD_PCT / 100 + 15) / 16 + masks;
+	int part = 0;
+	for (int p = 0; p < f->passes && p < MAX_PASSES; p++)
+		part = f->pass_partials[p] > part ? f->pass_partials[p] : part;
+	return ((int64_t)f->loop_bytes * ept + 15) / 16 + part + masks;
 }
 
 int64_t
@@ -172,13 +359,14 @@ live_bytes_thread(const Facts *f, int persistent, int64_t ept, int vec)
 	return 4 * thread_words(f, persistent, ept, vec);
 }
 
-/* REG_BASE covers thread and row indices, N, masks and loop state; each array needs a 64-bit
- * address; [M] values and params take one register each, beside the tiles while reductions run,
- * alone in an [M] epilogue. */
+/* REG_BASE covers thread and row indices, N and masks, REG_LOOP a loop's state; each array an
+ * address (one register, see above); [M] values and params one register each, beside the tiles
+ * while reductions run, alone in an [M] epilogue. */
 int
 regs_predict(const Facts *f, int persistent, int64_t ept, int vec)
 {
 	int64_t body = f->row_regs + thread_words(f, persistent, ept, vec);
-	int64_t r = REG_BASE + 2 * f->nptrs + (body > f->row_peak ? body : f->row_peak);
+	int64_t r = REG_BASE + (persistent ? 0 : REG_LOOP) + f->nptrs +
+		    (body > f->row_peak ? body : f->row_peak);
 	return r > 1 << 20 ? 1 << 20 : (int)r;
 }
