@@ -517,7 +517,6 @@ lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 		LLVMValueRef v = unaligned(L, ch, p)
 				     ? load_elems(L, p->type, ptr, ch->vec)
 				     : load_inv(L, vt, ptr, vec_align(L, p->type, ch->vec));
-		ld = LLVMGetInsertBlock(L->b);
 		LLVMBuildBr(L->b, next);
 		LLVMPositionBuilderAtEnd(L->b, next);
 		raw[j] = LLVMBuildPhi(L->b, vt, "");
