@@ -53,9 +53,14 @@ kb_abort(Builder *b)
 	b->k = NULL;
 }
 
+/* Names fit the .rk lexer's token, so a kernel read from JSON always prints as parseable text. */
+#define MAX_NAME 100
+
 static int
 is_name(const char *s)
 {
+	if (strlen(s) > MAX_NAME)
+		return 0;
 	if (!isalpha((unsigned char)*s) && *s != '_')
 		return 0;
 	for (s++; *s; s++)
@@ -75,7 +80,11 @@ int
 kb_name(Builder *b, const char *name, Loc loc)
 {
 	if (!is_name(name))
-		return diag_at(b->d, b->file, loc, "expected a kernel name, got '%s'", name);
+		return diag_at(
+		    b->d, b->file, loc,
+		    "expected a kernel name (a letter or _, then letters, digits, _; at most "
+		    "%d), got '%.40s'",
+		    MAX_NAME, name);
 	b->k->name = arena_strdup(b->k->arena, name);
 	return 0;
 }
@@ -109,7 +118,11 @@ kb_param(Builder *b, const char *name, ParamKind kind, Type type, Shape shape, d
 {
 	Kernel *k = b->k;
 	if (!is_name(name))
-		return diag_at(b->d, b->file, loc, "expected a parameter name, got '%s'", name);
+		return diag_at(
+		    b->d, b->file, loc,
+		    "expected a parameter name (a letter or _, then letters, digits, _; at "
+		    "most %d), got '%.40s'",
+		    MAX_NAME, name);
 	if (is_reserved(name))
 		return diag_at(b->d, b->file, loc, "'%s' is reserved and cannot name a parameter",
 			       name);
@@ -232,6 +245,9 @@ kb_result(Builder *b, Instr *in, const char *tok, Loc loc)
 	}
 	if (tok[0] != '%' || !tok[1])
 		return diag_at(b->d, b->file, loc, "expected a result %%name or _, got '%s'", tok);
+	if (strlen(tok + 1) > MAX_NAME)
+		return diag_at(b->d, b->file, loc, "value name longer than %d characters",
+			       MAX_NAME);
 	for (const char *s = tok + 1; *s; s++)
 		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.')
 			return diag_at(b->d, b->file, loc, "bad character in value name '%s'", tok);
