@@ -111,11 +111,15 @@ pass_add(Facts *f, const Kernel *k, int pass, uint64_t loads)
 	}
 }
 
-/* Loads are counted once per pass even when several reductions of the pass read them. */
+/* The looped plan of codegen/lower.c: a pass per level of reductions, and a full-width store
+ * rides with the first pass that knows its value (its level), so an apply pass exists only for
+ * stores that need the last level (or when there is no reduction at all). Loads are counted once
+ * per pass even when several reductions or stores of the pass read them. */
 static void
 passes_compute(Facts *f, const Kernel *k, const Flow *flow, const int *level)
 {
 	uint64_t pass_loads[MAX_PASSES] = {0};
+	int apply = !f->levels;
 	for (int i = 0; i < k->nins; i++) {
 		const Instr *in = &k->ins[i];
 		int p = -1;
@@ -124,11 +128,13 @@ passes_compute(Facts *f, const Kernel *k, const Flow *flow, const int *level)
 			f->pass_partials[p < MAX_PASSES ? p : MAX_PASSES - 1] +=
 			    in->op == OP_WELFORD ? 3 : 1;
 		} else if (in->op == OP_STORE && k->params[in->param].shape == SH_TILE)
-			p = f->levels;
+			p = argval(in, 0) < 0 ? 0 : flow[argval(in, 0)].lvl;
 		if (p < 0 || argval(in, 0) < 0)
 			continue;
+		apply |= f->levels && p == f->levels;
 		pass_loads[p < MAX_PASSES ? p : MAX_PASSES - 1] |= flow[argval(in, 0)].loads;
 	}
+	f->passes = f->levels + apply;
 	for (int p = 0; p < f->passes && p < MAX_PASSES; p++)
 		pass_add(f, k, p, pass_loads[p]);
 }
@@ -151,7 +157,7 @@ chain_compute(Facts *f, const Kernel *k, const int *level, const char *fused)
 			first = 0;
 		}
 	}
-	if (f->full_width_output)
+	if (f->passes > f->levels)
 		n += snprintf(s + n, n < cap ? cap - n : 0, "%sapply", f->levels ? " -> " : "");
 	if (n >= cap)
 		strcpy(s + cap - 4, "...");
@@ -291,7 +297,6 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 			f->load_isz = sz;
 	}
 
-	f->passes = f->levels + (f->full_width_output || !f->levels);
 	passes_compute(f, k, flow, level);
 	chain_compute(f, k, level, fused);
 

@@ -151,8 +151,9 @@ choose_helion2828(const Kernel *k, const Facts *f, int64_t M, int64_t N, const T
 	}
 	c->vec = config_vec(k, f->dtype, N);
 	choice_reason(out,
-		      "vec=%d: not a Helion knob (Triton picks the width); ours is 16 bytes when "
-		      "N*size is a multiple of 16, else the largest power of two dividing N=%lld",
+		      "vec=%d: not a Helion knob (Triton picks the width); ours is always 16 bytes "
+		      "over each row's aligned body, a misaligned head and tail element by element "
+		      "(N=%lld)",
 		      c->vec, (long long)N);
 	int64_t step = (int64_t)config_tpr(c) * c->vec;
 	if (c->r_block < step) {

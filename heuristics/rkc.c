@@ -149,9 +149,10 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	else
 		choice_reason(
 		    out,
-		    "vec=%d: N*size = %lld*%d bytes is not a multiple of 16, so 16-byte "
-		    "accesses would misalign rows; %d is the largest power of two dividing N",
-		    c->vec, (long long)N, size, c->vec);
+		    "vec=%d: 16-byte accesses over each row's aligned body; N*size = "
+		    "%lld*%d bytes is not a multiple of 16, so a row's misaligned head and "
+		    "tail go element by element",
+		    c->vec, (long long)N, size);
 
 	const Cand *m = best_other(cs, b, K_MODE);
 	if (c->persistent)

@@ -167,6 +167,22 @@ facts_passes(void **state)
 	assert_int_equal(f.passes, 3);
 	assert_int_equal(f.pass_tile_bytes[0], 8); /* both logits in pass one */
 	kernel_free(k);
+
+	/* a full-width store rides with the first pass that knows its value (codegen/lower.c) */
+	k = load("jsd");
+	facts_compute(k, TY_BF16, &f);
+	assert_int_equal(f.passes, 1); /* dX needs no reduction: one read of the row */
+	assert_int_equal(f.pass_tile_bytes[0], 4);
+	assert_string_equal(f.chain, "sum");
+	kernel_free(k);
+
+	k = load("fused_add_rmsnorm");
+	facts_compute(k, TY_BF16, &f);
+	assert_int_equal(f.passes, 2); /* h in the sum's pass, y in the apply pass */
+	assert_int_equal(f.pass_tile_bytes[0], 4);
+	assert_int_equal(f.pass_tile_bytes[1], 4);
+	assert_int_equal(f.pass_vec_bytes[1], 2);
+	kernel_free(k);
 }
 
 static void
