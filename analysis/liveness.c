@@ -289,7 +289,9 @@ live_bytes_model(const Kernel *k, Facts *f)
 	memset(in, 1, ni + 1);
 	f->held_bytes = stretch_peak(k, f->dtype, in, seg, TEMP_HELD);
 	memset(seg, 0, sizeof(int) * (ni + 1));
-	/* looped: one stretch per level of dependent reductions, then the stores. A sum of
+	/* looped: one stretch per level of dependent reductions, each with the full-width stores of
+	 * the values the level before it finished (the codegen's plan), then an apply stretch for
+	 * the stores of the last level's values. A sum of
 	 * exp(a - m), m a max of the same level as a, runs in m's pass as an online pair: the
 	 * chunk's max is taken before its exps, a barrier within the chunk (fmax[l]). */
 	int top = 0, *fmax = malloc(sizeof(int) * (ni + 2));
@@ -317,10 +319,10 @@ live_bytes_model(const Kernel *k, Facts *f)
 		memset(want, 0, nv + 1);
 		for (int i = 0; i < ni; i++) {
 			const Instr *x = &k->ins[i];
-			int hit = l <= top
-				      ? op_is_reduce(x->op) && lvl[x->res[0]] == l
-				      : x->op == OP_STORE && shape_has_n(k->params[x->param].shape);
-			if (hit && argval(x, 0) >= 0) {
+			int red = op_is_reduce(x->op) && lvl[x->res[0]] == l;
+			int st = x->op == OP_STORE && shape_has_n(k->params[x->param].shape) &&
+				 argval(x, 0) >= 0 && lvl[argval(x, 0)] + 1 == l;
+			if ((red || st) && argval(x, 0) >= 0) {
 				in[i] = 1;
 				want[argval(x, 0)] = 1;
 			}
