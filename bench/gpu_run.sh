@@ -11,6 +11,7 @@
 #        KERNELS  only these kernels (default: every kernel of the suites)
 #        SANITIZE 0 to skip compute-sanitizer;  TIME 0 to check only
 #        LIMIT    seconds one rkc process may take (default 600)
+#        POLICY   the policy whose configs run (default rkc; helion2828 for Helion's seed)
 set -u
 cd "$(dirname "$0")/.."
 RKC=${1:-${RKC:-}}
@@ -28,13 +29,14 @@ KERNELS=${KERNELS:-}
 SANITIZE=${SANITIZE:-1}
 TIME=${TIME:-1}
 LIMIT=${LIMIT:-600}
+POLICY=${POLICY:-rkc}
 mkdir -p "$OUT/run" "$OUT/sanitize"
 start=$(date +%s)
 elapsed() { echo "$(($(date +%s) - start))s"; }
 
 {
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "command: bench/gpu_run.sh $RKC (SUITES='$SUITES' DTYPES='$DTYPES' KERNELS='$KERNELS' SANITIZE=$SANITIZE TIME=$TIME)"
+	echo "command: bench/gpu_run.sh $RKC (SUITES='$SUITES' DTYPES='$DTYPES' KERNELS='$KERNELS' POLICY=$POLICY SANITIZE=$SANITIZE TIME=$TIME)"
 	echo "rkc: $("$RKC" --version 2>&1)"
 	echo "git: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1
@@ -63,7 +65,7 @@ while read -r suite kernel shapes; do
 		args=()
 		for s in $shapes; do args+=(--shape "$s"); done
 		log="$OUT/run/$suite.$kernel.$dt.log"
-		timeout "$LIMIT" "$RKC" run "testdata/kernels/$kernel.rk" --dtype "$dt" "${mode[@]}" \
+		timeout "$LIMIT" "$RKC" run "testdata/kernels/$kernel.rk" --dtype "$dt" --policy "$POLICY" "${mode[@]}" \
 			"${copy[@]}" "${args[@]}" >"$log" 2>&1
 		rc=$?
 		[ $rc = 124 ] && echo "RESULT kernel=$kernel dtype=$dt status=TIMEOUT" >>"$log"
