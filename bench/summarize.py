@@ -47,7 +47,7 @@ def main(out):
         sanitize.setdefault(kernel, []).append(f"{dtype} {verdict}")
 
     fields = ["suite", "kernel", "dtype", "M", "N", "status", "worst_rel_l2", "us", "gbps",
-              "copy_pct", "mbytes", "regs", "local"]
+              "copy_pct", "mbytes", "regs", "local", "config"]
     with open(os.path.join(out, "points.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()

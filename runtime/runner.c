@@ -215,10 +215,11 @@ run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r)
 			   r->us, r->gbps, pct, r->copy_gbps, r->reps, r->regs, r->local_bytes);
 	buf_printf(b,
 		   "RESULT kernel=%s dtype=%s M=%lld N=%lld status=%s worst_rel_l2=%.3e us=%.2f "
-		   "gbps=%.1f copy_pct=%.1f mbytes=%.1f regs=%d local=%d\n",
+		   "gbps=%.1f copy_pct=%.1f mbytes=%.1f regs=%d local=%d config=%s\n",
 		   k->name, dt, (long long)m->M, (long long)m->N,
 		   r->nchecks == 0 ? "unchecked"
 		   : r->pass	   ? "ok"
 				   : "FAIL",
-		   worst, r->us, r->gbps, pct, (double)r->bytes / 1e6, r->regs, r->local_bytes);
+		   worst, r->us, r->gbps, pct, (double)r->bytes / 1e6, r->regs, r->local_bytes,
+		   m->config);
 }
