@@ -386,6 +386,46 @@ rkc_split_and_pack(void **state)
 	kernel_free(k);
 }
 
+/* On the shapes where the H100 punished a lone CTA or few warps (docs/heuristics.md, the
+ * measured occupancy table), the pick keeps two CTAs and 16 warps an SM at its predicted
+ * registers. For layer_norm the bytes alone favour a lone CTA of two rows and 16 warps. */
+static void
+rkc_occupancy(void **state)
+{
+	static const struct {
+		const char *k;
+		int64_t M, N;
+	} pts[] = {{"layer_norm", 2048, 10240},	   {"gated_rmsnorm", 8192, 768},
+		   {"cross_entropy", 2048, 50257}, {"cross_entropy", 4096, 49152},
+		   {"welford", 16384, 5120},	   {"jsd", 8192, 32768}};
+	Target t = h100();
+	for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+		Kernel *k = load(pts[i].k);
+		Facts f;
+		facts_compute(k, TY_BF16, &f);
+		Choice c;
+		Diag d = {0};
+		assert_int_equal(choose(k, &f, pts[i].M, pts[i].N, &t, POLICY_RKC, &c, &d), 0);
+		if (c.cost.ctas_per_sm < 2 || c.cost.ctas_per_sm * c.cfg.num_warps < 16)
+			fail_msg("%s %lldx%lld: %d CTAs x %d warps an SM", pts[i].k,
+				 (long long)pts[i].M, (long long)pts[i].N, c.cost.ctas_per_sm,
+				 c.cfg.num_warps);
+		kernel_free(k);
+	}
+	Kernel *k = load("layer_norm");
+	Facts f;
+	facts_compute(k, TY_BF16, &f);
+	Choice c;
+	Diag d = {0};
+	assert_int_equal(choose(k, &f, 2048, 10240, &t, POLICY_RKC, &c, &d), 0);
+	Config lone = {1, 10240, 2, 16, 8, 1};
+	Cost o;
+	cost_model(&f, &lone, 2048, 10240, &t, &o);
+	assert_int_equal(o.ctas_per_sm, 1);
+	assert_true(o.us < c.cost.us);
+	kernel_free(k);
+}
+
 int
 main(void)
 {
@@ -394,7 +434,7 @@ main(void)
 	    cmocka_unit_test(held_remat),	    cmocka_unit_test(facts_passes),
 	    cmocka_unit_test(register_model),	    cmocka_unit_test(check_rejects),
 	    cmocka_unit_test(helion2828_decisions), cmocka_unit_test(rkc_picks_are_valid),
-	    cmocka_unit_test(rkc_split_and_pack),
+	    cmocka_unit_test(rkc_split_and_pack),   cmocka_unit_test(rkc_occupancy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
