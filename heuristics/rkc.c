@@ -11,15 +11,19 @@
 /* A looped chunk past 64 elements a thread only adds registers: the round trips it saves are
  * already hidden by the other resident CTAs. */
 #define MAX_CHUNK_PER_THREAD 64
+/* The codegen unrolls a persistent thread's elements and refuses more than 512 (codegen/check.c);
+ * a streamed reduction tail (long_sum) models few enough registers to get there. */
+#define MAX_HELD_PER_THREAD 512
 /* Occupancy the byte model does not see, measured on the H100 (old pick -> better, us): a CTA
  * alone on its SM runs its load, reduction and store phases one after another (layer_norm
- * 2048x10240 50.0 -> 36.8 at two CTAs an SM, cross_entropy 4096x49152 232 -> 149), and fewer than
- * 16 resident warps an SM leave too few loads and too little math in flight (welford 16384x5120
- * 116 -> 124 going from 16 to 8 warps, jsd 8192x32768 563 -> 681 from 16 to 12). Each ranks a
- * config at the low end of the 25-40% these cost; occupancy is taken at the predicted registers
- * plus the eighth the budget keeps for the register model's error, as ptxas often lands above. */
-#define LONE_CTA 0.25
-#define FEW_WARPS 0.25
+ * 2048x10240 50.0 -> 35.8 at two CTAs of 8 warps an SM, cross_entropy 4096x49152 232 -> 149), and
+ * fewer than 16 resident warps an SM leave too few loads and too little math in flight (welford
+ * 16384x5120 116 -> 124 going from 16 warps to 8, jsd 8192x32768 563 -> 681 from 16 to 12). Either
+ * ranks a config at the low end of the 25-40% these cost; occupancy is taken at the predicted
+ * registers plus the eighth the budget keeps for the register model's error, as ptxas often lands
+ * above. One penalty, not two: stacking them would push to the fattest threads, where the register
+ * model errs most (gated_rmsnorm 2048x16384 at 4 warps: 209 predicted, 255 and spills). */
+#define OCCUPANCY 0.25
 #define MIN_WARPS_SM 16
 
 typedef struct {
@@ -72,7 +76,7 @@ occupancy_penalty(const Cost *o, const Config *c, const Target *t)
 	int k = by_regs < by_threads ? by_regs : by_threads;
 	if (o->ctas <= t->sms)
 		return 0;
-	return (k < 2 ? LONE_CTA : 0) + (k * c->num_warps < MIN_WARPS_SM ? FEW_WARPS : 0);
+	return k < 2 || k * c->num_warps < MIN_WARPS_SM ? OCCUPANCY : 0;
 }
 
 static void
@@ -115,7 +119,8 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 					continue;
 				c.persistent = 1;
 				c.r_block = cdiv(seg, step) * step;
-				add(cs, f, &c, M, N, t);
+				if (c.r_block / config_tpr(&c) <= MAX_HELD_PER_THREAD)
+					add(cs, f, &c, M, N, t);
 				c.persistent = 0;
 				for (c.r_block = step; c.r_block < seg; c.r_block *= 2) {
 					if (c.r_block / config_tpr(&c) > MAX_CHUNK_PER_THREAD)
