@@ -250,20 +250,20 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			      c->split, (long long)M, c->split, (long long)seg, t->sms,
 			      vs(alt, sizeof alt, b, best_other(cs, b, K_SPLIT)));
 	int64_t words = o->live_bytes / 4;
+	int base = REG_BASE + (c->persistent ? 0 : REG_LOOP);
+	const char *what = c->persistent ? "base" : "base and loop state";
 	if (f->row_regs + words >= f->row_peak)
-		choice_reason(
-		    out,
-		    "predicted %d regs/thread = %d base + 2x%d addresses + %d row values + "
-		    "%lld words (%s)",
-		    o->regs, REG_BASE, f->nptrs, f->row_regs, (long long)words,
-		    c->persistent ? "held tiles x elements a thread"
-				  : "chunk of the widest pass + partials");
+		choice_reason(out,
+			      "predicted %d regs/thread = %d %s + %d addresses + %d row values + "
+			      "%lld words (%s)",
+			      o->regs, base, what, f->nptrs, f->row_regs, (long long)words,
+			      c->persistent ? "held tiles x elements a thread"
+					    : "chunk of the widest pass + partials");
 	else
-		choice_reason(
-		    out,
-		    "predicted %d regs/thread = %d base + 2x%d addresses + %d row values in "
-		    "the [M] epilogue, where the %lld words of tiles are dead",
-		    o->regs, REG_BASE, f->nptrs, f->row_peak, (long long)words);
+		choice_reason(out,
+			      "predicted %d regs/thread = %d %s + %d addresses + %d row values in "
+			      "the [M] epilogue, where the %lld words of tiles are dead",
+			      o->regs, base, what, f->nptrs, f->row_peak, (long long)words);
 	choice_reason(out,
 		      "modelled %.1f us: %.1f MB from HBM at %.0f GB/s (%.0f%% of %.0f), %.1f MB "
 		      "from L2, CTA latency %.2f us",
