@@ -145,10 +145,8 @@ live_held(const Kernel *k, Type dtype, int *words)
 	return peak_n;
 }
 
-/* Bytes an element of v takes in a register: its storage type for a load (ptxas converts it at
- * each use), else 4, or 8 for 64-bit values. */
 /*
- * The model's constants, calibrated against ptxas over the sweep (docs/codegen.md):
+ * The model's constants, calibrated against ptxas over the sweep (docs/regmodel.md):
  * TEMP_HELD, TEMP_CHUNK: how far from the element-wise peak towards the program-order one ptxas
  * lands, persistent and looped (stretch_peak); HELD_PCT: the share of the persistent peak it
  * keeps at once (with the whole row in view it interleaves segments' ends and starts too);
@@ -158,6 +156,8 @@ live_held(const Kernel *k, Type dtype, int *words)
  */
 enum { TEMP_HELD = 30, TEMP_CHUNK = 80, HELD_PCT = 90 };
 
+/* Bytes an element of v takes in a register: its storage type for a load (ptxas converts it at
+ * each use), else 4, or 8 for 64-bit values. */
 static int
 elem_bytes(const Kernel *k, int v, Type dtype, int raw)
 {
