@@ -24,13 +24,6 @@ words(Type t)
 	return type_size(t) == 8 ? 2 : 1;
 }
 
-/* The value an instruction's operand names, or -1. */
-static int
-argval(const Instr *in, int i)
-{
-	return in->args[i].kind == ARG_VAL ? in->args[i].idx : -1;
-}
-
 static const Instr *
 defof(const Kernel *k, int v)
 {
@@ -169,13 +162,7 @@ chain_compute(Facts *f, const Kernel *k, const int *level, const char *fused)
 static int
 row_regs(const Kernel *k, int *loop)
 {
-	int *last = malloc(sizeof(int) * (k->nvals + 1));
-	for (int v = 0; v < k->nvals; v++)
-		last[v] = k->vals[v].def;
-	for (int i = 0; i < k->nins; i++)
-		for (int a = 0; a < k->ins[i].nargs; a++)
-			if (argval(&k->ins[i], a) >= 0)
-				last[argval(&k->ins[i], a)] = i;
+	int *last = kernel_last_uses(k);
 	int live = 0, peak = 0, at_red = 0;
 	for (int i = 0; i < k->nins; i++) {
 		if (op_is_reduce(k->ins[i].op) && live > at_red)

@@ -355,6 +355,27 @@ arg_shape(const Kernel *k, const Arg *a)
 	return a->kind == ARG_VAL ? k->vals[a->idx].shape : SH_SCALAR;
 }
 
+int
+argval(const Instr *in, int i)
+{
+	return in->args[i].kind == ARG_VAL ? in->args[i].idx : -1;
+}
+
+int *
+kernel_last_uses(const Kernel *k)
+{
+	int *last = malloc(sizeof(int) * (k->nvals + 1));
+	if (!last)
+		die_oom();
+	for (int v = 0; v < k->nvals; v++)
+		last[v] = k->vals[v].def;
+	for (int i = 0; i < k->nins; i++)
+		for (int a = 0; a < k->ins[i].nargs; a++)
+			if (argval(&k->ins[i], a) >= 0)
+				last[argval(&k->ins[i], a)] = i;
+	return last;
+}
+
 Type
 arg_type(const Kernel *k, const Arg *a)
 {

@@ -164,6 +164,9 @@ typedef struct {
 void kernel_free(Kernel *k);			     /* frees the arena */
 int kernel_param(const Kernel *k, const char *name); /* index or -1 */
 Shape arg_shape(const Kernel *k, const Arg *a);
+int argval(const Instr *in, int i); /* the value operand i names, or -1 */
+/* last[v]: the index of v's last use, or its definition when unused; malloc'd, the caller frees. */
+int *kernel_last_uses(const Kernel *k);
 Type arg_type(const Kernel *k, const Arg *a);
 
 /* Verifier: infers each value's type and shape, then checks types, shapes, use before def,

@@ -4,30 +4,10 @@
 
 #include "analysis/analysis.h"
 
-static int
-argval(const Instr *in, int i)
-{
-	return in->args[i].kind == ARG_VAL ? in->args[i].idx : -1;
-}
-
-/* last[v]: the index of v's last use, or its definition when unused. */
-static int *
-last_uses(const Kernel *k)
-{
-	int *last = malloc(sizeof(int) * (k->nvals + 1));
-	for (int v = 0; v < k->nvals; v++)
-		last[v] = k->vals[v].def;
-	for (int i = 0; i < k->nins; i++)
-		for (int a = 0; a < k->ins[i].nargs; a++)
-			if (argval(&k->ins[i], a) >= 0)
-				last[argval(&k->ins[i], a)] = i;
-	return last;
-}
-
 int
 live_helion(const Kernel *k)
 {
-	int *last = last_uses(k);
+	int *last = kernel_last_uses(k);
 	char *live = calloc(k->nvals + 1, 1);
 	int n = 0, peak = 0;
 	for (int i = 0; i < k->nins; i++) {
@@ -78,7 +58,7 @@ int
 live_held(const Kernel *k, Type dtype, int *words)
 {
 	int nv = k->nvals;
-	int *last = last_uses(k);
+	int *last = kernel_last_uses(k);
 	int *pos = malloc(sizeof(int) * (nv + 1));
 	char *in = calloc(nv + 1, 1), *out = calloc(nv + 1, 1);
 	for (int v = 0; v < nv; v++) {
