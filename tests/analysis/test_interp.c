@@ -12,6 +12,7 @@
 
 #include "analysis/analysis.h"
 #include "frontends/frontends.h"
+#include "tests/testutil.h"
 
 /* The interpreter and these loops do the same float64 math, at most in another order. */
 #define TOL 1e-12
@@ -30,30 +31,6 @@ uniform(double lo, double hi)
 	rng_state ^= rng_state >> 7;
 	rng_state ^= rng_state << 17;
 	return lo + (hi - lo) * (double)(rng_state >> 11) * 0x1p-53;
-}
-
-static Kernel *
-parse(const char *file, const char *src)
-{
-	Diag d = {0};
-	Kernel *k = parse_rk(file, src, &d);
-	if (!k)
-		fail_msg("%s", d.msg);
-	return k;
-}
-
-static Kernel *
-kernel_load(const char *name)
-{
-	char path[256];
-	snprintf(path, sizeof path, "testdata/kernels/%s.rk", name);
-	Diag d = {0};
-	char *src = read_file(path, NULL, &d);
-	if (!src)
-		fail_msg("%s", d.msg);
-	Kernel *k = parse(path, src);
-	free(src);
-	return k;
 }
 
 /* A kernel's arrays for one M x N run: in and out params get arrays, scalar params NULL. */
@@ -283,7 +260,7 @@ static void
 test_kernel(void **state)
 {
 	const Case *c = *state;
-	Kernel *k = kernel_load(c->kernel);
+	Kernel *k = load_kernel(c->kernel);
 	for (int s = 0; s < NSHAPES; s++) {
 		Run r;
 		run_init(&r, k, shapes[s][0], shapes[s][1]);
@@ -611,21 +588,21 @@ test_cast_saturates(void **state)
 	static const double i32[] = {-0x1p31, -0x1p31, -128, -2,	 0,	     0,
 				     2,	      127,     300,  0x1p31 - 1, 0x1p31 - 1, 0};
 	static const double i64[] = {-0x1p63, -3e9, -128, -2, 0, 0, 2, 127, 300, 3e9, 0x1p63, 0};
-	Kernel *k = parse("cast.rk", "kernel cast\n"
-				     "in x: f32[M,N]\n"
-				     "out a: i8[M,N]\n"
-				     "out b: i32[M,N]\n"
-				     "out c: i64[M,N]\n"
-				     "out nz: bool[M,N]\n"
-				     "%x = load x\n"
-				     "%a = cast.i8 %x\n"
-				     "%b = cast.i32 %x\n"
-				     "%c = cast.i64 %x\n"
-				     "%nz = cast.bool %x\n"
-				     "store a, %a\n"
-				     "store b, %b\n"
-				     "store c, %c\n"
-				     "store nz, %nz\n");
+	Kernel *k = parse_text("cast.rk", "kernel cast\n"
+					  "in x: f32[M,N]\n"
+					  "out a: i8[M,N]\n"
+					  "out b: i32[M,N]\n"
+					  "out c: i64[M,N]\n"
+					  "out nz: bool[M,N]\n"
+					  "%x = load x\n"
+					  "%a = cast.i8 %x\n"
+					  "%b = cast.i32 %x\n"
+					  "%c = cast.i64 %x\n"
+					  "%nz = cast.bool %x\n"
+					  "store a, %a\n"
+					  "store b, %b\n"
+					  "store c, %c\n"
+					  "store nz, %nz\n");
 	Run r;
 	run_init(&r, k, 1, 12);
 	memcpy(buf(&r, "x"), x, sizeof x);
@@ -645,12 +622,12 @@ test_int_cast_wraps(void **state)
 {
 	static const double t[] = {300, -129, 127, -5};
 	static const double i8[] = {44, 127, 127, -5};
-	Kernel *k = parse("wrap.rk", "kernel wrap\n"
-				     "in t: i64[M]\n"
-				     "out a: i8[M]\n"
-				     "%t = load t\n"
-				     "%a = cast.i8 %t\n"
-				     "store a, %a\n");
+	Kernel *k = parse_text("wrap.rk", "kernel wrap\n"
+					  "in t: i64[M]\n"
+					  "out a: i8[M]\n"
+					  "%t = load t\n"
+					  "%a = cast.i8 %t\n"
+					  "store a, %a\n");
 	Run r;
 	run_init(&r, k, 4, 3);
 	memcpy(buf(&r, "t"), t, sizeof t);
@@ -667,12 +644,12 @@ test_round_ties_to_even(void **state)
 	static const double x[] = {0.5,	 1.5,	    2.5,       -0.5, -1.5,
 				   -2.5, 2.4999999, 2.5000001, 3.5,  -3.7};
 	static const double y[] = {0, 2, 2, -0., -2, -2, 2, 3, 4, -4};
-	Kernel *k = parse("round.rk", "kernel round\n"
-				      "in x: f32[M,N]\n"
-				      "out y: f32[M,N]\n"
-				      "%x = load x\n"
-				      "%y = round %x\n"
-				      "store y, %y\n");
+	Kernel *k = parse_text("round.rk", "kernel round\n"
+					   "in x: f32[M,N]\n"
+					   "out y: f32[M,N]\n"
+					   "%x = load x\n"
+					   "%y = round %x\n"
+					   "store y, %y\n");
 	Run r;
 	run_init(&r, k, 1, 10);
 	memcpy(buf(&r, "x"), x, sizeof x);
@@ -688,7 +665,7 @@ test_round_ties_to_even(void **state)
 static void
 check_gather_error(double label, int64_t row)
 {
-	Kernel *k = kernel_load("cross_entropy");
+	Kernel *k = load_kernel("cross_entropy");
 	Run r;
 	run_init(&r, k, 3, 7);
 	fill(&r, "x", -1, 1);
@@ -717,7 +694,7 @@ test_gather_out_of_range(void **state)
 static void
 test_bad_call(void **state)
 {
-	Kernel *k = kernel_load("sum");
+	Kernel *k = load_kernel("sum");
 	Run r;
 	run_init(&r, k, 2, 3);
 	Diag d = {0};
@@ -738,29 +715,29 @@ test_bad_call(void **state)
 static void
 test_other_ops(void **state)
 {
-	Kernel *k = parse("ops.rk", "kernel ops\n"
-				    "in x: f32[M,N]\n"
-				    "in w: f32[N]\n"
-				    "out y: f32[M,N]\n"
-				    "out lo: f32[M]\n"
-				    "out sd: f32[M]\n"
-				    "param c = 3\n"
-				    "%x = load x\n"
-				    "%w = load w\n"
-				    "%c2 = mul c, 2\n"
-				    "%w2 = add %w, %c2\n"
-				    "%pos = gt %x, 0\n"
-				    "%relu = select %pos, %x, 0\n"
-				    "%sg = sigmoid %x\n"
-				    "%t = mul %relu, %w2\n"
-				    "%y = sub %t, %sg\n"
-				    "%lo = min %x\n"
-				    "_, _, %m2 = welford %x\n"
-				    "%v = div %m2, N\n"
-				    "%sd = sqrt %v\n"
-				    "store y, %y\n"
-				    "store lo, %lo\n"
-				    "store sd, %sd\n");
+	Kernel *k = parse_text("ops.rk", "kernel ops\n"
+					 "in x: f32[M,N]\n"
+					 "in w: f32[N]\n"
+					 "out y: f32[M,N]\n"
+					 "out lo: f32[M]\n"
+					 "out sd: f32[M]\n"
+					 "param c = 3\n"
+					 "%x = load x\n"
+					 "%w = load w\n"
+					 "%c2 = mul c, 2\n"
+					 "%w2 = add %w, %c2\n"
+					 "%pos = gt %x, 0\n"
+					 "%relu = select %pos, %x, 0\n"
+					 "%sg = sigmoid %x\n"
+					 "%t = mul %relu, %w2\n"
+					 "%y = sub %t, %sg\n"
+					 "%lo = min %x\n"
+					 "_, _, %m2 = welford %x\n"
+					 "%v = div %m2, N\n"
+					 "%sd = sqrt %v\n"
+					 "store y, %y\n"
+					 "store lo, %lo\n"
+					 "store sd, %sd\n");
 	Run r;
 	run_init(&r, k, 3, 5);
 	fill(&r, "x", -2, 2);

@@ -11,30 +11,7 @@
 
 #include "codegen/codegen.h"
 #include "frontends/frontends.h"
-
-static Kernel *
-load(const char *name)
-{
-	char path[256];
-	snprintf(path, sizeof path, "testdata/kernels/%s.rk", name);
-	Diag d = {0};
-	char *src = read_file(path, NULL, &d);
-	Kernel *k = src ? parse_kernel(path, src, &d) : NULL;
-	free(src);
-	if (!k)
-		fail_msg("%s", d.msg);
-	return k;
-}
-
-static char *
-slurp(const char *path)
-{
-	Diag d = {0};
-	char *s = read_file(path, NULL, &d);
-	if (!s)
-		fail_msg("%s", d.msg);
-	return s;
-}
+#include "tests/testutil.h"
 
 static Compile
 point(const char *arch, Type dt, int64_t M, int64_t N, const char *cfg)
@@ -50,7 +27,7 @@ static void
 test_ptxas_parse(void **state)
 {
 	(void)state;
-	char *text = slurp("tests/codegen/ptxas_report.txt");
+	char *text = slurp_file("tests/codegen/ptxas_report.txt");
 	PtxasFunc f[4];
 	assert_int_equal(ptxas_parse(text, f, 4), 3);
 	assert_string_equal(f[0].name, "rmsnorm_bf16");
@@ -99,7 +76,7 @@ test_check(void **state)
 	    {"sm_90", "persistent=1,r_block=131072,m_block=1,num_warps=4,vec=8,split=1",
 	     "elements per thread", 4096},
 	};
-	Kernel *k = load("rms_norm");
+	Kernel *k = load_kernel("rms_norm");
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		Compile c = point(bad[i].arch, TY_BF16, 64, bad[i].N, bad[i].cfg);
 		Diag d = {0};
@@ -133,7 +110,7 @@ test_plan(void **state)
 	    {"dynamic_quant", 1, 1, 0}, {"welford", 1, 1, 0},
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-		Kernel *k = load(want[i].kernel);
+		Kernel *k = load_kernel(want[i].kernel);
 		Arena *a = arena_new();
 		Plan p;
 		plan_kernel(k, a, &p);
@@ -149,11 +126,11 @@ test_plan(void **state)
 static void
 check_manifest(const char *kernel, Compile c, const char *expected)
 {
-	Kernel *k = load(kernel);
+	Kernel *k = load_kernel(kernel);
 	Buf b = {0};
 	const char *reasons[] = {"a reason with \"quotes\"", "another"};
 	codegen_manifest(&b, k, &c, "rkc", reasons, 2);
-	char *want = slurp(expected);
+	char *want = slurp_file(expected);
 	if (strcmp(b.s, want))
 		fail_msg("manifest differs from %s:\n%s", expected, b.s);
 	free(want);
@@ -178,7 +155,7 @@ test_manifest(void **state)
 static char *
 ptx_of(const char *kernel, Compile c)
 {
-	Kernel *k = load(kernel);
+	Kernel *k = load_kernel(kernel);
 	Buf b = {0};
 	Diag d = {0};
 	if (codegen_ptx(k, &c, &b, NULL, &d))
@@ -272,7 +249,7 @@ test_random_configs(void **state)
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 			r[i] = x >> 8;
 		}
-		Kernel *k = load(kernels[r[0] % 5]);
+		Kernel *k = load_kernel(kernels[r[0] % 5]);
 		Compile c = {.arch = r[1] % 7 ? "sm_90" : "sm_80",
 			     .dtype = r[1] % 2 ? TY_BF16 : TY_F32};
 		c.M = 1 + (int64_t)(r[2] % 70);

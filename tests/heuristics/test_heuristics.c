@@ -11,30 +11,7 @@
 
 #include "frontends/frontends.h"
 #include "heuristics/heuristics.h"
-
-static Kernel *
-load(const char *name)
-{
-	char path[256];
-	snprintf(path, sizeof path, "testdata/kernels/%s.rk", name);
-	Diag d = {0};
-	char *src = read_file(path, NULL, &d);
-	Kernel *k = src ? parse_kernel(path, src, &d) : NULL;
-	free(src);
-	if (!k)
-		fail_msg("%s", d.msg);
-	return k;
-}
-
-static Kernel *
-parse(const char *src)
-{
-	Diag d = {0};
-	Kernel *k = parse_rk("inline.rk", src, &d);
-	if (!k)
-		fail_msg("%s", d.msg);
-	return k;
-}
+#include "tests/testutil.h"
 
 static Target
 h100(void)
@@ -74,7 +51,7 @@ live_counts(void **state)
 	    {"fused_linear_jsd", 7, 2},
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-		Kernel *k = load(want[i].k);
+		Kernel *k = load_kernel(want[i].k);
 		Facts f;
 		facts_compute(k, TY_BF16, &f);
 		if (f.helion_live != want[i].helion || f.held_tiles != want[i].held)
@@ -88,12 +65,14 @@ live_counts(void **state)
 static void
 live_sequential_vs_colive(void **state)
 {
-	Kernel *seq = parse("kernel seq\nin x: T[M,N]\nout y: f32[M]\n"
-			    "%a = load x\n%b = exp %a\n%c = exp %b\n%d = exp %c\n%e = exp %d\n"
-			    "%s = sum %e\nstore y, %s\n");
-	Kernel *co = parse("kernel co\nin x: T[M,N]\nout y: f32[M]\n"
-			   "%a = load x\n%b = exp %a\n%c = exp %a\n%d = exp %a\n%e = add %b, %c\n"
-			   "%f = add %e, %d\n%s = sum %f\nstore y, %s\n");
+	Kernel *seq = parse_text("inline.rk",
+				 "kernel seq\nin x: T[M,N]\nout y: f32[M]\n"
+				 "%a = load x\n%b = exp %a\n%c = exp %b\n%d = exp %c\n%e = exp %d\n"
+				 "%s = sum %e\nstore y, %s\n");
+	Kernel *co = parse_text(
+	    "inline.rk", "kernel co\nin x: T[M,N]\nout y: f32[M]\n"
+			 "%a = load x\n%b = exp %a\n%c = exp %a\n%d = exp %a\n%e = add %b, %c\n"
+			 "%f = add %e, %d\n%s = sum %f\nstore y, %s\n");
 	assert_int_equal(live_helion(seq), 2);
 	assert_int_equal(live_helion(co), 4);
 	kernel_free(seq);
@@ -104,29 +83,33 @@ live_sequential_vs_colive(void **state)
 static void
 held_remat(void **state)
 {
-	Kernel *k = parse("kernel r\nin x: T[M,N]\nout y: T[M,N]\n"
-			  "%x = load x\n%s = sum %x\n%d = sub %x, %s\n%t = sum %d\n"
-			  "%u = add %x, %t\n%y = mul %u, %d\nstore y, %y\n");
+	Kernel *k =
+	    parse_text("inline.rk", "kernel r\nin x: T[M,N]\nout y: T[M,N]\n"
+				    "%x = load x\n%s = sum %x\n%d = sub %x, %s\n%t = sum %d\n"
+				    "%u = add %x, %t\n%y = mul %u, %d\nstore y, %y\n");
 	int w;
 	/* across sum %d, both %x and %d are used later; %d = x - s recomputes from %x */
 	assert_int_equal(live_held(k, TY_BF16, &w), 1);
 	assert_int_equal(w, 1);
 	kernel_free(k);
-	Kernel *two = parse("kernel r\nin x: T[M,N]\nout y: T[M,N]\n"
-			    "%x = load x\n%s = sum %x\n%d = exp %x\n%t = sum %d\n"
-			    "%u = add %x, %t\n%v = add %u, %s\n%y = mul %v, %d\nstore y, %y\n");
+	Kernel *two = parse_text(
+	    "inline.rk", "kernel r\nin x: T[M,N]\nout y: T[M,N]\n"
+			 "%x = load x\n%s = sum %x\n%d = exp %x\n%t = sum %d\n"
+			 "%u = add %x, %t\n%v = add %u, %s\n%y = mul %v, %d\nstore y, %y\n");
 	/* exp is recomputable too: only what cannot be rebuilt from the held set stays */
 	assert_int_equal(live_held(two, TY_BF16, &w), 1);
 	kernel_free(two);
-	Kernel *keep = parse("kernel r\nin x: T[M,N]\nin z: T[M,N]\nout y: T[M,N]\n"
-			     "%x = load x\n%z = load z\n%d = mul %x, %z\n%s = sum %d\n"
-			     "%u = add %x, %s\n%y = mul %u, %d\nstore y, %y\n");
+	Kernel *keep =
+	    parse_text("inline.rk", "kernel r\nin x: T[M,N]\nin z: T[M,N]\nout y: T[M,N]\n"
+				    "%x = load x\n%z = load z\n%d = mul %x, %z\n%s = sum %d\n"
+				    "%u = add %x, %s\n%y = mul %u, %d\nstore y, %y\n");
 	/* %d needs %z, which is not held: %x and %d both cross the sum */
 	assert_int_equal(live_held(keep, TY_BF16, &w), 2);
 	kernel_free(keep);
-	Kernel *i64 = parse("kernel j\nin x: i64[M,N]\nout y: f32[M,N]\n"
-			    "%x = load x\n%f = cast.f32 %x\n%s = sum %f\n%g = cast.f32 %x\n"
-			    "%y = add %g, %s\nstore y, %y\n");
+	Kernel *i64 =
+	    parse_text("inline.rk", "kernel j\nin x: i64[M,N]\nout y: f32[M,N]\n"
+				    "%x = load x\n%f = cast.f32 %x\n%s = sum %f\n%g = cast.f32 %x\n"
+				    "%y = add %g, %s\nstore y, %y\n");
 	assert_int_equal(live_held(i64, TY_F32, &w), 1);
 	assert_int_equal(w, 2); /* an i64 element is two registers */
 	kernel_free(i64);
@@ -136,7 +119,7 @@ static void
 facts_passes(void **state)
 {
 	Facts f;
-	Kernel *k = load("layer_norm");
+	Kernel *k = load_kernel("layer_norm");
 	facts_compute(k, TY_BF16, &f);
 	assert_int_equal(f.levels, 2);
 	assert_int_equal(f.passes, 3);
@@ -146,14 +129,14 @@ facts_passes(void **state)
 	assert_string_equal(f.chain, "sum -> sum -> apply");
 	kernel_free(k);
 
-	k = load("cross_entropy");
+	k = load_kernel("cross_entropy");
 	facts_compute(k, TY_BF16, &f);
 	assert_int_equal(f.online, 1);
 	assert_int_equal(f.passes, 1); /* max and sum(exp(x - max)) in one online pass */
 	assert_false(f.split_ok);
 	kernel_free(k);
 
-	k = load("sum");
+	k = load_kernel("sum");
 	facts_compute(k, TY_F32, &f);
 	assert_true(f.split_ok && !f.row_reread);
 	assert_int_equal(f.compute_isz, 4);
@@ -161,7 +144,7 @@ facts_passes(void **state)
 	assert_int_equal(f.compute_isz, 2);
 	kernel_free(k);
 
-	k = load("fused_linear_jsd");
+	k = load_kernel("fused_linear_jsd");
 	facts_compute(k, TY_F32, &f);
 	assert_int_equal(f.levels, 2);
 	assert_int_equal(f.passes, 3);
@@ -169,14 +152,14 @@ facts_passes(void **state)
 	kernel_free(k);
 
 	/* a full-width store rides with the first pass that knows its value (codegen/lower.c) */
-	k = load("jsd");
+	k = load_kernel("jsd");
 	facts_compute(k, TY_BF16, &f);
 	assert_int_equal(f.passes, 1); /* dX needs no reduction: one read of the row */
 	assert_int_equal(f.pass_tile_bytes[0], 4);
 	assert_string_equal(f.chain, "sum");
 	kernel_free(k);
 
-	k = load("fused_add_rmsnorm");
+	k = load_kernel("fused_add_rmsnorm");
 	facts_compute(k, TY_BF16, &f);
 	assert_int_equal(f.passes, 2); /* h in the sum's pass, y in the apply pass */
 	assert_int_equal(f.pass_tile_bytes[0], 4);
@@ -188,7 +171,7 @@ facts_passes(void **state)
 static void
 register_model(void **state)
 {
-	Kernel *k = load("rms_norm");
+	Kernel *k = load_kernel("rms_norm");
 	Facts f;
 	facts_compute(k, TY_BF16, &f);
 	/* x crosses the sum as f32 (4 bytes an element) beside x*x (4) before it, and beside w,
@@ -209,7 +192,7 @@ register_model(void **state)
 	assert_int_equal(regs_predict(&f, 0, 8, 8), base + REG_LOOP + (22 * 8 + 15) / 16 + 1);
 	kernel_free(k);
 
-	Kernel *sum = load("sum");
+	Kernel *sum = load_kernel("sum");
 	facts_compute(sum, TY_BF16, &f);
 	/* nothing crosses a barrier or is stored: ptxas folds each bf16 load into the partial as it
 	 * arrives, so the row counts half its 2 bytes */
@@ -218,13 +201,13 @@ register_model(void **state)
 	assert_int_equal(f.held_bytes, 8);
 	kernel_free(sum);
 
-	Kernel *ce = load("cross_entropy");
+	Kernel *ce = load_kernel("cross_entropy");
 	facts_compute(ce, TY_BF16, &f);
 	/* the online max/sum pass takes the chunk's max before its exps: the chunk is held, f32 */
 	assert_int_equal(f.loop_bytes, 16);
 	kernel_free(ce);
 
-	Kernel *grpo = load("grpo");
+	Kernel *grpo = load_kernel("grpo");
 	facts_compute(grpo, TY_BF16, &f);
 	/* grpo's [M] epilogue outlives its chunk: a small chunk costs the epilogue's registers */
 	assert_true(f.row_peak > f.row_regs + 4);
@@ -245,7 +228,7 @@ check_rejects(void **state)
 	    {"split=2", "split=2: row splitting needs reductions combinable in one pass"},
 	    {"persistent=1,r_block=2048", "persistent needs r_block >= N (4096)"},
 	};
-	Kernel *k = load("rms_norm");
+	Kernel *k = load_kernel("rms_norm");
 	Target t = h100();
 	Facts f;
 	facts_compute(k, TY_BF16, &f);
@@ -314,7 +297,7 @@ helion2828_decisions(void **state)
 	};
 	Target t = h100();
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-		Kernel *k = load(want[i].k);
+		Kernel *k = load_kernel(want[i].k);
 		Type dt;
 		assert_int_equal(dtype_parse(want[i].dt, &dt), 0);
 		Facts f;
@@ -347,7 +330,7 @@ rkc_picks_are_valid(void **state)
 					    {16384, 896}, {4096, 50257}, {131072, 128}};
 	Target t = h100();
 	for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
-		Kernel *k = load(kernels[i]);
+		Kernel *k = load_kernel(kernels[i]);
 		for (int dt = 0; dt < 2; dt++) {
 			Facts f;
 			facts_compute(k, dt ? TY_F32 : TY_BF16, &f);
@@ -371,7 +354,7 @@ static void
 rkc_split_and_pack(void **state)
 {
 	Target t = h100();
-	Kernel *k = load("long_sum");
+	Kernel *k = load_kernel("long_sum");
 	Facts f;
 	facts_compute(k, TY_F32, &f);
 	Choice c;
@@ -379,7 +362,7 @@ rkc_split_and_pack(void **state)
 	assert_int_equal(choose(k, &f, 8, 2097152, &t, POLICY_RKC, &c, &d), 0);
 	assert_true(c.cfg.split > 1);
 	kernel_free(k);
-	k = load("rms_norm");
+	k = load_kernel("rms_norm");
 	facts_compute(k, TY_BF16, &f);
 	assert_int_equal(choose(k, &f, 16384, 896, &t, POLICY_RKC, &c, &d), 0);
 	assert_true(c.cfg.m_block > 1);
@@ -400,7 +383,7 @@ rkc_occupancy(void **state)
 		   {"welford", 16384, 5120},	   {"jsd", 8192, 32768}};
 	Target t = h100();
 	for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
-		Kernel *k = load(pts[i].k);
+		Kernel *k = load_kernel(pts[i].k);
 		Facts f;
 		facts_compute(k, TY_BF16, &f);
 		Choice c;
@@ -412,7 +395,7 @@ rkc_occupancy(void **state)
 				 c.cfg.num_warps);
 		kernel_free(k);
 	}
-	Kernel *k = load("layer_norm");
+	Kernel *k = load_kernel("layer_norm");
 	Facts f;
 	facts_compute(k, TY_BF16, &f);
 	Choice c;

@@ -10,28 +10,7 @@
 
 #include "frontends/frontends.h"
 #include "runtime/runtime.h"
-
-static char *
-slurp(const char *path)
-{
-	Diag d = {0};
-	char *s = read_file(path, NULL, &d);
-	if (!s)
-		fail_msg("%s", d.msg);
-	return s;
-}
-
-static Kernel *
-kernel_file(const char *path)
-{
-	Diag d = {0};
-	char *src = slurp(path);
-	Kernel *k = parse_kernel(path, src, &d);
-	free(src);
-	if (!k)
-		fail_msg("%s", d.msg);
-	return k;
-}
+#include "tests/testutil.h"
 
 static float
 bits_f32(uint32_t u)
@@ -111,8 +90,8 @@ dists_spec(void)
 {
 	Spec *s = calloc(1, sizeof *s);
 	Diag d = {0};
-	s->k = kernel_file("tests/runtime/data/dists.rk");
-	s->spec = slurp("tests/runtime/data/dists.json");
+	s->k = load_kernel_file("tests/runtime/data/dists.rk");
+	s->spec = slurp_file("tests/runtime/data/dists.json");
 	if (inputs_spec(s->ds, s->k, "dists.json", s->spec, &d))
 		fail_msg("%s", d.msg);
 	return s;
@@ -228,7 +207,7 @@ test_inputs_deterministic(void **state)
 static void
 expect_spec_error(const char *json, const char *msg)
 {
-	Kernel *k = kernel_file("tests/runtime/data/dists.rk");
+	Kernel *k = load_kernel_file("tests/runtime/data/dists.rk");
 	Dist ds[16];
 	Diag d = {0};
 	assert_int_equal(inputs_spec(ds, k, "spec.json", json, &d), -1);
@@ -281,11 +260,11 @@ test_every_kernel_has_inputs(void **state)
 				      "dynamic_quant",
 				      "grpo",
 				      "fused_linear_jsd"};
-	char *spec = slurp("testdata/inputs.json");
+	char *spec = slurp_file("testdata/inputs.json");
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		char path[256];
 		snprintf(path, sizeof path, "testdata/kernels/%s.rk", names[i]);
-		Kernel *k = kernel_file(path);
+		Kernel *k = load_kernel_file(path);
 		Dist ds[16];
 		Tensor ts[16];
 		Diag d = {0};
@@ -322,14 +301,15 @@ test_exact_kernel_passes(void **state)
 				      "grpo",
 				      "fused_linear_jsd"};
 	static const Type dtypes[] = {TY_BF16, TY_F32};
-	char *spec = slurp("testdata/inputs.json"), *tols = slurp("testdata/tolerances.json");
+	char *spec = slurp_file("testdata/inputs.json"),
+	     *tols = slurp_file("testdata/tolerances.json");
 	int64_t M = 5, N = 1531;
 	int64_t rows[5] = {0, 1, 2, 3, 4};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		for (int t = 0; t < 2; t++) {
 			char path[256];
 			snprintf(path, sizeof path, "testdata/kernels/%s.rk", names[i]);
-			Kernel *k = kernel_file(path);
+			Kernel *k = load_kernel_file(path);
 			Dist ds[16];
 			Tensor ts[16];
 			double *ref[16];
@@ -392,8 +372,8 @@ static void
 test_reference_rows(void **state)
 {
 	/* The reference on sampled rows equals the full run's rows: the packing is right. */
-	Kernel *k = kernel_file("testdata/kernels/rms_norm.rk");
-	char *spec = slurp("testdata/inputs.json");
+	Kernel *k = load_kernel_file("testdata/kernels/rms_norm.rk");
+	char *spec = slurp_file("testdata/inputs.json");
 	Dist ds[8];
 	Tensor ts[8];
 	Diag d = {0};
@@ -513,7 +493,7 @@ test_check_int_within_one(void **state)
 static void
 test_tolerance_table(void **state)
 {
-	char *t = slurp("testdata/tolerances.json");
+	char *t = slurp_file("testdata/tolerances.json");
 	double tol = 0;
 	Diag d = {0};
 	assert_int_equal(tolerance(&tol, "kl_div", 0, TY_BF16, "t.json", t, &d), 0);
@@ -537,7 +517,7 @@ test_tolerance_table(void **state)
 static void
 test_manifest(void **state)
 {
-	char *text = slurp("tests/runtime/data/rms_norm.manifest.json");
+	char *text = slurp_file("tests/runtime/data/rms_norm.manifest.json");
 	Manifest m;
 	Diag d = {0};
 	assert_int_equal(manifest_parse(&m, "m.json", text, &d), 0);
@@ -555,7 +535,7 @@ test_manifest(void **state)
 	assert_int_equal(m.grid[1], 1);
 	assert_int_equal(m.block[0], 256);
 	assert_non_null(strstr(m.config, "\"r_block\":128"));
-	Kernel *k = kernel_file("testdata/kernels/rms_norm.rk");
+	Kernel *k = load_kernel_file("testdata/kernels/rms_norm.rk");
 	assert_int_equal(manifest_match(&m, k, &d), 0);
 	/* an f32 manifest does not fit a kernel whose x is T at bf16 */
 	m.params[0].type = TY_F32;
