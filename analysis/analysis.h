@@ -60,6 +60,9 @@ void live_bytes_model(const Kernel *k, Facts *f);
 enum { REG_BASE = 16, REG_LOOP = 4 }; /* a thread's scalars; a loop's state */
 int64_t live_bytes_thread(const Facts *f, int persistent, int64_t ept, int vec);
 int regs_predict(const Facts *f, int persistent, int64_t ept, int vec);
+/* The fewest registers ptxas fits the same thread in under a register cap without spilling: a
+ * config spills when this exceeds its limit (regs_predict may exceed the limit and still fit). */
+int regs_capped(const Facts *f, int persistent, int64_t ept, int vec);
 /* <<< facts and liveness */
 
 /* >>> reference interpreter (analysis/interp.c) */

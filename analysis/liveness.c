@@ -134,7 +134,7 @@ live_held(const Kernel *k, Type dtype, int *words)
  * An array's 64-bit address costs one register, not two: ptxas keeps the base in the constant
  * bank and forms the address next to its access, so only part of them are live at once.
  */
-enum { TEMP_HELD = 30, TEMP_CHUNK = 80, HELD_PCT = 90 };
+enum { TEMP_HELD = 30, TEMP_CHUNK = 80, HELD_PCT = 90, CAP_BASE = 12 };
 
 /* Bytes an element of v takes in a register: its storage type for a load (ptxas converts it at
  * each use), else 4, or 8 for 64-bit values. */
@@ -324,11 +324,11 @@ live_bytes_model(const Kernel *k, Facts *f)
  * of the widest pass's chunk, plus its scalar partials) times the elements a thread has. With
  * scalar accesses (vec 1) each element adds a predicate. */
 static int64_t
-thread_words(const Facts *f, int persistent, int64_t ept, int vec)
+thread_words(const Facts *f, int persistent, int64_t ept, int vec, int held_pct)
 {
 	int64_t masks = vec == 1 ? ept : 0;
 	if (persistent)
-		return ((int64_t)f->held_bytes * ept * HELD_PCT / 100 + 15) / 16 + masks;
+		return ((int64_t)f->held_bytes * ept * held_pct / 100 + 15) / 16 + masks;
 	int part = 0;
 	for (int p = 0; p < f->passes && p < MAX_PASSES; p++)
 		part = f->pass_partials[p] > part ? f->pass_partials[p] : part;
@@ -338,7 +338,7 @@ thread_words(const Facts *f, int persistent, int64_t ept, int vec)
 int64_t
 live_bytes_thread(const Facts *f, int persistent, int64_t ept, int vec)
 {
-	return 4 * thread_words(f, persistent, ept, vec);
+	return 4 * thread_words(f, persistent, ept, vec, HELD_PCT);
 }
 
 /* REG_BASE covers thread and row indices, N and masks, REG_LOOP a loop's state; each array an
@@ -347,8 +347,20 @@ live_bytes_thread(const Facts *f, int persistent, int64_t ept, int vec)
 int
 regs_predict(const Facts *f, int persistent, int64_t ept, int vec)
 {
-	int64_t body = f->row_regs + thread_words(f, persistent, ept, vec);
+	int64_t body = f->row_regs + thread_words(f, persistent, ept, vec, HELD_PCT);
 	int64_t r = REG_BASE + (persistent ? 0 : REG_LOOP) + f->nptrs +
 		    (body > f->row_peak ? body : f->row_peak);
+	return r > 1 << 20 ? 1 << 20 : (int)r;
+}
+
+/* Under a cap ptxas gives up scalars before elements: it recomputes addresses, indices and row
+ * values next to their uses and shortens the loop's state, so a capped thread needs CAP_BASE
+ * registers of scalars and its row's words. Those are the whole persistent peak: HELD_PCT is
+ * what ptxas keeps on average when it has registers to spare, but under a cap the peak itself
+ * must fit. CAP_BASE is the one constant fitted to where ptxas stops fitting (docs/regmodel.md). */
+int
+regs_capped(const Facts *f, int persistent, int64_t ept, int vec)
+{
+	int64_t r = CAP_BASE + thread_words(f, persistent, ept, vec, 100);
 	return r > 1 << 20 ? 1 << 20 : (int)r;
 }

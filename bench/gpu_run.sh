@@ -12,6 +12,7 @@
 #        SANITIZE 0 to skip compute-sanitizer;  TIME 0 to check only
 #        LIMIT    seconds one rkc process may take (default 600)
 #        POLICY   the policy whose configs run (default rkc; helion2828 for Helion's seed)
+#        CONFIG   knobs forced over the policy's pick on every shape (e.g. evict=1)
 set -u
 cd "$(dirname "$0")/.."
 RKC=${1:-${RKC:-}}
@@ -30,13 +31,14 @@ SANITIZE=${SANITIZE:-1}
 TIME=${TIME:-1}
 LIMIT=${LIMIT:-600}
 POLICY=${POLICY:-rkc}
+CONFIG=${CONFIG:-}
 mkdir -p "$OUT/run" "$OUT/sanitize"
 start=$(date +%s)
 elapsed() { echo "$(($(date +%s) - start))s"; }
 
 {
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "command: bench/gpu_run.sh $RKC (SUITES='$SUITES' DTYPES='$DTYPES' KERNELS='$KERNELS' POLICY=$POLICY SANITIZE=$SANITIZE TIME=$TIME)"
+	echo "command: bench/gpu_run.sh $RKC (SUITES='$SUITES' DTYPES='$DTYPES' KERNELS='$KERNELS' POLICY=$POLICY CONFIG='$CONFIG' SANITIZE=$SANITIZE TIME=$TIME)"
 	echo "rkc: $("$RKC" --version 2>&1)"
 	echo "git: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1
@@ -59,6 +61,8 @@ EOF
 
 mode=(--check)
 [ "$TIME" = 1 ] && mode+=(--time)
+cfg=()
+[ -n "$CONFIG" ] && cfg=(--config "$CONFIG") && mode+=("${cfg[@]}")
 copy=()
 while read -r suite kernel shapes; do
 	for dt in $DTYPES; do
@@ -89,7 +93,7 @@ if [ "$SANITIZE" = 1 ]; then
 			log="$OUT/sanitize/$k.$dt.log"
 			timeout "$LIMIT" compute-sanitizer --tool memcheck --error-exitcode 9 \
 				--print-limit 20 "$RKC" run "testdata/kernels/$k.rk" --dtype "$dt" \
-				--check "${odd[@]}" >"$log" 2>&1
+				--check "${cfg[@]}" "${odd[@]}" >"$log" 2>&1
 			rc=$?
 			echo "$(elapsed) sanitize $k $dt: exit $rc, $(grep -o 'ERROR SUMMARY: [0-9]* errors*' "$log")"
 		done

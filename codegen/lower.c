@@ -54,6 +54,9 @@ typedef struct {
 	int np;
 	unsigned md_inv;
 	LLVMValueRef md_empty;
+	LLVMValueRef policy[2]; /* evict=1: the L2 policies evict_first and evict_last */
+	int pass;		/* looped: the pass being lowered */
+	int *last_read;		/* looped: per load instruction, the last pass that reads it */
 	Diag *d;
 	int err;
 	int host;
@@ -498,6 +501,67 @@ load_elems(Lower *L, Type t, LLVMValueRef ptr, int vec)
 	return v;
 }
 
+/* The L2 policy for a load under evict=1, or NULL: evict_last for what is read again (an [N]
+ * input, by every CTA; a row chunk, by a later pass), evict_first for a last read. Hints are
+ * PTX, so the host emulator's loads go without; accesses under 4 bytes too. */
+static LLVMValueRef
+load_policy(Lower *L, const Instr *in, int bytes)
+{
+	if (!L->c->cfg.evict || L->host || bytes < 4)
+		return NULL;
+	const Param *p = &L->k->params[in->param];
+	int again = p->shape == SH_VEC || (L->last_read && L->pass < L->last_read[in - L->k->ins]);
+	return L->policy[again];
+}
+
+/* A load with an L2 eviction policy, as inline PTX: LLVM 19 has no way to attach one (the
+ * reference's llvm-nvptx.md). 16, 8 or 4 bytes travel as 4, 2 or 1 b32 words; the asm has no
+ * side effects, so LLVM may still move or drop it like the plain load it replaces. */
+static LLVMValueRef
+load_hinted(Lower *L, LLVMTypeRef vt, LLVMValueRef ptr, int bytes, LLVMValueRef policy)
+{
+	int w = bytes / 4;
+	static const char *const dst[] = {"", "$0", "{$0, $1}", "", "{$0, $1, $2, $3}"};
+	static const char *const outs[] = {"", "=r", "=r,=r", "", "=r,=r,=r,=r"};
+	char text[128], cons[64];
+	snprintf(text, sizeof text, "ld.global.nc.L2::cache_hint%s.b32 %s, [$%d], $%d;",
+		 w == 4	  ? ".v4"
+		 : w == 2 ? ".v2"
+			  : "",
+		 dst[w], w, w + 1);
+	snprintf(cons, sizeof cons, "%s,l,l", outs[w]);
+	LLVMTypeRef words[4] = {L->i32, L->i32, L->i32, L->i32};
+	LLVMTypeRef rt = w == 1 ? L->i32 : LLVMStructTypeInContext(L->cx, words, w, 0);
+	LLVMTypeRef at[2] = {LLVMTypeOf(ptr), L->i64};
+	LLVMTypeRef ft = LLVMFunctionType(rt, at, 2, 0);
+	LLVMValueRef fn = LLVMGetInlineAsm(ft, text, strlen(text), cons, strlen(cons), 0, 0,
+					   LLVMInlineAsmDialectATT, 0);
+	LLVMValueRef args[2] = {ptr, policy};
+	LLVMValueRef r = LLVMBuildCall2(L->b, ft, fn, args, 2, "");
+	if (w > 1) {
+		LLVMValueRef v = LLVMGetUndef(LLVMVectorType(L->i32, w));
+		for (int i = 0; i < w; i++)
+			v = LLVMBuildInsertElement(L->b, v, LLVMBuildExtractValue(L->b, r, i, ""),
+						   ci32(L, i), "");
+		r = v;
+	}
+	return LLVMBuildBitCast(L->b, r, vt, "");
+}
+
+/* The two policies, made once at the top of the kernel (createpolicy, sm_80 and later). */
+static void
+make_policies(Lower *L)
+{
+	static const char *const text[2] = {"createpolicy.fractional.L2::evict_first.b64 $0, 1.0;",
+					    "createpolicy.fractional.L2::evict_last.b64 $0, 1.0;"};
+	LLVMTypeRef ft = LLVMFunctionType(L->i64, NULL, 0, 0);
+	for (int i = 0; i < 2; i++) {
+		LLVMValueRef fn = LLVMGetInlineAsm(ft, text[i], strlen(text[i]), "=l", 2, 0, 0,
+						   LLVMInlineAsmDialectATT, 0);
+		L->policy[i] = LLVMBuildCall2(L->b, ft, fn, NULL, 0, "");
+	}
+}
+
 /* Loads a [M,N] or [N] input for the chunk: vec-wide loads, all issued before any use. */
 static void
 lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
@@ -514,9 +578,11 @@ lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "ld.next");
 		LLVMBuildCondBr(L->b, ch->valid[j], ld, next);
 		LLVMPositionBuilderAtEnd(L->b, ld);
-		LLVMValueRef v = unaligned(L, ch, p)
-				     ? load_elems(L, p->type, ptr, ch->vec)
-				     : load_inv(L, vt, ptr, vec_align(L, p->type, ch->vec));
+		int bytes = ch->vec * type_size(type_resolve(p->type, L->c->dtype));
+		LLVMValueRef pol = unaligned(L, ch, p) ? NULL : load_policy(L, in, bytes);
+		LLVMValueRef v = unaligned(L, ch, p) ? load_elems(L, p->type, ptr, ch->vec)
+				 : pol		     ? load_hinted(L, vt, ptr, bytes, pol)
+				       : load_inv(L, vt, ptr, vec_align(L, p->type, ch->vec));
 		LLVMBuildBr(L->b, next);
 		LLVMPositionBuilderAtEnd(L->b, next);
 		raw[j] = LLVMBuildPhi(L->b, vt, "");
@@ -1132,6 +1198,30 @@ want_stores(Lower *L, char *want, int pass)
 	return n;
 }
 
+/* Marks what pass reads (the tile instructions in need): its reductions' operands, with the
+ * terms of a fused max/sum pair, and its full-width stores; pass npasses is the apply pass.
+ * Returns the number of stores. */
+static int
+pass_need(Lower *L, int pass, char *want, char *need)
+{
+	const Kernel *k = L->k;
+	const Plan *p = &L->plan;
+	memset(want, 0, k->nvals + k->nins);
+	for (int i = 0; i < k->nins && pass < p->npasses; i++) {
+		if (p->pass[i] != pass || p->fused[i] >= 0)
+			continue;
+		want[k->ins[i].args[0].idx] = 1;
+		for (int s = 0; s < k->nins; s++)
+			if (p->fused[s] == i) {
+				const Instr *ex = &k->ins[k->vals[k->ins[s].args[0].idx].def];
+				want[k->ins[k->vals[ex->args[0].idx].def].args[0].idx] = 1;
+			}
+	}
+	int n = want_stores(L, want, pass);
+	cone(L, want, need);
+	return n;
+}
+
 /* Looped (and split) rows: one streaming pass per level of dependent reductions, then an apply
  * pass for the full-width outputs that need the last level. */
 static void
@@ -1142,31 +1232,33 @@ lower_looped(Lower *L)
 	char *want = arena_alloc(L->a, k->nvals + k->nins);
 	char *need = arena_alloc(L->a, k->nins);
 	Red *rs = arena_alloc(L->a, sizeof(Red) * (k->nins + 1));
+	/* which pass reads each load last, for the eviction hints */
+	L->last_read = arena_alloc(L->a, sizeof(int) * (k->nins + 1));
+	for (int pass = 0; pass <= p->npasses && (pass == 0 || L->split == 1); pass++) {
+		pass_need(L, pass, want, need);
+		for (int i = 0; i < k->nins; i++)
+			if (need[i] && k->ins[i].op == OP_LOAD)
+				L->last_read[i] = pass;
+	}
 	lower_ready_uniform(L);
 	int n = 0;
 	for (int pass = 0; pass < p->npasses; pass++) {
 		n = 0;
-		memset(want, 0, k->nvals + k->nins);
 		for (int i = 0; i < k->nins; i++) {
 			if (p->pass[i] != pass || p->fused[i] >= 0)
 				continue;
 			rs[n] = red_new(L, i);
-			want[k->ins[i].args[0].idx] = 1;
 			for (int s = 0; s < k->nins; s++)
 				if (p->fused[s] == i) {
 					rs[n].ins2 = s;
 					rs[n].kind = K_MAXSUM;
 					rs[n].ncomp = 2;
 					red_identity(L, &rs[n]);
-					const Instr *ex =
-					    &k->ins[k->vals[k->ins[s].args[0].idx].def];
-					const Instr *sub = &k->ins[k->vals[ex->args[0].idx].def];
-					want[sub->args[0].idx] = 1;
 				}
 			n++;
 		}
-		want_stores(L, want, pass);
-		cone(L, want, need);
+		L->pass = pass;
+		pass_need(L, pass, want, need);
 		chunk_loop(L, need, rs, n);
 		red_cross(L, rs, n);
 		if (L->split > 1)
@@ -1174,11 +1266,9 @@ lower_looped(Lower *L)
 		red_finish(L, rs, n);
 		lower_ready_uniform(L);
 	}
-	memset(want, 0, k->nvals + k->nins);
-	if (want_stores(L, want, p->npasses)) {
-		cone(L, want, need);
+	L->pass = p->npasses;
+	if (pass_need(L, p->npasses, want, need))
 		chunk_loop(L, need, NULL, 0);
-	}
 	if_lane0_row(L);
 	if (L->split > 1)
 		split_finish(L, rs, n);
@@ -1396,6 +1486,8 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	L.md_inv = LLVMGetMDKindIDInContext(cx, "invariant.load", 14);
 	L.md_empty = LLVMMetadataAsValue(cx, LLVMMDNodeInContext2(cx, NULL, 0));
 	prologue(&L);
+	if (g->evict && !host)
+		make_policies(&L);
 	if (L.wpr > 1) {
 		int slots = L.plan.nred * g->num_warps;
 		LLVMTypeRef at = LLVMArrayType(L.f32, slots);
@@ -1417,7 +1509,7 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 		host_entry(&L);
 	} else {
 		annotate(&L, "maxntidx", g->num_warps * 32);
-		annotate(&L, "minctasm", 1);
+		annotate(&L, "minctasm", g->min_ctas > 1 ? g->min_ctas : 1);
 	}
 	LLVMDisposeBuilder(L.b);
 	arena_free(L.a);

@@ -39,9 +39,10 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy,
 	jstr(b, policy ? policy : "forced");
 	buf_printf(b,
 		   ",\n  \"config\": {\"persistent\": %s, \"r_block\": %lld, \"m_block\": %d, "
-		   "\"num_warps\": %d, \"vec\": %d, \"split\": %d},\n  \"reasons\": [",
+		   "\"num_warps\": %d, \"vec\": %d, \"split\": %d, \"evict\": %d, "
+		   "\"min_ctas\": %d},\n  \"reasons\": [",
 		   g->persistent ? "true" : "false", (long long)g->r_block, g->m_block,
-		   g->num_warps, g->vec, g->split);
+		   g->num_warps, g->vec, g->split, g->evict, g->min_ctas > 1 ? g->min_ctas : 1);
 	for (int i = 0; i < nreasons; i++) {
 		buf_puts(b, i ? ",\n    " : "\n    ");
 		jstr(b, reasons[i]);

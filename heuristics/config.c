@@ -60,6 +60,16 @@ config_check(const Config *c, const Kernel *k, const Facts *f, int64_t M, int64_
 			    (long long)c->r_block, config_tpr(c), c->vec, (long long)step);
 	if (c->split < 1)
 		return diag(d, "split=%d: must be at least 1", c->split);
+	if (c->evict != 0 && c->evict != 1)
+		return diag(d, "evict=%d: must be 0 (no cache hints) or 1 (L2 eviction hints)",
+			    c->evict);
+	int most = t->max_threads_sm / (32 * c->num_warps);
+	most = most < t->max_ctas_sm ? most : t->max_ctas_sm;
+	if (c->min_ctas < 0 || c->min_ctas > most)
+		return diag(d,
+			    "min_ctas=%d: must be from 1 to %d (CTAs of %d threads an SM can "
+			    "hold)",
+			    c->min_ctas, most, 32 * c->num_warps);
 	if (c->split > 1 && !f->split_ok)
 		return diag(d,
 			    "split=%d: row splitting needs reductions combinable in one pass and "
@@ -96,6 +106,10 @@ config_short(Buf *b, const Config *c)
 	buf_printf(b, " m%d w%d v%d", c->m_block, c->num_warps, c->vec);
 	if (c->split > 1)
 		buf_printf(b, " s%d", c->split);
+	if (c->evict)
+		buf_puts(b, " e");
+	if (c->min_ctas > 1)
+		buf_printf(b, " k%d", c->min_ctas);
 }
 
 static const char *policy_names[] = {[POLICY_RKC] = "rkc", [POLICY_HELION2828] = "helion2828"};
@@ -144,10 +158,14 @@ config_parse(const char *s, Config *c, Diag *d)
 			c->vec = (int)v;
 		else if (n == 5 && !strncmp(s, "split", n))
 			c->split = (int)v;
+		else if (n == 5 && !strncmp(s, "evict", n))
+			c->evict = (int)v;
+		else if (n == 8 && !strncmp(s, "min_ctas", n))
+			c->min_ctas = (int)v;
 		else
 			return diag(d,
 				    "--config: unknown key '%.*s' (known: persistent, r_block, "
-				    "m_block, num_warps, vec, split)",
+				    "m_block, num_warps, vec, split, evict, min_ctas)",
 				    (int)n, s);
 		s = *end ? end + 1 : end;
 	}
@@ -165,5 +183,26 @@ dtype_parse(const char *s, Type *t)
 		*t = TY_F32;
 	else
 		return -1;
+	return 0;
+}
+
+int
+config_force(Config *c, const char *forced, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+	     const Target *t, Policy p, Diag *d)
+{
+	Config g = *c;
+	g.min_ctas = -1;
+	if (config_parse(forced, &g, d))
+		return -1;
+	int own = g.min_ctas == -1;
+	if (own)
+		g.min_ctas = 1;
+	if (config_check(&g, k, f, M, N, t, d))
+		return -1;
+	if (own && p == POLICY_RKC) {
+		Cost o;
+		g.min_ctas = rkc_min_ctas(f, &g, M, N, t, &o);
+	}
+	*c = g;
 	return 0;
 }

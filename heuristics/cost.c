@@ -27,12 +27,15 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	int64_t ept = c->r_block / tpr;
 	o->regs = regs_predict(f, c->persistent, ept, c->vec);
 	o->live_bytes = live_bytes_thread(f, c->persistent, ept, c->vec);
-	/* a CTA must fit the register file: ptxas caps a thread at regs_per_sm / threads */
-	int limit = t->regs_per_sm / threads / 8 * 8;
+	/* min_ctas CTAs must fit the register file: ptxas caps a thread at
+	 * regs_per_sm / (min_ctas * threads) */
+	int limit = t->regs_per_sm / ((c->min_ctas > 1 ? c->min_ctas : 1) * threads) / 8 * 8;
 	o->reg_limit = limit < t->max_regs_thread ? limit : t->max_regs_thread;
-	o->spills = o->regs > o->reg_limit;
+	/* over the limit, ptxas squeezes the thread under it when the capped count fits */
+	int capped = regs_capped(f, c->persistent, ept, c->vec);
+	o->spills = capped > o->reg_limit;
 
-	int alloc = ((o->spills ? o->reg_limit : o->regs) + 7) / 8 * 8;
+	int alloc = ((o->regs < o->reg_limit ? o->regs : o->reg_limit) + 7) / 8 * 8;
 	int by_threads = t->max_threads_sm / threads;
 	int by_regs = t->regs_per_sm / (alloc * threads);
 	o->ctas_per_sm = by_threads < by_regs ? by_threads : by_regs;
@@ -66,7 +69,7 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		hbm += (1 - hit) * reread;
 	}
 	if (o->spills) /* each spilled word is stored once and loaded once per pass, via L1/L2 */
-		l2 += (double)(o->regs - o->reg_limit) * 4 * (1 + passes) * threads * o->ctas;
+		l2 += (double)(capped - o->reg_limit) * 4 * (1 + passes) * threads * o->ctas;
 	o->hbm_bytes = hbm;
 	o->l2_bytes = l2;
 

@@ -166,6 +166,22 @@ choose_helion2828(const Kernel *k, const Facts *f, int64_t M, int64_t N, const T
 	}
 	c->split = 1;
 	choice_reason(out, "split=1: Helion's seed never splits a row across programs");
+	/* reference 1.10 (standard track): 'first' on every load of a one-load kernel, 'last' on
+	 * the re-read load of a looped row with 'first' elsewhere, persistent rows unhinted */
+	c->evict = f->nloads == 1 || (f->row_reread && !c->persistent);
+	if (f->nloads == 1)
+		choice_reason(out,
+			      "evict=%d: one load, so 'first' on every load (ours keeps a row that "
+			      "a later looped pass reads again evict_last until that read)",
+			      c->evict);
+	else
+		choice_reason(out, "evict=%d: %s", c->evict,
+			      c->evict ? "the row is re-read and looped: 'last' until its last "
+					 "read, 'first' elsewhere"
+				       : "persistent or not re-read: no hints");
+	c->min_ctas = 1;
+	choice_reason(out, "min_ctas=1: Helion sets no occupancy bound; one CTA an SM lets ptxas "
+			   "take what it wants");
 	cost_model(f, c, M, N, t, &out->cost);
 	choice_reason(out,
 		      "predicted %d registers/thread, limit %d at %d threads%s; modelled %.1f us "

@@ -14,6 +14,12 @@
  *   and r_block >= N (a multiple of tpr*vec).
  * looped: each pass streams the row in chunks of r_block elements (tpr*vec divides r_block).
  * split: CTAs per row (1 = none); each covers a contiguous segment, the last to finish combines.
+ * evict: 1 = L2 eviction hints on 16-, 8- and 4-byte loads of inputs: a row chunk that a later
+ *   pass reads again evict_last, every last read evict_first, [N] inputs (shared by every CTA)
+ *   evict_last; 0 = none.
+ * min_ctas: CTAs per SM the kernel must fit (PTX .minnctapersm): ptxas caps a thread's registers
+ *   at the register file over min_ctas * threads, so the occupancy the cost model plans for
+ *   holds even where ptxas would take more registers; 0 is 1.
  */
 typedef struct {
 	int persistent;
@@ -22,6 +28,8 @@ typedef struct {
 	int num_warps;
 	int vec;
 	int split;
+	int evict;
+	int min_ctas;
 } Config;
 
 static inline int
@@ -55,8 +63,8 @@ const char *const *target_names(void);
 typedef struct {
 	int regs;	    /* predicted registers per thread */
 	int64_t live_bytes; /* per thread */
-	int reg_limit;	    /* min(max per thread, register file / CTA threads) */
-	int spills;	    /* regs over reg_limit */
+	int reg_limit;	    /* min(max per thread, register file / (min_ctas * CTA threads)) */
+	int spills;	    /* even the capped count (regs_capped) over reg_limit */
 	int ctas_per_sm;    /* resident CTAs, limited by threads, registers and the CTA cap */
 	int64_t ctas;
 	double waves; /* ctas over resident slots */
@@ -75,17 +83,23 @@ int config_elem_size(const Kernel *k, Type dtype);
 /* A user-forced config: 0, or -1 with d saying what is wrong and what would be accepted. */
 int config_check(const Config *c, const Kernel *k, const Facts *f, int64_t M, int64_t N,
 		 const Target *t, Diag *d);
-/* Override c's fields from "persistent=1,r_block=2048,m_block=1,num_warps=8,vec=8,split=1"
- * (any subset); -1 with d set on an unknown key or a bad number. */
+/* Override c's fields from "persistent=1,r_block=2048,m_block=1,num_warps=8,vec=8,split=1,evict=0,
+ * min_ctas=1" (any subset); -1 with d set on an unknown key or a bad number. */
 int config_parse(const char *s, Config *c, Diag *d);
 /* bf16, fp16 or f16, fp32 or f32. */
 int dtype_parse(const char *s, Type *t);
-/* "P r1024 m1 w4 v8" or "L16384 m1 w32 v8 s4": the short form the golden diff prints. */
+/* "P r1024 m1 w4 v8" or "L16384 m1 w32 v8 s4 e k2": the short form the golden diff prints (e: the
+ * eviction hints are on; k: min_ctas when over 1). */
 void config_short(Buf *b, const Config *c);
 
 typedef enum { POLICY_RKC, POLICY_HELION2828 } Policy;
 int policy_parse(const char *s, Policy *p); /* 0 on success */
 const char *policy_name(Policy p);
+/* A user's --config over a policy's choice c: the forced knobs replace c's, config_check passes,
+ * and min_ctas, unless forced, is worked out again for the new knobs by policy p's rule (the
+ * choice's could make a forced wider CTA spill). 0, or -1 with d set. */
+int config_force(Config *c, const char *forced, const Kernel *k, const Facts *f, int64_t M,
+		 int64_t N, const Target *t, Policy p, Diag *d);
 
 #define MAX_REASONS 16
 typedef struct {
@@ -104,6 +118,9 @@ void choose_helion2828(const Kernel *k, const Facts *f, int64_t M, int64_t N, co
 		       Choice *out);
 void choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 		Choice *out);
+/* The rkc policy's min_ctas for config c (its other knobs as they are); o gets c's cost at one
+ * CTA an SM, from which it plans. */
+int rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o);
 void choice_reason(Choice *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Helion's measured body_live_tiles for the 17 kernels by name (reference §1.3), or -1. */
 int helion_measured_live(const char *kernel);

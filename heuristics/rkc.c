@@ -25,6 +25,12 @@
  * model errs most (gated_rmsnorm 2048x16384 at 4 warps: 209 predicted, 255 and spills). */
 #define OCCUPANCY 0.25
 #define MIN_WARPS_SM 16
+/* L2 eviction hints (Config.evict), A/B on the H100 over the bf16 points of nine kernels
+ * (bench/results/h100-2026-11-22b.md): +1 to +6% where looped passes read the row again (softmax,
+ * scaled_masked_softmax), +5 to +23% on all seven long_sum shapes (8 to 160 rows), -2 to -4% on
+ * single-pass loops over many rows (jsd, grpo, cross_entropy) and +-2% persistent. So: on for
+ * re-reading passes and for fewer rows than FEW_ROWS_PER_SM times the SMs, off otherwise. */
+#define FEW_ROWS_PER_SM 2
 
 typedef struct {
 	Config c;
@@ -107,7 +113,7 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 		int64_t seg = cdiv(N, split);
 		for (int w = 1; 32 * w <= t->max_threads_cta; w *= 2)
 			for (int m = 1; m <= 32 * w && m <= mcap; m *= 2) {
-				Config c = {0, 0, m, w, vec, split};
+				Config c = {0, 0, m, w, vec, split, 0, 1};
 				int64_t step = (int64_t)config_tpr(&c) * vec;
 				/* a thread with no element of its row is waste the model cannot
 				 * see, unless no more rows fit in the CTA to give it one */
@@ -271,6 +277,73 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		      t->hbm_gbps, o->l2_bytes / 1e6, o->cta_us);
 }
 
+/* The register limit of a CTA of threads when k of them share an SM. */
+static int
+limit_at(const Target *t, int threads, int k)
+{
+	int lim = t->regs_per_sm / (k * threads) / 8 * 8;
+	return lim < t->max_regs_thread ? lim : t->max_regs_thread;
+}
+
+/* The CTAs an SM to bind ptxas to (Config.min_ctas): left free, ptxas spends registers up to
+ * what one CTA an SM allows where the model predicted fewer (gated_rmsnorm 4096x7168: 103
+ * predicted, 156 taken, one CTA of 8 warps an SM and 47% of copy). As many as the model plans at
+ * its predicted registers, no more than there are waves to run, and fewer while the capped count
+ * would not keep the eighth of the limit the budget keeps for the model's error. */
+int
+rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o)
+{
+	Config one = *c;
+	one.min_ctas = 1;
+	cost_model(f, &one, M, N, t, o);
+	int threads = 32 * c->num_warps;
+	int64_t waves = cdiv(o->ctas, t->sms);
+	int capped = regs_capped(f, c->persistent, c->r_block / config_tpr(c), c->vec);
+	int k = o->ctas_per_sm < waves ? o->ctas_per_sm : (int)waves;
+	while (k > 1 && capped > limit_at(t, threads, k) - limit_at(t, threads, k) / 8)
+		k--;
+	return k > 1 ? k : 1;
+}
+
+/* The knobs the ranking leaves alone, set on the pick: min_ctas, and evict as the A/B above. */
+static void
+settle(Choice *out, const Facts *f, int64_t M, int64_t N, const Target *t)
+{
+	Config *c = &out->cfg;
+	Cost o;
+	int k = c->min_ctas = rkc_min_ctas(f, c, M, N, t, &o);
+	int threads = 32 * c->num_warps;
+	int capped = regs_capped(f, c->persistent, c->r_block / config_tpr(c), c->vec);
+	if (k > 1)
+		choice_reason(
+		    out,
+		    "min_ctas=%d: %d CTAs an SM (the model plans %d at %d regs; %lld CTAs "
+		    "over %d SMs), so ptxas caps a thread at %d regs; capped, it needs %d",
+		    k, k, o.ctas_per_sm, o.regs, (long long)o.ctas, t->sms, limit_at(t, threads, k),
+		    capped);
+	else
+		choice_reason(out, "min_ctas=1: %s",
+			      o.ctas_per_sm < 2		 ? "one CTA an SM is the plan"
+			      : cdiv(o.ctas, t->sms) < 2 ? "the grid is a single wave"
+							 : "two CTAs an SM would leave the capped "
+							   "count too little headroom");
+	int reread = 0;
+	for (int p = 1; !c->persistent && c->split == 1 && p < f->passes && p < MAX_PASSES; p++)
+		reread |= f->pass_tile_bytes[p] > 0;
+	int few = M < (int64_t)FEW_ROWS_PER_SM * t->sms;
+	c->evict = reread || few;
+	if (c->evict)
+		choice_reason(out, "evict=1: %s",
+			      reread ? "later passes read the row again: evict_last until its last "
+				       "read keeps it in L2"
+				     : "few rows, long streams: evict_first measured faster");
+	else
+		choice_reason(out,
+			      "evict=0: each input is read once over %lld rows, where the hints "
+			      "measured slower",
+			      (long long)M);
+}
+
 void
 choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t, Choice *out)
 {
@@ -279,7 +352,7 @@ choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *
 	enumerate(&cs, k, f, M, N, t, mcap);
 	if (!cs.n) {
 		/* nothing fits without spilling: the smallest looped chunk at the widest CTA */
-		Config c = {0, 0, 1, t->max_threads_cta / 32, config_vec(k, f->dtype, N), 1};
+		Config c = {0, 0, 1, t->max_threads_cta / 32, config_vec(k, f->dtype, N), 1, 0, 1};
 		c.r_block = (int64_t)config_tpr(&c) * c.vec;
 		c.persistent = c.r_block >= N;
 		out->cfg = c;
@@ -296,5 +369,6 @@ choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *
 	out->cfg = b->c;
 	out->cost = b->cost;
 	explain(out, &cs, b, k, f, M, N, t, mcap);
+	settle(out, f, M, N, t);
 	free(cs.v);
 }

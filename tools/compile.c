@@ -109,8 +109,7 @@ cmd_compile(int argc, char **argv)
 		goto out;
 	}
 	c.cfg = ch.cfg;
-	if (forced &&
-	    (config_parse(forced, &c.cfg, &d) || config_check(&c.cfg, k, &f, c.M, c.N, &t, &d))) {
+	if (forced && config_force(&c.cfg, forced, k, &f, c.M, c.N, &t, p, &d)) {
 		const char *m = strncmp(d.msg, "error: ", 7) ? d.msg : d.msg + 7;
 		fprintf(stderr, "rkc compile: error: infeasible --config '%s': %s\n", forced, m);
 		goto out;

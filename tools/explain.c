@@ -53,9 +53,10 @@ print_text(const Kernel *k, const Facts *f, const Choice *c, int64_t M, int64_t 
 	printf("; persistent holds %d tile(s), %d word(s) an element\n\n", f->held_tiles,
 	       f->held_words);
 	const Config *g = &c->cfg;
-	printf("config\n  %s r_block %lld  m_block %d  num_warps %d  vec %d  split %d\n",
+	printf("config\n  %s r_block %lld  m_block %d  num_warps %d  vec %d  split %d  evict %d  "
+	       "min_ctas %d\n",
 	       g->persistent ? "persistent" : "looped", (long long)g->r_block, g->m_block,
-	       g->num_warps, g->vec, g->split);
+	       g->num_warps, g->vec, g->split, g->evict, g->min_ctas > 1 ? g->min_ctas : 1);
 	printf("  predicted %d regs/thread, %lld live bytes/thread, modelled %.1f us\n\n",
 	       c->cost.regs, (long long)c->cost.live_bytes, c->cost.us);
 	printf("reasons\n");
@@ -71,15 +72,15 @@ print_json(const Kernel *k, const Facts *f, const Choice *c, int64_t M, int64_t 
 	for (int i = 0; i < c->nreasons; i++)
 		json_array_append_new(reasons, json_string(c->reasons[i]));
 	const Config *g = &c->cfg;
-	json_t *o =
-	    json_pack("{s:s,s:I,s:I,s:s,s:s,s:s,s:b,s:I,s:i,s:i,s:i,s:i,s:i,s:I,s:f,s:o,s:o}",
-		      "kernel", k->name, "M", (json_int_t)M, "N", (json_int_t)N, "dtype", dtype,
-		      "arch", t->arch, "policy", policy_name(p), "persistent", g->persistent,
-		      "r_block", (json_int_t)g->r_block, "m_block", g->m_block, "num_warps",
-		      g->num_warps, "vec", g->vec, "split", g->split, "predicted_regs",
-		      c->cost.regs, "live_bytes_per_thread", (json_int_t)c->cost.live_bytes,
-		      "modelled_us", (double)(long long)(c->cost.us * 10 + 0.5) / 10, "reasons",
-		      reasons, "facts", facts_json(f));
+	json_t *o = json_pack(
+	    "{s:s,s:I,s:I,s:s,s:s,s:s,s:b,s:I,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:I,s:f,s:o,s:o}",
+	    "kernel", k->name, "M", (json_int_t)M, "N", (json_int_t)N, "dtype", dtype, "arch",
+	    t->arch, "policy", policy_name(p), "persistent", g->persistent, "r_block",
+	    (json_int_t)g->r_block, "m_block", g->m_block, "num_warps", g->num_warps, "vec", g->vec,
+	    "split", g->split, "evict", g->evict, "min_ctas", g->min_ctas > 1 ? g->min_ctas : 1,
+	    "predicted_regs", c->cost.regs, "live_bytes_per_thread", (json_int_t)c->cost.live_bytes,
+	    "modelled_us", (double)(long long)(c->cost.us * 10 + 0.5) / 10, "reasons", reasons,
+	    "facts", facts_json(f));
 	char *s = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
 	puts(s);
 	free(s);
@@ -152,9 +153,7 @@ cmd_explain(int argc, char **argv)
 	int rc = choose(k, &f, M, N, &t, p, &c, &d);
 	if (!rc && forced) {
 		Config g = c.cfg;
-		rc = config_parse(forced, &g, &d);
-		if (!rc)
-			rc = config_check(&g, k, &f, M, N, &t, &d);
+		rc = config_force(&g, forced, k, &f, M, N, &t, p, &d);
 		if (!rc) {
 			memset(&c, 0, sizeof c);
 			c.cfg = g;

@@ -143,12 +143,16 @@ generate(Policy p, const Target *t, Points *out, long *npoints)
 						json_array_append_new(reasons,
 								      json_string(c.reasons[i]));
 					json_t *o = json_pack(
-					    "{s:s,s:s,s:I,s:I,s:b,s:I,s:i,s:i,s:i,s:i,s:i,s:f,s:o}",
+					    "{s:s,s:s,s:I,s:I,s:b,s:I,s:i,s:i,s:i,s:i,s:i,s:i,s:i,"
+					    "s:f,"
+					    "s:o}",
 					    "kernel", k->name, "dtype", json_string_value(dt), "M",
 					    (json_int_t)M, "N", (json_int_t)N, "persistent",
 					    c.cfg.persistent, "r_block", (json_int_t)c.cfg.r_block,
 					    "m_block", c.cfg.m_block, "num_warps", c.cfg.num_warps,
-					    "vec", c.cfg.vec, "split", c.cfg.split,
+					    "vec", c.cfg.vec, "split", c.cfg.split, "evict",
+					    c.cfg.evict, "min_ctas",
+					    c.cfg.min_ctas > 1 ? c.cfg.min_ctas : 1,
 					    "predicted_regs", c.cost.regs, "modelled_us",
 					    round(c.cost.us * 10) / 10, "reasons", reasons);
 					char key[96];
@@ -213,6 +217,8 @@ config_of(Buf *b, const char *line)
 	    (int)json_integer_value(json_object_get(o, "num_warps")),
 	    (int)json_integer_value(json_object_get(o, "vec")),
 	    (int)json_integer_value(json_object_get(o, "split")),
+	    (int)json_integer_value(json_object_get(o, "evict")),
+	    (int)json_integer_value(json_object_get(o, "min_ctas")),
 	};
 	config_short(b, &c);
 	json_decref(o);

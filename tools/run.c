@@ -46,7 +46,7 @@ compile_point(const Kernel *k, Type dtype, int64_t M, int64_t N, const CompileOp
 	char forced[300];
 	int nr = 0;
 	if (o->config) {
-		if (config_parse(o->config, &c.cfg, d) || config_check(&c.cfg, k, &f, M, N, &t, d))
+		if (config_force(&c.cfg, o->config, k, &f, M, N, &t, o->policy, d))
 			return -1;
 		snprintf(forced, sizeof forced, "--config %s forced over the %s policy's choice",
 			 o->config, policy_name(o->policy));

@@ -191,6 +191,28 @@ test_ptx_shape(void **state)
 	assert_true(count(s, "fma.rn.f32") > 0);
 	assert_true(count(s, ".entry rms_norm(") == 1);
 	assert_true(count(s, ".maxntid 128, 1, 1") == 1);
+	assert_true(count(s, ".minnctapersm 1") == 1);
+	assert_int_equal(count(s, "cache_hint"), 0);
+	free(s);
+	/* evict=1 on a persistent row: x read once, evict_first; w, read by every CTA, evict_last;
+	 * min_ctas=3 binds ptxas to three CTAs an SM */
+	s = ptx_of("rms_norm",
+		   point("sm_90", TY_BF16, 4096, 4096,
+			 "persistent=1,r_block=4096,m_block=1,num_warps=4,vec=8,split=1,"
+			 "evict=1,min_ctas=3"));
+	assert_int_equal(count(s, "ld.global.nc.L2::cache_hint.v4.b32"), 8);
+	assert_int_equal(count(s, "createpolicy.fractional.L2::evict_first.b64"), 1);
+	assert_int_equal(count(s, "createpolicy.fractional.L2::evict_last.b64"), 1);
+	assert_true(count(s, ".minnctapersm 3") == 1);
+	free(s);
+	/* looped softmax: the online max/sum pass reads x again later, evict_last; the apply pass
+	 * is its last read, evict_first */
+	s = ptx_of("softmax", point("sm_90", TY_BF16, 64, 32768,
+				    "persistent=0,r_block=4096,m_block=1,num_warps=8,vec=8,split=1,"
+				    "evict=1"));
+	assert_int_equal(count(s, "ld.global.nc.L2::cache_hint.v4.b32"), 4);
+	assert_int_equal(count(s, "createpolicy.fractional.L2::evict_last.b64"), 1);
+	assert_int_equal(count(s, "createpolicy.fractional.L2::evict_first.b64"), 1);
 	free(s);
 	/* N = 4100 is not a multiple of 8: each thread's 5 body vectors of x and of y still move 16
 	 * bytes; the weight's columns are misaligned with the row's, so the body reads it 2 bytes

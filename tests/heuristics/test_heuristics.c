@@ -190,6 +190,12 @@ register_model(void **state)
 	 * the loop's state and the sum's partial */
 	assert_int_equal(f.loop_bytes, 22);
 	assert_int_equal(regs_predict(&f, 0, 8, 8), base + REG_LOOP + (22 * 8 + 15) / 16 + 1);
+	/* under a cap the scalars shrink to 12 and the row's words stay, the whole persistent peak
+	 * (26 quarter bytes x 16 elements): an estimate over a 64-register limit (32 warps) that
+	 * the capped count fits is no spill */
+	assert_int_equal(regs_capped(&f, 1, 16, 8), 12 + 26);
+	assert_int_equal(regs_capped(&f, 0, 8, 8), 12 + (22 * 8 + 15) / 16 + 1);
+	assert_true(regs_capped(&f, 1, 16, 8) < regs_predict(&f, 1, 16, 8));
 	kernel_free(k);
 
 	Kernel *sum = load_kernel("sum");
@@ -215,6 +221,64 @@ register_model(void **state)
 	kernel_free(grpo);
 }
 
+/* A config whose estimate is over its limit but whose capped count fits does not spill, and its
+ * occupancy is the limit's; one whose capped count is over spills. */
+static void
+cost_at_cap(void **state)
+{
+	Kernel *k = load_kernel("layer_norm");
+	Facts f;
+	facts_compute(k, TY_F32, &f);
+	Target t = h100();
+	Config c = {
+	    .persistent = 1, .r_block = 16384, .m_block = 1, .num_warps = 32, .vec = 4, .split = 1};
+	Cost o;
+	cost_model(&f, &c, 4096, 16384, &t, &o);
+	assert_int_equal(o.reg_limit, 64);
+	assert_true(o.regs > o.reg_limit);
+	assert_int_equal(o.spills, 0);
+	assert_int_equal(o.ctas_per_sm, 1); /* 64 registers x 1024 threads fill the file */
+	c.num_warps = 8;
+	c.r_block = 65536;
+	cost_model(&f, &c, 4096, 65536, &t, &o);
+	assert_true(regs_capped(&f, 1, 256, 4) > o.reg_limit);
+	assert_int_equal(o.spills, 1);
+	kernel_free(k);
+}
+
+/* A forced config keeps the policy's other knobs but works out min_ctas again for its own
+ * threads, unless min_ctas is forced too: the pick's two CTAs an SM are three once the CTA has
+ * 16 warps of 33 predicted registers, one at 32 warps (40 x 1024 fills more than half the file). */
+static void
+forced_min_ctas(void **state)
+{
+	Kernel *k = load_kernel("rms_norm");
+	Facts f;
+	facts_compute(k, TY_BF16, &f);
+	Target t = h100();
+	Diag d = {0};
+	Config c = {1, 4096, 1, 8, 8, 1, 0, 2};
+	assert_int_equal(config_force(&c, "num_warps=16", k, &f, 4096, 4096, &t, POLICY_RKC, &d),
+			 0);
+	assert_int_equal(c.num_warps, 16);
+	assert_int_equal(c.min_ctas, 3);
+	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2};
+	assert_int_equal(
+	    config_force(&c, "num_warps=32,r_block=8192", k, &f, 4096, 4096, &t, POLICY_RKC, &d),
+	    0);
+	assert_int_equal(c.min_ctas, 1);
+	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2};
+	assert_int_equal(
+	    config_force(&c, "num_warps=16", k, &f, 4096, 4096, &t, POLICY_HELION2828, &d), 0);
+	assert_int_equal(c.min_ctas, 1);
+	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2};
+	assert_int_equal(config_force(&c, "min_ctas=3", k, &f, 4096, 4096, &t, POLICY_RKC, &d), 0);
+	assert_int_equal(c.min_ctas, 3);
+	assert_int_equal(
+	    config_force(&c, "num_warps=32,min_ctas=3", k, &f, 4096, 4096, &t, POLICY_RKC, &d), -1);
+	kernel_free(k);
+}
+
 static void
 check_rejects(void **state)
 {
@@ -227,20 +291,22 @@ check_rejects(void **state)
 	    {"r_block=1000", "r_block=1000: must be a multiple of threads per row * vec"},
 	    {"split=2", "split=2: row splitting needs reductions combinable in one pass"},
 	    {"persistent=1,r_block=2048", "persistent needs r_block >= N (4096)"},
+	    {"evict=2", "evict=2: must be 0 (no cache hints) or 1 (L2 eviction hints)"},
+	    {"min_ctas=9", "min_ctas=9: must be from 1 to 8 (CTAs of 256 threads an SM can hold)"},
 	};
 	Kernel *k = load_kernel("rms_norm");
 	Target t = h100();
 	Facts f;
 	facts_compute(k, TY_BF16, &f);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		Config c = {1, 4096, 1, 8, 8, 1};
+		Config c = {1, 4096, 1, 8, 8, 1, 0, 1};
 		Diag d = {0};
 		assert_int_equal(config_parse(bad[i].config, &c, &d), 0);
 		assert_int_equal(config_check(&c, k, &f, 2048, 4096, &t, &d), -1);
 		if (!strstr(d.msg, bad[i].err))
 			fail_msg("%s: got '%s'", bad[i].config, d.msg);
 	}
-	Config ok = {1, 4096, 1, 8, 8, 1};
+	Config ok = {1, 4096, 1, 8, 8, 1, 0, 1};
 	Diag d = {0};
 	assert_int_equal(config_check(&ok, k, &f, 2048, 4096, &t, &d), 0);
 	assert_int_equal(config_parse("warps=8", &ok, &d), -1);
@@ -401,7 +467,7 @@ rkc_occupancy(void **state)
 	Choice c;
 	Diag d = {0};
 	assert_int_equal(choose(k, &f, 2048, 10240, &t, POLICY_RKC, &c, &d), 0);
-	Config lone = {1, 10240, 2, 16, 8, 1};
+	Config lone = {1, 10240, 2, 16, 8, 1, 0, 1};
 	Cost o;
 	cost_model(&f, &lone, 2048, 10240, &t, &o);
 	assert_int_equal(o.ctas_per_sm, 1);
@@ -415,7 +481,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(live_counts),	    cmocka_unit_test(live_sequential_vs_colive),
 	    cmocka_unit_test(held_remat),	    cmocka_unit_test(facts_passes),
-	    cmocka_unit_test(register_model),	    cmocka_unit_test(check_rejects),
+	    cmocka_unit_test(register_model),	    cmocka_unit_test(cost_at_cap),
+	    cmocka_unit_test(forced_min_ctas),	    cmocka_unit_test(check_rejects),
 	    cmocka_unit_test(helion2828_decisions), cmocka_unit_test(rkc_picks_are_valid),
 	    cmocka_unit_test(rkc_split_and_pack),   cmocka_unit_test(rkc_occupancy),
 	};
