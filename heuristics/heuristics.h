@@ -118,6 +118,11 @@ void choose_helion2828(const Kernel *k, const Facts *f, int64_t M, int64_t N, co
 		       Choice *out);
 void choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 		Choice *out);
+/* The rkc policy's candidates best first, as choose_rkc ranks them (the first is its pick), each
+ * with its reasons and its min_ctas and evict set; at most max. Returns how many (0 when no
+ * config fits the budget). For `rkc tune`, which times them. */
+int rkc_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+		   Choice *out, int max);
 /* The rkc policy's min_ctas for config c (its other knobs as they are); o gets c's cost at one
  * CTA an SM, from which it plans. */
 int rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o);

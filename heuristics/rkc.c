@@ -344,6 +344,33 @@ settle(Choice *out, const Facts *f, int64_t M, int64_t N, const Target *t)
 			      (long long)M);
 }
 
+int
+rkc_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t, Choice *out,
+	       int max)
+{
+	int64_t mcap = pp2(M / t->sms > 1 ? M / t->sms : 1);
+	Cands cs = {0};
+	enumerate(&cs, k, f, M, N, t, mcap);
+	int n = 0;
+	char *used = calloc(cs.n + 1, 1);
+	for (; n < max && n < cs.n; n++) {
+		int b = -1;
+		for (int i = 0; i < cs.n; i++)
+			if (!used[i] && (b < 0 || better(&cs.v[i], &cs.v[b])))
+				b = i;
+		used[b] = 1;
+		memset(&out[n], 0, sizeof out[n]);
+		out[n].cfg = cs.v[b].c;
+		out[n].cost = cs.v[b].cost;
+		Cand x = cs.v[b];
+		explain(&out[n], &cs, &x, k, f, M, N, t, mcap);
+		settle(&out[n], f, M, N, t);
+	}
+	free(used);
+	free(cs.v);
+	return n;
+}
+
 void
 choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t, Choice *out)
 {

@@ -279,6 +279,47 @@ forced_min_ctas(void **state)
 	kernel_free(k);
 }
 
+static int
+same_config(const Config *a, const Config *b)
+{
+	return a->persistent == b->persistent && a->r_block == b->r_block &&
+	       a->m_block == b->m_block && a->num_warps == b->num_warps && a->vec == b->vec &&
+	       a->split == b->split && a->evict == b->evict && a->min_ctas == b->min_ctas;
+}
+
+/* rkc tune's list: the policy's pick first, then other configs that pass the user's check, none
+ * twice. */
+static void
+candidates_start_with_the_pick(void **state)
+{
+	static const struct {
+		const char *k;
+		int64_t M, N;
+	} pts[] = {
+	    {"rms_norm", 4096, 4096}, {"cross_entropy", 4096, 50257}, {"long_sum", 8, 2097152}};
+	Target t = h100();
+	for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+		Kernel *k = load_kernel(pts[i].k);
+		Facts f;
+		facts_compute(k, TY_BF16, &f);
+		Choice pick, *cs = calloc(16, sizeof *cs);
+		Diag d = {0};
+		assert_int_equal(choose(k, &f, pts[i].M, pts[i].N, &t, POLICY_RKC, &pick, &d), 0);
+		int n = rkc_candidates(k, &f, pts[i].M, pts[i].N, &t, cs, 16);
+		assert_true(n > 1);
+		assert_true(same_config(&cs[0].cfg, &pick.cfg));
+		assert_int_equal(cs[0].nreasons, pick.nreasons);
+		for (int a = 0; a < n; a++) {
+			assert_int_equal(
+			    config_check(&cs[a].cfg, k, &f, pts[i].M, pts[i].N, &t, &d), 0);
+			for (int b = 0; b < a; b++)
+				assert_false(same_config(&cs[a].cfg, &cs[b].cfg));
+		}
+		free(cs);
+		kernel_free(k);
+	}
+}
+
 static void
 check_rejects(void **state)
 {
@@ -479,12 +520,13 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(live_counts),	    cmocka_unit_test(live_sequential_vs_colive),
-	    cmocka_unit_test(held_remat),	    cmocka_unit_test(facts_passes),
-	    cmocka_unit_test(register_model),	    cmocka_unit_test(cost_at_cap),
-	    cmocka_unit_test(forced_min_ctas),	    cmocka_unit_test(check_rejects),
-	    cmocka_unit_test(helion2828_decisions), cmocka_unit_test(rkc_picks_are_valid),
-	    cmocka_unit_test(rkc_split_and_pack),   cmocka_unit_test(rkc_occupancy),
+	    cmocka_unit_test(live_counts),	   cmocka_unit_test(live_sequential_vs_colive),
+	    cmocka_unit_test(held_remat),	   cmocka_unit_test(facts_passes),
+	    cmocka_unit_test(register_model),	   cmocka_unit_test(cost_at_cap),
+	    cmocka_unit_test(forced_min_ctas),	   cmocka_unit_test(candidates_start_with_the_pick),
+	    cmocka_unit_test(check_rejects),	   cmocka_unit_test(helion2828_decisions),
+	    cmocka_unit_test(rkc_picks_are_valid), cmocka_unit_test(rkc_split_and_pack),
+	    cmocka_unit_test(rkc_occupancy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
