@@ -22,6 +22,9 @@ static const Command commands[] = {
      "compile K.rk --shape MxN --dtype D [--config k=v,...] -o out.ptx  PTX and its manifest"},
     {"golden", cmd_golden, "golden check|update|diff OLD NEW  the golden-config suite"},
     {"run", cmd_run, "run K.rk --shape MxN --dtype D  on a GPU: check against the reference, time"},
+    {"tune", cmd_tune,
+     "tune K.rk --shape MxN --dtype D [--top N]  on a GPU: time the rkc policy's candidates, "
+     "seed vs best"},
 };
 
 static void

@@ -11,6 +11,7 @@ int cmd_explain(int argc, char **argv); /* tools/explain.c */
 int cmd_golden(int argc, char **argv);	/* tools/golden.c */
 int cmd_compile(int argc, char **argv); /* tools/compile.c */
 int cmd_run(int argc, char **argv);	/* tools/run.c */
+int cmd_tune(int argc, char **argv);	/* tools/tune.c */
 
 /* Read and parse a kernel file ("-" is stdin), printing the diagnostic to stderr on error. */
 Kernel *tool_load_kernel(const char *path);
