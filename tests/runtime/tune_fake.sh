@@ -1,0 +1,83 @@
+#!/bin/sh
+# rkc tune's whole path against the stand-in driver (launches do nothing, every event 10 us later):
+# candidates compiled and timed, a line each, the seed marked, the TUNE line; checks that fail
+# exclude a candidate; usage errors exit 2, a bad kernel 1.
+# $1 is the rkc binary, $2 the stand-in driver library; run from the source root.
+rkc=$1
+export RKC_LIBCUDA=$2
+k=testdata/kernels/rms_norm.rk
+passed=0 failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+	failed=$((failed + 1))
+	printf 'FAIL: %s\n  output:\n%s\n' "$1" "$out"
+}
+
+expect() { # STATUS TEXT... -- ARGS...: rkc exits STATUS and prints each TEXT
+	want=$1
+	shift
+	texts=""
+	while [ "$1" != "--" ]; do
+		texts="$texts$1
+"
+		shift
+	done
+	shift
+	out=$("$rkc" "$@" 2>&1)
+	got=$?
+	ok=1
+	[ "$got" = "$want" ] || ok=0
+	while IFS= read -r t; do
+		[ -z "$t" ] || printf '%s\n' "$out" | grep -qF -- "$t" || { ok=0; echo "missing: $t"; }
+	done <<END
+$texts
+END
+	if [ $ok = 1 ]; then
+		passed=$((passed + 1))
+	else
+		fail "rkc $* (status $got, want $want)"
+	fi
+}
+
+# Timed only: every candidate takes the fake's 10 us, so the seed (first in the ranking) ranks
+# first and is the best; helion2828's pick is marked, added or among the ranking's two.
+expect 0 "device: fake GPU" "rms_norm bf16 64x128: " "   1     1  P r" "<- seed (rkc)" "helion2828" \
+	"TUNE kernel=rms_norm dtype=bf16 M=64 N=128 seed_us=10.00 best_us=10.00 seed_over_best=1.000 seed_rank=1 candidates=" \
+	"seed_status=unchecked helion_us=10.00 helion_over_best=1.000" \
+	'best_config={"persistent":' -- \
+	tune $k --shape 64x128 --dtype bf16 --top 2 --no-check --copy-gbps 3000
+# One line per candidate: as many ranked lines as the TUNE line counts, each with its time.
+lines=$(printf '%s\n' "$out" | grep -cE '^ +[0-9]+ +([0-9]+|h)  [PL][0-9 ].* 10\.00 ')
+n=$(printf '%s\n' "$out" | sed -n 's/^TUNE .*candidates=\([0-9]*\).*/\1/p')
+if [ -n "$n" ] && [ "$lines" = "$n" ]; then
+	passed=$((passed + 1))
+else
+	fail "$lines candidate lines for candidates=$n"
+fi
+
+# Checked: the no-op launch leaves every output unwritten, so no candidate may be the best.
+expect 1 "wrong results, not a candidate" "FAIL      <- seed (rkc)" \
+	"no candidate ran and passed its check" -- \
+	tune $k --shape 64x128 --dtype f32 --top 1 --copy-gbps 3000
+# The kernel from stdin, a BxLxN shape as B*L rows.
+expect 0 "TUNE kernel=rms_norm dtype=f32 M=8 N=64" "seed_rank=1" -- \
+	tune - --shape 2x4x64 --dtype f32 --top 1 --no-check --copy-gbps 3000 <$k
+
+expect 0 "usage: rkc tune" -- tune --help
+expect 0 "rkc tune K.rk" -- --help
+expect 2 "usage: rkc tune" -- tune $k --dtype bf16
+expect 2 "one shape a call" -- tune $k --shape 64x128 --shape 8x64 --dtype bf16
+expect 2 "--top wants 1 to 256, not '0'" -- tune $k --shape 64x128 --dtype bf16 --top 0
+expect 2 "unknown option '--config'" -- tune $k --shape 64x128 --dtype bf16 --config vec=4
+expect 2 "unknown dtype 'f64'" -- tune $k --shape 64x128 --dtype f64
+expect 2 "bad shape '64x'" -- tune $k --shape 64x --dtype bf16
+expect 2 "'--top' needs a value" -- tune $k --shape 64x128 --dtype bf16 --top
+printf 'kernel broken(\n' >"$tmp/bad.rk"
+expect 1 "bad.rk:" "error:" -- tune "$tmp/bad.rk" --shape 64x128 --dtype bf16
+expect 1 "cannot open" -- tune "$tmp/missing.rk" --shape 64x128 --dtype bf16
+RKC_LIBCUDA=/nonexistent/libcuda.so.1 expect 1 "no CUDA driver" -- \
+	tune $k --shape 64x128 --dtype bf16 --top 1
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
