@@ -284,30 +284,34 @@ cmd_tune(int argc, char **argv)
 		buf_free(&line);
 	}
 
-	const Trial *best = order[0], *seed = &ts[0], *h = &ts[helion];
-	if (best->status >= T_FAIL) {
+	const Trial *seed = &ts[0], *h = &ts[helion];
+	const Trial *best = order[0]->status < T_FAIL ? order[0] : NULL;
+	double best_us = best ? best->us : 0;
+	Buf bs = {0}, ss = {0};
+	config_short(&ss, &seed->ch->cfg);
+	if (best)
+		config_short(&bs, &best->ch->cfg);
+	else
 		fprintf(stderr, "rkc tune: %s %s %s: no candidate ran and passed its check\n",
 			k->name, dtype_s, shape);
-		goto out;
-	}
-	double ratio = seed_rank ? seed->us / best->us : INFINITY;
-	Buf bs = {0}, ss = {0};
-	config_short(&bs, &best->ch->cfg);
-	config_short(&ss, &seed->ch->cfg);
+	double ratio = seed_rank ? seed->us / best_us : INFINITY;
 	if (seed_rank)
 		printf(
 		    "seed %s: %.2f us, rank %d of %d; best %s: %.2f us; seed/best %.3f (%s 5%%)\n",
-		    ss.s, seed->us, seed_rank, n, bs.s, best->us, ratio,
+		    ss.s, seed->us, seed_rank, n, bs.s, best_us, ratio,
 		    ratio <= 1.05 ? "within" : "over");
 	else
-		printf("seed %s: %s; best %s: %.2f us\n", ss.s,
-		       seed->status == T_FAIL ? "wrong results" : "did not run", bs.s, best->us);
-	printf("TUNE kernel=%s dtype=%s M=%lld N=%lld seed_us=%.2f best_us=%.2f "
-	       "seed_over_best=%.3f seed_rank=%d candidates=%d seed_status=%s helion_us=%.2f "
-	       "helion_over_best=%.3f best_config=%s\n",
-	       k->name, type_name(dtype), (long long)M, (long long)N, seed->us, best->us, ratio,
-	       seed_rank, n, status_names[seed->status], h->us,
-	       h->status < T_FAIL ? h->us / best->us : INFINITY, best->config);
+		printf("seed %s: %s; best %s\n", ss.s,
+		       seed->status == T_FAIL ? "wrong results" : "did not run",
+		       best ? bs.s : "none");
+	/* Printed even without a best, so a bench table shows what became of the point. */
+	printf(
+	    "TUNE kernel=%s dtype=%s M=%lld N=%lld seed_us=%.2f best_us=%.2f seed_over_best=%.3f "
+	    "seed_rank=%d candidates=%d copy_gbps=%.0f seed_status=%s helion_us=%.2f "
+	    "helion_over_best=%.3f best_config=%s\n",
+	    k->name, type_name(dtype), (long long)M, (long long)N, seed->us, best_us, ratio,
+	    seed_rank, n, ro.copy_gbps, status_names[seed->status], h->us,
+	    best && h->status < T_FAIL ? h->us / best_us : INFINITY, best ? best->config : "none");
 	buf_free(&bs);
 	buf_free(&ss);
 	status = seed_rank ? 0 : 1;

@@ -59,7 +59,8 @@ fi
 
 # Checked: the no-op launch leaves every output unwritten, so no candidate may be the best.
 expect 1 "wrong results, not a candidate" "FAIL      <- seed (rkc)" \
-	"no candidate ran and passed its check" -- \
+	"no candidate ran and passed its check" "seed_rank=0 candidates=2 copy_gbps=3000 seed_status=FAIL" \
+	"best_config=none" -- \
 	tune $k --shape 64x128 --dtype f32 --top 1 --copy-gbps 3000
 # The kernel from stdin, a BxLxN shape as B*L rows.
 expect 0 "TUNE kernel=rms_norm dtype=f32 M=8 N=64" "seed_rank=1" -- \
