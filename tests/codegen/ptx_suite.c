@@ -150,8 +150,8 @@ static int64_t widths[16] = {896, 4096, 16384, 50257};
 static int nwidths = 4;
 
 /* Every kernel at bf16 and fp32, each width, 2 to 32 warps: persistent over the row (one row a
- * CTA, and several for the narrowest width of the default grid), looped with chunks of 2 and 8
- * vectors a thread. */
+ * CTA, and several for the narrowest width of the default grid) up to 128 elements a thread,
+ * looped with chunks of 2, 8 and 16 vectors a thread up to the 64 elements the policy streams. */
 static int
 read_sweep(const char *arch)
 {
@@ -182,23 +182,28 @@ read_sweep(const char *arch)
 		for (int dt = 0; dt < 2; dt++)
 			for (int wi = 0; wi < nwidths; wi++)
 				for (int nw = 2; nw <= 32; nw *= 2)
-					for (int kind = 0; kind < 5; kind++) {
+					for (int kind = 0; kind < 6; kind++) {
 						Kernel *k = kernel_named(names[ki]);
 						Type dtype = dt ? TY_F32 : TY_BF16;
 						int64_t N = widths[wi];
 						Config g = {
 						    .num_warps = nw, .m_block = 1, .split = 1};
 						g.vec = config_vec(k, dtype, N);
-						if (kind >= 3 && (N != widths[0] || nw < 4))
+						if (kind >= 4 && (N != widths[0] || nw < 4))
 							continue;
-						g.m_block = kind == 3 ? 4 : kind == 4 ? 16 : 1;
+						g.m_block = kind == 4 ? 4 : kind == 5 ? 16 : 1;
 						int tpr = config_tpr(&g);
 						int64_t step = (int64_t)tpr * g.vec;
-						g.persistent = kind == 0 || kind >= 3;
+						g.persistent = kind == 0 || kind >= 4;
 						g.r_block = g.persistent
 								? (N + step - 1) / step * step
-								: step * (kind == 1 ? 2 : 8);
+								: step * (kind == 1   ? 2
+									  : kind == 2 ? 8
+										      : 16);
+						/* the policy holds up to 512 elements a thread
+						 * and streams up to 64 (heuristics/rkc.c) */
 						if (g.r_block / tpr > 128 ||
+						    (!g.persistent && g.r_block / tpr > 64) ||
 						    (!g.persistent && g.r_block >= N))
 							continue;
 						Facts f;
