@@ -250,7 +250,7 @@ cmd_tune(int argc, char **argv)
 	qsort(order, (size_t)n, sizeof *order, by_time);
 
 	/* cand: the place in the rkc policy's ranking ("h": helion2828's pick, added) */
-	printf("rank  cand  %-26s %9s %10s %7s %5s %6s  status\n", "config", "model_us", "us",
+	printf("rank  cand  %-30s %9s %10s %7s %5s %6s  status\n", "config", "model_us", "us",
 	       "%copy", "regs", "local");
 	int seed_rank = 0;
 	for (int i = 0; i < n; i++) {
@@ -267,7 +267,8 @@ cmd_tune(int argc, char **argv)
 			buf_puts(&line, "   h  ");
 		size_t at = line.len;
 		config_short(&line, &tr->ch->cfg);
-		buf_printf(&line, "%*s %9.2f ", 26 - (int)(line.len - at), "", tr->ch->cost.us);
+		int pad = 30 - (int)(line.len - at);
+		buf_printf(&line, "%*s %9.2f ", pad > 0 ? pad : 0, "", tr->ch->cost.us);
 		if (tr->status == T_ERROR)
 			buf_printf(&line, "%10s %7s %5s %6s ", "-", "-", "-", "-");
 		else
