@@ -96,6 +96,14 @@ config_check(const Config *c, const Kernel *k, const Facts *f, int64_t M, int64_
 	return 0;
 }
 
+int
+config_equal(const Config *a, const Config *b)
+{
+	return a->persistent == b->persistent && a->r_block == b->r_block &&
+	       a->m_block == b->m_block && a->num_warps == b->num_warps && a->vec == b->vec &&
+	       a->split == b->split && a->evict == b->evict && a->min_ctas == b->min_ctas;
+}
+
 void
 config_short(Buf *b, const Config *c)
 {

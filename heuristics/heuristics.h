@@ -88,6 +88,8 @@ int config_check(const Config *c, const Kernel *k, const Facts *f, int64_t M, in
 int config_parse(const char *s, Config *c, Diag *d);
 /* bf16, fp16 or f16, fp32 or f32. */
 int dtype_parse(const char *s, Type *t);
+/* Every knob the same. */
+int config_equal(const Config *a, const Config *b);
 /* "P r1024 m1 w4 v8" or "L16384 m1 w32 v8 s4 e k2": the short form the golden diff prints (e: the
  * eviction hints are on; k: min_ctas when over 1). */
 void config_short(Buf *b, const Config *c);

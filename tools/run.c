@@ -30,6 +30,20 @@ typedef struct {
 	Policy policy;
 } CompileOpts;
 
+int
+tool_build(const Kernel *k, const Compile *c, const char *policy, const char *const *reasons,
+	   int nreasons, Buf *ptx, Manifest *m, Diag *d)
+{
+	Buf man = {0};
+	int rc = codegen_check(k, c, d) || codegen_ptx(k, c, ptx, NULL, d);
+	if (!rc) {
+		codegen_manifest(&man, k, c, policy, reasons, nreasons);
+		rc = manifest_parse(m, "<manifest>", man.s, d);
+	}
+	buf_free(&man);
+	return rc ? -1 : 0;
+}
+
 /* The same steps as `rkc compile`, in process: facts, a config, PTX and its manifest. */
 static int
 compile_point(const Kernel *k, Type dtype, int64_t M, int64_t N, const CompileOpts *o, Buf *ptx,
@@ -54,37 +68,29 @@ compile_point(const Kernel *k, Type dtype, int64_t M, int64_t N, const CompileOp
 	}
 	for (int i = 0; i < ch.nreasons; i++)
 		reasons[nr++] = ch.reasons[i];
-	Buf man = {0};
-	int rc = codegen_check(k, &c, d) || codegen_ptx(k, &c, ptx, NULL, d);
-	if (!rc) {
-		codegen_manifest(&man, k, &c, policy_name(o->policy), reasons, nr);
-		rc = manifest_parse(m, "<manifest>", man.s, d);
-	}
-	buf_free(&man);
-	return rc ? -1 : 0;
+	return tool_build(k, &c, policy_name(o->policy), reasons, nr, ptx, m, d);
 }
 
-/* A data file named on the command line, else testdata/NAME from here or from the source tree. */
-static char *
-read_data(const char *given, const char *name, const char **used, Diag *d)
+char *
+tool_read_data(const char *given, const char *name, const char **used, Diag *d)
 {
-	static char paths[2][4096];
+	static char paths[2][2][4096]; /* a pair for each file, so *used outlives the next call */
 	if (given) {
 		*used = given;
 		return read_file(given, NULL, d);
 	}
-	snprintf(paths[0], sizeof paths[0], "testdata/%s", name);
-	snprintf(paths[1], sizeof paths[1], "%s/testdata/%s", RKC_SOURCE_DIR, name);
+	int slot = strcmp(name, "inputs.json") != 0;
+	snprintf(paths[slot][0], sizeof paths[slot][0], "testdata/%s", name);
+	snprintf(paths[slot][1], sizeof paths[slot][1], "%s/testdata/%s", RKC_SOURCE_DIR, name);
 	for (int i = 0; i < 2; i++) {
 		Diag ignore = {0};
-		char *s = read_file(paths[i], NULL, &ignore);
+		char *s = read_file(paths[slot][i], NULL, &ignore);
 		if (s) {
-			*used = paths[i];
+			*used = paths[slot][i];
 			return s;
 		}
 	}
-	diag(d, "cannot find testdata/%s (give --%s FILE)", name,
-	     strcmp(name, "inputs.json") ? "tolerances" : "inputs");
+	diag(d, "cannot find testdata/%s (run from the source root)", name);
 	return NULL;
 }
 
@@ -180,8 +186,8 @@ cmd_run(int argc, char **argv)
 	char *in_json = NULL, *tol_json = NULL, *ptx_text = NULL, *man_text = NULL;
 	Gpu *g = NULL;
 	int status = 1;
-	if (!(in_json = read_data(inputs, "inputs.json", &ro.inputs_file, &d)) ||
-	    !(tol_json = read_data(tols, "tolerances.json", &ro.tol_file, &d)))
+	if (!(in_json = tool_read_data(inputs, "inputs.json", &ro.inputs_file, &d)) ||
+	    !(tol_json = tool_read_data(tols, "tolerances.json", &ro.tol_file, &d)))
 		goto out;
 	ro.inputs_json = in_json;
 	ro.tol_json = tol_json;

@@ -3,6 +3,7 @@
 #define RKC_TOOLS_H
 
 #include "frontends/frontends.h"
+#include "runtime/runtime.h"
 
 /* Each command: argv[0] is the command name; returns the process exit status. */
 int cmd_check(int argc, char **argv);
@@ -19,5 +20,11 @@ Kernel *tool_load_kernel(const char *path);
 int tool_parse_shape(const char *s, int64_t *M, int64_t *N);
 /* Write data to path atomically (a temporary file beside it, then rename); "-" is stdout. */
 int tool_write_file(const char *path, const char *data, size_t len);
+/* PTX and its parsed manifest for kernel k at c, as `rkc compile` writes them (tools/run.c). */
+int tool_build(const Kernel *k, const Compile *c, const char *policy, const char *const *reasons,
+	       int nreasons, Buf *ptx, Manifest *m, Diag *d);
+/* The data file given on the command line, else testdata/NAME from here or from the source tree;
+ * *used names the file read. NULL with d set when there is none. */
+char *tool_read_data(const char *given, const char *name, const char **used, Diag *d);
 
 #endif

@@ -31,53 +31,6 @@ typedef struct {
 
 static const char *status_names[] = {"ok", "unchecked", "FAIL", "ERROR"};
 
-static int
-config_same(const Config *a, const Config *b)
-{
-	return a->persistent == b->persistent && a->r_block == b->r_block &&
-	       a->m_block == b->m_block && a->num_warps == b->num_warps && a->vec == b->vec &&
-	       a->split == b->split && a->evict == b->evict && a->min_ctas == b->min_ctas;
-}
-
-/* Compile one candidate in process as `rkc compile` would with it forced: PTX and manifest. */
-static int
-compile_trial(const Kernel *k, Type dtype, int64_t M, int64_t N, const char *arch, const Trial *t,
-	      Buf *ptx, Manifest *m, Diag *d)
-{
-	Compile c = {arch, dtype, M, N, t->ch->cfg};
-	const char *reasons[MAX_REASONS];
-	for (int i = 0; i < t->ch->nreasons; i++)
-		reasons[i] = t->ch->reasons[i];
-	Buf man = {0};
-	int rc = codegen_check(k, &c, d) || codegen_ptx(k, &c, ptx, NULL, d);
-	if (!rc) {
-		codegen_manifest(&man, k, &c, t->policy, reasons, t->ch->nreasons);
-		rc = manifest_parse(m, "<manifest>", man.s, d);
-	}
-	buf_free(&man);
-	return rc ? -1 : 0;
-}
-
-/* testdata/NAME from here, else from the source tree (as `rkc run` finds it without --inputs). */
-static char *
-find_data(const char *name, const char **used, Diag *d)
-{
-	static char paths[2][2][4096];
-	int slot = strcmp(name, "inputs.json") != 0;
-	snprintf(paths[slot][0], sizeof paths[slot][0], "testdata/%s", name);
-	snprintf(paths[slot][1], sizeof paths[slot][1], "%s/testdata/%s", RKC_SOURCE_DIR, name);
-	for (int i = 0; i < 2; i++) {
-		Diag ignore = {0};
-		char *s = read_file(paths[slot][i], NULL, &ignore);
-		if (s) {
-			*used = paths[slot][i];
-			return s;
-		}
-	}
-	diag(d, "cannot find testdata/%s (run from the source root)", name);
-	return NULL;
-}
-
 /* Fastest first; what did not run or failed its check goes last, in candidate order. */
 static int
 by_time(const void *pa, const void *pb)
@@ -113,7 +66,7 @@ candidates(Choice *cs, int top, int *nrkc, int *helion, const Kernel *k, const F
 	if (choose(k, f, M, N, t, POLICY_HELION2828, &cs[n], d))
 		return -1;
 	*nrkc = n;
-	for (*helion = 0; *helion < n && !config_same(&cs[*helion].cfg, &cs[n].cfg); ++*helion)
+	for (*helion = 0; *helion < n && !config_equal(&cs[*helion].cfg, &cs[n].cfg); ++*helion)
 		;
 	return *helion == n ? n + 1 : n;
 }
@@ -198,8 +151,9 @@ cmd_tune(int argc, char **argv)
 	facts_compute(k, dtype, &f);
 	if (target_load(arch, &t, &d) ||
 	    (n = candidates(cs, top, &nrkc, &helion, k, &f, M, N, &t, &d)) < 0 ||
-	    !(in_json = find_data("inputs.json", &ro.inputs_file, &d)) ||
-	    !(tol_json = find_data("tolerances.json", &ro.tol_file, &d)) || !(g = gpu_open(&d)))
+	    !(in_json = tool_read_data(NULL, "inputs.json", &ro.inputs_file, &d)) ||
+	    !(tol_json = tool_read_data(NULL, "tolerances.json", &ro.tol_file, &d)) ||
+	    !(g = gpu_open(&d)))
 		goto out;
 	ro.inputs_json = in_json;
 	ro.tol_json = tol_json;
@@ -220,7 +174,11 @@ cmd_tune(int argc, char **argv)
 		Buf ptx = {0};
 		RunResult r;
 		d = (Diag){0};
-		int rc = compile_trial(k, dtype, M, N, arch, tr, &ptx, &m, &d) ||
+		Compile c = {arch, dtype, M, N, tr->ch->cfg};
+		const char *reasons[MAX_REASONS];
+		for (int j = 0; j < tr->ch->nreasons; j++)
+			reasons[j] = tr->ch->reasons[j];
+		int rc = tool_build(k, &c, tr->policy, reasons, tr->ch->nreasons, &ptx, &m, &d) ||
 			 run_point(&r, g, k, &m, ptx.s, &ro, &d);
 		buf_free(&ptx);
 		Buf cfg = {0};

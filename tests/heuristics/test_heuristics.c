@@ -279,14 +279,6 @@ forced_min_ctas(void **state)
 	kernel_free(k);
 }
 
-static int
-same_config(const Config *a, const Config *b)
-{
-	return a->persistent == b->persistent && a->r_block == b->r_block &&
-	       a->m_block == b->m_block && a->num_warps == b->num_warps && a->vec == b->vec &&
-	       a->split == b->split && a->evict == b->evict && a->min_ctas == b->min_ctas;
-}
-
 /* rkc tune's list: the policy's pick first, then other configs that pass the user's check, none
  * twice. */
 static void
@@ -307,13 +299,13 @@ candidates_start_with_the_pick(void **state)
 		assert_int_equal(choose(k, &f, pts[i].M, pts[i].N, &t, POLICY_RKC, &pick, &d), 0);
 		int n = rkc_candidates(k, &f, pts[i].M, pts[i].N, &t, cs, 16);
 		assert_true(n > 1);
-		assert_true(same_config(&cs[0].cfg, &pick.cfg));
+		assert_true(config_equal(&cs[0].cfg, &pick.cfg));
 		assert_int_equal(cs[0].nreasons, pick.nreasons);
 		for (int a = 0; a < n; a++) {
 			assert_int_equal(
 			    config_check(&cs[a].cfg, k, &f, pts[i].M, pts[i].N, &t, &d), 0);
 			for (int b = 0; b < a; b++)
-				assert_false(same_config(&cs[a].cfg, &cs[b].cfg));
+				assert_false(config_equal(&cs[a].cfg, &cs[b].cfg));
 		}
 		free(cs);
 		kernel_free(k);
