@@ -5,34 +5,8 @@
 rkc=$1
 export RKC_LIBCUDA=$2
 data=tests/runtime/data
-passed=0 failed=0
 
-expect() { # STATUS TEXT... -- ARGS...: rkc exits STATUS and prints each TEXT
-	want=$1
-	shift
-	texts=""
-	while [ "$1" != "--" ]; do
-		texts="$texts$1
-"
-		shift
-	done
-	shift
-	out=$("$rkc" "$@" 2>&1)
-	got=$?
-	ok=1
-	[ "$got" = "$want" ] || ok=0
-	while IFS= read -r t; do
-		[ -z "$t" ] || printf '%s\n' "$out" | grep -qF -- "$t" || { ok=0; echo "missing: $t"; }
-	done <<END
-$texts
-END
-	if [ $ok = 1 ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		printf 'FAIL: rkc %s\n  status %s (want %s); output:\n%s\n' "$*" "$got" "$want" "$out"
-	fi
-}
+. "$(dirname "$0")/expect.sh"
 
 # Compiled in process; the no-op launch leaves both poisons in place, so every element of both
 # outputs differs between the two runs.

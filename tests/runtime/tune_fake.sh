@@ -6,40 +6,10 @@
 rkc=$1
 export RKC_LIBCUDA=$2
 k=testdata/kernels/rms_norm.rk
-passed=0 failed=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-fail() {
-	failed=$((failed + 1))
-	printf 'FAIL: %s\n  output:\n%s\n' "$1" "$out"
-}
-
-expect() { # STATUS TEXT... -- ARGS...: rkc exits STATUS and prints each TEXT
-	want=$1
-	shift
-	texts=""
-	while [ "$1" != "--" ]; do
-		texts="$texts$1
-"
-		shift
-	done
-	shift
-	out=$("$rkc" "$@" 2>&1)
-	got=$?
-	ok=1
-	[ "$got" = "$want" ] || ok=0
-	while IFS= read -r t; do
-		[ -z "$t" ] || printf '%s\n' "$out" | grep -qF -- "$t" || { ok=0; echo "missing: $t"; }
-	done <<END
-$texts
-END
-	if [ $ok = 1 ]; then
-		passed=$((passed + 1))
-	else
-		fail "rkc $* (status $got, want $want)"
-	fi
-}
+. "$(dirname "$0")/expect.sh"
 
 # Timed only: every candidate takes the fake's 10 us, so the seed (first in the ranking) ranks
 # first and is the best; helion2828's pick is marked, added or among the ranking's two.
