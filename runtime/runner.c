@@ -5,6 +5,46 @@
 
 #include "runtime/runtime.h"
 
+struct RunData {
+	const Kernel *k;
+	Type dtype;
+	int64_t M, N;
+	Tensor *ts;
+	int64_t *rows, nrows;
+	double **ref; /* per output; NULL until a check asks */
+};
+
+RunData *
+run_data_new(const Kernel *k, Type dtype, int64_t M, int64_t N, const RunOpts *o, Diag *d)
+{
+	RunData *rd = calloc(1, sizeof *rd);
+	Dist *ds = calloc((size_t)k->nparams, sizeof(Dist));
+	*rd = (RunData){k, dtype, M, N, calloc((size_t)k->nparams, sizeof(Tensor)), NULL, 0, NULL};
+	int rc = inputs_spec(ds, k, o->inputs_file, o->inputs_json, d) ||
+		 inputs_make(rd->ts, k, dtype, M, N, o->seed, ds, d);
+	free(ds);
+	if (rc) {
+		run_data_free(rd);
+		return NULL;
+	}
+	rd->nrows = sample_rows(M, N, &rd->rows);
+	return rd;
+}
+
+void
+run_data_free(RunData *rd)
+{
+	if (!rd)
+		return;
+	for (int p = 0; rd->ref && p < rd->k->nparams; p++)
+		free(rd->ref[p]);
+	free(rd->ref);
+	tensors_free(rd->ts, rd->k->nparams);
+	free(rd->ts);
+	free(rd->rows);
+	free(rd);
+}
+
 typedef struct {
 	uint64_t dev[MAX_MPARAMS];
 	float f32[MAX_MPARAMS];
@@ -81,15 +121,14 @@ run_once(Gpu *g, GpuFn *f, const Manifest *m, Args *l, const Kernel *k, const Te
 }
 
 static int
-check_all(RunResult *r, Gpu *g, GpuFn *f, const Kernel *k, const Manifest *m, Args *l,
-	  const Tensor *ts, const RunOpts *o, Diag *d)
+check_all(RunResult *r, Gpu *g, GpuFn *f, const Kernel *k, const Manifest *m, Args *l, RunData *rd,
+	  const RunOpts *o, Diag *d)
 {
 	int np = k->nparams, rc = -1;
+	const Tensor *ts = rd->ts;
 	char **run1 = calloc((size_t)np, sizeof(char *)),
 	     **run2 = calloc((size_t)np, sizeof(char *));
-	double **ref = calloc((size_t)np, sizeof(double *));
-	int64_t *rows = NULL;
-	int64_t nrows = sample_rows(m->M, m->N, &rows);
+	int64_t *rows = rd->rows, nrows = rd->nrows;
 	for (int p = 0; p < np; p++)
 		if (k->params[p].kind == P_OUT) {
 			size_t bytes = (size_t)ts[p].count * (size_t)type_size(ts[p].type);
@@ -100,8 +139,18 @@ check_all(RunResult *r, Gpu *g, GpuFn *f, const Kernel *k, const Manifest *m, Ar
 				goto out;
 			}
 		}
-	if (reference_rows(ref, k, ts, m->M, m->N, rows, nrows, d) ||
-	    run_once(g, f, m, l, k, ts, 0xff, run1, d) ||
+	if (!rd->ref) {
+		rd->ref = calloc((size_t)np, sizeof(double *));
+		if (reference_rows(rd->ref, k, ts, m->M, m->N, rows, nrows, d)) {
+			for (int p = 0; p < np; p++)
+				free(rd->ref[p]);
+			free(rd->ref);
+			rd->ref = NULL;
+			goto out;
+		}
+	}
+	double **ref = rd->ref;
+	if (run_once(g, f, m, l, k, ts, 0xff, run1, d) ||
 	    run_once(g, f, m, l, k, ts, 0x00, run2, d))
 		goto out;
 	r->pass = 1;
@@ -135,12 +184,9 @@ out:
 	for (int p = 0; p < np; p++) {
 		free(run1[p]);
 		free(run2[p]);
-		free(ref[p]);
 	}
 	free(run1);
 	free(run2);
-	free(ref);
-	free(rows);
 	return rc;
 }
 
@@ -151,23 +197,23 @@ run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *
 	memset(r, 0, sizeof *r);
 	if (manifest_match(m, k, d))
 		return -1;
+	RunData *rd = o->data;
+	if (rd && (rd->k != k || rd->dtype != m->dtype || rd->M != m->M || rd->N != m->N))
+		return diag(d, "internal error: shared run data of another point");
 	for (int p = 0; p < k->nparams; p++)
 		if (k->params[p].kind != P_PARAM)
 			r->bytes += shape_count(k->params[p].shape, m->M, m->N) *
 				    type_size(type_resolve(k->params[p].type, m->dtype));
-	Dist *ds = calloc((size_t)k->nparams, sizeof(Dist));
-	Tensor *ts = calloc((size_t)k->nparams, sizeof(Tensor));
 	GpuFn *f = NULL;
 	Args l = {0};
 	int rc = -1, shared = 0;
 	if (!(f = gpu_load(g, ptx, m->entry, d)))
 		goto out;
 	gpu_fn_info(f, &r->regs, &r->local_bytes, &shared);
-	if (inputs_spec(ds, k, o->inputs_file, o->inputs_json, d) ||
-	    inputs_make(ts, k, m->dtype, m->M, m->N, o->seed, ds, d) ||
-	    args_setup(&l, g, k, m, ts, d))
+	if ((!rd && !(rd = run_data_new(k, m->dtype, m->M, m->N, o, d))) ||
+	    args_setup(&l, g, k, m, rd->ts, d))
 		goto out;
-	if (o->check && check_all(r, g, f, k, m, &l, ts, o, d))
+	if (o->check && check_all(r, g, f, k, m, &l, rd, o, d))
 		goto out;
 	if (o->time) {
 		r->copy_gbps = o->copy_gbps;
@@ -180,9 +226,8 @@ run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *
 out:
 	args_free(g, &l);
 	gpu_unload(g, f);
-	tensors_free(ts, k->nparams);
-	free(ts);
-	free(ds);
+	if (rd != o->data)
+		run_data_free(rd);
 	return rc;
 }
 

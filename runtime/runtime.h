@@ -142,6 +142,11 @@ int gpu_time(Gpu *g, GpuFn *f, const unsigned grid[3], const unsigned block[3], 
 /* Device-to-device copy bandwidth, bytes read plus written, GB/s (median of several). */
 int gpu_copy_gbps(Gpu *g, double *gbps, Diag *d);
 
+/* A point's host inputs and, once a check has needed it, the reference on its sampled rows:
+ * made once and shared by every config run at that point (rkc tune), since both cost more than
+ * a launch on wide rows. */
+typedef struct RunData RunData;
+
 /* One kernel at one shape: inputs, launch per the manifest, check, time. */
 typedef struct {
 	uint64_t seed;
@@ -149,6 +154,7 @@ typedef struct {
 	double copy_gbps; /* 0: measure it in this run */
 	const char *inputs_file, *inputs_json;
 	const char *tol_file, *tol_json;
+	RunData *data; /* NULL: run_point makes its own for the one run */
 } RunOpts;
 
 #define MAX_CHECKS 8
@@ -165,6 +171,9 @@ typedef struct {
 
 int run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *ptx,
 	      const RunOpts *o, Diag *d);
+/* The shared data of kernel k at M x N and dtype, from o's seed and input spec; NULL with d set. */
+RunData *run_data_new(const Kernel *k, Type dtype, int64_t M, int64_t N, const RunOpts *o, Diag *d);
+void run_data_free(RunData *rd);
 /* What run_point found, as the lines `rkc run` prints. */
 void run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r);
 

@@ -157,6 +157,9 @@ cmd_tune(int argc, char **argv)
 		goto out;
 	ro.inputs_json = in_json;
 	ro.tol_json = tol_json;
+	/* one set of inputs and one reference for every candidate */
+	if (!(ro.data = run_data_new(k, dtype, M, N, &ro, &d)))
+		goto out;
 	printf("device: %s\n", gpu_describe(g));
 	printf("%s %s %lldx%lld: %d candidates: the rkc policy's first %d by its ranking%s\n",
 	       k->name, type_name(dtype), (long long)M, (long long)N, n, nrkc,
@@ -277,6 +280,7 @@ cmd_tune(int argc, char **argv)
 out:
 	if (d.set)
 		fprintf(stderr, "rkc tune: %s\n", d.msg);
+	run_data_free(ro.data);
 	gpu_close(g);
 	free(in_json);
 	free(tol_json);
