@@ -27,10 +27,8 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	int64_t ept = c->r_block / tpr;
 	o->regs = regs_predict(f, c->persistent, ept, c->vec);
 	o->live_bytes = live_bytes_thread(f, c->persistent, ept, c->vec);
-	/* min_ctas CTAs must fit the register file: ptxas caps a thread at
-	 * regs_per_sm / (min_ctas * threads) */
-	int limit = t->regs_per_sm / ((c->min_ctas > 1 ? c->min_ctas : 1) * threads) / 8 * 8;
-	o->reg_limit = limit < t->max_regs_thread ? limit : t->max_regs_thread;
+	/* min_ctas CTAs must fit the register file */
+	o->reg_limit = target_reg_limit(t, threads, c->min_ctas);
 	/* over the limit, ptxas squeezes the thread under it when the capped count fits */
 	int capped = regs_capped(f, c->persistent, ept, c->vec);
 	o->spills = capped > o->reg_limit;

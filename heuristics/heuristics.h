@@ -56,6 +56,9 @@ typedef struct {
 } Target;
 
 int target_load(const char *arch, Target *t, Diag *d);
+/* The registers a thread may use when ctas CTAs of threads share an SM: ptxas's cap, the
+ * register file over them rounded down to 8, at most the per-thread maximum. */
+int target_reg_limit(const Target *t, int threads, int ctas);
 /* The arch names that have a target file, NULL-terminated. */
 const char *const *target_names(void);
 

@@ -214,8 +214,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			for (int w = 1; 32 * w <= t->max_threads_cta; w *= 2) {
 				int64_t pe = cdiv(seg, 32LL * w * c->vec) * c->vec;
 				int r = regs_predict(f, 1, pe, c->vec);
-				int lim = t->regs_per_sm / (32 * w) / 8 * 8;
-				lim = lim < t->max_regs_thread ? lim : t->max_regs_thread;
+				int lim = target_reg_limit(t, 32 * w, 1);
 				lim -= lim / 8;
 				if (w == 1 || (double)r / lim < (double)bregs / blim)
 					bw = w, bregs = r, blim = lim;
@@ -277,14 +276,6 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		      t->hbm_gbps, o->l2_bytes / 1e6, o->cta_us);
 }
 
-/* The register limit of a CTA of threads when k of them share an SM. */
-static int
-limit_at(const Target *t, int threads, int k)
-{
-	int lim = t->regs_per_sm / (k * threads) / 8 * 8;
-	return lim < t->max_regs_thread ? lim : t->max_regs_thread;
-}
-
 /* The CTAs an SM to bind ptxas to (Config.min_ctas): left free, ptxas spends registers up to
  * what one CTA an SM allows where the model predicted fewer (gated_rmsnorm 4096x7168: 103
  * predicted, 156 taken, one CTA of 8 warps an SM and 47% of copy). As many as the model plans at
@@ -300,7 +291,8 @@ rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target
 	int64_t waves = cdiv(o->ctas, t->sms);
 	int capped = regs_capped(f, c->persistent, c->r_block / config_tpr(c), c->vec);
 	int k = o->ctas_per_sm < waves ? o->ctas_per_sm : (int)waves;
-	while (k > 1 && capped > limit_at(t, threads, k) - limit_at(t, threads, k) / 8)
+	while (k > 1 &&
+	       capped > target_reg_limit(t, threads, k) - target_reg_limit(t, threads, k) / 8)
 		k--;
 	return k > 1 ? k : 1;
 }
@@ -319,8 +311,8 @@ settle(Choice *out, const Facts *f, int64_t M, int64_t N, const Target *t)
 		    out,
 		    "min_ctas=%d: %d CTAs an SM (the model plans %d at %d regs; %lld CTAs "
 		    "over %d SMs), so ptxas caps a thread at %d regs; capped, it needs %d",
-		    k, k, o.ctas_per_sm, o.regs, (long long)o.ctas, t->sms, limit_at(t, threads, k),
-		    capped);
+		    k, k, o.ctas_per_sm, o.regs, (long long)o.ctas, t->sms,
+		    target_reg_limit(t, threads, k), capped);
 	else
 		choice_reason(out, "min_ctas=1: %s",
 			      o.ctas_per_sm < 2		 ? "one CTA an SM is the plan"

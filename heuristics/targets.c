@@ -94,3 +94,10 @@ target_load(const char *arch, Target *t, Diag *d)
 		rc = diag(d, "target %s: sms, hbm_gbps and max_threads_cta must be positive", arch);
 	return rc;
 }
+
+int
+target_reg_limit(const Target *t, int threads, int ctas)
+{
+	int lim = t->regs_per_sm / ((ctas > 1 ? ctas : 1) * threads) / 8 * 8;
+	return lim < t->max_regs_thread ? lim : t->max_regs_thread;
+}
