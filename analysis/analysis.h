@@ -4,6 +4,42 @@
 
 #include "analysis/ir.h"
 
+/* >>> the pass plan (analysis/plan.c) */
+/*
+ * How a looped row is streamed, computed once per kernel by kernel_verify and read by facts, the
+ * register and cost models, explain and codegen alike. Pass s < nreduce runs the reductions whose
+ * operands the passes before it finished; a sum of exp(t - m), m a max of the same pass, is
+ * fused online with that max. A full-width ([N] or [M,N]) store rides with the first pass that
+ * knows its value; pass nreduce, the apply pass, exists only for stores that need the last
+ * pass's results (or when there is no reduction at all). A persistent row is read once.
+ */
+typedef struct Plan {
+	int nreduce;  /* reduction passes: levels of dependent reductions, online pairs fused */
+	int apply;    /* 1 when the apply pass exists */
+	int npasses;  /* passes over a looped row: nreduce + apply */
+	int nred;     /* reduction results (welford counts 3) */
+	int nonline;  /* sums fused online with their max */
+	int nstores;  /* full-width stores */
+	int split_ok; /* one pass of plain reductions and no full-width store: a row may split */
+	int *lvl;     /* per value: the passes that must finish before it is known */
+	int *pass;    /* per instruction: a reduction's pass, or the pass a full-width store rides
+		       * with; else -1 */
+	int *fused;   /* per instruction: for a sum fused online, its max's instruction; else -1 */
+	int *last_read; /* per instruction: for a load, the last pass that reads it; else -1 */
+	char *need;	/* per pass, nins + 1 flags: see plan_need */
+} Plan;
+
+const Plan *plan_build(const Kernel *k, Arena *a);
+/* The instructions pass s evaluates per chunk: its stores and the rdim instructions that its
+ * reductions' operands (for an online pair, the max's operand and the sum's t) and its stores'
+ * values need; not the reductions themselves. NULL for a pass that does not exist. */
+const char *plan_need(const Plan *p, const Kernel *k, int pass);
+/* How many times the emitted code streams the row: npasses when looped; once when persistent. */
+int plan_streams(const Plan *p, int persistent);
+int plan_is_tile_store(const Kernel *k, const Instr *in); /* a store to an [N] or [M,N] output */
+void plan_print(Buf *b, const Kernel *k, const Plan *p);
+/* <<< the pass plan */
+
 /* >>> facts and liveness (analysis/facts.c, analysis/liveness.c) */
 #define MAX_PASSES 8
 

@@ -158,7 +158,8 @@ typedef struct {
 	int nvals;
 	Instr *ins;
 	int nins;
-	Arena *arena; /* owns everything above */
+	const struct Plan *plan; /* the pass plan (analysis/plan.c), set by kernel_verify */
+	Arena *arena;		 /* owns everything above */
 } Kernel;
 
 void kernel_free(Kernel *k);			     /* frees the arena */
@@ -170,7 +171,8 @@ int *kernel_last_uses(const Kernel *k);
 Type arg_type(const Kernel *k, const Arg *a);
 
 /* Verifier: infers each value's type and shape, then checks types, shapes, use before def,
- * every output written exactly once, every input read, no unused values. */
+ * every output written exactly once, every input read, no unused values; then plans the passes
+ * (k->plan). */
 int kernel_verify(Kernel *k, Diag *d);
 /* Printer: text that parses back to the same kernel. */
 void kernel_print(Buf *b, const Kernel *k);

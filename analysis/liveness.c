@@ -218,106 +218,42 @@ stretch_peak(const Kernel *k, Type dtype, const char *in, const int *seg, int te
 	return (temp * peak[0] + (100 - temp) * peak[1]) / 50;
 }
 
-/* The stretch a looped pass evaluates per chunk: the rdim instructions feeding want (the
- * operands of the pass's reductions, or of its stores), as the codegen's cone marks them. */
-static void
-cone(const Kernel *k, char *want, char *in)
-{
-	for (int i = k->nins - 1; i >= 0; i--) {
-		const Instr *x = &k->ins[i];
-		in[i] = in[i] || (x->nres > 0 && x->res[0] >= 0 && want[x->res[0]]);
-		if (!in[i])
-			continue;
-		for (int a = 0; a < x->nargs; a++)
-			if (argval(x, a) >= 0 && shape_has_n(k->vals[argval(x, a)].shape))
-				want[argval(x, a)] = 1;
-	}
-}
-
-/* For a sum of exp(a - m) with m a max: m, else -1. */
-static int
-online_max(const Kernel *k, const Instr *red)
-{
-	if (red->op != OP_RSUM || argval(red, 0) < 0)
-		return -1;
-	const Instr *e = &k->ins[k->vals[argval(red, 0)].def];
-	if (e->op != OP_EXP || argval(e, 0) < 0)
-		return -1;
-	const Instr *d = &k->ins[k->vals[argval(e, 0)].def];
-	if (d->op != OP_SUB || argval(d, 0) < 0 || argval(d, 1) < 0)
-		return -1;
-	return k->ins[k->vals[argval(d, 1)].def].op == OP_RMAX ? argval(d, 1) : -1;
-}
-
-/* The level of a in sum(exp(a - m)). */
-static int
-op_input_level(const Kernel *k, const int *lvl, const Instr *red)
-{
-	const Instr *e = &k->ins[k->vals[argval(red, 0)].def];
-	const Instr *d = &k->ins[k->vals[argval(e, 0)].def];
-	return lvl[argval(d, 0)];
-}
-
 void
 live_bytes_model(const Kernel *k, Facts *f)
 {
-	int nv = k->nvals, ni = k->nins;
-	int *seg = calloc(ni + 1, sizeof(int)), *lvl = calloc(nv + 1, sizeof(int));
-	char *in = malloc(ni + 1), *want = malloc(nv + 1);
+	const Plan *plan = k->plan;
+	int ni = k->nins;
+	int *seg = calloc(ni + 1, sizeof(int));
+	char *in = malloc(ni + 1);
 	for (int i = 1; i < ni; i++)
 		seg[i] = seg[i - 1] + op_is_reduce(k->ins[i - 1].op);
 	memset(in, 1, ni + 1);
 	f->held_bytes = stretch_peak(k, f->dtype, in, seg, TEMP_HELD);
-	memset(seg, 0, sizeof(int) * (ni + 1));
-	/* looped: one stretch per level of dependent reductions, each with the full-width stores of
-	 * the values the level before it finished (the codegen's plan), then an apply stretch for
-	 * the stores of the last level's values. A sum of
-	 * exp(a - m), m a max of the same level as a, runs in m's pass as an online pair: the
-	 * chunk's max is taken before its exps, a barrier within the chunk (fmax[l]). */
-	int top = 0, *fmax = malloc(sizeof(int) * (ni + 2));
-	for (int i = 0; i <= ni + 1; i++)
-		fmax[i] = -1;
-	for (int i = 0; i < ni; i++) {
-		const Instr *x = &k->ins[i];
-		int l = 0;
-		for (int a = 0; a < x->nargs; a++)
-			if (argval(x, a) >= 0 && lvl[argval(x, a)] > l)
-				l = lvl[argval(x, a)];
-		int m = online_max(k, x);
-		if (m >= 0 && lvl[m] == l && op_input_level(k, lvl, x) < l) {
-			fmax[l] = k->vals[m].def;
-		} else
-			l += op_is_reduce(x->op);
-		top = l > top ? l : top;
-		for (int r = 0; r < x->nres; r++)
-			if (x->res[r] >= 0)
-				lvl[x->res[r]] = l;
-	}
+	/* looped: one stretch a pass of the plan, what the pass evaluates per chunk and its
+	 * reductions. An online sum's exp(t - m) is computed inside the reduction, after the
+	 * chunk's max (a barrier within the chunk, at the pass's last fused max): its sub and exp
+	 * are the chunk's temporaries too. */
 	f->loop_bytes = 0;
-	for (int l = 1; l <= top + 1; l++) {
-		memset(in, 0, ni + 1);
-		memset(want, 0, nv + 1);
+	for (int p = 0; p < plan->npasses; p++) {
+		const char *need = plan_need(plan, k, p);
+		int fmax = -1;
 		for (int i = 0; i < ni; i++) {
 			const Instr *x = &k->ins[i];
-			int red = op_is_reduce(x->op) && lvl[x->res[0]] == l;
-			int st = x->op == OP_STORE && shape_has_n(k->params[x->param].shape) &&
-				 argval(x, 0) >= 0 && lvl[argval(x, 0)] + 1 == l;
-			if ((red || st) && argval(x, 0) >= 0) {
-				in[i] = 1;
-				want[argval(x, 0)] = 1;
-			}
+			in[i] = need[i] || (op_is_reduce(x->op) && plan->pass[i] == p);
+			if (!in[i] || plan->fused[i] < 0)
+				continue;
+			const Instr *e = &k->ins[k->vals[argval(x, 0)].def];
+			in[k->vals[argval(x, 0)].def] = 1;
+			in[k->vals[argval(e, 0)].def] = 1;
+			fmax = plan->fused[i];
 		}
-		cone(k, want, in);
 		for (int i = 0; i < ni; i++)
-			seg[i] = fmax[l] >= 0 && i > fmax[l];
+			seg[i] = fmax >= 0 && i > fmax;
 		int b = stretch_peak(k, f->dtype, in, seg, TEMP_CHUNK);
 		f->loop_bytes = b > f->loop_bytes ? b : f->loop_bytes;
 	}
-	free(fmax);
 	free(seg);
-	free(lvl);
 	free(in);
-	free(want);
 }
 
 /* 32-bit words a thread holds: the peak bytes per element (persistent: of the whole body; looped:

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/ir.h"
+#include "analysis/analysis.h"
 
 typedef struct {
 	Kernel *k;
@@ -193,5 +193,7 @@ kernel_verify(Kernel *k, Diag *d)
 	}
 	free(v.uses);
 	free(reads);
+	if (rc == 0)
+		k->plan = plan_build(k, k->arena);
 	return rc;
 }

@@ -17,15 +17,7 @@ pow2(int64_t x)
 int
 codegen_split_ok(const Kernel *k)
 {
-	Arena *a = arena_new();
-	Plan p;
-	plan_kernel(k, a, &p);
-	int ok = p.nred > 0 && p.npasses == 1 && !p.tile_store;
-	for (int i = 0; i < k->nins; i++)
-		if (p.fused[i] >= 0)
-			ok = 0;
-	arena_free(a);
-	return ok;
+	return k->plan->split_ok;
 }
 
 int

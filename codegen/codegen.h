@@ -61,17 +61,6 @@ const char *ptxas_path(void);
 /* Runs ptxas -v -arch=ARCH on the PTX text; log gets its stderr. Returns 0 when ptxas accepts. */
 int ptxas_run(const char *ptx, const char *arch, Buf *log, Diag *d);
 
-/* Internal to codegen: the pass plan of a kernel (plan.c), shared by the checker and the lowering.
- */
-typedef struct {
-	int *lvl;   /* per value: the reduction passes that must finish before it is known */
-	int *pass;  /* per instruction: the pass of a reduction, else -1 */
-	int *fused; /* per instruction: for a sum fused into an online max pass, the max; else -1 */
-	int npasses;	/* reduction passes when looped */
-	int tile_store; /* some output has N in its shape: an apply pass */
-	int nred;	/* reduction results over all reductions (welford counts 3) */
-} Plan;
-void plan_kernel(const Kernel *k, Arena *a, Plan *p);
 /* lower.c: builds the kernel into an LLVM module (LLVMContextRef, LLVMModuleRef); host: for
  * the host CPU and the emulator instead of NVPTX. */
 struct LLVMOpaqueContext;

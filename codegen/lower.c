@@ -31,7 +31,7 @@ typedef struct {
 typedef struct {
 	const Kernel *k;
 	const Compile *c;
-	Plan plan;
+	const Plan *plan; /* k->plan */
 	Arena *a;
 	LLVMContextRef cx;
 	LLVMModuleRef mod;
@@ -1095,29 +1095,6 @@ split_finish(Lower *L, Red *rs, int n)
 	store_rows(L);
 }
 
-/* Marks the tile instructions a pass must evaluate per chunk: the N-shaped values feeding want. */
-static void
-cone(Lower *L, char *want, char *need)
-{
-	const Kernel *k = L->k;
-	memset(need, 0, k->nins);
-	for (int i = k->nins - 1; i >= 0; i--) {
-		const Instr *in = &k->ins[i];
-		int hit = 0;
-		for (int r = 0; r < in->nres; r++)
-			if (in->res[r] >= 0 && want[in->res[r]])
-				hit = 1;
-		if (in->op == OP_STORE && want[k->nvals + i])
-			hit = 1;
-		if (!hit)
-			continue;
-		need[i] = 1;
-		for (int j = 0; j < in->nargs; j++)
-			if (in->args[j].kind == ARG_VAL && is_tile(L, in->args[j].idx))
-				want[in->args[j].idx] = 1;
-	}
-}
-
 /* One chunk of a pass: the marked tile instructions, folded into the reductions rs. */
 static void
 chunk_body(Lower *L, const char *need, Red *rs, int n, const Chunk *ch)
@@ -1177,75 +1154,21 @@ chunk_loop(Lower *L, const char *need, Red *rs, int n)
 	}
 }
 
-/* Marks the full-width stores whose value is known once the reductions before pass are done: a
- * store that needs no later reduction rides along with that pass instead of reading the row again
- * (jsd's dX needs no reduction at all). */
-static int
-want_stores(Lower *L, char *want, int pass)
-{
-	const Kernel *k = L->k;
-	int n = 0;
-	for (int i = 0; i < k->nins; i++) {
-		const Instr *in = &k->ins[i];
-		if (in->op != OP_STORE || !shape_has_n(k->params[in->param].shape))
-			continue;
-		int lvl = in->args[0].kind == ARG_VAL ? L->plan.lvl[in->args[0].idx] : 0;
-		if (lvl == pass) {
-			want[k->nvals + i] = 1;
-			n++;
-		}
-	}
-	return n;
-}
-
-/* Marks what pass reads (the tile instructions in need): its reductions' operands, with the
- * terms of a fused max/sum pair, and its full-width stores; pass npasses is the apply pass.
- * Returns the number of stores. */
-static int
-pass_need(Lower *L, int pass, char *want, char *need)
-{
-	const Kernel *k = L->k;
-	const Plan *p = &L->plan;
-	memset(want, 0, k->nvals + k->nins);
-	for (int i = 0; i < k->nins && pass < p->npasses; i++) {
-		if (p->pass[i] != pass || p->fused[i] >= 0)
-			continue;
-		want[k->ins[i].args[0].idx] = 1;
-		for (int s = 0; s < k->nins; s++)
-			if (p->fused[s] == i) {
-				const Instr *ex = &k->ins[k->vals[k->ins[s].args[0].idx].def];
-				want[k->ins[k->vals[ex->args[0].idx].def].args[0].idx] = 1;
-			}
-	}
-	int n = want_stores(L, want, pass);
-	cone(L, want, need);
-	return n;
-}
-
 /* Looped (and split) rows: one streaming pass per level of dependent reductions, then an apply
  * pass for the full-width outputs that need the last level. */
 static void
 lower_looped(Lower *L)
 {
 	const Kernel *k = L->k;
-	const Plan *p = &L->plan;
-	char *want = arena_alloc(L->a, k->nvals + k->nins);
-	char *need = arena_alloc(L->a, k->nins);
+	const Plan *p = L->plan;
 	Red *rs = arena_alloc(L->a, sizeof(Red) * (k->nins + 1));
-	/* which pass reads each load last, for the eviction hints */
-	L->last_read = arena_alloc(L->a, sizeof(int) * (k->nins + 1));
-	for (int pass = 0; pass <= p->npasses && (pass == 0 || L->split == 1); pass++) {
-		pass_need(L, pass, want, need);
-		for (int i = 0; i < k->nins; i++)
-			if (need[i] && k->ins[i].op == OP_LOAD)
-				L->last_read[i] = pass;
-	}
+	L->last_read = p->last_read;
 	lower_ready_uniform(L);
 	int n = 0;
-	for (int pass = 0; pass < p->npasses; pass++) {
+	for (int pass = 0; pass < p->nreduce; pass++) {
 		n = 0;
 		for (int i = 0; i < k->nins; i++) {
-			if (p->pass[i] != pass || p->fused[i] >= 0)
+			if (!op_is_reduce(k->ins[i].op) || p->pass[i] != pass || p->fused[i] >= 0)
 				continue;
 			rs[n] = red_new(L, i);
 			for (int s = 0; s < k->nins; s++)
@@ -1258,17 +1181,16 @@ lower_looped(Lower *L)
 			n++;
 		}
 		L->pass = pass;
-		pass_need(L, pass, want, need);
-		chunk_loop(L, need, rs, n);
+		chunk_loop(L, plan_need(p, k, pass), rs, n);
 		red_cross(L, rs, n);
 		if (L->split > 1)
 			break;
 		red_finish(L, rs, n);
 		lower_ready_uniform(L);
 	}
-	L->pass = p->npasses;
-	if (pass_need(L, p->npasses, want, need))
-		chunk_loop(L, need, NULL, 0);
+	L->pass = p->nreduce;
+	if (p->apply)
+		chunk_loop(L, plan_need(p, k, p->nreduce), NULL, 0);
 	if_lane0_row(L);
 	if (L->split > 1)
 		split_finish(L, rs, n);
@@ -1466,7 +1388,7 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	Lower L = {.k = k, .c = c, .cx = cx, .mod = mod, .d = d, .host = host};
 	const Config *g = &c->cfg;
 	L.a = arena_new();
-	plan_kernel(k, L.a, &L.plan);
+	L.plan = k->plan;
 	L.b = LLVMCreateBuilderInContext(cx);
 	L.f32 = LLVMFloatTypeInContext(cx);
 	L.i8 = LLVMInt8TypeInContext(cx);
@@ -1489,7 +1411,7 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	if (g->evict && !host)
 		make_policies(&L);
 	if (L.wpr > 1) {
-		int slots = L.plan.nred * g->num_warps;
+		int slots = L.plan->nred * g->num_warps;
 		LLVMTypeRef at = LLVMArrayType(L.f32, slots);
 		L.smem = LLVMAddGlobalInAddressSpace(mod, at, "red_smem", host ? 0 : 3);
 		LLVMSetLinkage(L.smem, LLVMInternalLinkage);

@@ -1,0 +1,190 @@
+/* The pass plan: how a looped row is streamed, decided once for facts, models, explain, codegen. */
+#include <string.h>
+
+#include "analysis/analysis.h"
+
+/*
+ * A looped row is streamed once per level of dependent reductions: a reduction runs in the pass
+ * after the last reduction its operand depends on. A sum of exp(t - m), where m = max(u) and t is
+ * an rdim value known in the max's pass, is summed online in that pass instead (a running max,
+ * the sum rescaled by exp(m_old - m_new) when it grows): one read of the row fewer. One sum rides
+ * with each max; a second sum of the same max waits for the max's result, since the codegen
+ * carries one rescaled sum per running max. Returns the max's instruction, or -1.
+ */
+static int
+online_max(const Kernel *k, const Plan *p, const char *taken, const Instr *sum)
+{
+	if (sum->op != OP_RSUM || argval(sum, 0) < 0)
+		return -1;
+	const Instr *e = &k->ins[k->vals[argval(sum, 0)].def];
+	if (e->op != OP_EXP || argval(e, 0) < 0)
+		return -1;
+	const Instr *d = &k->ins[k->vals[argval(e, 0)].def];
+	if (d->op != OP_SUB || argval(d, 0) < 0 || argval(d, 1) < 0)
+		return -1;
+	int t = argval(d, 0), im = k->vals[argval(d, 1)].def;
+	if (k->ins[im].op != OP_RMAX || taken[im] || !shape_has_n(k->vals[t].shape))
+		return -1;
+	return p->lvl[t] <= p->pass[im] ? im : -1;
+}
+
+/* The t of a fused sum(exp(t - m)): the rdim value the pass streams for it. */
+static int
+online_term(const Kernel *k, const Instr *sum)
+{
+	const Instr *e = &k->ins[k->vals[argval(sum, 0)].def];
+	return argval(&k->ins[k->vals[argval(e, 0)].def], 0);
+}
+
+int
+plan_is_tile_store(const Kernel *k, const Instr *in)
+{
+	return in->op == OP_STORE && shape_has_n(k->params[in->param].shape);
+}
+
+/* Marks in need the instructions that compute the rdim values in want, walking operands back
+ * through rdim values only: [M] values and reduction results are known before the pass. */
+static void
+cone(const Kernel *k, char *want, char *need)
+{
+	for (int i = k->nins - 1; i >= 0; i--) {
+		const Instr *in = &k->ins[i];
+		int hit = need[i];
+		for (int r = 0; r < in->nres; r++)
+			hit |= in->res[r] >= 0 && want[in->res[r]];
+		if (!hit)
+			continue;
+		need[i] = 1;
+		for (int j = 0; j < in->nargs; j++) {
+			int v = argval(in, j);
+			if (v >= 0 && shape_has_n(k->vals[v].shape))
+				want[v] = 1;
+		}
+	}
+}
+
+/* Levels, passes and online pairs, in program order. */
+static void
+assign_passes(const Kernel *k, Plan *p, char *taken)
+{
+	for (int i = 0; i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		int lvl = 0;
+		for (int j = 0; j < in->nargs; j++)
+			if (argval(in, j) >= 0 && p->lvl[argval(in, j)] > lvl)
+				lvl = p->lvl[argval(in, j)];
+		p->pass[i] = p->fused[i] = -1;
+		if (op_is_reduce(in->op)) {
+			int im = online_max(k, p, taken, in);
+			if (im >= 0) {
+				taken[im] = 1;
+				p->fused[i] = im;
+				p->nonline++;
+				lvl = p->pass[im];
+			}
+			p->pass[i] = lvl;
+			p->nreduce = lvl + 1 > p->nreduce ? lvl + 1 : p->nreduce;
+			p->nred += in->op == OP_WELFORD ? 3 : 1;
+			lvl++;
+		}
+		for (int j = 0; j < in->nres; j++)
+			if (in->res[j] >= 0)
+				p->lvl[in->res[j]] = lvl;
+	}
+	/* a full-width store rides with the first pass that knows its value; one that needs the
+	 * last level's results (or a kernel without reductions) gets an apply pass of its own */
+	for (int i = 0; i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		if (!plan_is_tile_store(k, in))
+			continue;
+		p->nstores++;
+		p->pass[i] = argval(in, 0) >= 0 ? p->lvl[argval(in, 0)] : 0;
+		p->apply |= p->pass[i] == p->nreduce;
+	}
+	p->npasses = p->nreduce + p->apply;
+}
+
+/* What each pass evaluates per chunk: its reductions' operands (for an online pair, the max's
+ * operand and the sum's t) and its stores' values, with the rdim instructions they need. */
+static void
+assign_need(const Kernel *k, Plan *p, Arena *a)
+{
+	int ni = k->nins;
+	p->need = arena_alloc(a, (size_t)(p->npasses + 1) * (ni + 1));
+	p->last_read = arena_alloc(a, sizeof(int) * (ni + 1));
+	char *want = arena_alloc(a, k->nvals + 1);
+	for (int i = 0; i < ni; i++)
+		p->last_read[i] = -1;
+	for (int s = 0; s < p->npasses; s++) {
+		char *need = p->need + (size_t)s * (ni + 1);
+		memset(want, 0, k->nvals + 1);
+		for (int i = 0; i < ni; i++) {
+			const Instr *in = &k->ins[i];
+			if (p->pass[i] != s)
+				continue;
+			if (in->op == OP_STORE)
+				need[i] = 1;
+			else if (p->fused[i] >= 0)
+				want[online_term(k, in)] = 1;
+			else if (argval(in, 0) >= 0)
+				want[argval(in, 0)] = 1;
+		}
+		cone(k, want, need);
+		for (int i = 0; i < ni; i++)
+			if (need[i] && k->ins[i].op == OP_LOAD)
+				p->last_read[i] = s;
+	}
+}
+
+const Plan *
+plan_build(const Kernel *k, Arena *a)
+{
+	Plan *p = arena_alloc(a, sizeof *p);
+	p->lvl = arena_alloc(a, sizeof(int) * (k->nvals + 1));
+	p->pass = arena_alloc(a, sizeof(int) * (k->nins + 1));
+	p->fused = arena_alloc(a, sizeof(int) * (k->nins + 1));
+	char *taken = arena_alloc(a, k->nins + 1);
+	assign_passes(k, p, taken);
+	assign_need(k, p, a);
+	p->split_ok = p->nreduce == 1 && !p->nonline && !p->nstores;
+	return p;
+}
+
+const char *
+plan_need(const Plan *p, const Kernel *k, int pass)
+{
+	return pass >= 0 && pass < p->npasses ? p->need + (size_t)pass * (k->nins + 1) : NULL;
+}
+
+int
+plan_streams(const Plan *p, int persistent)
+{
+	return persistent ? p->npasses > 0 : p->npasses;
+}
+
+void
+plan_print(Buf *b, const Kernel *k, const Plan *p)
+{
+	buf_printf(b, "plan %s: %d pass(es) looped (%d reduction, %s apply), %d online, split %s\n",
+		   k->name, p->npasses, p->nreduce, p->apply ? "1" : "no", p->nonline,
+		   p->split_ok ? "ok" : "no");
+	for (int s = 0; s < p->npasses; s++) {
+		buf_printf(b, "  pass %d:", s);
+		for (int i = 0; i < k->nins; i++) {
+			const Instr *in = &k->ins[i];
+			if (p->pass[i] != s)
+				continue;
+			if (in->op == OP_STORE)
+				buf_printf(b, " store %s", k->params[in->param].name);
+			else
+				buf_printf(b, " %s%s", op_info[in->op].name,
+					   p->fused[i] >= 0 ? "(online)" : "");
+		}
+		buf_puts(b, "; reads");
+		const char *need = plan_need(p, k, s);
+		for (int i = 0; i < k->nins; i++)
+			if (need[i] && k->ins[i].op == OP_LOAD)
+				buf_printf(b, " %s", k->params[k->ins[i].param].name);
+		buf_puts(b, "\n");
+	}
+}
