@@ -1,0 +1,288 @@
+/* A kernel generator for the fuzz targets: random kernels from the IR's grammar, mostly valid. */
+#ifndef RKC_TESTS_GEN_H
+#define RKC_TESTS_GEN_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "analysis/ir.h"
+
+/* Choices come from the fuzzer's bytes (or a seeded stream); past the end every choice is 0. */
+typedef struct {
+	const uint8_t *p;
+	size_t n;
+	uint64_t seed; /* used when p is NULL: a xorshift stream */
+} GenSrc;
+
+static inline unsigned
+gen_pick(GenSrc *s, unsigned n)
+{
+	unsigned v;
+	if (s->p) {
+		v = s->n ? *s->p : 0;
+		s->p += s->n > 0;
+		s->n -= s->n > 0;
+	} else {
+		s->seed ^= s->seed << 13;
+		s->seed ^= s->seed >> 7;
+		s->seed ^= s->seed << 17;
+		v = (unsigned)(s->seed >> 24);
+	}
+	return n ? v % n : 0;
+}
+
+#define GEN_MAXV 96
+
+typedef struct {
+	Shape sh;
+	int is_bool; /* a compare's result: only select takes it */
+	int used;
+	int def; /* line index of its definition */
+} GenVal;
+
+typedef struct {
+	GenSrc *s;
+	GenVal v[GEN_MAXV];
+	int nv;
+	char lines[GEN_MAXV + 16][96];
+	int nlines;
+	int nparams; /* scalar params p0..: usable as operands */
+} Gen;
+
+static inline const char *
+gen_shape(Shape s)
+{
+	return s == SH_TILE ? "[M,N]" : s == SH_ROW ? "[M]" : "[N]";
+}
+
+/* A float value (or a bool one when want_bool), preferring unused ones; -1 when none. */
+static inline int
+gen_value(Gen *g, int want_bool, int need_tile)
+{
+	int c[GEN_MAXV], n = 0;
+	for (int i = 0; i < g->nv; i++)
+		if (g->v[i].is_bool == want_bool && (!need_tile || g->v[i].sh == SH_TILE))
+			c[n++] = i;
+	if (!n)
+		return -1;
+	int i = c[gen_pick(g->s, n)];
+	for (int j = 0; j < n && g->v[i].used && gen_pick(g->s, 2); j++)
+		i = c[(j + 1) % n];
+	return i;
+}
+
+/* An operand: a value (the usual case), a literal, a scalar param or N; sets *sh. Returns the
+ * value's index, or -1; the caller marks it used once the line that uses it is written. */
+static inline int
+gen_operand(Gen *g, char *out, size_t cap, Shape *sh)
+{
+	static const char *const lits[] = {"0", "1", "0.5", "-2", "1e-06", "127", "-inf", "3.5"};
+	unsigned k = gen_pick(g->s, 10);
+	int v = k < 7 ? gen_value(g, 0, 0) : -1;
+	if (v >= 0) {
+		*sh = g->v[v].sh;
+		snprintf(out, cap, "%%v%d", v);
+	} else if (k == 8 && g->nparams) {
+		*sh = SH_SCALAR;
+		snprintf(out, cap, "p%u", gen_pick(g->s, (unsigned)g->nparams));
+	} else if (k == 9) {
+		*sh = SH_SCALAR;
+		snprintf(out, cap, "N");
+	} else {
+		*sh = SH_SCALAR;
+		snprintf(out, cap, "%s", lits[gen_pick(g->s, 8)]);
+	}
+	return v;
+}
+
+static inline void
+gen_use(Gen *g, const int *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] >= 0)
+			g->v[v[i]].used = 1;
+}
+
+static inline Shape
+gen_join(Shape a, Shape b)
+{
+	if (a == SH_SCALAR)
+		return b;
+	if (b == SH_SCALAR || a == b)
+		return a;
+	return SH_TILE;
+}
+
+static inline int
+gen_new(Gen *g, Shape sh, int is_bool)
+{
+	int i = g->nv++;
+	g->v[i] = (GenVal){sh, is_bool, 0, g->nlines};
+	return i;
+}
+
+/* Appends a body line; a value made by gen_new just before is defined by it. */
+static inline void __attribute__((format(printf, 2, 3)))
+gen_line(Gen *g, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(g->lines[g->nlines++], sizeof g->lines[0], fmt, ap);
+	va_end(ap);
+}
+
+/* Writes one kernel as .rk text into b (NUL-terminated; cap at least 16384 bytes). */
+static inline void
+gen_kernel(GenSrc *s, char *b, size_t cap)
+{
+	static const char *const ftypes[] = {"T", "T", "T", "f32", "bf16", "f16"};
+	static const char *const unary[] = {"neg",  "exp", "log",     "sqrt", "rsqrt",
+					    "abs",  "sigmoid", "silu", "round"};
+	static const char *const binary[] = {"add", "sub", "mul", "div", "max", "min"};
+	static const char *const cmp[] = {"lt", "le", "gt", "ge", "eq", "ne"};
+	static const char *const red[] = {"sum", "max", "min"};
+	Gen g = {.s = s};
+	size_t n = 0;
+	n += snprintf(b + n, cap - n, "kernel fuzz\n");
+	int nin = 1 + (int)gen_pick(s, 3), gather = gen_pick(s, 5) == 0;
+	for (int i = 0; i < nin; i++) {
+		Shape sh = i == 0 ? SH_TILE : (Shape[]){SH_TILE, SH_VEC, SH_ROW}[gen_pick(s, 3)];
+		n += snprintf(b + n, cap - n, "in x%d: %s%s\n", i, ftypes[gen_pick(s, 6)],
+			      gen_shape(sh));
+		int v = gen_new(&g, sh, 0);
+		gen_line(&g, "%%v%d = load x%d", v, i);
+	}
+	if (gather) {
+		n += snprintf(b + n, cap - n, "in idx: %s[M]\n", gen_pick(s, 2) ? "i64" : "i32");
+		int iv = gen_new(&g, SH_ROW, 1); /* an integer: no arithmetic takes it */
+		g.v[iv].used = 1;
+		gen_line(&g, "%%v%d = load idx", iv);
+		int xv = gen_new(&g, SH_ROW, 0);
+		gen_line(&g, "%%v%d = gather x0, %%v%d", xv, iv);
+	}
+	g.nparams = (int)gen_pick(s, 3);
+	for (int i = 0; i < g.nparams; i++)
+		n += snprintf(b + n, cap - n, "param p%d = %s\n", i,
+			      (const char *[]){"1e-06", "0.5", "-inf", "2"}[gen_pick(s, 4)]);
+	int nops = 1 + (int)gen_pick(s, 24);
+	for (int k = 0; k < nops && g.nv < GEN_MAXV - 4; k++) {
+		char a[32], c[32], d[32];
+		Shape sa, sc, sd;
+		int r, u[3];
+		switch (gen_pick(s, 8)) {
+		case 0:
+		case 1:
+			u[0] = gen_operand(&g, a, sizeof a, &sa);
+			if (sa == SH_SCALAR)
+				break;
+			r = gen_new(&g, sa, 0);
+			gen_line(&g, "%%v%d = %s %s", r, unary[gen_pick(s, 9)], a);
+			gen_use(&g, u, 1);
+			break;
+		case 2:
+		case 3:
+			u[0] = gen_operand(&g, a, sizeof a, &sa);
+			u[1] = gen_operand(&g, c, sizeof c, &sc);
+			if (gen_join(sa, sc) == SH_SCALAR)
+				break;
+			r = gen_new(&g, gen_join(sa, sc), 0);
+			gen_line(&g, "%%v%d = %s %s, %s", r, binary[gen_pick(s, 6)], a, c);
+			gen_use(&g, u, 2);
+			break;
+		case 4: /* a compare feeding a select */
+			u[0] = gen_operand(&g, a, sizeof a, &sa);
+			u[1] = gen_operand(&g, c, sizeof c, &sc);
+			u[2] = gen_operand(&g, d, sizeof d, &sd);
+			if (gen_join(sa, sc) == SH_SCALAR || gen_join(gen_join(sa, sc), sd) == SH_SCALAR)
+				break;
+			r = gen_new(&g, gen_join(sa, sc), 1);
+			g.v[r].used = 1;
+			gen_line(&g, "%%v%d = %s %s, %s", r, cmp[gen_pick(s, 6)], a, c);
+			int y = gen_new(&g, gen_join(gen_join(sa, sc), sd), 0);
+			gen_line(&g, "%%v%d = select %%v%d, %s, %s", y, r, a, d);
+			gen_use(&g, u, 3);
+			break;
+		case 5:
+			u[0] = gen_operand(&g, a, sizeof a, &sa);
+			if (sa == SH_SCALAR)
+				break;
+			r = gen_new(&g, sa, 0);
+			gen_line(&g, "%%v%d = clamp %s, -4, 4", r, a);
+			gen_use(&g, u, 1);
+			break;
+		default: { /* a reduction, the point of the kernel */
+			int v = gen_value(&g, 0, 1);
+			if (v < 0)
+				break;
+			g.v[v].used = 1;
+			if (gen_pick(s, 6) == 0) {
+				r = gen_new(&g, SH_ROW, 0);
+				gen_new(&g, SH_ROW, 0);
+				gen_new(&g, SH_ROW, 0);
+				gen_line(&g, "%%v%d, %%v%d, %%v%d = welford %%v%d", r, r + 1, r + 2, v);
+			} else if (gen_pick(s, 3) == 0) { /* the online pattern: sum(exp(t - max)) */
+				int m = gen_new(&g, SH_ROW, 0);
+				gen_line(&g, "%%v%d = max %%v%d", m, v);
+				int t = gen_value(&g, 0, 1);
+				g.v[m].used = g.v[t].used = 1;
+				int dv = gen_new(&g, SH_TILE, 0);
+				g.v[dv].used = 1;
+				gen_line(&g, "%%v%d = sub %%v%d, %%v%d", dv, t, m);
+				int ev = gen_new(&g, SH_TILE, 0);
+				g.v[ev].used = 1;
+				gen_line(&g, "%%v%d = exp %%v%d", ev, dv);
+				r = gen_new(&g, SH_ROW, 0);
+				gen_line(&g, "%%v%d = sum %%v%d", r, ev);
+			} else {
+				r = gen_new(&g, SH_ROW, 0);
+				gen_line(&g, "%%v%d = %s %%v%d", r, red[gen_pick(s, 3)], v);
+			}
+		}
+		}
+	}
+	/* outputs: one to three unused values (or any value) stored whole */
+	int nout = 1 + (int)gen_pick(s, 3), stored[GEN_MAXV] = {0};
+	for (int o = 0; o < nout; o++) {
+		int v = -1;
+		for (int i = g.nv - 1; i >= 0 && v < 0; i--)
+			if (!g.v[i].used && !g.v[i].is_bool && !stored[i])
+				v = i;
+		if (v < 0)
+			v = gen_value(&g, 0, 0);
+		if (v < 0 || stored[v])
+			continue;
+		stored[v] = 1;
+		g.v[v].used = 1;
+		unsigned t = gen_pick(s, 4);
+		const char *ty = t == 0 ? "f32" : t == 1 && g.v[v].sh == SH_ROW ? "f32" : "T";
+		if (t == 3 && g.nv < GEN_MAXV) { /* a quantized output */
+			n += snprintf(b + n, cap - n, "out y%d: i8%s\n", o, gen_shape(g.v[v].sh));
+			int q = gen_new(&g, g.v[v].sh, 1); /* an integer, like a bool */
+			g.v[q].used = 1;
+			gen_line(&g, "%%v%d = cast.i8 %%v%d", q, v);
+			gen_line(&g, "store y%d, %%v%d", o, q);
+		} else {
+			n += snprintf(b + n, cap - n, "out y%d: %s%s\n", o, ty, gen_shape(g.v[v].sh));
+			gen_line(&g, "store y%d, %%v%d", o, v);
+		}
+	}
+	/* a value nothing uses is discarded: its result becomes _ */
+	for (int i = 0; i < g.nv; i++)
+		if (!g.v[i].used) {
+			char tag[16];
+			int len = snprintf(tag, sizeof tag, "%%v%d", i);
+			char *L = g.lines[g.v[i].def];
+			char *p = strstr(L, tag);
+			while (p && (p[len] >= '0' && p[len] <= '9'))
+				p = strstr(p + 1, tag);
+			if (p && p < strchr(L, '=')) {
+				memmove(p + 1, p + len, strlen(p + len) + 1);
+				*p = '_';
+			}
+		}
+	for (int i = 0; i < g.nlines && n < cap; i++)
+		n += snprintf(b + n, cap - n, "%s\n", g.lines[i]);
+}
+
+#endif
