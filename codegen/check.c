@@ -3,16 +3,7 @@
 
 #include "codegen/codegen.h"
 
-/* Elements one thread holds per live value and chunk; beyond this the unrolled code is too big. */
-#define MAX_ELEMS 512
-
 static const char *const archs[] = {"sm_80", "sm_86", "sm_89", "sm_90"};
-
-static int
-pow2(int64_t x)
-{
-	return x > 0 && (x & (x - 1)) == 0;
-}
 
 int
 codegen_split_ok(const Kernel *k)
@@ -42,40 +33,7 @@ codegen_check(const Kernel *k, const Compile *c, Diag *d)
 	if (c->M < 1 || c->N < 1 || c->M > ((int64_t)1 << 40) || c->N > ((int64_t)1 << 40))
 		return diag(d, "shape %lldx%lld out of range (1 .. 2^40 each)", (long long)c->M,
 			    (long long)c->N);
-	if (!pow2(g->num_warps) || g->num_warps > 32)
-		return diag(d, "num_warps=%d: must be a power of two from 1 to 32", g->num_warps);
-	if (!pow2(g->m_block) || g->m_block > g->num_warps * 32)
-		return diag(d, "m_block=%d: must be a power of two from 1 to num_warps*32 = %d",
-			    g->m_block, g->num_warps * 32);
-	int tpr = config_tpr(g);
-	int size = type_size(c->dtype);
-	if (!pow2(g->vec) || g->vec * size > 16)
-		return diag(d, "vec=%d: must be a power of two with vec*%d bytes <= 16", g->vec,
-			    size);
-	if (g->r_block < 1 || g->r_block % ((int64_t)tpr * g->vec) != 0)
-		return diag(d, "r_block=%lld: must be a positive multiple of tpr*vec = %d*%d",
-			    (long long)g->r_block, tpr, g->vec);
-	if (g->r_block / tpr > MAX_ELEMS)
-		return diag(d, "r_block=%lld gives %lld elements per thread (tpr=%d); at most %d",
-			    (long long)g->r_block, (long long)(g->r_block / tpr), tpr, MAX_ELEMS);
-	if (g->split < 1 || g->split > 65536)
-		return diag(d, "split=%d: must be from 1 to 65536", g->split);
-	if (g->split > 1 && !codegen_split_ok(k))
-		return diag(d,
-			    "split=%d: kernel '%s' cannot split rows (it needs reductions that "
-			    "combine in one pass and no full-width output)",
-			    g->split, k->name);
-	int64_t seg = (c->N + g->split - 1) / g->split;
-	if (g->persistent && g->r_block < seg)
-		return diag(d, "persistent needs r_block >= %s = %lld, got r_block=%lld",
-			    g->split > 1 ? "cdiv(N, split)" : "N", (long long)seg,
-			    (long long)g->r_block);
-	if (g->persistent != 0 && g->persistent != 1)
-		return diag(d, "persistent=%d: must be 0 or 1", g->persistent);
-	int64_t grid = (c->M + g->m_block - 1) / g->m_block * g->split;
-	if (grid > INT32_MAX)
-		return diag(d, "grid of %lld CTAs exceeds 2^31-1", (long long)grid);
-	return 0;
+	return config_check_emit(k, c->dtype, c->M, c->N, g, d);
 }
 
 void

@@ -1,4 +1,4 @@
-/* Config: the default vector width, the check of a user-forced config, the short form. */
+/* Config: the element size and default vector width, parsing, equality and the short form. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,14 +7,14 @@
 int
 config_elem_size(const Kernel *k, Type dtype)
 {
-	int size = 1;
+	int size = 0;
 	for (int p = 0; p < k->nparams; p++) {
 		const Param *pa = &k->params[p];
 		int s = type_size(type_resolve(pa->type, dtype));
 		if (pa->kind != P_PARAM && shape_has_n(pa->shape) && s > size)
 			size = s;
 	}
-	return size;
+	return size ? size : type_size(dtype);
 }
 
 /* 16 bytes for any N: codegen aligns each row's body and reads a misaligned head and the tail
@@ -24,76 +24,6 @@ config_vec(const Kernel *k, Type dtype, int64_t N)
 {
 	(void)N;
 	return 16 / config_elem_size(k, dtype);
-}
-
-static int
-pow2(int64_t x)
-{
-	return x > 0 && (x & (x - 1)) == 0;
-}
-
-int
-config_check(const Config *c, const Kernel *k, const Facts *f, int64_t M, int64_t N,
-	     const Target *t, Diag *d)
-{
-	int size = config_elem_size(k, f->dtype);
-	if (M < 1 || N < 1)
-		return diag(d, "shape %lldx%lld: M and N must be at least 1", (long long)M,
-			    (long long)N);
-	if (!pow2(c->num_warps) || 32 * c->num_warps > t->max_threads_cta)
-		return diag(d, "num_warps=%d: must be a power of two from 1 to %d", c->num_warps,
-			    t->max_threads_cta / 32);
-	if (!pow2(c->m_block) || c->m_block > 32 * c->num_warps)
-		return diag(d,
-			    "m_block=%d: threads per row (32*num_warps/m_block) must be a power of "
-			    "two from 1 to %d; with num_warps=%d, m_block may be 1, 2, 4, ..., %d",
-			    c->m_block, 32 * c->num_warps, c->num_warps, 32 * c->num_warps);
-	if (!pow2(c->vec) || c->vec * size > 16)
-		return diag(d,
-			    "vec=%d: must be a power of two with vec*%d bytes <= 16 (at most %d)",
-			    c->vec, size, 16 / size);
-	int64_t step = (int64_t)config_tpr(c) * c->vec;
-	if (c->r_block < step || c->r_block % step)
-		return diag(d,
-			    "r_block=%lld: must be a multiple of threads per row * vec = %d * %d = "
-			    "%lld",
-			    (long long)c->r_block, config_tpr(c), c->vec, (long long)step);
-	if (c->split < 1)
-		return diag(d, "split=%d: must be at least 1", c->split);
-	if (c->evict != 0 && c->evict != 1)
-		return diag(d, "evict=%d: must be 0 (no cache hints) or 1 (L2 eviction hints)",
-			    c->evict);
-	int most = t->max_threads_sm / (32 * c->num_warps);
-	most = most < t->max_ctas_sm ? most : t->max_ctas_sm;
-	if (c->min_ctas < 0 || c->min_ctas > most)
-		return diag(d,
-			    "min_ctas=%d: must be from 1 to %d (CTAs of %d threads an SM can "
-			    "hold)",
-			    c->min_ctas, most, 32 * c->num_warps);
-	if (c->split > 1 && !f->split_ok)
-		return diag(d,
-			    "split=%d: row splitting needs reductions combinable in one pass and "
-			    "no [M,N] output; this kernel has %s",
-			    c->split,
-			    f->full_width_output ? "an [M,N] output"
-			    : f->levels > 1	 ? "dependent reductions"
-			    : f->levels		 ? "an online max/sum pair"
-						 : "no reduction");
-	int64_t seg = (N + c->split - 1) / c->split;
-	if (c->split > 1 && seg < step)
-		return diag(
-		    d,
-		    "split=%d: each CTA's segment (%lld elements) is shorter than one access "
-		    "of the row's threads (%lld)",
-		    c->split, (long long)seg, (long long)step);
-	if (c->persistent && c->r_block < seg)
-		return diag(
-		    d,
-		    "persistent needs r_block >= %s (%lld); r_block=%lld would leave part of "
-		    "the row out",
-		    c->split > 1 ? "the split segment" : "N", (long long)seg,
-		    (long long)c->r_block);
-	return 0;
 }
 
 int
@@ -205,7 +135,7 @@ config_force(Config *c, const char *forced, const Kernel *k, const Facts *f, int
 	int own = g.min_ctas == -1;
 	if (own)
 		g.min_ctas = 1;
-	if (config_check(&g, k, f, M, N, t, d))
+	if (config_check_emit(k, f->dtype, M, N, &g, d) || config_check_target(&g, M, t, d))
 		return -1;
 	if (own && p == POLICY_RKC) {
 		Cost o;

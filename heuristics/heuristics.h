@@ -83,9 +83,15 @@ void cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Tar
  * widest [N]/[M,N] array's element size. */
 int config_vec(const Kernel *k, Type dtype, int64_t N);
 int config_elem_size(const Kernel *k, Type dtype);
-/* A user-forced config: 0, or -1 with d saying what is wrong and what would be accepted. */
-int config_check(const Config *c, const Kernel *k, const Facts *f, int64_t M, int64_t N,
-		 const Target *t, Diag *d);
+/* The one config validator (heuristics/validate.c), in two levels; each is 0, or -1 with d saying
+ * what is wrong and what would be accepted. config_check_emit: what codegen can emit at all, for
+ * any target (powers of two, access widths, elements a thread, split only where the plan allows,
+ * shared memory, parameter space, the grid). config_check_target: what target t allows (threads a
+ * CTA, CTAs an SM). The policies' picks, forced configs and codegen all pass through it. */
+int config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Config *c, Diag *d);
+int config_check_target(const Config *c, int64_t M, const Target *t, Diag *d);
+/* Bytes of kernel parameters: 8 an array, 4 a scalar, M and N, the split workspace. */
+int config_param_bytes(const Kernel *k, int split);
 /* Override c's fields from "persistent=1,r_block=2048,m_block=1,num_warps=8,vec=8,split=1,evict=0,
  * min_ctas=1" (any subset); -1 with d set on an unknown key or a bad number. */
 int config_parse(const char *s, Config *c, Diag *d);
@@ -100,7 +106,7 @@ void config_short(Buf *b, const Config *c);
 typedef enum { POLICY_RKC, POLICY_HELION2828 } Policy;
 int policy_parse(const char *s, Policy *p); /* 0 on success */
 const char *policy_name(Policy p);
-/* A user's --config over a policy's choice c: the forced knobs replace c's, config_check passes,
+/* A user's --config over a policy's choice c: the forced knobs replace c's, the validator passes,
  * and min_ctas, unless forced, is worked out again for the new knobs by policy p's rule (the
  * choice's could make a forced wider CTA spill). 0, or -1 with d set. */
 int config_force(Config *c, const char *forced, const Kernel *k, const Facts *f, int64_t M,

@@ -68,13 +68,13 @@ test_check(void **state)
 	    {"sm_90", "persistent=1,r_block=4096,m_block=1,num_warps=4,vec=16,split=1", "vec=16",
 	     4096},
 	    {"sm_90", "persistent=1,r_block=1000,m_block=1,num_warps=4,vec=8,split=1",
-	     "multiple of tpr*vec = 128*8", 4096},
+	     "multiple of threads per row * vec = 128 * 8", 4096},
 	    {"sm_90", "persistent=1,r_block=2048,m_block=1,num_warps=4,vec=8,split=1",
 	     "persistent needs r_block >= N", 4096},
 	    {"sm_90", "persistent=1,r_block=4096,m_block=1,num_warps=4,vec=8,split=2",
-	     "cannot split rows", 4096},
+	     "row splitting needs one pass of plain reductions", 4096},
 	    {"sm_90", "persistent=1,r_block=131072,m_block=1,num_warps=4,vec=8,split=1",
-	     "elements per thread", 4096},
+	     "elements a thread", 4096},
 	};
 	Kernel *k = load_kernel("rms_norm");
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

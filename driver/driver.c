@@ -1,0 +1,144 @@
+/* The compile pipeline: target, facts, choice, forced knobs, validation, PTX, manifest. */
+#include <string.h>
+
+#include "driver/rkc.h"
+
+int
+rkc_parse_arch(const char *s, Diag *d)
+{
+	return codegen_arch(s, d);
+}
+
+int
+rkc_parse_dtype(const char *s, Type *t, Diag *d)
+{
+	if (s && !strcmp(s, "bf16"))
+		*t = TY_BF16;
+	else if (s && (!strcmp(s, "fp16") || !strcmp(s, "f16")))
+		*t = TY_F16;
+	else if (s && (!strcmp(s, "fp32") || !strcmp(s, "f32")))
+		*t = TY_F32;
+	else
+		return diag(d, "unsupported dtype '%s' (expected bf16, fp16 or fp32)", s ? s : "");
+	return 0;
+}
+
+int
+rkc_parse_policy(const char *s, Policy *p, Diag *d)
+{
+	if (s && policy_parse(s, p) == 0)
+		return 0;
+	return diag(d, "unknown policy '%s' (expected rkc or helion2828)", s ? s : "");
+}
+
+/* The arch's target data. An arch codegen emits for but without a target file (sm_86, sm_89) is
+ * chosen for with sm_80's, and a note says so. */
+static int
+stage_target(const Request *rq, Result *r, char *note, size_t cap, Diag *d)
+{
+	const char *arch = rq->arch ? rq->arch : "sm_90";
+	if (rkc_parse_arch(arch, d))
+		return -1;
+	for (const char *const *n = target_names(); *n; n++)
+		if (!strcmp(*n, arch))
+			return target_load(arch, &r->target, d);
+	snprintf(note, cap, "no target data for %s: chosen with sm_80's", arch);
+	return target_load("sm_80", &r->target, d);
+}
+
+/* The policy's choice, then the caller's knobs over it. */
+static int
+stage_choose(const Request *rq, Result *r, char (*notes)[400], int *nnotes, Diag *d)
+{
+	const Kernel *k = rq->k;
+	Choice *ch = &r->choice;
+	if (choose(k, &r->facts, rq->M, rq->N, &r->target, rq->policy, ch, d))
+		return -1;
+	if (!rq->forced && !rq->cfg)
+		return 0;
+	Config g = ch->cfg;
+	if (rq->cfg) {
+		g = *rq->cfg;
+		snprintf(notes[(*nnotes)++], 400, "config given whole over the %s policy's choice",
+			 policy_name(rq->policy));
+	} else {
+		if (config_force(&g, rq->forced, k, &r->facts, rq->M, rq->N, &r->target, rq->policy,
+				 d))
+			return -1;
+		snprintf(notes[(*nnotes)++], 400,
+			 "--config %.300s forced over the %s policy's choice", rq->forced,
+			 policy_name(rq->policy));
+	}
+	ch->cfg = g;
+	cost_model(&r->facts, &g, rq->M, rq->N, &r->target, &ch->cost);
+	if (ch->cost.spills)
+		snprintf(notes[(*nnotes)++], 400,
+			 "warning: predicted %d regs/thread > %d: expect spills", ch->cost.regs,
+			 ch->cost.reg_limit);
+	return 0;
+}
+
+/* The one validator, on the policy's own picks too: a pick codegen cannot emit is a bug of the
+ * policy, said as such. */
+static int
+stage_validate(const Request *rq, Result *r, Diag *d)
+{
+	const Config *c = &r->choice.cfg;
+	Diag e = {0};
+	if (config_check_emit(rq->k, rq->dtype, rq->M, rq->N, c, &e) ||
+	    config_check_target(c, rq->M, &r->target, &e)) {
+		if (rq->forced || rq->cfg)
+			return diag(d, "%s", e.msg);
+		return diag(d, "internal error: the %s policy chose a config it cannot emit: %s",
+			    policy_name(rq->policy), e.msg);
+	}
+	return 0;
+}
+
+/* Notes first, then the policy's reasons, as many as a Choice holds. */
+static void
+stage_reasons(Choice *ch, char (*notes)[400], int nnotes)
+{
+	Choice policy = *ch;
+	ch->nreasons = 0;
+	for (int i = 0; i < nnotes; i++)
+		choice_reason(ch, "%s", notes[i]);
+	for (int i = 0; i < policy.nreasons; i++)
+		choice_reason(ch, "%s", policy.reasons[i]);
+}
+
+int
+rkc_compile(const Request *rq, Result *r, Diag *d)
+{
+	char notes[3][400] = {{0}};
+	int nnotes = 0;
+	memset(r, 0, sizeof *r);
+	if (stage_target(rq, r, notes[nnotes], sizeof notes[0], d))
+		return -1;
+	nnotes += notes[0][0] != 0;
+	facts_compute(rq->k, rq->dtype, &r->facts);
+	r->plan = rq->k->plan;
+	if (stage_choose(rq, r, notes, &nnotes, d) || stage_validate(rq, r, d))
+		return -1;
+	stage_reasons(&r->choice, notes, nnotes);
+	r->passes = plan_streams(r->plan, r->choice.cfg.persistent);
+	r->compile =
+	    (Compile){rq->arch ? rq->arch : "sm_90", rq->dtype, rq->M, rq->N, r->choice.cfg};
+	if (!rq->emit)
+		return 0;
+	if (codegen_ptx(rq->k, &r->compile, &r->ptx, NULL, d))
+		return -1;
+	const char *reasons[MAX_REASONS];
+	for (int i = 0; i < r->choice.nreasons; i++)
+		reasons[i] = r->choice.reasons[i];
+	codegen_manifest(&r->manifest, rq->k, &r->compile, policy_name(rq->policy), reasons,
+			 r->choice.nreasons);
+	return 0;
+}
+
+void
+rkc_result_free(Result *r)
+{
+	buf_free(&r->ptx);
+	buf_free(&r->manifest);
+}

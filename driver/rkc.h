@@ -1,0 +1,45 @@
+/* librkc's one public header: a request in; facts, plan, config, reasons, PTX and manifest out. */
+#ifndef RKC_H
+#define RKC_H
+
+#include "codegen/codegen.h"
+
+/* What to compile: a verified kernel (frontends' parse_kernel), the shape its config is chosen
+ * for, the storage dtype, the arch and the policy. forced overrides knobs of the policy's choice
+ * ("r_block=2048,num_warps=8", the --config syntax); cfg, when set, replaces the choice whole
+ * (rkc tune's candidates). Either way the config passes the one validator or the request fails. */
+typedef struct {
+	const Kernel *k;
+	int64_t M, N;
+	Type dtype;
+	const char *arch; /* NULL: sm_90 */
+	Policy policy;
+	const char *forced; /* or NULL */
+	const Config *cfg;  /* or NULL */
+	int emit; /* 0: stop at the config and its reasons (explain); 1: PTX and manifest */
+} Request;
+
+/* Everything a request produced. choice.reasons are the manifest's: notes on a forced config or
+ * a borrowed target first, then the policy's reason for each knob. */
+typedef struct {
+	Target
+	    target; /* the arch's data; an arch without a file borrows sm_80's (a reason says so) */
+	Facts facts;
+	const Plan *plan; /* the kernel's (k->plan) */
+	int passes;	 /* how many times the code streams each row: plan_streams for the config */
+	Choice choice;	 /* the config, its modelled cost and the reasons */
+	Compile compile; /* what codegen was given */
+	Buf ptx, manifest;
+} Result;
+
+/* Runs the stages in order (driver/driver.c). 0, or -1 with d set; r is valid either way and
+ * must be freed with rkc_result_free. */
+int rkc_compile(const Request *rq, Result *r, Diag *d);
+void rkc_result_free(Result *r);
+
+/* The spellings every command accepts, decided here once. */
+int rkc_parse_arch(const char *s, Diag *d);		 /* sm_80, sm_86, sm_89, sm_90 */
+int rkc_parse_dtype(const char *s, Type *t, Diag *d);	 /* bf16, fp16 or f16, fp32 or f32 */
+int rkc_parse_policy(const char *s, Policy *p, Diag *d); /* rkc or helion2828 */
+
+#endif

@@ -1,0 +1,121 @@
+/* The one config validator: what codegen can emit at all, then what the target allows. */
+#include "heuristics/heuristics.h"
+
+/* Elements a thread holds per live value and chunk: past this the unrolled code is too big. */
+enum { MAX_ELEMS_THREAD = 512, MAX_SPLIT = 65536 };
+/* A CTA's static shared memory (the cross-warp partials), and the kernel parameter space ptxas
+ * takes for the PTX version codegen emits. */
+enum { MAX_STATIC_SMEM = 48 * 1024, MAX_PARAM_BYTES = 4352 };
+
+static int
+pow2(int64_t x)
+{
+	return x > 0 && (x & (x - 1)) == 0;
+}
+
+int
+config_param_bytes(const Kernel *k, int split)
+{
+	int n = 16; /* M and N */
+	for (int p = 0; p < k->nparams; p++)
+		n += k->params[p].kind == P_PARAM ? 4 : 8;
+	return n + (split > 1 ? 8 : 0);
+}
+
+int
+config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Config *c, Diag *d)
+{
+	int size = config_elem_size(k, dtype);
+	if (!pow2(c->num_warps) || c->num_warps > 32)
+		return diag(d, "num_warps=%d: must be a power of two from 1 to 32", c->num_warps);
+	if (!pow2(c->m_block) || c->m_block > 32 * c->num_warps)
+		return diag(d,
+			    "m_block=%d: threads per row (32*num_warps/m_block) must be a power of "
+			    "two from 1 to %d; with num_warps=%d, m_block may be 1, 2, 4, ..., %d",
+			    c->m_block, 32 * c->num_warps, c->num_warps, 32 * c->num_warps);
+	if (!pow2(c->vec) || c->vec * size > 16)
+		return diag(d,
+			    "vec=%d: must be a power of two with vec*%d bytes <= 16 (at most %d)",
+			    c->vec, size, 16 / size);
+	int tpr = config_tpr(c);
+	int64_t step = (int64_t)tpr * c->vec;
+	if (c->r_block < step || c->r_block % step)
+		return diag(d,
+			    "r_block=%lld: must be a multiple of threads per row * vec = %d * %d = "
+			    "%lld",
+			    (long long)c->r_block, tpr, c->vec, (long long)step);
+	if (c->r_block / tpr > MAX_ELEMS_THREAD)
+		return diag(d,
+			    "r_block=%lld gives %lld elements a thread (%d threads a row); at most "
+			    "%d",
+			    (long long)c->r_block, (long long)(c->r_block / tpr), tpr,
+			    MAX_ELEMS_THREAD);
+	if (c->persistent != 0 && c->persistent != 1)
+		return diag(d, "persistent=%d: must be 0 (looped) or 1", c->persistent);
+	if (c->split < 1 || c->split > MAX_SPLIT)
+		return diag(d, "split=%d: must be from 1 to %d", c->split, MAX_SPLIT);
+	if (c->evict != 0 && c->evict != 1)
+		return diag(d, "evict=%d: must be 0 (no cache hints) or 1 (L2 eviction hints)",
+			    c->evict);
+	if (c->min_ctas < 0)
+		return diag(d, "min_ctas=%d: must be at least 1", c->min_ctas);
+	const Plan *p = k->plan;
+	if (c->split > 1 && !p->split_ok)
+		return diag(d,
+			    "split=%d: row splitting needs one pass of plain reductions and no [N] "
+			    "or [M,N] output; this kernel has %s",
+			    c->split,
+			    p->nstores	     ? "a full-width output"
+			    : p->nreduce > 1 ? "dependent reductions"
+			    : p->nonline     ? "an online max/sum pair"
+					     : "no reduction");
+	int64_t seg = (N + c->split - 1) / c->split;
+	if (c->split > 1 && seg < step)
+		return diag(
+		    d,
+		    "split=%d: each CTA's segment (%lld elements) is shorter than one access "
+		    "of the row's threads (%lld)",
+		    c->split, (long long)seg, (long long)step);
+	if (c->persistent && c->r_block < seg)
+		return diag(
+		    d,
+		    "persistent needs r_block >= %s (%lld); r_block=%lld would leave part of "
+		    "the row out",
+		    c->split > 1 ? "the split segment" : "N", (long long)seg,
+		    (long long)c->r_block);
+	int64_t smem = tpr > 32 ? (int64_t)p->nred * c->num_warps * 4 : 0;
+	if (smem > MAX_STATIC_SMEM)
+		return diag(d,
+			    "num_warps=%d: %d reduction results a warp need %lld bytes of shared "
+			    "memory; at most %d",
+			    c->num_warps, p->nred, (long long)smem, MAX_STATIC_SMEM);
+	if (config_param_bytes(k, c->split) > MAX_PARAM_BYTES)
+		return diag(d,
+			    "kernel '%s' takes %d bytes of parameters (8 an array, 4 a scalar, M "
+			    "and N); ptxas allows %d",
+			    k->name, config_param_bytes(k, c->split), MAX_PARAM_BYTES);
+	int64_t blocks = M / c->m_block + (M % c->m_block != 0);
+	if (blocks > INT32_MAX / c->split)
+		return diag(
+		    d,
+		    "the grid of cdiv(M, m_block) * split = cdiv(%lld, %d) * %d CTAs exceeds "
+		    "2^31-1",
+		    (long long)M, c->m_block, c->split);
+	return 0;
+}
+
+int
+config_check_target(const Config *c, int64_t M, const Target *t, Diag *d)
+{
+	if (32 * c->num_warps > t->max_threads_cta)
+		return diag(d, "num_warps=%d: %s takes at most %d threads a CTA (num_warps %d)",
+			    c->num_warps, t->arch, t->max_threads_cta, t->max_threads_cta / 32);
+	int most = t->max_threads_sm / (32 * c->num_warps);
+	most = most < t->max_ctas_sm ? most : t->max_ctas_sm;
+	if (c->min_ctas > most)
+		return diag(d,
+			    "min_ctas=%d: must be from 1 to %d (CTAs of %d threads an SM of %s can "
+			    "hold)",
+			    c->min_ctas, most, 32 * c->num_warps, t->arch);
+	return 0;
+}
