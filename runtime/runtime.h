@@ -3,7 +3,7 @@
 #ifndef RKC_RUNTIME_H
 #define RKC_RUNTIME_H
 
-#include "codegen/codegen.h"
+#include "analysis/analysis.h"
 
 /* Element storage: bf16 and f16 round to nearest even, the way a GPU stores them. */
 uint16_t bf16_from_f32(float f);
