@@ -1,5 +1,6 @@
-/* The reference interpreter: the 17 kernels against plain C loops of DESIGN.md §5, gradients
- * against central differences, and the edge semantics of docs/ir.md. */
+/* The reference interpreter: every kernel of testdata/kernels against plain C loops of its math
+ * (the comment at the top of its .rk file), gradients against central differences, and the edge
+ * semantics of docs/ir.md. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -132,7 +133,7 @@ near_all(Run *r, const char *name, const double *want)
 		near(got[i], want[i], TOL, name, i);
 }
 
-/* References, one row at a time, written from DESIGN.md §5. */
+/* References, one row at a time, written from each kernel's math. */
 
 static double
 row_max(const double *x, int64_t N)

@@ -1,5 +1,6 @@
 /* Facts, live counts, the register model, the config check, and policy helion2828 against the
- * decisions reference §1.14 derives from Helion PR #2828 where our facts match Helion's. */
+ * decisions Helion PR #2828's rules give on Helion's test split where our facts match Helion's
+ * (docs/heuristics.md). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -346,7 +347,8 @@ check_rejects(void **state)
 	kernel_free(k);
 }
 
-/* Reference §1.14, where our facts match Helion's: P/L, chunk, M_BLOCK, warps. */
+/* PR #2828's rules on Helion's test split with Helion's facts, worked out by hand, where our
+ * facts match Helion's: P/L, chunk, M_BLOCK, warps (docs/heuristics.md). */
 static void
 helion2828_decisions(void **state)
 {
