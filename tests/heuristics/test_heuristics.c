@@ -62,7 +62,8 @@ live_counts(void **state)
 	}
 }
 
-/* Co-liveness, not node count, sets the Helion-style count (the lab's divergence test). */
+/* Co-liveness, not node count, sets the Helion-style count (as in the divergence test of PR #2828's
+ * author: two bodies of about as many instructions, one a chain and one co-live). */
 static void
 live_sequential_vs_colive(void **state)
 {
