@@ -80,7 +80,8 @@ typedef struct {
 
 void facts_compute(const Kernel *k, Type dtype, Facts *f);
 
-/* Helion's walk (reference §1.3): peak count of live [N]/[M,N] values, in body order. */
+/* Helion's body_live_tiles walk (PR #2828; docs/heuristics.md): peak count of live [N]/[M,N]
+ * values, in body order. */
 int live_helion(const Kernel *k);
 /* Our walk: the peak number of rdim values a persistent thread must hold across a reduction
  * (loads sunk to their first use, values recomputable from held ones not held); *words gets the

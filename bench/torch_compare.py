@@ -5,8 +5,8 @@ For each kernel: a PyTorch definition of the same math (testdata/kernels/*.rk; c
 outputs in the kernel's types) compiled with torch.compile (default mode, dynamic=False), and
 rkc's PTX (`rkc compile`) loaded with CuPy's RawModule and launched per its manifest on the
 same torch tensors. Both are timed as CUDA-graph replays under triton's do_bench (median; it
-flushes the L2 before every call), as in shared/reference/anchors-h100.md. rkc's outputs are
-checked against the definition run in float64 first.
+flushes the L2 before every call). rkc's outputs are checked against the definition run in
+float64 first.
 
 usage: bench/torch_compare.py [--rkc RKC] [--dtype bf16] [--kernels a,b] [--shapes-per-kernel 3]
                               [--csv FILE] [--workdir DIR]

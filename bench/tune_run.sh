@@ -1,7 +1,8 @@
 #!/bin/bash
-# The seed-vs-best bar (DESIGN.md §9): `rkc tune` over (kernel, shape, dtype) points of the shape
-# suites, full logs under $OUT, a short table last: per point the seed's time over the best
-# candidate's and the seed's rank, then the geomean and max of that ratio and the count within 5%.
+# The seed-vs-best bar (the rkc policy's pick within 5% of the best config `rkc tune` finds, at
+# every point): `rkc tune` over (kernel, shape, dtype) points of the shape suites, full logs under
+# $OUT, a short table last: per point the seed's time over the best candidate's and the seed's
+# rank, then the geomean and max of that ratio and the count within 5%.
 # Run from the repository root on the GPU host.
 #
 # usage: bench/tune_run.sh [RKC]    RKC: the rkc binary (default $RKC, else ./rkc, else build/rkc)

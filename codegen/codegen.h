@@ -56,7 +56,7 @@ typedef struct {
 } PtxasFunc;
 /* Parses ptxas -v text (its stderr); returns the number of functions stored (at most max). */
 int ptxas_parse(const char *text, PtxasFunc *out, int max);
-/* The ptxas binary: PATH first, then /usr/local/cuda/bin; NULL when there is none. */
+/* The ptxas binary: PATH first, then $CUDA_HOME/bin, then /usr/local/cuda/bin; NULL when none. */
 const char *ptxas_path(void);
 /* Runs ptxas -v -arch=ARCH on the PTX text; log gets its stderr. Returns 0 when ptxas accepts. */
 int ptxas_run(const char *ptx, const char *arch, Buf *log, Diag *d);

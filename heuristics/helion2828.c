@@ -1,4 +1,5 @@
-/* Policy helion2828: Helion PR #2828's reduction seed (reference §1.4-§1.9) on our facts. */
+/* Policy helion2828: Helion PR #2828's reduction seed on our facts (docs/heuristics.md, "Helion's
+ * reduction seed, as implemented", gives each rule and constant). */
 #include "heuristics/heuristics.h"
 
 enum {
@@ -17,7 +18,7 @@ min64(int64_t a, int64_t b)
 	return a < b ? a : b;
 }
 
-/* §1.6-§1.7: the floor raise_grid_block_minimums sets, then the cap for full-width outputs. */
+/* M_BLOCK: the floor raise_grid_block_minimums sets, then the cap for full-width outputs. */
 static int
 m_block(const Facts *f, int64_t M, int64_t N, int isz, int ff, const Target *t, Choice *out)
 {
@@ -39,13 +40,13 @@ m_block(const Facts *f, int64_t M, int64_t N, int isz, int ff, const Target *t, 
 	}
 	choice_reason(out,
 		      "m_block=%lld: floor pp2(min(M/(SMs*64) = %lld/%lld, default %d for "
-		      "np2(N)=%lld)) = %lld, %s (§1.6-1.7)",
+		      "np2(N)=%lld)) = %lld, %s (Helion's _block_floor, _m_block_cap)",
 		      (long long)m, (long long)M, (long long)max_blocks, def, (long long)rn,
 		      (long long)floor, cap);
 	return (int)m;
 }
 
-/* §1.5: persistent only to capture a re-read, under the single-tile and multi-tile ceilings. */
+/* r_block: persistent only to capture a re-read, under the single-tile and multi-tile ceilings. */
 static int64_t
 r_block(const Facts *f, int64_t N, int m, int isz, int ff, int *persistent, Choice *out)
 {
@@ -70,26 +71,27 @@ r_block(const Facts *f, int64_t N, int m, int isz, int ff, int *persistent, Choi
 		choice_reason(
 		    out,
 		    "persistent r_block=np2(N)=%lld: row re-read, m*N*isz=%lld <= 245760, "
-		    "live*m*N*isz=%d*%lld=%lld <= 737280 (§1.5)",
+		    "live*m*N*isz=%d*%lld=%lld <= 737280 (Helion's _reduction_rblock)",
 		    (long long)rd, (long long)one, ff, (long long)one, (long long)all);
 	else if (*persistent)
 		choice_reason(
 		    out,
 		    "persistent r_block=%lld: not held (%s; m*N*isz=%lld, live*...=%lld), "
 		    "but the looped chunk min(16384, pp2(245760/(m*isz*live))) reaches "
-		    "np2(N), so it is persistent (§1.5 step 4)",
+		    "np2(N), so it is persistent (Helion's _reduction_rblock)",
 		    (long long)rd, why, (long long)one, (long long)all);
 	else
 		choice_reason(out,
 			      "looped r_block=%lld = min(16384, pp2(245760/(m*isz*live) = "
 			      "245760/(%d*%d*%d))): not held because %s (m*N*isz=%lld, "
-			      "live*m*N*isz=%lld); persistent np2(N)=%lld rejected (§1.5)",
+			      "live*m*N*isz=%lld); persistent np2(N)=%lld rejected (Helion's "
+			      "_reduction_rblock)",
 			      (long long)r, m, isz, ff, why, (long long)one, (long long)all,
 			      (long long)rd);
 	return r;
 }
 
-/* §1.9: one warp for narrow rows on a full grid, else a ramp on N. */
+/* num_warps: one warp for narrow rows on a full grid, else a ramp on N. */
 static int
 num_warps(const Facts *f, int64_t M, int64_t N, int load_isz, const Target *t, Choice *out)
 {
@@ -97,7 +99,7 @@ num_warps(const Facts *f, int64_t M, int64_t N, int load_isz, const Target *t, C
 	if (row_bytes <= NARROW_W1_MAX_BYTES && occ * row_bytes <= NARROW_W1_OCC_BYTE_LIMIT) {
 		choice_reason(out,
 			      "num_warps=1: narrow rule, row bytes N*load_isz=%lld <= 2048 and "
-			      "(M/SMs)*row bytes=%lld*%lld=%lld <= 262144 (§1.9)",
+			      "(M/SMs)*row bytes=%lld*%lld=%lld <= 262144 (Helion's _num_warps)",
 			      (long long)row_bytes, (long long)occ, (long long)row_bytes,
 			      (long long)(occ * row_bytes));
 		return 1;
@@ -106,7 +108,7 @@ num_warps(const Facts *f, int64_t M, int64_t N, int load_isz, const Target *t, C
 	choice_reason(out,
 		      "num_warps=%d: ramp on N=%lld (<=1024: 4, <=4096: 8, <=16384: 16, else 32); "
 		      "the 1-warp rule fails: row bytes %lld %s 2048, (M/SMs)*row bytes %lld %s "
-		      "262144 (§1.9)",
+		      "262144 (Helion's _num_warps)",
 		      w, (long long)N, (long long)row_bytes, row_bytes <= 2048 ? "<=" : ">",
 		      (long long)(occ * row_bytes), occ * row_bytes <= 262144 ? "<=" : ">");
 	return w;
@@ -166,8 +168,9 @@ choose_helion2828(const Kernel *k, const Facts *f, int64_t M, int64_t N, const T
 	}
 	c->split = 1;
 	choice_reason(out, "split=1: Helion's seed never splits a row across programs");
-	/* reference 1.10 (standard track): 'first' on every load of a one-load kernel, 'last' on
-	 * the re-read load of a looped row with 'first' elsewhere, persistent rows unhinted */
+	/* Helion's eviction rule, standard track: 'first' on every load of a one-load kernel,
+	 * 'last' on the re-read load of a looped row with 'first' elsewhere, persistent rows
+	 * unhinted */
 	c->evict = f->nloads == 1 || (f->row_reread && !c->persistent);
 	if (f->nloads == 1)
 		choice_reason(out,

@@ -6,7 +6,7 @@
 #include "analysis/analysis.h"
 
 /*
- * A launch configuration. The execution model (DESIGN.md §8):
+ * A launch configuration. The execution model (docs/design.md, docs/codegen.md):
  * a CTA has num_warps*32 threads and owns m_block rows; each row is owned by
  * tpr = num_warps*32/m_block threads (a power of two, 1..1024). A thread touches vec
  * consecutive elements per access (16 bytes when the row allows it, else fewer).
@@ -138,7 +138,8 @@ int rkc_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, const 
  * CTA an SM, from which it plans. */
 int rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o);
 void choice_reason(Choice *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Helion's measured body_live_tiles for the 17 kernels by name (reference §1.3), or -1. */
+/* Helion's body_live_tiles for the 17 kernels by name, as measured on Helion's own versions of
+ * them (docs/heuristics.md), or -1. */
 int helion_measured_live(const char *kernel);
 
 #endif

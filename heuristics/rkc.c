@@ -14,22 +14,19 @@
 /* The codegen unrolls a persistent thread's elements and refuses more than 512 (codegen/check.c);
  * a streamed reduction tail (long_sum) models few enough registers to get there. */
 #define MAX_HELD_PER_THREAD 512
-/* Occupancy the byte model does not see, measured on the H100 (old pick -> better, us): a CTA
- * alone on its SM runs its load, reduction and store phases one after another (layer_norm
- * 2048x10240 50.0 -> 35.8 at two CTAs of 8 warps an SM, cross_entropy 4096x49152 232 -> 149), and
- * fewer than 16 resident warps an SM leave too few loads and too little math in flight (welford
- * 16384x5120 116 -> 124 going from 16 warps to 8, jsd 8192x32768 563 -> 681 from 16 to 12). Either
- * ranks a config at the low end of the 25-40% these cost; occupancy is taken at the predicted
+/* Occupancy the byte model does not see: a CTA alone on its SM runs its load, reduction and store
+ * phases one after another, and fewer than 16 resident warps an SM leave too few loads and too
+ * little math in flight. Either ranks a config at the low end of what these cost on the H100
+ * (docs/heuristics.md, "Policy rkc", has the measured table); occupancy is taken at the predicted
  * registers plus the eighth the budget keeps for the register model's error, as ptxas often lands
  * above. One penalty, not two: stacking them would push to the fattest threads, where the register
- * model errs most (gated_rmsnorm 2048x16384 at 4 warps: 209 predicted, 255 and spills). */
+ * model errs most. */
 #define OCCUPANCY 0.25
 #define MIN_WARPS_SM 16
-/* L2 eviction hints (Config.evict), A/B on the H100 over the bf16 points of nine kernels
- * (bench/results/h100-2026-11-22b.md): +1 to +6% where looped passes read the row again (softmax,
- * scaled_masked_softmax), +5 to +23% on all seven long_sum shapes (8 to 160 rows), -2 to -4% on
- * single-pass loops over many rows (jsd, grpo, cross_entropy) and +-2% persistent. So: on for
- * re-reading passes and for fewer rows than FEW_ROWS_PER_SM times the SMs, off otherwise. */
+/* L2 eviction hints (Config.evict) help where looped passes read the row again and where few long
+ * rows stream, and cost a little on single-pass loops over many rows (the A/B on the H100:
+ * docs/heuristics.md, bench/results/h100-2026-11-22b.md). So: on for re-reading passes and for
+ * fewer rows than FEW_ROWS_PER_SM times the SMs, off otherwise. */
 #define FEW_ROWS_PER_SM 2
 
 typedef struct {
@@ -277,8 +274,8 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 }
 
 /* The CTAs an SM to bind ptxas to (Config.min_ctas): left free, ptxas spends registers up to
- * what one CTA an SM allows where the model predicted fewer (gated_rmsnorm 4096x7168: 103
- * predicted, 156 taken, one CTA of 8 warps an SM and 47% of copy). As many as the model plans at
+ * what one CTA an SM allows where the model predicted fewer, and the occupancy the cost model
+ * planned is lost (docs/heuristics.md, "min_ctas"). As many as the model plans at
  * its predicted registers, no more than there are waves to run, and fewer while the capped count
  * would not keep the eighth of the limit the budget keeps for the model's error. */
 int

@@ -3,7 +3,7 @@
 #ifndef RKC_RUNTIME_H
 #define RKC_RUNTIME_H
 
-#include "codegen/codegen.h"
+#include "analysis/analysis.h"
 
 /* Element storage: bf16 and f16 round to nearest even, the way a GPU stores them. */
 uint16_t bf16_from_f32(float f);
@@ -89,7 +89,7 @@ void tensors_free(Tensor *ts, int n);
 void parallel_for(int64_t n, void (*fn)(void *ctx, int64_t lo, int64_t hi), void *ctx);
 
 /* Rows to compare: all of them when M*N is small enough to interpret whole, else an even
- * spread of at least 256 that includes the first and the last. Returns the count. */
+ * spread of 256 that includes the first and the last. Returns the count. */
 int64_t sample_rows(int64_t M, int64_t N, int64_t **rows);
 /* The float64 reference on the sampled rows: ref[p] for each output p, rows packed in order. */
 int reference_rows(double **ref, const Kernel *k, const Tensor *ts, int64_t M, int64_t N,

@@ -1,4 +1,5 @@
-/* Helpers the cmocka tests share: read and parse kernels, failing the test with the diagnostic. */
+/* Helpers the cmocka tests share: read and parse kernels, failing the test with the diagnostic;
+ * the built-in kernels' names (tests/kernels.h). */
 #ifndef RKC_TESTUTIL_H
 #define RKC_TESTUTIL_H
 
@@ -12,6 +13,7 @@
 #include <cmocka.h>
 
 #include "frontends/frontends.h"
+#include "tests/kernels.h"
 
 static inline char *
 slurp_file(const char *path)

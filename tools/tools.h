@@ -2,6 +2,7 @@
 #ifndef RKC_TOOLS_H
 #define RKC_TOOLS_H
 
+#include "codegen/codegen.h"
 #include "frontends/frontends.h"
 #include "runtime/runtime.h"
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codegen/codegen.h"
 #include "frontends/frontends.h"
 #include "runtime/runtime.h"
 

@@ -15,6 +15,7 @@
 
 #include "codegen/codegen.h"
 #include "frontends/frontends.h"
+#include "tests/kernels.h"
 
 typedef struct {
 	char kernel[64], arch[8], what[512];
@@ -149,36 +150,27 @@ read_golden(const char *file)
 static int64_t widths[16] = {896, 4096, 16384, 50257};
 static int nwidths = 4;
 
-/* Every kernel at bf16 and fp32, each width, 2 to 32 warps: persistent over the row (one row a
- * CTA, and several for the narrowest width of the default grid) up to 128 elements a thread,
- * looped with chunks of 2, 8 and 16 vectors a thread up to the 64 elements the policy streams. */
+/* Every kernel of testdata/kernels at bf16 and fp32, each width, 2 to 32 warps: persistent over the
+ * row (one row a CTA, and several for the narrowest width of the default grid) up to 128 elements a
+ * thread, looped with chunks of 2, 8 and 16 vectors a thread up to the 64 elements the policy
+ * streams. */
 static int
 read_sweep(const char *arch)
 {
-	static const char *const names[] = {"rms_norm",
-					    "layer_norm",
-					    "softmax",
-					    "sum",
-					    "long_sum",
-					    "cross_entropy",
-					    "kl_div",
-					    "jsd",
-					    "welford",
-					    "fused_add_rmsnorm",
-					    "fused_add_layernorm",
-					    "gated_rmsnorm",
-					    "scaled_masked_softmax",
-					    "cross_entropy_ls_zloss",
-					    "dynamic_quant",
-					    "grpo",
-					    "fused_linear_jsd"};
 	Target t;
 	Diag d = {0};
 	if (target_load(arch, &t, &d)) {
 		fprintf(stderr, "%s\n", d.msg);
 		return -1;
 	}
-	for (size_t ki = 0; ki < sizeof names / sizeof *names; ki++)
+	int nnames;
+	char **names = kernel_names(&nnames);
+	if (nnames == 0) {
+		fprintf(stderr, "no kernels in testdata/kernels\n");
+		kernel_names_free(names);
+		return -1;
+	}
+	for (int ki = 0; ki < nnames; ki++)
 		for (int dt = 0; dt < 2; dt++)
 			for (int wi = 0; wi < nwidths; wi++)
 				for (int nw = 2; nw <= 32; nw *= 2)
@@ -230,6 +222,7 @@ read_sweep(const char *arch)
 						      8 * 8;
 						p->limit = lim;
 					}
+	kernel_names_free(names);
 	return 0;
 }
 
