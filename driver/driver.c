@@ -46,14 +46,15 @@ stage_target(const Request *rq, Result *r, char *note, size_t cap, Diag *d)
 	return target_load("sm_80", &r->target, d);
 }
 
-/* The policy's choice, then the caller's knobs over it. */
+/* The policy's choice (a copy in own), then the caller's knobs over it. */
 static int
-stage_choose(const Request *rq, Result *r, char (*notes)[400], int *nnotes, Diag *d)
+stage_choose(const Request *rq, Result *r, Choice *own, char (*notes)[400], int *nnotes, Diag *d)
 {
 	const Kernel *k = rq->k;
 	Choice *ch = &r->choice;
 	if (choose(k, &r->facts, rq->M, rq->N, &r->target, rq->policy, ch, d))
 		return -1;
+	*own = *ch;
 	if (!rq->forced && !rq->cfg)
 		return 0;
 	Config g = ch->cfg;
@@ -95,14 +96,23 @@ stage_validate(const Request *rq, Result *r, Diag *d)
 	return 0;
 }
 
-/* Notes first, then the policy's reasons, as many as a Choice holds. */
+/* Notes first. Then the policy's reason for each knob of its choice; over a forced config, which
+ * those reasons do not describe, the choice it replaced in one line instead. */
 static void
-stage_reasons(Choice *ch, char (*notes)[400], int nnotes)
+stage_reasons(Choice *ch, const Choice *own, const Request *rq, char (*notes)[400], int nnotes)
 {
 	Choice policy = *ch;
 	ch->nreasons = 0;
 	for (int i = 0; i < nnotes; i++)
 		choice_reason(ch, "%s", notes[i]);
+	if (rq->forced || rq->cfg) {
+		Buf b = {0};
+		config_short(&b, &own->cfg);
+		choice_reason(ch, "the %s policy's own choice, replaced: %s, modelled %.1f us",
+			      policy_name(rq->policy), b.s, own->cost.us);
+		buf_free(&b);
+		return;
+	}
 	for (int i = 0; i < policy.nreasons; i++)
 		choice_reason(ch, "%s", policy.reasons[i]);
 }
@@ -118,9 +128,10 @@ rkc_compile(const Request *rq, Result *r, Diag *d)
 	nnotes += notes[0][0] != 0;
 	facts_compute(rq->k, rq->dtype, &r->facts);
 	r->plan = rq->k->plan;
-	if (stage_choose(rq, r, notes, &nnotes, d) || stage_validate(rq, r, d))
+	Choice own;
+	if (stage_choose(rq, r, &own, notes, &nnotes, d) || stage_validate(rq, r, d))
 		return -1;
-	stage_reasons(&r->choice, notes, nnotes);
+	stage_reasons(&r->choice, &own, rq, notes, nnotes);
 	r->passes = plan_streams(r->plan, r->choice.cfg.persistent);
 	r->compile =
 	    (Compile){rq->arch ? rq->arch : "sm_90", rq->dtype, rq->M, rq->N, r->choice.cfg};

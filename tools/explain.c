@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "heuristics/heuristics.h"
+#include "driver/rkc.h"
 #include "tools/tools.h"
 
 static json_t *
@@ -30,9 +30,11 @@ facts_json(const Facts *f)
 }
 
 static void
-print_text(const Kernel *k, const Facts *f, const Choice *c, int64_t M, int64_t N,
-	   const char *dtype, const Target *t, Policy p)
+print_text(const Kernel *k, const Result *r, int64_t M, int64_t N, const char *dtype, Policy p)
 {
+	const Facts *f = &r->facts;
+	const Choice *c = &r->choice;
+	const Target *t = &r->target;
 	printf("kernel %s  shape %lldx%lld  dtype %s  arch %s (%s)  policy %s\n\n", k->name,
 	       (long long)M, (long long)N, dtype, t->arch, t->name, policy_name(p));
 	int measured = helion_measured_live(k->name);
@@ -59,17 +61,18 @@ print_text(const Kernel *k, const Facts *f, const Choice *c, int64_t M, int64_t 
 	       g->num_warps, g->vec, g->split, g->evict, g->min_ctas > 1 ? g->min_ctas : 1);
 	printf("  streams the row %d time(s); predicted %d regs/thread, %lld live bytes/thread, "
 	       "modelled %.1f us\n\n",
-	       plan_streams(k->plan, g->persistent), c->cost.regs, (long long)c->cost.live_bytes,
-	       c->cost.us);
+	       r->passes, c->cost.regs, (long long)c->cost.live_bytes, c->cost.us);
 	printf("reasons\n");
 	for (int i = 0; i < c->nreasons; i++)
 		printf("  - %s\n", c->reasons[i]);
 }
 
 static void
-print_json(const Kernel *k, const Facts *f, const Choice *c, int64_t M, int64_t N,
-	   const char *dtype, const Target *t, Policy p)
+print_json(const Kernel *k, const Result *r, int64_t M, int64_t N, const char *dtype, Policy p)
 {
+	const Facts *f = &r->facts;
+	const Choice *c = &r->choice;
+	const Target *t = &r->target;
 	json_t *reasons = json_array();
 	for (int i = 0; i < c->nreasons; i++)
 		json_array_append_new(reasons, json_string(c->reasons[i]));
@@ -80,8 +83,8 @@ print_json(const Kernel *k, const Facts *f, const Choice *c, int64_t M, int64_t 
 	    t->arch, "policy", policy_name(p), "persistent", g->persistent, "r_block",
 	    (json_int_t)g->r_block, "m_block", g->m_block, "num_warps", g->num_warps, "vec", g->vec,
 	    "split", g->split, "evict", g->evict, "min_ctas", g->min_ctas > 1 ? g->min_ctas : 1,
-	    "passes", plan_streams(k->plan, g->persistent), "predicted_regs", c->cost.regs,
-	    "live_bytes_per_thread", (json_int_t)c->cost.live_bytes, "modelled_us",
+	    "passes", r->passes, "predicted_regs", c->cost.regs, "live_bytes_per_thread",
+	    (json_int_t)c->cost.live_bytes, "modelled_us",
 	    (double)(long long)(c->cost.us * 10 + 0.5) / 10, "reasons", reasons, "facts",
 	    facts_json(f));
 	char *s = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
@@ -134,52 +137,33 @@ cmd_explain(int argc, char **argv)
 		return usage_error("--shape needs MxN with M, N >= 1, got",
 				   shape ? shape : "nothing");
 	Type dt;
-	if (!dtype || dtype_parse(dtype, &dt))
+	Diag d = {0};
+	if (!dtype || rkc_parse_dtype(dtype, &dt, &d))
 		return usage_error("--dtype needs bf16, fp16 or fp32, got",
 				   dtype ? dtype : "nothing");
 	dtype = dt == TY_BF16 ? "bf16" : dt == TY_F16 ? "fp16" : "fp32";
 	Policy p;
-	if (policy_parse(policy, &p))
+	if (rkc_parse_policy(policy, &p, &d))
 		return usage_error("--policy needs rkc or helion2828, got", policy);
-	Diag d = {0};
-	Target t;
-	if (target_load(arch, &t, &d)) {
-		fprintf(stderr, "rkc explain: %s\n", d.msg);
-		return 2;
-	}
+	if (rkc_parse_arch(arch, &d))
+		return usage_error("--arch needs sm_80, sm_86, sm_89 or sm_90, got", arch);
 	Kernel *k = tool_load_kernel(path);
 	if (!k)
 		return 1;
-	Facts f;
-	facts_compute(k, dt, &f);
-	Choice c;
-	int rc = choose(k, &f, M, N, &t, p, &c, &d);
-	if (!rc && forced) {
-		Config g = c.cfg;
-		rc = config_force(&g, forced, k, &f, M, N, &t, p, &d);
-		if (!rc) {
-			memset(&c, 0, sizeof c);
-			c.cfg = g;
-			cost_model(&f, &g, M, N, &t, &c.cost);
-			choice_reason(&c,
-				      "forced by --config %s; the %s policy's own choice is "
-				      "overridden",
-				      forced, policy_name(p));
-			if (c.cost.spills)
-				choice_reason(
-				    &c, "warning: predicted %d regs/thread > %d: expect spills",
-				    c.cost.regs, c.cost.reg_limit);
-		}
-	}
-	if (rc) {
+	Request rq = {
+	    .k = k, .M = M, .N = N, .dtype = dt, .arch = arch, .policy = p, .forced = forced};
+	Result r;
+	if (rkc_compile(&rq, &r, &d)) {
 		fprintf(stderr, "rkc explain: %s\n", d.msg);
+		rkc_result_free(&r);
 		kernel_free(k);
 		return 1;
 	}
 	if (json)
-		print_json(k, &f, &c, M, N, dtype, &t, p);
+		print_json(k, &r, M, N, dtype, p);
 	else
-		print_text(k, &f, &c, M, N, dtype, &t, p);
+		print_text(k, &r, M, N, dtype, p);
+	rkc_result_free(&r);
 	kernel_free(k);
 	return 0;
 }
