@@ -36,7 +36,7 @@ print_text(const Kernel *k, const Result *r, int64_t M, int64_t N, const char *d
 	const Choice *c = &r->choice;
 	const Target *t = &r->target;
 	printf("kernel %s  shape %lldx%lld  dtype %s  arch %s (%s)  policy %s\n\n", k->name,
-	       (long long)M, (long long)N, dtype, t->arch, t->name, policy_name(p));
+	       (long long)M, (long long)N, dtype, r->compile.arch, t->name, policy_name(p));
 	int measured = helion_measured_live(k->name);
 	printf("facts\n");
 	printf("  loads %d (%d [M,N], %d [N]), stores %d (%d [M,N])\n", f->nloads, f->ntile_loads,
@@ -72,7 +72,6 @@ print_json(const Kernel *k, const Result *r, int64_t M, int64_t N, const char *d
 {
 	const Facts *f = &r->facts;
 	const Choice *c = &r->choice;
-	const Target *t = &r->target;
 	json_t *reasons = json_array();
 	for (int i = 0; i < c->nreasons; i++)
 		json_array_append_new(reasons, json_string(c->reasons[i]));
@@ -80,7 +79,7 @@ print_json(const Kernel *k, const Result *r, int64_t M, int64_t N, const char *d
 	json_t *o = json_pack(
 	    "{s:s,s:I,s:I,s:s,s:s,s:s,s:b,s:I,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:I,s:f,s:o,s:o}",
 	    "kernel", k->name, "M", (json_int_t)M, "N", (json_int_t)N, "dtype", dtype, "arch",
-	    t->arch, "policy", policy_name(p), "persistent", g->persistent, "r_block",
+	    r->compile.arch, "policy", policy_name(p), "persistent", g->persistent, "r_block",
 	    (json_int_t)g->r_block, "m_block", g->m_block, "num_warps", g->num_warps, "vec", g->vec,
 	    "split", g->split, "evict", g->evict, "min_ctas", g->min_ctas > 1 ? g->min_ctas : 1,
 	    "passes", r->passes, "predicted_regs", c->cost.regs, "live_bytes_per_thread",
