@@ -2,8 +2,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "tools/tools.h"
 
@@ -80,30 +78,15 @@ tool_write_file(const char *path, const char *data, size_t len)
 {
 	if (!strcmp(path, "-"))
 		return fwrite(data, 1, len, stdout) == len ? 0 : -1;
-	size_t n = strlen(path) + 16;
-	char *tmp = malloc(n);
-	snprintf(tmp, n, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, "rkc: error: cannot write '%s': %s\n", path, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	/* mkstemp makes the file private; give it the mode an ordinary write would */
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	FILE *f = fdopen(fd, "wb");
-	int ok = f && fwrite(data, 1, len, f) == len;
-	ok = (f ? fclose(f) == 0 : 0) && ok;
-	if (ok && rename(tmp, path) == 0) {
-		free(tmp);
-		return 0;
-	}
-	fprintf(stderr, "rkc: error: cannot write '%s': %s\n", path, strerror(errno));
-	unlink(tmp);
-	free(tmp);
-	return -1;
+	OutFile o;
+	OutFile *one[] = {&o};
+	Diag d = {0};
+	int rc =
+	    out_open(&o, path, NULL, &d) || out_write(&o, data, len, &d) || out_commit(one, 1, &d);
+	out_free(&o);
+	if (rc)
+		fprintf(stderr, "rkc: %s\n", d.msg);
+	return rc ? -1 : 0;
 }
 
 int
