@@ -168,6 +168,25 @@ cmd_print(int argc, char **argv)
 	return 0;
 }
 
+/* What a command printed may still sit in stdio's buffer, and a full disk may only show when it is
+ * flushed: a command whose output was lost must not exit 0. */
+static int
+close_stdout(int rc)
+{
+	errno = 0;
+	int failed = fflush(stdout) != 0 || ferror(stdout), err = errno;
+	/* EBADF with nothing left to flush: stdout was closed from the start, and not written */
+	if (fclose(stdout) && errno != EBADF && !failed)
+		failed = 1, err = errno;
+	if (!failed)
+		return rc;
+	if (err)
+		fprintf(stderr, "rkc: error: cannot write standard output: %s\n", strerror(err));
+	else
+		fputs("rkc: error: cannot write standard output\n", stderr);
+	return rc ? rc : 1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -185,7 +204,7 @@ main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return close_stdout(commands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "rkc: error: unknown command '%s' (see rkc --help)\n", argv[1]);
 	return 2;
 }
