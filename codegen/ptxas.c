@@ -150,8 +150,11 @@ ptxas_run(const char *ptx, const char *arch, Buf *log, Diag *d)
 	unlink(path);
 	if (pid < 0)
 		return diag(d, "fork: %s", strerror(errno));
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		return diag(d, "ptxas rejected the PTX (exit %d): %s",
-			    WIFEXITED(st) ? WEXITSTATUS(st) : -1, log->s ? log->s : "");
+	if (WIFSIGNALED(st))
+		return diag(d, "ptxas was killed by signal %d (%s): %s", WTERMSIG(st),
+			    strsignal(WTERMSIG(st)), log->s ? log->s : "");
+	if (WEXITSTATUS(st) != 0)
+		return diag(d, "ptxas rejected the PTX (exit %d): %s", WEXITSTATUS(st),
+			    log->s ? log->s : "");
 	return 0;
 }

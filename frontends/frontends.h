@@ -9,9 +9,11 @@
 Kernel *parse_rk(const char *file, const char *src, Diag *d);
 /* Read the JSON form (docs/ir.md); verified likewise. */
 Kernel *parse_json(const char *file, const char *src, Diag *d);
-/* Either form, by content: JSON when the first non-blank character is '{'. */
+/* Either form: JSON when the first non-blank character is '{' or '[' or the file is a .json;
+ * a leading UTF-8 byte order mark is skipped. */
 Kernel *parse_kernel(const char *file, const char *src, Diag *d);
-/* Read a whole file ("-" is stdin) into a NUL-terminated malloc'd string; NULL with d set. */
+/* Read a whole file ("-" is stdin) into a NUL-terminated malloc'd string; NULL with d set.
+ * Refuses more than 64 MiB. */
 char *read_file(const char *path, size_t *len, Diag *d);
 /* The JSON form, deterministic: fixed key order, two-space indent, trailing newline. */
 void kernel_print_json(Buf *b, const Kernel *k);

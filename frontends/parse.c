@@ -427,11 +427,20 @@ parse_rk(const char *file, const char *src, Diag *d)
 Kernel *
 parse_kernel(const char *file, const char *src, Diag *d)
 {
+	/* editors on Windows start UTF-8 files with a byte order mark; it is no part of the text */
+	if (!strncmp(src, "\xef\xbb\xbf", 3))
+		src += 3;
 	const char *s = src;
 	while (isspace((unsigned char)*s))
 		s++;
-	return *s == '{' ? parse_json(file, src, d) : parse_rk(file, src, d);
+	size_t n = strlen(file);
+	int json = *s == '{' || *s == '[' || (n > 5 && !strcmp(file + n - 5, ".json"));
+	return json ? parse_json(file, src, d) : parse_rk(file, src, d);
 }
+
+/* The most read_file takes: far more than any kernel or data file, and a stop for endless input
+ * such as /dev/zero before it takes all of memory. */
+#define MAX_INPUT_MIB 64
 
 char *
 read_file(const char *path, size_t *len, Diag *d)
@@ -461,6 +470,13 @@ read_file(const char *path, size_t *len, Diag *d)
 		n += got;
 		if (got == 0)
 			break;
+		if (n > (size_t)MAX_INPUT_MIB << 20) {
+			free(s);
+			if (!is_stdin)
+				fclose(f);
+			diag(d, "'%s' is over %d MiB, the most rkc reads", path, MAX_INPUT_MIB);
+			return NULL;
+		}
 	}
 	int err = ferror(f);
 	if (!is_stdin)

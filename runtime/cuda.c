@@ -94,7 +94,7 @@ gpu_open(Diag *d)
 	g->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!g->lib) {
 		diag(d,
-		     "no CUDA driver: %s (rkc run needs an NVIDIA GPU and its driver; "
+		     "no CUDA driver: %s (this command needs an NVIDIA GPU and its driver; "
 		     "RKC_LIBCUDA names the driver library)",
 		     dlerror());
 		free(g);

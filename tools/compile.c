@@ -1,4 +1,5 @@
 /* rkc compile: a kernel and a chosen or forced config to PTX, plus its launch manifest. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,37 @@ manifest_path(const char *ptx)
 	memcpy(s, ptx, n);
 	strcpy(s + n, ".json");
 	return s;
+}
+
+/* The PTX and its manifest beside it, both or neither (out_commit says what a reader sees). A PTX
+ * written in place (a FIFO, /dev/null) gets no manifest, as with -o -. Neither file may be the
+ * input, and they may not be one file. */
+static int
+write_outputs(const char *input, const char *out, const Buf *ptx, const Buf *man)
+{
+	char *mpath = manifest_path(out);
+	OutFile p, m = {.fd = -1};
+	OutFile *both[] = {&p, &m};
+	Diag d = {0};
+	int rc = out_open(&p, out, input, &d), hint = 0;
+	if (!rc && p.in_place) {
+		rc = out_write(&p, ptx->s, ptx->len, &d);
+	} else if (!rc) {
+		rc = hint = out_open(&m, mpath, input, &d);
+		if (!rc && p.had_old && m.had_old && p.old.st_dev == m.old.st_dev &&
+		    p.old.st_ino == m.old.st_ino)
+			rc = hint = diag(&d, "'%s' and '%s' are one file", out, mpath);
+		if (!rc)
+			rc = out_write(&p, ptx->s, ptx->len, &d) ||
+			     out_write(&m, man->s, man->len, &d) || out_commit(both, 2, &d);
+	}
+	if (rc)
+		fprintf(stderr, "rkc compile: %s%s\n", d.msg,
+			hint ? " (the manifest's name is -o's with .json for .ptx)" : "");
+	out_free(&p);
+	out_free(&m);
+	free(mpath);
+	return rc ? -1 : 0;
 }
 
 static void
@@ -91,7 +123,6 @@ cmd_compile(int argc, char **argv)
 	Choice ch;
 	Buf ptx = {0}, man = {0}, log = {0};
 	const char **reasons = NULL;
-	char *mpath = NULL;
 	int rc = 1;
 	/* codegen takes any of its archs; the choice needs a target file, so an Ampere/Ada part
 	 * without one is chosen for as sm_80 and the reasons say so */
@@ -147,14 +178,9 @@ cmd_compile(int argc, char **argv)
 	for (int i = 0; i < ch.nreasons; i++)
 		reasons[nr++] = ch.reasons[i];
 	codegen_manifest(&man, k, &c, policy_name(p), reasons, nr);
-	/* both files are built before either is written, each written whole or not at all */
-	mpath = manifest_path(out);
-	if (tool_write_file(out, ptx.s, ptx.len) || tool_write_file(mpath, man.s, man.len))
-		goto out;
-	rc = 0;
+	rc = write_outputs(path, out, &ptx, &man) ? 1 : 0;
 out:
 	free(reasons);
-	free(mpath);
 	buf_free(&ptx);
 	buf_free(&man);
 	buf_free(&log);

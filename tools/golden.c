@@ -24,13 +24,18 @@ load_json(const char *path)
 {
 	json_error_t e;
 	json_t *o = json_load_file(path, 0, &e);
-	if (!o)
-		fprintf(stderr, "rkc golden: error: %s:%d: %s\n", path, e.line, e.text);
+	/* no line: the file could not be opened, and the text says so and names it */
+	if (!o && e.line > 0)
+		fprintf(stderr, "rkc golden: error: %s:%d:%d: %s\n", path, e.line, e.column,
+			e.text);
+	else if (!o)
+		fprintf(stderr, "rkc golden: error: %s\n", e.text);
 	return o;
 }
 
 typedef struct {
-	char key[96]; /* "kernel dtype MxN" */
+	char *key;    /* "kernel dtype MxN" */
+	size_t group; /* the length of its "kernel dtype" */
 	char *line;   /* the point as one line of compact, sorted JSON */
 } Point;
 
@@ -39,22 +44,30 @@ typedef struct {
 	int n, cap;
 } Points;
 
+/* o has the fields point_error checks. */
 static void
-points_add(Points *ps, const char *key, char *line)
+points_add(Points *ps, json_t *o)
 {
 	if (ps->n == ps->cap) {
 		ps->cap = ps->cap ? 2 * ps->cap : 512;
 		ps->v = realloc(ps->v, ps->cap * sizeof *ps->v);
 	}
-	snprintf(ps->v[ps->n].key, sizeof ps->v[0].key, "%s", key);
-	ps->v[ps->n++].line = line;
+	Point *p = &ps->v[ps->n++];
+	const char *kernel = json_string_value(json_object_get(o, "kernel"));
+	const char *dtype = json_string_value(json_object_get(o, "dtype"));
+	p->group = strlen(kernel) + 1 + strlen(dtype);
+	if (asprintf(&p->key, "%s %s %lldx%lld", kernel, dtype,
+		     (long long)json_integer_value(json_object_get(o, "M")),
+		     (long long)json_integer_value(json_object_get(o, "N"))) < 0)
+		abort();
+	p->line = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
 }
 
 static void
 points_free(Points *ps)
 {
 	for (int i = 0; i < ps->n; i++)
-		free(ps->v[i].line);
+		free(ps->v[i].key), free(ps->v[i].line);
 	free(ps->v);
 	memset(ps, 0, sizeof *ps);
 }
@@ -68,19 +81,28 @@ points_find(const Points *ps, const char *key)
 	return NULL;
 }
 
-static char *
-point_line(json_t *o)
+/* What is wrong with a point read from a file, or NULL when it has every field generate writes. */
+static const char *
+point_error(json_t *o, char *buf, size_t n)
 {
-	return json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
-}
-
-static void
-point_key(char *buf, size_t n, json_t *o)
-{
-	snprintf(buf, n, "%s %s %lldx%lld", json_string_value(json_object_get(o, "kernel")),
-		 json_string_value(json_object_get(o, "dtype")),
-		 (long long)json_integer_value(json_object_get(o, "M")),
-		 (long long)json_integer_value(json_object_get(o, "N")));
+	static const char *const ints[] = {"M",	  "N",	   "r_block", "m_block", "num_warps",
+					   "vec", "split", "evict",   "min_ctas"};
+	if (!json_is_object(o))
+		return "expected an object";
+	if (!json_is_string(json_object_get(o, "kernel")) ||
+	    !json_is_string(json_object_get(o, "dtype")))
+		return "expected strings kernel and dtype";
+	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+		if (!json_is_integer(json_object_get(o, ints[i]))) {
+			snprintf(buf, n, "expected an integer %s", ints[i]);
+			return buf;
+		}
+	if (!json_is_boolean(json_object_get(o, "persistent")))
+		return "expected a boolean persistent";
+	double us = json_number_value(json_object_get(o, "modelled_us"));
+	if (!(us > 0) || !isfinite(us))
+		return "expected a positive number modelled_us";
+	return NULL;
 }
 
 /* One kernel at one dtype, parsed and analysed once for all of its shapes. */
@@ -155,9 +177,7 @@ generate(Policy p, const Target *t, Points *out, long *npoints)
 					    c.cfg.min_ctas > 1 ? c.cfg.min_ctas : 1,
 					    "predicted_regs", c.cost.regs, "modelled_us",
 					    round(c.cost.us * 10) / 10, "reasons", reasons);
-					char key[96];
-					point_key(key, sizeof key, o);
-					points_add(out, key, point_line(o));
+					points_add(out, o);
 					json_decref(o);
 					++*npoints;
 				}
@@ -194,16 +214,27 @@ read_points(const char *path, Points *ps)
 	json_t *o = load_json(path);
 	if (!o)
 		return -1;
+	json_t *points = json_object_get(o, "points"), *pt;
+	int rc = 0;
+	if (!json_is_array(points)) {
+		fprintf(stderr, "rkc golden: error: %s: not a golden file (no \"points\" array)\n",
+			path);
+		rc = -1;
+	}
 	size_t i;
-	json_t *pt;
-	json_array_foreach(json_object_get(o, "points"), i, pt)
+	json_array_foreach(points, i, pt)
 	{
-		char key[96];
-		point_key(key, sizeof key, pt);
-		points_add(ps, key, point_line(pt));
+		char buf[64];
+		const char *why = point_error(pt, buf, sizeof buf);
+		if (why) {
+			fprintf(stderr, "rkc golden: error: %s: points[%zu]: %s\n", path, i, why);
+			rc = -1;
+			break;
+		}
+		points_add(ps, pt);
 	}
 	json_decref(o);
-	return 0;
+	return rc;
 }
 
 static void
@@ -319,35 +350,35 @@ diff(const char *a, const char *b)
 	printf("Config: P persistent / L looped with r_block, m rows per CTA, w warps, v vector "
 	       "width, s split. `=`: the point is byte-identical; `= config`: the same config "
 	       "with other reasons. Times are the cost model's, in µs.\n");
-	char group[96] = "";
+	const Point *group = NULL; /* the first point of the "kernel dtype" being tabled */
 	int changed = 0, total = 0, gchanged = 0, gtotal = 0;
 	double lsum = 0, glsum = 0;
 	Buf body = {0};
 	for (int i = 0; i <= now.n; i++) {
-		char g[96] = "";
-		if (i < now.n) {
-			snprintf(g, sizeof g, "%s", now.v[i].key);
-			*strrchr(g, ' ') = 0; /* "kernel dtype" */
-		}
-		if (strcmp(g, group) && group[0]) {
-			printf("\n## %s: %d of %d changed, modelled speedup geomean %.3fx\n\n"
+		const Point *p = i < now.n ? &now.v[i] : NULL;
+		if (group && !(p && p->group == group->group &&
+			       !strncmp(p->key, group->key, group->group))) {
+			printf("\n## %.*s: %d of %d changed, modelled speedup geomean %.3fx\n\n"
 			       "| shape | before | after |\n|---|---|---|\n%s",
-			       group, gchanged, gtotal, exp(glsum / gtotal), body.s);
+			       (int)group->group, group->key, gchanged, gtotal, exp(glsum / gtotal),
+			       body.s);
 			buf_free(&body);
 			gchanged = gtotal = 0;
 			glsum = 0;
+			group = NULL;
 		}
-		if (i == now.n)
+		if (!p)
 			break;
-		snprintf(group, sizeof group, "%s", g);
-		const Point *o = points_find(&old, now.v[i].key);
+		if (!group)
+			group = p;
+		const Point *o = points_find(&old, p->key);
 		Buf was = {0}, is = {0};
 		if (o)
 			config_of(&was, o->line);
-		config_of(&is, now.v[i].line);
-		double un = us_of(now.v[i].line), uo = o ? us_of(o->line) : un;
-		const char *shape = strrchr(now.v[i].key, ' ') + 1;
-		if (o && !strcmp(o->line, now.v[i].line))
+		config_of(&is, p->line);
+		double un = us_of(p->line), uo = o ? us_of(o->line) : un;
+		const char *shape = p->key + p->group + 1;
+		if (o && !strcmp(o->line, p->line))
 			buf_printf(&body, "| %s | %s · %.1f | = |\n", shape, was.s, uo);
 		else if (o && !strcmp(was.s, is.s))
 			buf_printf(&body, "| %s | %s · %.1f | = config |\n", shape, was.s, uo);

@@ -2,8 +2,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "tools/tools.h"
 
@@ -80,30 +78,15 @@ tool_write_file(const char *path, const char *data, size_t len)
 {
 	if (!strcmp(path, "-"))
 		return fwrite(data, 1, len, stdout) == len ? 0 : -1;
-	size_t n = strlen(path) + 16;
-	char *tmp = malloc(n);
-	snprintf(tmp, n, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, "rkc: error: cannot write '%s': %s\n", path, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	/* mkstemp makes the file private; give it the mode an ordinary write would */
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	FILE *f = fdopen(fd, "wb");
-	int ok = f && fwrite(data, 1, len, f) == len;
-	ok = (f ? fclose(f) == 0 : 0) && ok;
-	if (ok && rename(tmp, path) == 0) {
-		free(tmp);
-		return 0;
-	}
-	fprintf(stderr, "rkc: error: cannot write '%s': %s\n", path, strerror(errno));
-	unlink(tmp);
-	free(tmp);
-	return -1;
+	OutFile o;
+	OutFile *one[] = {&o};
+	Diag d = {0};
+	int rc =
+	    out_open(&o, path, NULL, &d) || out_write(&o, data, len, &d) || out_commit(one, 1, &d);
+	out_free(&o);
+	if (rc)
+		fprintf(stderr, "rkc: %s\n", d.msg);
+	return rc ? -1 : 0;
 }
 
 int
@@ -185,6 +168,25 @@ cmd_print(int argc, char **argv)
 	return 0;
 }
 
+/* What a command printed may still sit in stdio's buffer, and a full disk may only show when it is
+ * flushed: a command whose output was lost must not exit 0. */
+static int
+close_stdout(int rc)
+{
+	errno = 0;
+	int failed = fflush(stdout) != 0 || ferror(stdout), err = errno;
+	/* EBADF with nothing left to flush: stdout was closed from the start, and not written */
+	if (fclose(stdout) && errno != EBADF && !failed)
+		failed = 1, err = errno;
+	if (!failed)
+		return rc;
+	if (err)
+		fprintf(stderr, "rkc: error: cannot write standard output: %s\n", strerror(err));
+	else
+		fputs("rkc: error: cannot write standard output\n", stderr);
+	return rc ? rc : 1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -202,7 +204,7 @@ main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return close_stdout(commands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "rkc: error: unknown command '%s' (see rkc --help)\n", argv[1]);
 	return 2;
 }

@@ -2,7 +2,9 @@
 #ifndef RKC_TOOLS_H
 #define RKC_TOOLS_H
 
-#include "codegen/codegen.h"
+#include <sys/stat.h>
+
+#include "driver/rkc.h"
 #include "frontends/frontends.h"
 #include "runtime/runtime.h"
 
@@ -19,7 +21,7 @@ int cmd_tune(int argc, char **argv);	/* tools/tune.c */
 Kernel *tool_load_kernel(const char *path);
 /* MxN, or BxLxN flattened to M = B*L rows; 0 on success. */
 int tool_parse_shape(const char *s, int64_t *M, int64_t *N);
-/* Write data to path atomically (a temporary file beside it, then rename); "-" is stdout. */
+/* Write data to path as out_open and out_commit do, printing any error; "-" is stdout. */
 int tool_write_file(const char *path, const char *data, size_t len);
 /* PTX and its parsed manifest for kernel k at c, as `rkc compile` writes them (tools/run.c). */
 int tool_build(const Kernel *k, const Compile *c, const char *policy, const char *const *reasons,
@@ -27,5 +29,27 @@ int tool_build(const Kernel *k, const Compile *c, const char *policy, const char
 /* The data file given on the command line, else testdata/NAME from here or from the source tree;
  * *used names the file read. NULL with d set when there is none. */
 char *tool_read_data(const char *given, const char *name, const char **used, Diag *d);
+
+/* An output file (tools/output.c). A regular file is written to a temporary beside it and renamed
+ * over it, keeping its mode; a symbolic link stays and its target is replaced so. What is not a
+ * regular file (a FIFO, a device), or is reached through /proc or /dev/fd (/dev/stdout), is
+ * written in place. A directory, and the input when it is a regular file, are refused. */
+typedef struct {
+	const char *path; /* as given, for messages */
+	char *dest;	  /* what is replaced: path with its symbolic links followed */
+	char *tmp;	  /* the temporary; NULL when written in place */
+	struct stat old;  /* dest before, when had_old */
+	int fd, in_place, had_old, placed;
+} OutFile;
+
+/* Checks path against input ("-": standard input; NULL: none) and opens what writing it takes;
+ * -1 with d set. Call out_free after, whatever happened. */
+int out_open(OutFile *o, const char *path, const char *input, Diag *d);
+/* Writes all of data and closes the file: a temporary, or an in-place file now written. */
+int out_write(OutFile *o, const char *data, size_t len, Diag *d);
+/* Renames the written temporaries over their destinations: all, or on error none (output.c says
+ * when that holds, and what a reader sees). */
+int out_commit(OutFile *const *os, int n, Diag *d);
+void out_free(OutFile *o);
 
 #endif
