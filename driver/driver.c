@@ -46,6 +46,13 @@ stage_target(const Request *rq, Result *r, char *note, size_t cap, Diag *d)
 	return target_load("sm_80", &r->target, d);
 }
 
+/* A diagnostic's message without its "error: " (the caller says what kind of error). */
+static const char *
+bare(const char *msg)
+{
+	return strncmp(msg, "error: ", 7) ? msg : msg + 7;
+}
+
 /* The policy's choice (a copy in own), then the caller's knobs over it. */
 static int
 stage_choose(const Request *rq, Result *r, Choice *own, char (*notes)[400], int *nnotes, Diag *d)
@@ -63,12 +70,16 @@ stage_choose(const Request *rq, Result *r, Choice *own, char (*notes)[400], int 
 		snprintf(notes[(*nnotes)++], 400, "config given whole over the %s policy's choice",
 			 policy_name(rq->policy));
 	} else {
-		if (config_force(&g, rq->forced, k, &r->facts, rq->M, rq->N, &r->target, rq->policy,
-				 d))
-			return -1;
-		snprintf(notes[(*nnotes)++], 400,
-			 "--config %.300s forced over the %s policy's choice", rq->forced,
-			 policy_name(rq->policy));
+		Diag e = {0};
+		g.min_ctas = -1;
+		if (config_parse(rq->forced, &g, &e))
+			return diag(d, "bad --config '%.200s': %s", rq->forced, bare(e.msg));
+		g = ch->cfg;
+		if (config_force(&g, rq->forced, k, &r->facts, rq->M, rq->N, &r->target,
+				 rq->policy, &e))
+			return diag(d, "infeasible --config '%.200s': %s", rq->forced, bare(e.msg));
+		snprintf(notes[(*nnotes)++], 400, "--config %.300s forced over the %s policy's choice",
+			 rq->forced, policy_name(rq->policy));
 	}
 	ch->cfg = g;
 	cost_model(&r->facts, &g, rq->M, rq->N, &r->target, &ch->cost);

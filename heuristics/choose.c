@@ -1,18 +1,25 @@
-/* Choose: the entry point that checks the shape and runs a policy. */
-#include <stdarg.h>
+/* Choose: the policies by name, the entry point that runs one, and forced knobs over its pick. */
 #include <string.h>
 
 #include "heuristics/heuristics.h"
 
-void
-choice_reason(Choice *c, const char *fmt, ...)
+static const char *policy_names[] = {[POLICY_RKC] = "rkc", [POLICY_HELION2828] = "helion2828"};
+
+int
+policy_parse(const char *s, Policy *p)
 {
-	if (c->nreasons == MAX_REASONS)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(c->reasons[c->nreasons++], sizeof c->reasons[0], fmt, ap);
-	va_end(ap);
+	for (int i = 0; i < 2; i++)
+		if (!strcmp(s, policy_names[i])) {
+			*p = (Policy)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *
+policy_name(Policy p)
+{
+	return policy_names[p];
 }
 
 int
@@ -30,35 +37,23 @@ choose(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t, P
 	return 0;
 }
 
-/* body_live_tiles as PR #2828's author measured it on Helion's own versions of the 17 kernels
- * (a property of each kernel's graph, not of its shape); shown beside our count. */
 int
-helion_measured_live(const char *kernel)
+config_force(Config *c, const char *forced, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+	     const Target *t, Policy p, Diag *d)
 {
-	static const struct {
-		const char *name;
-		int live;
-	} table[] = {
-	    {"fused_linear_jsd", 7},
-	    {"rms_norm", 3},
-	    {"layer_norm", 3},
-	    {"softmax", 2},
-	    {"sum", 2},
-	    {"long_sum", 2},
-	    {"cross_entropy", 2},
-	    {"welford", 3},
-	    {"kl_div", 6},
-	    {"jsd", 12},
-	    {"fused_add_rmsnorm", 4},
-	    {"fused_add_layernorm", 4},
-	    {"gated_rmsnorm", 4},
-	    {"scaled_masked_softmax", 3},
-	    {"cross_entropy_ls_zloss", 3},
-	    {"dynamic_quant", 3},
-	    {"grpo", 2},
-	};
-	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-		if (!strcmp(table[i].name, kernel))
-			return table[i].live;
-	return -1;
+	Config g = *c;
+	g.min_ctas = -1;
+	if (config_parse(forced, &g, d))
+		return -1;
+	int own = g.min_ctas == -1;
+	if (own)
+		g.min_ctas = 1;
+	if (config_check_emit(k, f->dtype, M, N, &g, d) || config_check_target(&g, M, t, d))
+		return -1;
+	if (own && p == POLICY_RKC) {
+		Cost o;
+		g.min_ctas = rkc_min_ctas(f, &g, M, N, t, &o);
+	}
+	*c = g;
+	return 0;
 }

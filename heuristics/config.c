@@ -50,25 +50,6 @@ config_short(Buf *b, const Config *c)
 		buf_printf(b, " k%d", c->min_ctas);
 }
 
-static const char *policy_names[] = {[POLICY_RKC] = "rkc", [POLICY_HELION2828] = "helion2828"};
-
-int
-policy_parse(const char *s, Policy *p)
-{
-	for (int i = 0; i < 2; i++)
-		if (!strcmp(s, policy_names[i])) {
-			*p = (Policy)i;
-			return 0;
-		}
-	return -1;
-}
-
-const char *
-policy_name(Policy p)
-{
-	return policy_names[p];
-}
-
 int
 config_parse(const char *s, Config *c, Diag *d)
 {
@@ -121,26 +102,5 @@ dtype_parse(const char *s, Type *t)
 		*t = TY_F32;
 	else
 		return -1;
-	return 0;
-}
-
-int
-config_force(Config *c, const char *forced, const Kernel *k, const Facts *f, int64_t M, int64_t N,
-	     const Target *t, Policy p, Diag *d)
-{
-	Config g = *c;
-	g.min_ctas = -1;
-	if (config_parse(forced, &g, d))
-		return -1;
-	int own = g.min_ctas == -1;
-	if (own)
-		g.min_ctas = 1;
-	if (config_check_emit(k, f->dtype, M, N, &g, d) || config_check_target(&g, M, t, d))
-		return -1;
-	if (own && p == POLICY_RKC) {
-		Cost o;
-		g.min_ctas = rkc_min_ctas(f, &g, M, N, t, &o);
-	}
-	*c = g;
 	return 0;
 }

@@ -1,5 +1,7 @@
 /* Policy helion2828: Helion PR #2828's reduction seed on our facts (docs/heuristics.md, "Helion's
  * reduction seed, as implemented", gives each rule and constant). */
+#include <string.h>
+
 #include "heuristics/heuristics.h"
 
 enum {
@@ -191,4 +193,37 @@ choose_helion2828(const Kernel *k, const Facts *f, int64_t M, int64_t N, const T
 		      "(our cost model, for comparison only)",
 		      out->cost.regs, out->cost.reg_limit, 32 * c->num_warps,
 		      out->cost.spills ? ": this config spills" : "", out->cost.us);
+}
+
+/* body_live_tiles as PR #2828's author measured it on Helion's own versions of the 17 kernels
+ * (a property of each kernel's graph, not of its shape); shown beside our count. */
+int
+helion_measured_live(const char *kernel)
+{
+	static const struct {
+		const char *name;
+		int live;
+	} table[] = {
+	    {"fused_linear_jsd", 7},
+	    {"rms_norm", 3},
+	    {"layer_norm", 3},
+	    {"softmax", 2},
+	    {"sum", 2},
+	    {"long_sum", 2},
+	    {"cross_entropy", 2},
+	    {"welford", 3},
+	    {"kl_div", 6},
+	    {"jsd", 12},
+	    {"fused_add_rmsnorm", 4},
+	    {"fused_add_layernorm", 4},
+	    {"gated_rmsnorm", 4},
+	    {"scaled_masked_softmax", 3},
+	    {"cross_entropy_ls_zloss", 3},
+	    {"dynamic_quant", 3},
+	    {"grpo", 2},
+	};
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (!strcmp(table[i].name, kernel))
+			return table[i].live;
+	return -1;
 }

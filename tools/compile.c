@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/codegen.h"
 #include "tools/tools.h"
 
 /* out.ptx -> out.json; any other name gets .json appended. */
@@ -103,54 +102,32 @@ cmd_compile(int argc, char **argv)
 		return usage_error("no kernel file given", NULL);
 	if (!out)
 		return usage_error("no output given (-o out.ptx, or -o - for stdout)", NULL);
-	Compile c = {.arch = arch};
-	if (!shape || tool_parse_shape(shape, &c.M, &c.N))
+	Request rq = {.arch = arch, .forced = forced, .emit = 1};
+	Diag d = {0};
+	if (!shape || tool_parse_shape(shape, &rq.M, &rq.N))
 		return usage_error("--shape needs MxN with M, N >= 1, got",
 				   shape ? shape : "nothing");
-	if (!dtype || dtype_parse(dtype, &c.dtype))
+	if (!dtype || rkc_parse_dtype(dtype, &rq.dtype, &d))
 		return usage_error("--dtype needs bf16, fp16 or fp32, got",
 				   dtype ? dtype : "nothing");
-	Policy p;
-	if (policy_parse(policy, &p))
+	if (rkc_parse_policy(policy, &rq.policy, &d))
 		return usage_error("--policy needs rkc or helion2828, got", policy);
+	if (rkc_parse_arch(arch, &d))
+		return usage_error("--arch needs sm_80, sm_86, sm_89 or sm_90, got", arch);
 
 	Kernel *k = tool_load_kernel(path);
 	if (!k)
 		return 1;
-	Diag d = {0};
-	Target t;
-	Facts f;
-	Choice ch;
-	Buf ptx = {0}, man = {0}, log = {0};
-	const char **reasons = NULL;
+	rq.k = k;
+	Result r;
+	Buf log = {0};
 	int rc = 1;
-	/* codegen takes any of its archs; the choice needs a target file, so an Ampere/Ada part
-	 * without one is chosen for as sm_80 and the reasons say so */
-	int own_target = target_load(arch, &t, &d) == 0;
-	if (!own_target) {
-		Diag d2 = {0};
-		if (codegen_arch(arch, &d2) || target_load("sm_80", &t, &d2)) {
-			fprintf(stderr, "rkc compile: %s\n", d2.msg);
-			goto out;
-		}
-	}
-	facts_compute(k, c.dtype, &f);
-	if (choose(k, &f, c.M, c.N, &t, p, &ch, &d)) {
+	if (rkc_compile(&rq, &r, &d)) {
 		fprintf(stderr, "rkc compile: %s\n", d.msg);
 		goto out;
 	}
-	c.cfg = ch.cfg;
-	if (forced && config_force(&c.cfg, forced, k, &f, c.M, c.N, &t, p, &d)) {
-		const char *m = strncmp(d.msg, "error: ", 7) ? d.msg : d.msg + 7;
-		fprintf(stderr, "rkc compile: error: infeasible --config '%s': %s\n", forced, m);
-		goto out;
-	}
-	if (codegen_ptx(k, &c, &ptx, NULL, &d)) {
-		fprintf(stderr, "%s: %s\n", path, d.msg);
-		goto out;
-	}
 	if (run_ptxas) {
-		if (ptxas_run(ptx.s, arch, &log, &d)) {
+		if (ptxas_run(r.ptx.s, arch, &log, &d)) {
 			fprintf(stderr, "rkc compile: %s\n", d.msg);
 			goto out;
 		}
@@ -159,30 +136,12 @@ cmd_compile(int argc, char **argv)
 		for (int i = 0; i < n; i++)
 			print_ptxas(strcmp(out, "-") ? stdout : stderr, arch, &pf[i]);
 	}
-	if (!strcmp(out, "-")) {
-		rc = tool_write_file("-", ptx.s, ptx.len) ? 1 : 0;
-		goto out;
-	}
-	int nr = 0;
-	reasons = malloc(sizeof(char *) * (MAX_REASONS + 2));
-	char fr[600], tr[100];
-	if (forced) {
-		snprintf(fr, sizeof fr, "--config %s forced over the %s policy's choice", forced,
-			 policy_name(p));
-		reasons[nr++] = fr;
-	}
-	if (!own_target) {
-		snprintf(tr, sizeof tr, "no target data for %s: chosen with sm_80's", arch);
-		reasons[nr++] = tr;
-	}
-	for (int i = 0; i < ch.nreasons; i++)
-		reasons[nr++] = ch.reasons[i];
-	codegen_manifest(&man, k, &c, policy_name(p), reasons, nr);
-	rc = write_outputs(path, out, &ptx, &man) ? 1 : 0;
+	if (!strcmp(out, "-"))
+		rc = tool_write_file("-", r.ptx.s, r.ptx.len) ? 1 : 0;
+	else
+		rc = write_outputs(path, out, &r.ptx, &r.manifest) ? 1 : 0;
 out:
-	free(reasons);
-	buf_free(&ptx);
-	buf_free(&man);
+	rkc_result_free(&r);
 	buf_free(&log);
 	kernel_free(k);
 	return rc;
