@@ -105,15 +105,9 @@ point_error(json_t *o, char *buf, size_t n)
 	return NULL;
 }
 
-/* One kernel at one dtype, parsed and analysed once for all of its shapes. */
-typedef struct {
-	Kernel *k;
-	Facts f;
-} Prepared;
-
 /* Every point of one (policy, arch), in suite order; -1 on a missing kernel or bad suite. */
 static int
-generate(Policy p, const Target *t, Points *out, long *npoints)
+generate(Policy p, const char *arch, Points *out, long *npoints)
 {
 	for (size_t s = 0; s < sizeof suites / sizeof suites[0]; s++) {
 		char path[4096];
@@ -137,23 +131,27 @@ generate(Policy p, const Target *t, Points *out, long *npoints)
 			json_array_foreach(dtypes, di, dt)
 			{
 				Type type;
-				if (dtype_parse(json_string_value(dt), &type)) {
-					fprintf(stderr, "rkc golden: error: %s: bad dtype\n", path);
+				Diag d = {0};
+				if (rkc_parse_dtype(json_string_value(dt), &type, &d)) {
+					fprintf(stderr, "rkc golden: %s: %s\n", path, d.msg);
 					kernel_free(k);
 					json_decref(suite);
 					return -1;
 				}
-				Facts f;
-				facts_compute(k, type, &f);
 				size_t si;
 				json_t *sh;
 				json_array_foreach(json_object_get(ks, "shapes"), si, sh)
 				{
-					int64_t M = json_integer_value(json_array_get(sh, 0));
-					int64_t N = json_integer_value(json_array_get(sh, 1));
-					Choice c;
-					Diag d = {0};
-					if (choose(k, &f, M, N, t, p, &c, &d)) {
+					Request rq = {
+					    .k = k, .dtype = type, .arch = arch, .policy = p};
+					rq.M = json_integer_value(json_array_get(sh, 0));
+					rq.N = json_integer_value(json_array_get(sh, 1));
+					int64_t M = rq.M, N = rq.N;
+					Result r;
+					int failed = rkc_compile(&rq, &r, &d);
+					Choice c = r.choice;
+					rkc_result_free(&r);
+					if (failed) {
 						fprintf(stderr, "rkc golden: %s (%s)\n", d.msg,
 							path);
 						kernel_free(k);
@@ -272,17 +270,11 @@ run_all(int update)
 	long npoints = 0;
 	double secs = 0;
 	for (const char *const *a = archs; *a; a++) {
-		Target t;
-		Diag d = {0};
-		if (target_load(*a, &t, &d)) {
-			fprintf(stderr, "rkc golden: %s\n", d.msg);
-			return 2;
-		}
 		for (size_t pi = 0; pi < sizeof policies / sizeof policies[0]; pi++) {
 			Points gen = {0}, old = {0};
 			struct timespec t0, t1;
 			clock_gettime(CLOCK_MONOTONIC, &t0);
-			int rc = generate(policies[pi], &t, &gen, &npoints);
+			int rc = generate(policies[pi], *a, &gen, &npoints);
 			clock_gettime(CLOCK_MONOTONIC, &t1);
 			secs += (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 			if (rc) {

@@ -25,50 +25,17 @@ static const char run_usage[] =
     "       [--copy-gbps X] [--ptx FILE --manifest FILE] [--inputs FILE] [--tolerances FILE]\n"
     "A shape BxLxN runs as M = B*L rows. Without --check or --time, both.\n";
 
-typedef struct {
-	const char *arch, *config;
-	Policy policy;
-} CompileOpts;
-
 int
-tool_build(const Kernel *k, const Compile *c, const char *policy, const char *const *reasons,
-	   int nreasons, Buf *ptx, Manifest *m, Diag *d)
+tool_build(const Request *rq, Buf *ptx, Manifest *m, Diag *d)
 {
-	Buf man = {0};
-	int rc = codegen_check(k, c, d) || codegen_ptx(k, c, ptx, NULL, d);
+	Result r;
+	int rc = rkc_compile(rq, &r, d) || manifest_parse(m, "<manifest>", r.manifest.s, d);
 	if (!rc) {
-		codegen_manifest(&man, k, c, policy, reasons, nreasons);
-		rc = manifest_parse(m, "<manifest>", man.s, d);
+		*ptx = r.ptx;
+		r.ptx = (Buf){0};
 	}
-	buf_free(&man);
+	rkc_result_free(&r);
 	return rc ? -1 : 0;
-}
-
-/* The same steps as `rkc compile`, in process: facts, a config, PTX and its manifest. */
-static int
-compile_point(const Kernel *k, Type dtype, int64_t M, int64_t N, const CompileOpts *o, Buf *ptx,
-	      Manifest *m, Diag *d)
-{
-	Facts f;
-	Target t;
-	Choice ch;
-	facts_compute(k, dtype, &f);
-	if (target_load(o->arch, &t, d) || choose(k, &f, M, N, &t, o->policy, &ch, d))
-		return -1;
-	Compile c = {o->arch, dtype, M, N, ch.cfg};
-	const char *reasons[MAX_REASONS + 1];
-	char forced[300];
-	int nr = 0;
-	if (o->config) {
-		if (config_force(&c.cfg, o->config, k, &f, M, N, &t, o->policy, d))
-			return -1;
-		snprintf(forced, sizeof forced, "--config %s forced over the %s policy's choice",
-			 o->config, policy_name(o->policy));
-		reasons[nr++] = forced;
-	}
-	for (int i = 0; i < ch.nreasons; i++)
-		reasons[nr++] = ch.reasons[i];
-	return tool_build(k, &c, policy_name(o->policy), reasons, nr, ptx, m, d);
 }
 
 char *
@@ -101,7 +68,7 @@ cmd_run(int argc, char **argv)
 	const char *inputs = NULL, *tols = NULL;
 	const char *shapes[MAX_SHAPES];
 	int nshapes = 0;
-	CompileOpts co = {"sm_90", NULL, POLICY_RKC};
+	Request co = {.arch = "sm_90", .policy = POLICY_RKC, .emit = 1};
 	RunOpts ro = {.seed = 1};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -130,10 +97,11 @@ cmd_run(int argc, char **argv)
 		else if (!strcmp(a, "--arch"))
 			co.arch = v;
 		else if (!strcmp(a, "--config"))
-			co.config = v;
+			co.forced = v;
 		else if (!strcmp(a, "--policy")) {
-			if (policy_parse(v, &co.policy)) {
-				fprintf(stderr, "rkc run: error: unknown policy '%s'\n", v);
+			Diag e = {0};
+			if (rkc_parse_policy(v, &co.policy, &e)) {
+				fprintf(stderr, "rkc run: %s\n", e.msg);
 				return 2;
 			}
 		} else if (!strcmp(a, "--seed"))
@@ -162,8 +130,9 @@ cmd_run(int argc, char **argv)
 		fputs(run_usage, stderr);
 		return 2;
 	}
-	if (dtype_parse(dtype_s, &dtype)) {
-		fprintf(stderr, "rkc run: error: unknown dtype '%s' (bf16, f16 or f32)\n", dtype_s);
+	Diag e = {0};
+	if (rkc_parse_dtype(dtype_s, &dtype, &e) || rkc_parse_arch(co.arch, &e)) {
+		fprintf(stderr, "rkc run: %s\n", e.msg);
 		return 2;
 	}
 	if (!ptx_file != !man_file || (ptx_file && nshapes > 1)) {
@@ -213,7 +182,12 @@ cmd_run(int argc, char **argv)
 				rc = diag(&d, "--dtype %s does not match the manifest's %s",
 					  dtype_s, type_name(m.dtype));
 		} else {
-			rc = compile_point(k, dtype, Ms[s], Ns[s], &co, &ptx, &m, &d);
+			Request rq = co;
+			rq.k = k;
+			rq.dtype = dtype;
+			rq.M = Ms[s];
+			rq.N = Ns[s];
+			rc = tool_build(&rq, &ptx, &m, &d);
 		}
 		if (!rc)
 			rc = run_point(&r, g, k, &m, ptx_file ? ptx_text : ptx.s, &ro, &d);

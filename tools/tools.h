@@ -23,9 +23,8 @@ Kernel *tool_load_kernel(const char *path);
 int tool_parse_shape(const char *s, int64_t *M, int64_t *N);
 /* Write data to path as out_open and out_commit do, printing any error; "-" is stdout. */
 int tool_write_file(const char *path, const char *data, size_t len);
-/* PTX and its parsed manifest for kernel k at c, as `rkc compile` writes them (tools/run.c). */
-int tool_build(const Kernel *k, const Compile *c, const char *policy, const char *const *reasons,
-	       int nreasons, Buf *ptx, Manifest *m, Diag *d);
+/* The pipeline's PTX (moved into ptx) and its manifest, parsed, for a request with emit set. */
+int tool_build(const Request *rq, Buf *ptx, Manifest *m, Diag *d);
 /* The data file given on the command line, else testdata/NAME from here or from the source tree;
  * *used names the file read. NULL with d set when there is none. */
 char *tool_read_data(const char *given, const char *name, const char **used, Diag *d);

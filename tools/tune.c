@@ -130,8 +130,9 @@ cmd_tune(int argc, char **argv)
 	}
 	Type dtype;
 	int64_t M, N;
-	if (dtype_parse(dtype_s, &dtype))
-		return usage_error("unknown dtype '%s' (bf16, f16 or f32)", dtype_s);
+	Diag e = {0};
+	if (rkc_parse_dtype(dtype_s, &dtype, &e) || rkc_parse_arch(arch, &e))
+		return usage_error("%s", e.msg + 7);
 	if (tool_parse_shape(shape, &M, &N))
 		return usage_error("bad shape '%s' (MxN or BxLxN)", shape);
 	ro.check = check;
@@ -148,9 +149,14 @@ cmd_tune(int argc, char **argv)
 	char *in_json = NULL, *tol_json = NULL;
 	Gpu *g = NULL;
 	int status = 1, n = 0, nrkc = 0, helion = 0;
-	facts_compute(k, dtype, &f);
-	if (target_load(arch, &t, &d) ||
-	    (n = candidates(cs, top, &nrkc, &helion, k, &f, M, N, &t, &d)) < 0 ||
+	/* the pipeline's facts and target, then the candidates it compiles one by one */
+	Request rq = {.k = k, .M = M, .N = N, .dtype = dtype, .arch = arch};
+	Result base;
+	int failed = rkc_compile(&rq, &base, &d);
+	f = base.facts;
+	t = base.target;
+	rkc_result_free(&base);
+	if (failed || (n = candidates(cs, top, &nrkc, &helion, k, &f, M, N, &t, &d)) < 0 ||
 	    !(in_json = tool_read_data(NULL, "inputs.json", &ro.inputs_file, &d)) ||
 	    !(tol_json = tool_read_data(NULL, "tolerances.json", &ro.tol_file, &d)) ||
 	    !(g = gpu_open(&d)))
@@ -177,12 +183,11 @@ cmd_tune(int argc, char **argv)
 		Buf ptx = {0};
 		RunResult r;
 		d = (Diag){0};
-		Compile c = {arch, dtype, M, N, tr->ch->cfg};
-		const char *reasons[MAX_REASONS];
-		for (int j = 0; j < tr->ch->nreasons; j++)
-			reasons[j] = tr->ch->reasons[j];
-		int rc = tool_build(k, &c, tr->policy, reasons, tr->ch->nreasons, &ptx, &m, &d) ||
-			 run_point(&r, g, k, &m, ptx.s, &ro, &d);
+		Request one = rq;
+		one.cfg = &tr->ch->cfg;
+		one.policy = i < nrkc ? POLICY_RKC : POLICY_HELION2828;
+		one.emit = 1;
+		int rc = tool_build(&one, &ptx, &m, &d) || run_point(&r, g, k, &m, ptx.s, &ro, &d);
 		buf_free(&ptx);
 		Buf cfg = {0};
 		config_short(&cfg, &tr->ch->cfg);

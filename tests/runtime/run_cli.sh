@@ -23,7 +23,7 @@ export RKC_LIBCUDA=/nonexistent/libcuda.so.1
 expect 1 "error: no CUDA driver: /nonexistent/libcuda.so.1" run $k --shape 64x128 --dtype bf16
 expect 1 "no CUDA driver" run $k --dtype bf16 --ptx $man --manifest $man --check
 RKC_LIBCUDA=libm.so.6 expect 1 "has no cuGetProcAddress_v2" run $k --shape 64x128 --dtype f32
-expect 2 "unknown dtype 'f64'" run $k --shape 64x128 --dtype f64
+expect 2 "unsupported dtype 'f64' (expected bf16, fp16 or fp32)" run $k --shape 64x128 --dtype f64
 expect 2 "bad shape '64x'" run $k --shape 64x --dtype bf16
 expect 2 "bad shape '0x128'" run $k --shape 0x128 --dtype bf16
 expect 2 "usage: rkc run" run $k --dtype bf16

@@ -42,7 +42,7 @@ expect 2 "usage: rkc tune" -- tune $k --dtype bf16
 expect 2 "one shape a call" -- tune $k --shape 64x128 --shape 8x64 --dtype bf16
 expect 2 "--top wants 1 to 256, not '0'" -- tune $k --shape 64x128 --dtype bf16 --top 0
 expect 2 "unknown option '--config'" -- tune $k --shape 64x128 --dtype bf16 --config vec=4
-expect 2 "unknown dtype 'f64'" -- tune $k --shape 64x128 --dtype f64
+expect 2 "unsupported dtype 'f64' (expected bf16, fp16 or fp32)" -- tune $k --shape 64x128 --dtype f64
 expect 2 "bad shape '64x'" -- tune $k --shape 64x --dtype bf16
 expect 2 "'--top' needs a value" -- tune $k --shape 64x128 --dtype bf16 --top
 printf 'kernel broken(\n' >"$tmp/bad.rk"
