@@ -36,6 +36,8 @@ const Plan *plan_build(const Kernel *k, Arena *a);
 const char *plan_need(const Plan *p, const Kernel *k, int pass);
 /* How many times the emitted code streams the row: npasses when looped; once when persistent. */
 int plan_streams(const Plan *p, int persistent);
+/* Why a row may not split, as "the kernel has ...": "a full-width ([N] or [M,N]) output", ... */
+const char *plan_no_split(const Plan *p);
 int plan_is_tile_store(const Kernel *k, const Instr *in); /* a store to an [N] or [M,N] output */
 void plan_print(Buf *b, const Kernel *k, const Plan *p);
 /* <<< the pass plan */

@@ -156,6 +156,16 @@ plan_need(const Plan *p, const Kernel *k, int pass)
 	return pass >= 0 && pass < p->npasses ? p->need + (size_t)pass * (k->nins + 1) : NULL;
 }
 
+const char *
+plan_no_split(const Plan *p)
+{
+	return p->split_ok	? "nothing against it"
+	       : p->nstores	? "a full-width ([N] or [M,N]) output"
+	       : p->nreduce > 1 ? "dependent reductions"
+	       : p->nonline	? "an online max/sum pair"
+				: "no reduction";
+}
+
 int
 plan_streams(const Plan *p, int persistent)
 {

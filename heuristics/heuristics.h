@@ -86,12 +86,10 @@ int config_elem_size(const Kernel *k, Type dtype);
 /* The one config validator (heuristics/validate.c), in two levels; each is 0, or -1 with d saying
  * what is wrong and what would be accepted. config_check_emit: what codegen can emit at all, for
  * any target (powers of two, access widths, elements a thread, split only where the plan allows,
- * shared memory, parameter space, the grid). config_check_target: what target t allows (threads a
+ * shared memory, the grid). config_check_target: what target t allows (threads a
  * CTA, CTAs an SM). The policies' picks, forced configs and codegen all pass through it. */
 int config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Config *c, Diag *d);
 int config_check_target(const Config *c, int64_t M, const Target *t, Diag *d);
-/* Bytes of kernel parameters: 8 an array, 4 a scalar, M and N, the split workspace. */
-int config_param_bytes(const Kernel *k, int split);
 /* Override c's fields from "persistent=1,r_block=2048,m_block=1,num_warps=8,vec=8,split=1,evict=0,
  * min_ctas=1" (any subset); -1 with d set on an unknown key or a bad number. */
 int config_parse(const char *s, Config *c, Diag *d);

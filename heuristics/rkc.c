@@ -243,10 +243,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		      o->waves, vs(alt, sizeof alt, b, best_other(cs, b, K_MBLOCK)));
 	if (!f->split_ok)
 		choice_reason(out, "split=1: not applicable, the kernel has %s",
-			      f->full_width_output ? "an [M,N] output"
-			      : f->levels > 1	   ? "dependent reductions"
-			      : f->levels	   ? "an online max/sum pair"
-						   : "no reduction");
+			      plan_no_split(k->plan));
 	else
 		choice_reason(out, "split=%d: %lld row(s) x %d segment(s) of %lld on %d SMs; %s",
 			      c->split, (long long)M, c->split, (long long)seg, t->sms,

@@ -3,23 +3,14 @@
 
 /* Elements a thread holds per live value and chunk: past this the unrolled code is too big. */
 enum { MAX_ELEMS_THREAD = 512, MAX_SPLIT = 65536 };
-/* A CTA's static shared memory (the cross-warp partials), and the kernel parameter space ptxas
- * takes for the PTX version codegen emits. */
-enum { MAX_STATIC_SMEM = 48 * 1024, MAX_PARAM_BYTES = 4352 };
+/* A CTA's static shared memory, which holds the cross-warp partials. (The kernel parameter space
+ * needs no check here: the verifier's limit on parameters keeps it far inside ptxas's.) */
+enum { MAX_STATIC_SMEM = 48 * 1024 };
 
 static int
 pow2(int64_t x)
 {
 	return x > 0 && (x & (x - 1)) == 0;
-}
-
-int
-config_param_bytes(const Kernel *k, int split)
-{
-	int n = 16; /* M and N */
-	for (int p = 0; p < k->nparams; p++)
-		n += k->params[p].kind == P_PARAM ? 4 : 8;
-	return n + (split > 1 ? 8 : 0);
 }
 
 int
@@ -89,11 +80,6 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    "num_warps=%d: %d reduction results a warp need %lld bytes of shared "
 			    "memory; at most %d",
 			    c->num_warps, p->nred, (long long)smem, MAX_STATIC_SMEM);
-	if (config_param_bytes(k, c->split) > MAX_PARAM_BYTES)
-		return diag(d,
-			    "kernel '%s' takes %d bytes of parameters (8 an array, 4 a scalar, M "
-			    "and N); ptxas allows %d",
-			    k->name, config_param_bytes(k, c->split), MAX_PARAM_BYTES);
 	int64_t blocks = M / c->m_block + (M % c->m_block != 0);
 	if (blocks > INT32_MAX / c->split)
 		return diag(
