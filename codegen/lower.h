@@ -1,0 +1,90 @@
+/* The lowering's private header: the Lower state and what the codegen/lower*.c files share. */
+#ifndef RKC_LOWER_H
+#define RKC_LOWER_H
+
+#include <llvm-c/Core.h>
+
+#include "codegen/codegen.h"
+
+/* Reduction kinds: what a per-thread partial holds and how two partials combine. */
+enum { K_SUM, K_MAX, K_MIN, K_WELF, K_MAXSUM };
+
+typedef struct {
+	int ins;  /* the reduction (for K_MAXSUM, the max) */
+	int ins2; /* K_MAXSUM: the fused sum */
+	int kind;
+	int ncomp;
+	LLVMValueRef acc[3];
+} Red;
+
+/* One chunk of a row as one thread sees it: nvec vectors of vec elements (E in all). The body
+ * chunk's vector j starts at col + j*tpr*vec; the edge chunk (the misaligned head and the tail of
+ * a row, vec 1) names each element's column in vcol. */
+typedef struct {
+	LLVMValueRef col;    /* i64: the thread's first column; vector j starts j*tpr*vec later */
+	LLVMValueRef *vcol;  /* edge chunk: per element, its column; else NULL */
+	LLVMValueRef *valid; /* per vector: the row is real and the vector is inside the segment */
+	LLVMValueRef **el;   /* per value: its E per-thread elements in this chunk */
+	int vec, nvec, E;
+} Chunk;
+
+typedef struct {
+	const Kernel *k;
+	const Compile *c;
+	Plan plan;
+	Arena *a;
+	LLVMContextRef cx;
+	LLVMModuleRef mod;
+	LLVMBuilderRef b;
+	LLVMValueRef fn;
+	LLVMTypeRef f32, i8, i32, i64, ptr1;
+	int tpr, wpr, vec, E, nvec, split;
+	int shifted; /* N need not be a multiple of vec: rows start misaligned, see body_bounds */
+	LLVMValueRef *parg; /* per param: the kernel argument */
+	LLVMValueRef M, N, Nf, ws;
+	LLVMValueRef lane, lofs, lane32, warp, grp, seg, row, rowok, rowoff, seg_start, seg_end;
+	LLVMValueRef body_lo, body_hi; /* the aligned whole vectors of the segment */
+	LLVMValueRef *uni; /* per value: its value when it is the same for the whole row */
+	LLVMValueRef **el; /* the current chunk's el */
+	char *done;	   /* per instruction: lowered (uniform instructions) */
+	LLVMValueRef smem;
+	int smem_next;
+	LLVMBasicBlockRef end; /* the exit that threads not writing row outputs branch to */
+	LLVMTypeRef *pt;       /* the kernel's parameter types */
+	int np;
+	unsigned md_inv;
+	LLVMValueRef md_empty;
+	LLVMValueRef policy[2]; /* evict=1: the L2 policies evict_first and evict_last */
+	int pass;		/* looped: the pass being lowered */
+	int *last_read;		/* looped: per load instruction, the last pass that reads it */
+	Diag *d;
+	int err;
+	int host;
+} Lower;
+
+/* >>> LLVM builder helpers (lower_build.c) */
+/* f32, i32 and i64 constants. */
+LLVMValueRef cf(Lower *L, double v);
+LLVMValueRef ci32(Lower *L, long long v);
+LLVMValueRef ci64(Lower *L, long long v);
+/* Float add, sub and mul that ptxas may contract into fma. */
+LLVMValueRef ffadd(Lower *L, LLVMValueRef x, LLVMValueRef y);
+LLVMValueRef ffsub(Lower *L, LLVMValueRef x, LLVMValueRef y);
+LLVMValueRef ffmul(Lower *L, LLVMValueRef x, LLVMValueRef y);
+/* A call of intrinsic name (overloaded on ovl unless NULL); on the host, llvm.nvvm.X is emu.X. */
+LLVMValueRef intr(Lower *L, const char *name, LLVMTypeRef ovl, LLVMValueRef *args, int nargs);
+LLVMValueRef fmax2(Lower *L, LLVMValueRef x, LLVMValueRef y);
+LLVMValueRef fmin2(Lower *L, LLVMValueRef x, LLVMValueRef y);
+/* exp(x) and 1/x, approximate. */
+LLVMValueRef fexp(Lower *L, LLVMValueRef x);
+LLVMValueRef frcp(Lower *L, LLVMValueRef x);
+/* exp(m - M), exactly 1 when m == M. */
+LLVMValueRef rescale(Lower *L, LLVMValueRef m, LLVMValueRef M);
+/* Type t in memory, and conversions between it and registers (bf16 and f16 as f32, bool as i1). */
+LLVMTypeRef storage_type(Lower *L, Type t);
+LLVMValueRef from_storage(Lower *L, Type t, LLVMValueRef v);
+LLVMValueRef to_storage(Lower *L, Type t, LLVMValueRef v);
+/* An elementwise op on operands already in registers. */
+LLVMValueRef apply_op(Lower *L, const Instr *in, LLVMValueRef *x);
+
+#endif
