@@ -87,4 +87,25 @@ LLVMValueRef to_storage(Lower *L, Type t, LLVMValueRef v);
 /* An elementwise op on operands already in registers. */
 LLVMValueRef apply_op(Lower *L, const Instr *in, LLVMValueRef *x);
 
+/* >>> chunks, memory access and the tile and uniform instructions (lower_mem.c) */
+/* Operand a: element e of the current chunk when it varies along N, else the row's value. */
+LLVMValueRef operand(Lower *L, const Arg *a, int e);
+/* Value v has N in its shape. */
+int is_tile(Lower *L, int v);
+/* The body chunk at column base, and the edge chunk (head and tail of a misaligned row). */
+Chunk chunk_at(Lower *L, LLVMValueRef base);
+Chunk chunk_edge(Lower *L);
+/* Sets body_lo and body_hi when rows start misaligned. */
+void body_bounds(Lower *L);
+/* Makes the evict=1 L2 policies at the top of the kernel. */
+void make_policies(Lower *L);
+/* A full-width store over the chunk. */
+void store_tile(Lower *L, const Instr *in, const Chunk *ch);
+/* A tile instruction over the chunk: its E elements into ch->el. */
+void lower_tile(Lower *L, const Instr *in, const Chunk *ch);
+/* A row-uniform instruction, into L->uni. */
+void lower_uniform(Lower *L, const Instr *in);
+/* Every row-uniform instruction whose operands are known, in program order. */
+void lower_ready_uniform(Lower *L);
+
 #endif
