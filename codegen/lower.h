@@ -108,4 +108,22 @@ void lower_uniform(Lower *L, const Instr *in);
 /* Every row-uniform instruction whose operands are known, in program order. */
 void lower_ready_uniform(Lower *L);
 
+/* >>> reductions and combining across threads (lower_red.c) */
+/* r's partial set to its kind's identity. */
+void red_identity(Lower *L, Red *r);
+/* A reduction of instruction i, at its identity. */
+Red red_new(Lower *L, int i);
+/* Folds the thread's elements of the chunk into r's partial. */
+void red_local(Lower *L, Red *r, const Chunk *ch);
+/* Combines the partials of a row's threads (shuffles, then shared memory); all end equal. */
+void red_cross(Lower *L, Red *rs, int n);
+/* The row values of finished reductions, into L->uni. */
+void red_finish(Lower *L, Red *rs, int n);
+/* Stores of [M] outputs. */
+void store_rows(Lower *L);
+/* Branches to the row's lane 0 for the row outputs; the other threads go to L->end. */
+void if_lane0_row(Lower *L);
+/* Split rows: the partials through the workspace; the CTA that finishes a row writes it. */
+void split_finish(Lower *L, Red *rs, int n);
+
 #endif
