@@ -126,4 +126,8 @@ void if_lane0_row(Lower *L);
 /* Split rows: the partials through the workspace; the CTA that finishes a row writes it. */
 void split_finish(Lower *L, Red *rs, int n);
 
+/* >>> pass scheduling: the looped and persistent bodies (lower_rows.c) */
+void lower_looped(Lower *L);
+void lower_persistent(Lower *L);
+
 #endif
