@@ -28,38 +28,51 @@ typedef struct {
 	int vec, nvec, E;
 } Chunk;
 
+/* One kernel being lowered. lower_kernel and its prologue (lower.c) fill in every group but the
+ * last, which changes as the passes are lowered. */
 typedef struct {
+	/* inputs */
 	const Kernel *k;
 	const Compile *c;
 	Plan plan;
 	Arena *a;
+	Diag *d;
+	int err;  /* a diagnostic was reported */
+	int host; /* for the host CPU and the emulator, not NVPTX */
+
+	/* config constants: fixed for the whole kernel */
+	int tpr, wpr, vec, E, nvec, split;
+	int shifted; /* N need not be a multiple of vec: rows start misaligned, see body_bounds */
+
+	/* LLVM handles */
 	LLVMContextRef cx;
 	LLVMModuleRef mod;
 	LLVMBuilderRef b;
 	LLVMValueRef fn;
 	LLVMTypeRef f32, i8, i32, i64, ptr1;
-	int tpr, wpr, vec, E, nvec, split;
-	int shifted; /* N need not be a multiple of vec: rows start misaligned, see body_bounds */
+	LLVMTypeRef *pt; /* the kernel's parameter types */
+	int np;
+	unsigned md_inv; /* the invariant.load metadata kind, with md_empty its node */
+	LLVMValueRef md_empty;
+	LLVMValueRef smem; /* the shared words of red_cross, when a row spans several warps */
+
+	/* kernel values, made once in the entry block */
 	LLVMValueRef *parg; /* per param: the kernel argument */
 	LLVMValueRef M, N, Nf, ws;
+	LLVMValueRef policy[2]; /* evict=1: the L2 policies evict_first and evict_last */
+
+	/* thread geometry: the thread's row, its lane within the row and its segment */
 	LLVMValueRef lane, lofs, lane32, warp, grp, seg, row, rowok, rowoff, seg_start, seg_end;
 	LLVMValueRef body_lo, body_hi; /* the aligned whole vectors of the segment */
-	LLVMValueRef *uni; /* per value: its value when it is the same for the whole row */
-	LLVMValueRef **el; /* the current chunk's el */
-	char *done;	   /* per instruction: lowered (uniform instructions) */
-	LLVMValueRef smem;
-	int smem_next;
+
+	/* per-pass state: what the lowering updates as it goes */
+	LLVMValueRef *uni;     /* per value: its value when it is the same for the whole row */
+	LLVMValueRef **el;     /* the current chunk's el */
+	char *done;	       /* per instruction: lowered (uniform instructions) */
+	int smem_next;	       /* the next free slot of smem, num_warps words each */
 	LLVMBasicBlockRef end; /* the exit that threads not writing row outputs branch to */
-	LLVMTypeRef *pt;       /* the kernel's parameter types */
-	int np;
-	unsigned md_inv;
-	LLVMValueRef md_empty;
-	LLVMValueRef policy[2]; /* evict=1: the L2 policies evict_first and evict_last */
-	int pass;		/* looped: the pass being lowered */
-	int *last_read;		/* looped: per load instruction, the last pass that reads it */
-	Diag *d;
-	int err;
-	int host;
+	int pass;	       /* looped: the pass being lowered */
+	int *last_read;	       /* looped: per load instruction, the last pass that reads it */
 } Lower;
 
 /* >>> LLVM builder helpers (lower_build.c) */
