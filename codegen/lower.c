@@ -1,4 +1,4 @@
-/* Lowering: a kernel and a config to one PTX kernel in an LLVM module (DESIGN.md §8). */
+/* Lowering: a kernel and a config to one PTX kernel in an LLVM module (docs/codegen.md). */
 #include <string.h>
 
 #include "codegen/lower.h"

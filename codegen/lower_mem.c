@@ -184,9 +184,10 @@ load_policy(Lower *L, const Instr *in, int bytes)
 	return L->policy[again];
 }
 
-/* A load with an L2 eviction policy, as inline PTX: LLVM 19 has no way to attach one (the
- * reference's llvm-nvptx.md). 16, 8 or 4 bytes travel as 4, 2 or 1 b32 words; the asm has no
- * side effects, so LLVM may still move or drop it like the plain load it replaces. */
+/* A load with an L2 eviction policy, as inline PTX (ld.global.nc.L2::cache_hint): LLVM 19 has no
+ * way to attach a policy to a load (docs/codegen.md, "Eviction hints"). 16, 8 or 4 bytes travel as
+ * 4, 2 or 1 b32 words; the asm has no side effects, so LLVM may still move or drop it like the
+ * plain load it replaces. */
 static LLVMValueRef
 load_hinted(Lower *L, LLVMTypeRef vt, LLVMValueRef ptr, int bytes, LLVMValueRef policy)
 {
