@@ -104,7 +104,7 @@ pass_add(Facts *f, const Kernel *k, int pass, uint64_t loads)
 	}
 }
 
-/* The looped plan of codegen/lower.c: a pass per level of reductions, and a full-width store
+/* The looped plan of codegen/lower_rows.c: a pass per level of reductions, and a full-width store
  * rides with the first pass that knows its value (its level), so an apply pass exists only for
  * stores that need the last level (or when there is no reduction at all). Loads are counted once
  * per pass even when several reductions or stores of the pass read them. */
