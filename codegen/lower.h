@@ -80,12 +80,13 @@ typedef struct {
 LLVMValueRef cf(Lower *L, double v);
 LLVMValueRef ci32(Lower *L, long long v);
 LLVMValueRef ci64(Lower *L, long long v);
-/* Float add, sub and mul that ptxas may contract into fma. */
+/* Float add, sub and mul, allowed to contract into fma. */
 LLVMValueRef ffadd(Lower *L, LLVMValueRef x, LLVMValueRef y);
 LLVMValueRef ffsub(Lower *L, LLVMValueRef x, LLVMValueRef y);
 LLVMValueRef ffmul(Lower *L, LLVMValueRef x, LLVMValueRef y);
 /* A call of intrinsic name (overloaded on ovl unless NULL); on the host, llvm.nvvm.X is emu.X. */
 LLVMValueRef intr(Lower *L, const char *name, LLVMTypeRef ovl, LLVMValueRef *args, int nargs);
+/* llvm.maxnum and llvm.minnum on f32. */
 LLVMValueRef fmax2(Lower *L, LLVMValueRef x, LLVMValueRef y);
 LLVMValueRef fmin2(Lower *L, LLVMValueRef x, LLVMValueRef y);
 /* exp(x) and 1/x, approximate. */
@@ -140,7 +141,9 @@ void if_lane0_row(Lower *L);
 void split_finish(Lower *L, Red *rs, int n);
 
 /* >>> pass scheduling: the looped and persistent bodies (lower_rows.c) */
+/* Looped (and split) rows: a streaming pass per level of reductions, then an apply pass. */
 void lower_looped(Lower *L);
+/* Persistent rows: one chunk holds the row in registers; the body runs in program order. */
 void lower_persistent(Lower *L);
 
 #endif
