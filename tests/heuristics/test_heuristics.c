@@ -171,7 +171,7 @@ facts_passes(void **state)
 	assert_int_equal(f.pass_tile_bytes[0], 8); /* both logits in pass one */
 	kernel_free(k);
 
-	/* a full-width store rides with the first pass that knows its value (codegen/lower.c) */
+	/* a full-width store rides with the first pass knowing its value (analysis/plan.c) */
 	k = load_kernel("jsd");
 	facts_compute(k, TY_BF16, &f);
 	assert_int_equal(f.passes, 1); /* dX needs no reduction: one read of the row */

@@ -1,0 +1,149 @@
+/* The lowering's private header: the Lower state and what the codegen/lower*.c files share. */
+#ifndef RKC_LOWER_H
+#define RKC_LOWER_H
+
+#include <llvm-c/Core.h>
+
+#include "codegen/codegen.h"
+
+/* Reduction kinds: what a per-thread partial holds and how two partials combine. */
+enum { K_SUM, K_MAX, K_MIN, K_WELF, K_MAXSUM };
+
+typedef struct {
+	int ins;  /* the reduction (for K_MAXSUM, the max) */
+	int ins2; /* K_MAXSUM: the fused sum */
+	int kind;
+	int ncomp;
+	LLVMValueRef acc[3];
+} Red;
+
+/* One chunk of a row as one thread sees it: nvec vectors of vec elements (E in all). The body
+ * chunk's vector j starts at col + j*tpr*vec; the edge chunk (the misaligned head and the tail of
+ * a row, vec 1) names each element's column in vcol. */
+typedef struct {
+	LLVMValueRef col;    /* i64: the thread's first column; vector j starts j*tpr*vec later */
+	LLVMValueRef *vcol;  /* edge chunk: per element, its column; else NULL */
+	LLVMValueRef *valid; /* per vector: the row is real and the vector is inside the segment */
+	LLVMValueRef **el;   /* per value: its E per-thread elements in this chunk */
+	int vec, nvec, E;
+} Chunk;
+
+/* One kernel being lowered. lower_kernel and its prologue (lower.c) fill in every group but the
+ * last, which changes as the passes are lowered. */
+typedef struct {
+	/* inputs */
+	const Kernel *k;
+	const Compile *c;
+	const Plan *plan; /* k->plan */
+	Arena *a;
+	Diag *d;
+	int err;  /* a diagnostic was reported */
+	int host; /* for the host CPU and the emulator, not NVPTX */
+
+	/* config constants: fixed for the whole kernel */
+	int tpr, wpr, vec, E, nvec, split;
+	int shifted; /* N need not be a multiple of vec: rows start misaligned, see body_bounds */
+
+	/* LLVM handles */
+	LLVMContextRef cx;
+	LLVMModuleRef mod;
+	LLVMBuilderRef b;
+	LLVMValueRef fn;
+	LLVMTypeRef f32, i8, i32, i64, ptr1;
+	LLVMTypeRef *pt; /* the kernel's parameter types */
+	int np;
+	unsigned md_inv; /* the invariant.load metadata kind, with md_empty its node */
+	LLVMValueRef md_empty;
+	LLVMValueRef smem; /* the shared words of red_cross, when a row spans several warps */
+
+	/* kernel values, made once in the entry block */
+	LLVMValueRef *parg; /* per param: the kernel argument */
+	LLVMValueRef M, N, Nf, ws;
+	LLVMValueRef policy[2]; /* evict=1: the L2 policies evict_first and evict_last */
+
+	/* thread geometry: the thread's row, its lane within the row and its segment */
+	LLVMValueRef lane, lofs, lane32, warp, grp, seg, row, rowok, rowoff, seg_start, seg_end;
+	LLVMValueRef body_lo, body_hi; /* the aligned whole vectors of the segment */
+
+	/* per-pass state: what the lowering updates as it goes */
+	LLVMValueRef *uni;     /* per value: its value when it is the same for the whole row */
+	LLVMValueRef **el;     /* the current chunk's el */
+	char *done;	       /* per instruction: lowered (uniform instructions) */
+	int smem_next;	       /* the next free slot of smem, num_warps words each */
+	LLVMBasicBlockRef end; /* the exit that threads not writing row outputs branch to */
+	int pass;	       /* looped: the pass being lowered */
+	int *last_read;	       /* looped: per load instruction, the last pass that reads it */
+} Lower;
+
+/* >>> LLVM builder helpers (lower_build.c) */
+/* f32, i32 and i64 constants. */
+LLVMValueRef cf(Lower *L, double v);
+LLVMValueRef ci32(Lower *L, long long v);
+LLVMValueRef ci64(Lower *L, long long v);
+/* Float add, sub and mul, allowed to contract into fma. */
+LLVMValueRef ffadd(Lower *L, LLVMValueRef x, LLVMValueRef y);
+LLVMValueRef ffsub(Lower *L, LLVMValueRef x, LLVMValueRef y);
+LLVMValueRef ffmul(Lower *L, LLVMValueRef x, LLVMValueRef y);
+/* A call of intrinsic name (overloaded on ovl unless NULL); on the host, llvm.nvvm.X is emu.X. */
+LLVMValueRef intr(Lower *L, const char *name, LLVMTypeRef ovl, LLVMValueRef *args, int nargs);
+/* llvm.maxnum and llvm.minnum on f32. */
+LLVMValueRef fmax2(Lower *L, LLVMValueRef x, LLVMValueRef y);
+LLVMValueRef fmin2(Lower *L, LLVMValueRef x, LLVMValueRef y);
+/* exp(x) and 1/x, approximate. */
+LLVMValueRef fexp(Lower *L, LLVMValueRef x);
+LLVMValueRef frcp(Lower *L, LLVMValueRef x);
+/* exp(m - M), exactly 1 when m == M. */
+LLVMValueRef rescale(Lower *L, LLVMValueRef m, LLVMValueRef M);
+/* Type t in memory, and conversions between it and registers (bf16 and f16 as f32, bool as i1). */
+LLVMTypeRef storage_type(Lower *L, Type t);
+LLVMValueRef from_storage(Lower *L, Type t, LLVMValueRef v);
+LLVMValueRef to_storage(Lower *L, Type t, LLVMValueRef v);
+/* An elementwise op on operands already in registers. */
+LLVMValueRef apply_op(Lower *L, const Instr *in, LLVMValueRef *x);
+
+/* >>> chunks, memory access and the tile and uniform instructions (lower_mem.c) */
+/* Operand a: element e of the current chunk when it varies along N, else the row's value. */
+LLVMValueRef operand(Lower *L, const Arg *a, int e);
+/* Value v has N in its shape. */
+int is_tile(Lower *L, int v);
+/* The body chunk at column base, and the edge chunk (head and tail of a misaligned row). */
+Chunk chunk_at(Lower *L, LLVMValueRef base);
+Chunk chunk_edge(Lower *L);
+/* Sets body_lo and body_hi when rows start misaligned. */
+void body_bounds(Lower *L);
+/* Makes the evict=1 L2 policies at the top of the kernel. */
+void make_policies(Lower *L);
+/* A full-width store over the chunk. */
+void store_tile(Lower *L, const Instr *in, const Chunk *ch);
+/* A tile instruction over the chunk: its E elements into ch->el. */
+void lower_tile(Lower *L, const Instr *in, const Chunk *ch);
+/* A row-uniform instruction, into L->uni. */
+void lower_uniform(Lower *L, const Instr *in);
+/* Every row-uniform instruction whose operands are known, in program order. */
+void lower_ready_uniform(Lower *L);
+
+/* >>> reductions and combining across threads (lower_red.c) */
+/* r's partial set to its kind's identity. */
+void red_identity(Lower *L, Red *r);
+/* A reduction of instruction i, at its identity. */
+Red red_new(Lower *L, int i);
+/* Folds the thread's elements of the chunk into r's partial. */
+void red_local(Lower *L, Red *r, const Chunk *ch);
+/* Combines the partials of a row's threads (shuffles, then shared memory); all end equal. */
+void red_cross(Lower *L, Red *rs, int n);
+/* The row values of finished reductions, into L->uni. */
+void red_finish(Lower *L, Red *rs, int n);
+/* Stores of [M] outputs. */
+void store_rows(Lower *L);
+/* Branches to the row's lane 0 for the row outputs; the other threads go to L->end. */
+void if_lane0_row(Lower *L);
+/* Split rows: the partials through the workspace; the CTA that finishes a row writes it. */
+void split_finish(Lower *L, Red *rs, int n);
+
+/* >>> pass scheduling: the looped and persistent bodies (lower_rows.c) */
+/* Looped (and split) rows: a streaming pass per level of reductions, then an apply pass. */
+void lower_looped(Lower *L);
+/* Persistent rows: one chunk holds the row in registers; the body runs in program order. */
+void lower_persistent(Lower *L);
+
+#endif

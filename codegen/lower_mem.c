@@ -1,0 +1,421 @@
+/* Lowering: chunks of a row, their loads and stores, and the tile and uniform instructions. */
+#include <string.h>
+
+#include "codegen/lower.h"
+
+/* Operand i of an instruction: element e when it varies along N, else the row's value. */
+LLVMValueRef
+operand(Lower *L, const Arg *a, int e)
+{
+	switch (a->kind) {
+	case ARG_VAL:
+		if (L->el[a->idx])
+			return L->el[a->idx][e];
+		return L->uni[a->idx];
+	case ARG_PARAM:
+		return L->parg[a->idx];
+	case ARG_IMM:
+		return cf(L, a->imm);
+	default:
+		return L->Nf;
+	}
+}
+
+int
+is_tile(Lower *L, int v)
+{
+	return shape_has_n(L->k->vals[v].shape);
+}
+
+static LLVMValueRef
+load_inv(Lower *L, LLVMTypeRef t, LLVMValueRef p, int align)
+{
+	LLVMValueRef v = LLVMBuildLoad2(L->b, t, p, "");
+	LLVMSetAlignment(v, align);
+	LLVMSetMetadata(v, L->md_inv, L->md_empty);
+	return v;
+}
+
+/* One thread's part of a chunk: vector j covers columns base + (j*tpr + lane)*vec + [0, vec). */
+Chunk
+chunk_at(Lower *L, LLVMValueRef base)
+{
+	Chunk ch = {.vec = L->vec, .nvec = L->nvec, .E = L->E};
+	ch.valid = arena_alloc(L->a, sizeof(LLVMValueRef) * L->nvec);
+	ch.el = arena_alloc(L->a, sizeof(LLVMValueRef *) * (L->k->nvals + 1));
+	ch.col = LLVMBuildAdd(L->b, base, L->lofs, "");
+	for (int j = 0; j < L->nvec; j++) {
+		LLVMValueRef c =
+		    LLVMBuildAdd(L->b, ch.col, ci64(L, (long long)j * L->tpr * L->vec), "");
+		LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntSLT, c, L->body_hi, "");
+		ch.valid[j] = LLVMBuildAnd(L->b, in, L->rowok, "");
+	}
+	L->el = ch.el;
+	return ch;
+}
+
+/* Where a row's 16-byte vectors start: rows begin at row*N elements, so with N not a multiple
+ * of vec the first pad = (-(row*N + seg_start)) mod vec columns of a segment lie before the first
+ * aligned vector. The body is the whole aligned vectors after them; the head (the pad) and the
+ * tail (fewer than vec columns after the body) go to the edge chunk. */
+void
+body_bounds(Lower *L)
+{
+	LLVMBuilderRef b = L->b;
+	LLVMValueRef m = ci64(L, L->vec - 1);
+	LLVMValueRef first = LLVMBuildAdd(b, L->rowoff, L->seg_start, "");
+	LLVMValueRef pad = LLVMBuildAnd(b, LLVMBuildNeg(b, first, ""), m, "");
+	LLVMValueRef len = LLVMBuildSub(b, L->seg_end, L->seg_start, "");
+	LLVMValueRef pos = LLVMBuildICmp(b, LLVMIntSGT, len, ci64(L, 0), "");
+	len = LLVMBuildSelect(b, pos, len, ci64(L, 0), "");
+	LLVMValueRef short_ = LLVMBuildICmp(b, LLVMIntSLT, len, pad, "");
+	LLVMValueRef head = LLVMBuildSelect(b, short_, len, pad, "");
+	L->body_lo = LLVMBuildAdd(b, L->seg_start, head, "");
+	LLVMValueRef body = LLVMBuildAnd(b, LLVMBuildSub(b, len, head, ""), ci64(L, -L->vec), "");
+	L->body_hi = LLVMBuildAdd(b, L->body_lo, body, "");
+}
+
+/* The edge chunk: element q = j*tpr + lane is head column seg_start + q while q < head, then tail
+ * column body_hi + (q - head); fewer than 2*vec columns, so a few scalar accesses per row. */
+Chunk
+chunk_edge(Lower *L)
+{
+	LLVMBuilderRef b = L->b;
+	int n = (2 * (L->vec - 1) + L->tpr - 1) / L->tpr;
+	Chunk ch = {.vec = 1, .nvec = n, .E = n};
+	ch.valid = arena_alloc(L->a, sizeof(LLVMValueRef) * n);
+	ch.vcol = arena_alloc(L->a, sizeof(LLVMValueRef) * n);
+	ch.el = arena_alloc(L->a, sizeof(LLVMValueRef *) * (L->k->nvals + 1));
+	ch.col = L->lane;
+	LLVMValueRef head = LLVMBuildSub(b, L->body_lo, L->seg_start, "");
+	LLVMValueRef tail = LLVMBuildSub(b, L->seg_end, L->body_hi, "");
+	LLVMValueRef pos = LLVMBuildICmp(b, LLVMIntSGT, tail, ci64(L, 0), "");
+	LLVMValueRef cnt = LLVMBuildAdd(b, head, LLVMBuildSelect(b, pos, tail, ci64(L, 0), ""), "");
+	LLVMValueRef tbase = LLVMBuildSub(b, L->body_hi, head, "");
+	for (int j = 0; j < n; j++) {
+		LLVMValueRef q = LLVMBuildAdd(b, L->lane, ci64(L, (long long)j * L->tpr), "");
+		LLVMValueRef in_head = LLVMBuildICmp(b, LLVMIntSLT, q, head, "");
+		ch.vcol[j] = LLVMBuildSelect(b, in_head, LLVMBuildAdd(b, L->seg_start, q, ""),
+					     LLVMBuildAdd(b, tbase, q, ""), "");
+		ch.valid[j] =
+		    LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSLT, q, cnt, ""), L->rowok, "");
+	}
+	L->el = ch.el;
+	return ch;
+}
+
+/* The address of vector j: the thread's base plus a constant, which ptxas folds into the
+ * load's immediate offset, so a chunk costs one 64-bit address per array. */
+static LLVMValueRef
+elem_ptr(Lower *L, int param, const Chunk *ch, int j)
+{
+	const Param *p = &L->k->params[param];
+	LLVMTypeRef et = storage_type(L, p->type);
+	LLVMValueRef off = ch->vcol ? ch->vcol[j] : ch->col;
+	if (p->shape == SH_TILE)
+		off = LLVMBuildAdd(L->b, L->rowoff, off, "");
+	LLVMValueRef base = LLVMBuildGEP2(L->b, et, L->parg[param], &off, 1, "");
+	if (ch->vcol)
+		return base;
+	LLVMValueRef k = ci64(L, (long long)j * L->tpr * ch->vec);
+	return LLVMBuildInBoundsGEP2(L->b, et, base, &k, 1, "");
+}
+
+/* An [N] array is aligned to the row's columns only when rows start aligned: a shifted body
+ * reads and writes it element by element. */
+static int
+unaligned(Lower *L, const Chunk *ch, const Param *p)
+{
+	return L->shifted && ch->vec > 1 && p->shape != SH_TILE;
+}
+
+static int
+vec_align(Lower *L, Type t, int vec)
+{
+	int a = vec * type_size(type_resolve(t, L->c->dtype));
+	return a > 16 ? 16 : a;
+}
+
+/* What one access moves: vec elements as a vector, except bytes (i8, bool), which travel as one
+ * integer of vec bytes; NVPTX lowers a vector of i8 through a phi by way of local memory. */
+static LLVMTypeRef
+vec_type(Lower *L, Type t, int vec)
+{
+	LLVMTypeRef st = storage_type(L, t);
+	if (vec == 1)
+		return st;
+	if (type_size(type_resolve(t, L->c->dtype)) == 1)
+		return LLVMIntTypeInContext(L->cx, 8 * vec);
+	return LLVMVectorType(st, vec);
+}
+
+/* vec elements from ptr one at a time, packed as vec_type packs them. */
+static LLVMValueRef
+load_elems(Lower *L, Type t, LLVMValueRef ptr, int vec)
+{
+	LLVMTypeRef st = storage_type(L, t), vt = vec_type(L, t, vec);
+	int size = type_size(type_resolve(t, L->c->dtype));
+	LLVMValueRef v = LLVMConstNull(vt);
+	for (int e = 0; e < vec; e++) {
+		LLVMValueRef k = ci64(L, e);
+		LLVMValueRef x =
+		    load_inv(L, st, LLVMBuildInBoundsGEP2(L->b, st, ptr, &k, 1, ""), size);
+		if (LLVMGetTypeKind(vt) == LLVMIntegerTypeKind)
+			v = LLVMBuildOr(L->b, v,
+					LLVMBuildShl(L->b, LLVMBuildZExt(L->b, x, vt, ""),
+						     LLVMConstInt(vt, 8 * e, 0), ""),
+					"");
+		else
+			v = LLVMBuildInsertElement(L->b, v, x, ci32(L, e), "");
+	}
+	return v;
+}
+
+/* The L2 policy for a load under evict=1, or NULL: evict_last for what is read again (an [N]
+ * input, by every CTA; a row chunk, by a later pass), evict_first for a last read. Hints are
+ * PTX, so the host emulator's loads go without; accesses under 4 bytes too. */
+static LLVMValueRef
+load_policy(Lower *L, const Instr *in, int bytes)
+{
+	if (!L->c->cfg.evict || L->host || bytes < 4)
+		return NULL;
+	const Param *p = &L->k->params[in->param];
+	int again = p->shape == SH_VEC || (L->last_read && L->pass < L->last_read[in - L->k->ins]);
+	return L->policy[again];
+}
+
+/* A load with an L2 eviction policy, as inline PTX (ld.global.nc.L2::cache_hint): LLVM 19 has no
+ * way to attach a policy to a load (docs/codegen.md, "Eviction hints"). 16, 8 or 4 bytes travel as
+ * 4, 2 or 1 b32 words; the asm has no side effects, so LLVM may still move or drop it like the
+ * plain load it replaces. */
+static LLVMValueRef
+load_hinted(Lower *L, LLVMTypeRef vt, LLVMValueRef ptr, int bytes, LLVMValueRef policy)
+{
+	int w = bytes / 4;
+	static const char *const dst[] = {"", "$0", "{$0, $1}", "", "{$0, $1, $2, $3}"};
+	static const char *const outs[] = {"", "=r", "=r,=r", "", "=r,=r,=r,=r"};
+	char text[128], cons[64];
+	snprintf(text, sizeof text, "ld.global.nc.L2::cache_hint%s.b32 %s, [$%d], $%d;",
+		 w == 4	  ? ".v4"
+		 : w == 2 ? ".v2"
+			  : "",
+		 dst[w], w, w + 1);
+	snprintf(cons, sizeof cons, "%s,l,l", outs[w]);
+	LLVMTypeRef words[4] = {L->i32, L->i32, L->i32, L->i32};
+	LLVMTypeRef rt = w == 1 ? L->i32 : LLVMStructTypeInContext(L->cx, words, w, 0);
+	LLVMTypeRef at[2] = {LLVMTypeOf(ptr), L->i64};
+	LLVMTypeRef ft = LLVMFunctionType(rt, at, 2, 0);
+	LLVMValueRef fn = LLVMGetInlineAsm(ft, text, strlen(text), cons, strlen(cons), 0, 0,
+					   LLVMInlineAsmDialectATT, 0);
+	LLVMValueRef args[2] = {ptr, policy};
+	LLVMValueRef r = LLVMBuildCall2(L->b, ft, fn, args, 2, "");
+	if (w > 1) {
+		LLVMValueRef v = LLVMGetUndef(LLVMVectorType(L->i32, w));
+		for (int i = 0; i < w; i++)
+			v = LLVMBuildInsertElement(L->b, v, LLVMBuildExtractValue(L->b, r, i, ""),
+						   ci32(L, i), "");
+		r = v;
+	}
+	return LLVMBuildBitCast(L->b, r, vt, "");
+}
+
+/* The two policies, made once at the top of the kernel (createpolicy, sm_80 and later). */
+void
+make_policies(Lower *L)
+{
+	static const char *const text[2] = {"createpolicy.fractional.L2::evict_first.b64 $0, 1.0;",
+					    "createpolicy.fractional.L2::evict_last.b64 $0, 1.0;"};
+	LLVMTypeRef ft = LLVMFunctionType(L->i64, NULL, 0, 0);
+	for (int i = 0; i < 2; i++) {
+		LLVMValueRef fn = LLVMGetInlineAsm(ft, text[i], strlen(text[i]), "=l", 2, 0, 0,
+						   LLVMInlineAsmDialectATT, 0);
+		L->policy[i] = LLVMBuildCall2(L->b, ft, fn, NULL, 0, "");
+	}
+}
+
+/* Loads a [M,N] or [N] input for the chunk: vec-wide loads, all issued before any use. */
+static void
+lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
+{
+	const Param *p = &L->k->params[in->param];
+	LLVMTypeRef st = storage_type(L, p->type);
+	LLVMTypeRef vt = vec_type(L, p->type, ch->vec);
+	LLVMValueRef *raw = arena_alloc(L->a, sizeof(LLVMValueRef) * ch->nvec);
+	for (int j = 0; j < ch->nvec; j++) {
+		/* a masked vector is not read (ptxas predicates the load) and reads as zero */
+		LLVMValueRef ptr = elem_ptr(L, in->param, ch, j);
+		LLVMBasicBlockRef from = LLVMGetInsertBlock(L->b);
+		LLVMBasicBlockRef ld = LLVMAppendBasicBlockInContext(L->cx, L->fn, "ld");
+		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "ld.next");
+		LLVMBuildCondBr(L->b, ch->valid[j], ld, next);
+		LLVMPositionBuilderAtEnd(L->b, ld);
+		int bytes = ch->vec * type_size(type_resolve(p->type, L->c->dtype));
+		LLVMValueRef pol = unaligned(L, ch, p) ? NULL : load_policy(L, in, bytes);
+		LLVMValueRef v = unaligned(L, ch, p) ? load_elems(L, p->type, ptr, ch->vec)
+				 : pol		     ? load_hinted(L, vt, ptr, bytes, pol)
+				       : load_inv(L, vt, ptr, vec_align(L, p->type, ch->vec));
+		LLVMBuildBr(L->b, next);
+		LLVMPositionBuilderAtEnd(L->b, next);
+		raw[j] = LLVMBuildPhi(L->b, vt, "");
+		LLVMValueRef in_v[2] = {v, LLVMConstNull(vt)};
+		LLVMBasicBlockRef in_b[2] = {ld, from};
+		LLVMAddIncoming(raw[j], in_v, in_b, 2);
+	}
+	for (int j = 0; j < ch->nvec; j++)
+		for (int e = 0; e < ch->vec; e++) {
+			LLVMValueRef v = raw[j];
+			if (LLVMGetTypeKind(vt) == LLVMIntegerTypeKind && ch->vec > 1)
+				v = LLVMBuildTrunc(
+				    L->b, LLVMBuildLShr(L->b, v, LLVMConstInt(vt, 8 * e, 0), ""),
+				    st, "");
+			else if (ch->vec > 1)
+				v = LLVMBuildExtractElement(L->b, v, ci32(L, e), "");
+			out[j * ch->vec + e] = from_storage(L, p->type, v);
+		}
+}
+
+void
+store_tile(Lower *L, const Instr *in, const Chunk *ch)
+{
+	const Param *p = &L->k->params[in->param];
+	LLVMTypeRef st = storage_type(L, p->type);
+	LLVMTypeRef vt = vec_type(L, p->type, ch->vec);
+	L->el = ch->el;
+	int uv = unaligned(L, ch, p), size = type_size(type_resolve(p->type, L->c->dtype));
+	for (int j = 0; j < ch->nvec; j++) {
+		LLVMValueRef v;
+		if (uv) {
+			v = NULL; /* stored element by element below */
+		} else if (LLVMGetTypeKind(vt) == LLVMIntegerTypeKind && ch->vec > 1) {
+			v = LLVMConstInt(vt, 0, 0);
+			for (int e = 0; e < ch->vec; e++) {
+				LLVMValueRef x = to_storage(
+				    L, p->type, operand(L, &in->args[0], j * ch->vec + e));
+				x = LLVMBuildShl(L->b, LLVMBuildZExt(L->b, x, vt, ""),
+						 LLVMConstInt(vt, 8 * e, 0), "");
+				v = LLVMBuildOr(L->b, v, x, "");
+			}
+		} else if (ch->vec > 1) {
+			v = LLVMGetUndef(LLVMVectorType(st, ch->vec));
+			for (int e = 0; e < ch->vec; e++) {
+				LLVMValueRef x = to_storage(
+				    L, p->type, operand(L, &in->args[0], j * ch->vec + e));
+				v = LLVMBuildInsertElement(L->b, v, x, ci32(L, e), "");
+			}
+		} else {
+			v = to_storage(L, p->type, operand(L, &in->args[0], j));
+		}
+		LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "st");
+		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "st.next");
+		LLVMBuildCondBr(L->b, ch->valid[j], yes, next);
+		LLVMPositionBuilderAtEnd(L->b, yes);
+		LLVMValueRef ptr = elem_ptr(L, in->param, ch, j);
+		if (uv) {
+			for (int e = 0; e < ch->vec; e++) {
+				LLVMValueRef x = to_storage(
+				    L, p->type, operand(L, &in->args[0], j * ch->vec + e));
+				LLVMValueRef k = ci64(L, e);
+				LLVMSetAlignment(
+				    LLVMBuildStore(L->b, x,
+						   LLVMBuildInBoundsGEP2(L->b, st, ptr, &k, 1, "")),
+				    size);
+			}
+		} else {
+			LLVMSetAlignment(LLVMBuildStore(L->b, v, ptr),
+					 vec_align(L, p->type, ch->vec));
+		}
+		LLVMBuildBr(L->b, next);
+		LLVMPositionBuilderAtEnd(L->b, next);
+	}
+}
+
+/* A tile instruction over the chunk: its E elements into L->el. */
+void
+lower_tile(Lower *L, const Instr *in, const Chunk *ch)
+{
+	int r = in->res[0];
+	LLVMValueRef *out = arena_alloc(L->a, sizeof(LLVMValueRef) * ch->E);
+	L->el = ch->el;
+	if (in->op == OP_LOAD) {
+		lower_load_tile(L, in, ch, out);
+	} else if (in->op == OP_DIV &&
+		   (in->args[1].kind != ARG_VAL || !is_tile(L, in->args[1].idx))) {
+		/* dividing by a row value or a scalar: one reciprocal, then multiplies */
+		LLVMValueRef inv = frcp(L, operand(L, &in->args[1], 0));
+		for (int e = 0; e < ch->E; e++)
+			out[e] = ffmul(L, operand(L, &in->args[0], e), inv);
+	} else {
+		for (int e = 0; e < ch->E; e++) {
+			LLVMValueRef x[MAX_ARGS];
+			for (int i = 0; i < in->nargs; i++)
+				x[i] = operand(L, &in->args[i], e);
+			out[e] = apply_op(L, in, x);
+		}
+	}
+	if (r >= 0)
+		ch->el[r] = out;
+}
+
+/* A row-uniform instruction: loads of [M] inputs, gathers, and scalar arithmetic. */
+void
+lower_uniform(Lower *L, const Instr *in)
+{
+	LLVMValueRef v;
+	if (in->op == OP_LOAD) {
+		const Param *p = &L->k->params[in->param];
+		LLVMTypeRef st = storage_type(L, p->type);
+		LLVMValueRef r = LLVMBuildSelect(L->b, L->rowok, L->row, ci64(L, 0), "");
+		LLVMValueRef ptr = LLVMBuildGEP2(L->b, st, L->parg[in->param], &r, 1, "");
+		v = from_storage(
+		    L, p->type,
+		    load_inv(L, st, ptr, type_size(type_resolve(p->type, L->c->dtype))));
+	} else if (in->op == OP_GATHER) {
+		/* x[row, idx[row]] with idx clamped into the row, so a bad label cannot fault */
+		const Param *p = &L->k->params[in->param];
+		LLVMTypeRef st = storage_type(L, p->type);
+		LLVMValueRef idx =
+		    LLVMBuildIntCast2(L->b, operand(L, &in->args[0], 0), L->i64, 1, "");
+		LLVMValueRef last = LLVMBuildSub(L->b, L->N, ci64(L, 1), "");
+		LLVMValueRef neg = LLVMBuildICmp(L->b, LLVMIntSLT, idx, ci64(L, 0), "");
+		idx = LLVMBuildSelect(L->b, neg, ci64(L, 0), idx, "");
+		LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntSGT, idx, last, "");
+		idx = LLVMBuildSelect(L->b, big, last, idx, "");
+		LLVMValueRef off = LLVMBuildAdd(L->b, L->rowoff, idx, "");
+		LLVMValueRef ptr = LLVMBuildGEP2(L->b, st, L->parg[in->param], &off, 1, "");
+		v = from_storage(
+		    L, p->type,
+		    load_inv(L, st, ptr, type_size(type_resolve(p->type, L->c->dtype))));
+	} else {
+		LLVMValueRef x[MAX_ARGS];
+		for (int i = 0; i < in->nargs; i++)
+			x[i] = operand(L, &in->args[i], 0);
+		v = apply_op(L, in, x);
+	}
+	if (in->res[0] >= 0)
+		L->uni[in->res[0]] = v;
+}
+
+static int
+uniform_ready(Lower *L, int i)
+{
+	const Instr *in = &L->k->ins[i];
+	if (L->done[i] || in->op == OP_STORE || op_is_reduce(in->op) || in->nres == 0)
+		return 0;
+	if (in->res[0] >= 0 && is_tile(L, in->res[0]))
+		return 0;
+	for (int j = 0; j < in->nargs; j++)
+		if (in->args[j].kind == ARG_VAL && !L->uni[in->args[j].idx])
+			return 0;
+	return 1;
+}
+
+/* Every row-uniform instruction whose operands are known, in program order. */
+void
+lower_ready_uniform(Lower *L)
+{
+	for (int i = 0; i < L->k->nins; i++)
+		if (uniform_ready(L, i)) {
+			lower_uniform(L, &L->k->ins[i]);
+			L->done[i] = 1;
+		}
+}

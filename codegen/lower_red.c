@@ -1,0 +1,351 @@
+/* Lowering: reductions, per thread and across a row's threads, split rows and row outputs. */
+#include <math.h>
+#include <string.h>
+
+#include "codegen/lower.h"
+
+void
+red_identity(Lower *L, Red *r)
+{
+	switch (r->kind) {
+	case K_SUM:
+		r->acc[0] = cf(L, 0);
+		break;
+	case K_MAX:
+		r->acc[0] = cf(L, -INFINITY);
+		break;
+	case K_MIN:
+		r->acc[0] = cf(L, INFINITY);
+		break;
+	case K_WELF:
+		r->acc[0] = r->acc[1] = r->acc[2] = cf(L, 0);
+		break;
+	default: /* K_MAXSUM */
+		r->acc[0] = cf(L, -INFINITY);
+		r->acc[1] = cf(L, 0);
+		break;
+	}
+}
+
+Red
+red_new(Lower *L, int i)
+{
+	const Instr *in = &L->k->ins[i];
+	Red r = {.ins = i, .ins2 = -1};
+	switch (in->op) {
+	case OP_RSUM:
+		r.kind = K_SUM;
+		break;
+	case OP_RMAX:
+		r.kind = K_MAX;
+		break;
+	case OP_RMIN:
+		r.kind = K_MIN;
+		break;
+	default:
+		r.kind = K_WELF;
+		break;
+	}
+	r.ncomp = r.kind == K_WELF ? 3 : 1;
+	red_identity(L, &r);
+	return r;
+}
+
+/* Chan et al.: merge (count, mean, M2) partials; an empty side leaves the other unchanged. */
+static void
+chan(Lower *L, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *out)
+{
+	LLVMValueRef n = ffadd(L, a[0], b[0]);
+	LLVMValueRef pos = LLVMBuildFCmp(L->b, LLVMRealOGT, n, cf(L, 0), "");
+	LLVMValueRef rn = LLVMBuildSelect(L->b, pos, frcp(L, n), cf(L, 0), "");
+	LLVMValueRef dl = ffsub(L, b[1], a[1]);
+	LLVMValueRef wb = ffmul(L, b[0], rn);
+	out[1] = ffadd(L, a[1], ffmul(L, dl, wb));
+	LLVMValueRef t = ffmul(L, ffmul(L, dl, dl), ffmul(L, a[0], wb));
+	out[2] = ffadd(L, ffadd(L, a[2], b[2]), t);
+	out[0] = n;
+}
+
+static void
+combine(Lower *L, int kind, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *out)
+{
+	switch (kind) {
+	case K_SUM:
+		out[0] = ffadd(L, a[0], b[0]);
+		break;
+	case K_MAX:
+		out[0] = fmax2(L, a[0], b[0]);
+		break;
+	case K_MIN:
+		out[0] = fmin2(L, a[0], b[0]);
+		break;
+	case K_WELF:
+		chan(L, a, b, out);
+		break;
+	default: {
+		LLVMValueRef m = fmax2(L, a[0], b[0]);
+		LLVMValueRef s = ffadd(L, ffmul(L, a[1], rescale(L, a[0], m)),
+				       ffmul(L, b[1], rescale(L, b[0], m)));
+		out[0] = m;
+		out[1] = s;
+	}
+	}
+}
+
+/* Folds the thread's elements of the chunk into the reduction's partial. Masked-out vectors
+ * contribute the identity; a vector is folded first, then selected, which saves selects. */
+void
+red_local(Lower *L, Red *r, const Chunk *ch)
+{
+	const Instr *in = &L->k->ins[r->ins];
+	LLVMValueRef *x = ch->el[in->args[0].idx];
+	if (r->kind == K_WELF) {
+		LLVMValueRef cnt = cf(L, 0), s = cf(L, 0);
+		for (int j = 0; j < ch->nvec; j++) {
+			LLVMValueRef v = x[j * ch->vec];
+			for (int e = 1; e < ch->vec; e++)
+				v = ffadd(L, v, x[j * ch->vec + e]);
+			s = ffadd(L, s, LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, 0), ""));
+			cnt = ffadd(
+			    L, cnt,
+			    LLVMBuildSelect(L->b, ch->valid[j], cf(L, ch->vec), cf(L, 0), ""));
+		}
+		LLVMValueRef mean = ffmul(L, s, frcp(L, fmax2(L, cnt, cf(L, 1))));
+		LLVMValueRef m2 = cf(L, 0);
+		for (int j = 0; j < ch->nvec; j++) {
+			LLVMValueRef v = cf(L, 0);
+			for (int e = 0; e < ch->vec; e++) {
+				LLVMValueRef dl = ffsub(L, x[j * ch->vec + e], mean);
+				v = ffadd(L, v, ffmul(L, dl, dl));
+			}
+			m2 = ffadd(L, m2, LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, 0), ""));
+		}
+		LLVMValueRef part[3] = {cnt, mean, m2};
+		chan(L, r->acc, part, r->acc);
+		return;
+	}
+	if (r->kind == K_MAXSUM) {
+		LLVMValueRef cm = cf(L, -INFINITY);
+		for (int j = 0; j < ch->nvec; j++) {
+			LLVMValueRef v = x[j * ch->vec];
+			for (int e = 1; e < ch->vec; e++)
+				v = fmax2(L, v, x[j * ch->vec + e]);
+			cm = fmax2(L, cm,
+				   LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, -INFINITY), ""));
+		}
+		LLVMValueRef m = fmax2(L, r->acc[0], cm);
+		/* the sum's terms are exp(t - m); t comes from the fused sum's sub */
+		const Instr *sum = &L->k->ins[r->ins2];
+		const Instr *ex = &L->k->ins[L->k->vals[sum->args[0].idx].def];
+		const Instr *sub = &L->k->ins[L->k->vals[ex->args[0].idx].def];
+		LLVMValueRef *t = ch->el[sub->args[0].idx];
+		LLVMValueRef s = cf(L, 0);
+		for (int j = 0; j < ch->nvec; j++) {
+			LLVMValueRef v = cf(L, 0);
+			for (int e = 0; e < ch->vec; e++)
+				v = ffadd(L, v, fexp(L, ffsub(L, t[j * ch->vec + e], m)));
+			s = ffadd(L, s, LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, 0), ""));
+		}
+		r->acc[1] = ffadd(L, ffmul(L, r->acc[1], rescale(L, r->acc[0], m)), s);
+		r->acc[0] = m;
+		return;
+	}
+	LLVMValueRef id =
+	    r->kind == K_SUM ? cf(L, 0) : cf(L, r->kind == K_MAX ? -INFINITY : INFINITY);
+	for (int j = 0; j < ch->nvec; j++) {
+		LLVMValueRef v = x[j * ch->vec];
+		for (int e = 1; e < ch->vec; e++) {
+			LLVMValueRef a[3] = {v}, b[3] = {x[j * ch->vec + e]}, o[3];
+			combine(L, r->kind, a, b, o);
+			v = o[0];
+		}
+		LLVMValueRef a[3] = {r->acc[0]},
+			     b[3] = {LLVMBuildSelect(L->b, ch->valid[j], v, id, "")};
+		combine(L, r->kind, a, b, r->acc);
+	}
+}
+
+static void
+barrier(Lower *L)
+{
+	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+}
+
+static LLVMValueRef
+shfl(Lower *L, const char *name, LLVMValueRef v, LLVMValueRef lane)
+{
+	LLVMValueRef a[4] = {ci32(L, -1), v, lane, ci32(L, 31)};
+	return intr(L, name, NULL, a, 4);
+}
+
+/* Reduces the partials of a row's threads: butterfly shuffles within the warp (width tpr when
+ * the row has fewer than 32 threads), then, when the row spans several warps, shared memory read
+ * back in warp order. Every thread of the row ends with the same value. */
+void
+red_cross(Lower *L, Red *rs, int n)
+{
+	if (n == 0)
+		return;
+	int w = L->tpr < 32 ? L->tpr : 32;
+	for (int off = w / 2; off >= 1; off /= 2)
+		for (int i = 0; i < n; i++) {
+			LLVMValueRef o[3];
+			for (int c = 0; c < rs[i].ncomp; c++)
+				o[c] = shfl(L, "llvm.nvvm.shfl.sync.bfly.f32", rs[i].acc[c],
+					    ci32(L, off));
+			combine(L, rs[i].kind, rs[i].acc, o, rs[i].acc);
+		}
+	/* Chan's merge is not symmetric: take the first lane's result so the row agrees */
+	LLVMValueRef lead = LLVMBuildAnd(L->b, L->lane32, ci32(L, ~(w - 1)), "");
+	for (int i = 0; i < n; i++)
+		if (rs[i].kind == K_WELF && w > 1)
+			for (int c = 0; c < 3; c++)
+				rs[i].acc[c] =
+				    shfl(L, "llvm.nvvm.shfl.sync.idx.f32", rs[i].acc[c], lead);
+	if (L->wpr == 1)
+		return;
+	int nw = L->c->cfg.num_warps, base = L->smem_next;
+	for (int i = 0; i < n; i++)
+		L->smem_next += rs[i].ncomp;
+	LLVMTypeRef at = LLVMArrayType(L->f32, 0);
+	LLVMBasicBlockRef wr = LLVMAppendBasicBlockInContext(L->cx, L->fn, "smem.wr");
+	LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "smem.rd");
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, L->lane32, ci32(L, 0), ""), wr, next);
+	LLVMPositionBuilderAtEnd(L->b, wr);
+	for (int i = 0, s = base; i < n; i++)
+		for (int c = 0; c < rs[i].ncomp; c++, s++) {
+			LLVMValueRef ix[2] = {ci32(L, 0),
+					      LLVMBuildAdd(L->b, L->warp, ci32(L, s * nw), "")};
+			LLVMValueRef p = LLVMBuildGEP2(L->b, at, L->smem, ix, 2, "");
+			LLVMSetAlignment(LLVMBuildStore(L->b, rs[i].acc[c], p), 4);
+		}
+	LLVMBuildBr(L->b, next);
+	LLVMPositionBuilderAtEnd(L->b, next);
+	barrier(L);
+	LLVMValueRef w0 = LLVMBuildMul(L->b, L->grp, ci32(L, L->wpr), "");
+	for (int i = 0, s = base; i < n; s += rs[i].ncomp, i++) {
+		LLVMValueRef acc[3];
+		for (int k = 0; k < L->wpr; k++) {
+			LLVMValueRef v[3];
+			for (int c = 0; c < rs[i].ncomp; c++) {
+				LLVMValueRef at_w =
+				    LLVMBuildAdd(L->b, w0, ci32(L, (s + c) * nw + k), "");
+				LLVMValueRef ix[2] = {ci32(L, 0), at_w};
+				LLVMValueRef p = LLVMBuildGEP2(L->b, at, L->smem, ix, 2, "");
+				v[c] = LLVMBuildLoad2(L->b, L->f32, p, "");
+				LLVMSetAlignment(v[c], 4);
+			}
+			if (k == 0)
+				memcpy(acc, v, sizeof v);
+			else
+				combine(L, rs[i].kind, acc, v, acc);
+		}
+		memcpy(rs[i].acc, acc, sizeof acc);
+	}
+}
+
+/* The row values of finished reductions. */
+void
+red_finish(Lower *L, Red *rs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const Instr *in = &L->k->ins[rs[i].ins];
+		for (int c = 0; c < in->nres; c++)
+			if (in->res[c] >= 0)
+				L->uni[in->res[c]] = rs[i].acc[c];
+		if (rs[i].kind == K_MAXSUM && L->k->ins[rs[i].ins2].res[0] >= 0)
+			L->uni[L->k->ins[rs[i].ins2].res[0]] = rs[i].acc[1];
+	}
+}
+
+/* Stores of [M] outputs: one thread per row, only for real rows. */
+void
+store_rows(Lower *L)
+{
+	for (int i = 0; i < L->k->nins; i++) {
+		const Instr *in = &L->k->ins[i];
+		if (in->op != OP_STORE || shape_has_n(L->k->params[in->param].shape))
+			continue;
+		const Param *p = &L->k->params[in->param];
+		LLVMTypeRef st = storage_type(L, p->type);
+		LLVMValueRef ptr = LLVMBuildGEP2(L->b, st, L->parg[in->param], &L->row, 1, "");
+		LLVMValueRef s =
+		    LLVMBuildStore(L->b, to_storage(L, p->type, operand(L, &in->args[0], 0)), ptr);
+		LLVMSetAlignment(s, type_size(type_resolve(p->type, L->c->dtype)));
+	}
+}
+
+void
+if_lane0_row(Lower *L)
+{
+	LLVMValueRef l0 = LLVMBuildICmp(L->b, LLVMIntEQ, L->lane, ci64(L, 0), "");
+	LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "row.out");
+	L->end = LLVMAppendBasicBlockInContext(L->cx, L->fn, "end");
+	LLVMBuildCondBr(L->b, LLVMBuildAnd(L->b, l0, L->rowok, ""), yes, L->end);
+	LLVMPositionBuilderAtEnd(L->b, yes);
+}
+
+static LLVMValueRef
+ws_ptr(Lower *L, LLVMValueRef idx, LLVMTypeRef t)
+{
+	return LLVMBuildGEP2(L->b, t, L->ws, &idx, 1, "");
+}
+
+/* Split rows: each CTA's partials go to the workspace; the CTA that finishes a row last (an
+ * atomic counter per row) merges all of them in segment order, so the result does not depend on
+ * which CTA was last, writes the row's outputs and zeroes the counter for the next launch. */
+void
+split_finish(Lower *L, Red *rs, int n)
+{
+	int nv = 0;
+	for (int i = 0; i < n; i++)
+		nv += rs[i].ncomp;
+	int split = L->split;
+	/* the u32 counters come first, padded to 16 bytes */
+	LLVMValueRef cnt_words = LLVMBuildMul(
+	    L->b, LLVMBuildUDiv(L->b, LLVMBuildAdd(L->b, L->M, ci64(L, 3), ""), ci64(L, 4), ""),
+	    ci64(L, 4), "");
+	LLVMValueRef part0 = LLVMBuildAdd(
+	    L->b, cnt_words,
+	    LLVMBuildMul(
+		L->b,
+		LLVMBuildAdd(L->b, LLVMBuildMul(L->b, L->row, ci64(L, split), ""), L->seg, ""),
+		ci64(L, nv), ""),
+	    "");
+	for (int i = 0, s = 0; i < n; i++)
+		for (int c = 0; c < rs[i].ncomp; c++, s++) {
+			LLVMValueRef p =
+			    ws_ptr(L, LLVMBuildAdd(L->b, part0, ci64(L, s), ""), L->f32);
+			LLVMSetAlignment(LLVMBuildStore(L->b, rs[i].acc[c], p), 4);
+		}
+	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
+	LLVMValueRef cp = ws_ptr(L, L->row, L->i32);
+	LLVMValueRef old = LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, cp, ci32(L, 1),
+					      LLVMAtomicOrderingMonotonic, 0);
+	LLVMBasicBlockRef last = LLVMAppendBasicBlockInContext(L->cx, L->fn, "split.last");
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, old, ci32(L, split - 1), ""), last,
+			L->end);
+	LLVMPositionBuilderAtEnd(L->b, last);
+	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
+	LLVMValueRef rbase = LLVMBuildAdd(
+	    L->b, cnt_words, LLVMBuildMul(L->b, L->row, ci64(L, (long long)split * nv), ""), "");
+	for (int g = 0; g < split; g++)
+		for (int i = 0, s = 0; i < n; s += rs[i].ncomp, i++) {
+			LLVMValueRef v[3];
+			for (int c = 0; c < rs[i].ncomp; c++) {
+				LLVMValueRef ix = LLVMBuildAdd(
+				    L->b, rbase, ci64(L, (long long)g * nv + s + c), "");
+				v[c] = LLVMBuildLoad2(L->b, L->f32, ws_ptr(L, ix, L->f32), "");
+				LLVMSetVolatile(v[c], 1);
+				LLVMSetAlignment(v[c], 4);
+			}
+			if (g == 0)
+				memcpy(rs[i].acc, v, sizeof v);
+			else
+				combine(L, rs[i].kind, rs[i].acc, v, rs[i].acc);
+		}
+	LLVMSetAlignment(LLVMBuildStore(L->b, ci32(L, 0), cp), 4);
+	red_finish(L, rs, n);
+	lower_ready_uniform(L);
+	store_rows(L);
+}

@@ -1,0 +1,162 @@
+/* Lowering: the passes over a row, as the plan (analysis/plan.c) says, looped and persistent. */
+#include "codegen/lower.h"
+
+/* One chunk of a pass: the marked tile instructions, folded into the reductions rs. */
+static void
+chunk_body(Lower *L, const char *need, Red *rs, int n, const Chunk *ch)
+{
+	const Kernel *k = L->k;
+	for (int i = 0; i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		if (!need[i])
+			continue;
+		if (in->op == OP_STORE)
+			store_tile(L, in, ch);
+		else if (!op_is_reduce(in->op))
+			lower_tile(L, in, ch);
+	}
+	for (int i = 0; i < n; i++)
+		red_local(L, &rs[i], ch);
+}
+
+/* Streams the segment's body [body_lo, body_hi) in r_block chunks, evaluating the marked tile
+ * instructions and folding them into the reductions rs, whose partials are carried as phis;
+ * then the edge chunk when rows may start misaligned. */
+static void
+chunk_loop(Lower *L, const char *need, Red *rs, int n)
+{
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "chunk");
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "chunk.body");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->cx, L->fn, "chunk.done");
+	LLVMBuildBr(L->b, head);
+	LLVMPositionBuilderAtEnd(L->b, head);
+	LLVMValueRef c = LLVMBuildPhi(L->b, L->i64, "");
+	LLVMAddIncoming(c, &L->body_lo, &pre, 1);
+	LLVMValueRef(*phi)[3] = arena_alloc(L->a, sizeof(LLVMValueRef[3]) * (n + 1));
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < rs[i].ncomp; j++) {
+			phi[i][j] = LLVMBuildPhi(L->b, L->f32, "");
+			LLVMAddIncoming(phi[i][j], &rs[i].acc[j], &pre, 1);
+			rs[i].acc[j] = phi[i][j];
+		}
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, c, L->body_hi, ""), body, done);
+	LLVMPositionBuilderAtEnd(L->b, body);
+	Chunk ch = chunk_at(L, c);
+	chunk_body(L, need, rs, n, &ch);
+	LLVMValueRef c2 = LLVMBuildAdd(L->b, c, ci64(L, L->c->cfg.r_block), "");
+	LLVMBasicBlockRef end = LLVMGetInsertBlock(L->b);
+	LLVMBuildBr(L->b, head);
+	LLVMAddIncoming(c, &c2, &end, 1);
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < rs[i].ncomp; j++) {
+			LLVMAddIncoming(phi[i][j], &rs[i].acc[j], &end, 1);
+			rs[i].acc[j] = phi[i][j];
+		}
+	LLVMPositionBuilderAtEnd(L->b, done);
+	if (L->shifted) {
+		Chunk edge = chunk_edge(L);
+		chunk_body(L, need, rs, n, &edge);
+	}
+}
+
+/* Looped (and split) rows: the plan's reduction passes, each streaming what plan_need marks, then
+ * its apply pass when it has one. */
+void
+lower_looped(Lower *L)
+{
+	const Kernel *k = L->k;
+	const Plan *p = L->plan;
+	Red *rs = arena_alloc(L->a, sizeof(Red) * (k->nins + 1));
+	L->last_read = p->last_read;
+	lower_ready_uniform(L);
+	int n = 0;
+	for (int pass = 0; pass < p->nreduce; pass++) {
+		n = 0;
+		for (int i = 0; i < k->nins; i++) {
+			if (!op_is_reduce(k->ins[i].op) || p->pass[i] != pass || p->fused[i] >= 0)
+				continue;
+			rs[n] = red_new(L, i);
+			for (int s = 0; s < k->nins; s++)
+				if (p->fused[s] == i) {
+					rs[n].ins2 = s;
+					rs[n].kind = K_MAXSUM;
+					rs[n].ncomp = 2;
+					red_identity(L, &rs[n]);
+				}
+			n++;
+		}
+		L->pass = pass;
+		chunk_loop(L, plan_need(p, k, pass), rs, n);
+		red_cross(L, rs, n);
+		if (L->split > 1)
+			break;
+		red_finish(L, rs, n);
+		lower_ready_uniform(L);
+	}
+	L->pass = p->nreduce;
+	if (p->apply)
+		chunk_loop(L, plan_need(p, k, p->nreduce), NULL, 0);
+	if_lane0_row(L);
+	if (L->split > 1)
+		split_finish(L, rs, n);
+	else
+		store_rows(L);
+}
+
+/* Persistent rows: one chunk covers the row, so every N-shaped value stays in registers and the
+ * body runs in program order. Reductions wait until a result is needed, so independent ones share
+ * the shuffles and the barrier. */
+void
+lower_persistent(Lower *L)
+{
+	const Kernel *k = L->k;
+	Chunk chs[2];
+	int nch = 1 + L->shifted;
+	chs[0] = chunk_at(L, L->body_lo);
+	if (L->shifted)
+		chs[1] = chunk_edge(L);
+	Red *pend = arena_alloc(L->a, sizeof(Red) * (k->nins + 1));
+	int np = 0;
+	for (int i = 0; i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		int waits = 0;
+		for (int j = 0; j < in->nargs; j++)
+			if (in->args[j].kind == ARG_VAL && !is_tile(L, in->args[j].idx) &&
+			    !L->uni[in->args[j].idx])
+				waits = 1;
+		if (waits) {
+			red_cross(L, pend, np);
+			red_finish(L, pend, np);
+			np = 0;
+		}
+		/* a load is issued at its first use, so a row input used only after a reduction
+		 * (a weight, a residual) is not held in registers across it */
+		for (int c = 0; c < nch; c++)
+			for (int j = 0; j < in->nargs; j++) {
+				const Arg *a = &in->args[j];
+				if (a->kind == ARG_VAL && is_tile(L, a->idx) && !chs[c].el[a->idx])
+					lower_tile(L, &k->ins[k->vals[a->idx].def], &chs[c]);
+			}
+		if (op_is_reduce(in->op)) {
+			pend[np] = red_new(L, i);
+			for (int c = 0; c < nch; c++)
+				red_local(L, &pend[np], &chs[c]);
+			np++;
+		} else if (in->op == OP_STORE) {
+			if (shape_has_n(k->params[in->param].shape))
+				for (int c = 0; c < nch; c++)
+					store_tile(L, in, &chs[c]);
+		} else if (in->nres > 0 && in->res[0] >= 0 && is_tile(L, in->res[0])) {
+			if (in->op != OP_LOAD)
+				for (int c = 0; c < nch; c++)
+					lower_tile(L, in, &chs[c]);
+		} else {
+			lower_uniform(L, in);
+		}
+	}
+	red_cross(L, pend, np);
+	red_finish(L, pend, np);
+	if_lane0_row(L);
+	store_rows(L);
+}
