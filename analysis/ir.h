@@ -27,9 +27,9 @@ void buf_free(Buf *b);
 /* Shortest %g form of d that reads back to the same double ("1e-06", "0.5", "inf"). */
 void buf_double(Buf *b, double d);
 
-/* Integer helpers for sizes. */
+/* Integer helpers for sizes; none overflows (np2 and pp2 for any n, cdiv where defined). */
 int64_t cdiv(int64_t a, int64_t b); /* ceil(a / b) for a >= 0, b > 0 */
-int64_t np2(int64_t n);		    /* smallest power of two >= n; 1 for n <= 1 */
+int64_t np2(int64_t n);		    /* smallest power of two >= n (at most 2^62); 1 for n <= 1 */
 int64_t pp2(int64_t n);		    /* largest power of two <= n; 1 for n <= 1 */
 
 /* Diag: the first error of a step, already formatted as "file:line:col: error: msg". */
@@ -43,6 +43,19 @@ typedef struct {
 int diag_at(Diag *d, const char *file, Loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));				       /* returns -1 */
 int diag(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3))); /* returns -1 */
+
+/* The shapes every command supports (docs/ir.md, "Shapes on the command line"): 1 <= M <=
+ * 2^31-1, so one row a CTA is a grid CUDA can launch (gridDim.x <= 2^31-1); 1 <= N <= 2^40,
+ * codegen's bound on a row; M*N <= 2^60, so every byte of an [M,N] array of 8-byte elements has
+ * a signed 64-bit offset, and the sizes the heuristics multiply stay inside int64_t. */
+#define SHAPE_MAX_M INT32_MAX
+#define SHAPE_MAX_N ((int64_t)1 << 40)
+#define SHAPE_MAX_MN ((int64_t)1 << 60)
+/* "MxN", or "BxLxN" for M = B*L rows: digits only, no spaces or signs. 0, or -1 with d set to
+ * the one message for a bad shape, which says what is wrong and the supported range. */
+int shape_parse(const char *s, int64_t *M, int64_t *N, Diag *d);
+/* M and N inside the supported range: 0, or -1 with d set to the same message. */
+int shape_check(int64_t M, int64_t N, Diag *d);
 
 /* Element types. TY_T is the kernel's storage type, fixed at compile time by --dtype. */
 typedef enum { TY_T, TY_F32, TY_BF16, TY_F16, TY_I64, TY_I32, TY_I8, TY_BOOL, TY_COUNT } Type;

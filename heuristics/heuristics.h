@@ -115,7 +115,7 @@ typedef struct {
 } Choice;
 
 /* Pick a config for kernel k on an M x N shape at f's dtype. Returns 0, or -1 with d set when
- * the shape is unusable (M or N < 1). */
+ * the shape is outside the supported range (shape_check). */
 int choose(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t, Policy p,
 	   Choice *out, Diag *d);
 /* The two policies choose() dispatches to, and the reason writer they share. */

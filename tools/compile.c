@@ -72,9 +72,10 @@ cmd_compile(int argc, char **argv)
 	if (!out)
 		return usage_error("no output given (-o out.ptx, or -o - for stdout)", NULL);
 	Compile c = {.arch = arch};
-	if (!shape || tool_parse_shape(shape, &c.M, &c.N))
-		return usage_error("--shape needs MxN with M, N >= 1, got",
-				   shape ? shape : "nothing");
+	if (!shape)
+		return usage_error("no --shape given", NULL);
+	if (tool_parse_shape("compile", shape, &c.M, &c.N))
+		return 2;
 	if (!dtype || dtype_parse(dtype, &c.dtype))
 		return usage_error("--dtype needs bf16, fp16 or fp32, got",
 				   dtype ? dtype : "nothing");

@@ -127,9 +127,10 @@ cmd_explain(int argc, char **argv)
 	if (!path)
 		return usage_error("no kernel file given", NULL);
 	int64_t M, N;
-	if (!shape || tool_parse_shape(shape, &M, &N))
-		return usage_error("--shape needs MxN with M, N >= 1, got",
-				   shape ? shape : "nothing");
+	if (!shape)
+		return usage_error("no --shape given", NULL);
+	if (tool_parse_shape("explain", shape, &M, &N))
+		return 2;
 	Type dt;
 	if (!dtype || dtype_parse(dtype, &dt))
 		return usage_error("--dtype needs bf16, fp16 or fp32, got",

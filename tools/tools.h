@@ -16,8 +16,9 @@ int cmd_tune(int argc, char **argv);	/* tools/tune.c */
 
 /* Read and parse a kernel file ("-" is stdin), printing the diagnostic to stderr on error. */
 Kernel *tool_load_kernel(const char *path);
-/* MxN, or BxLxN flattened to M = B*L rows; 0 on success. */
-int tool_parse_shape(const char *s, int64_t *M, int64_t *N);
+/* --shape for command cmd (shape_parse: MxN, or BxLxN flattened to M = B*L rows): 0, or -1
+ * with the message on stderr. */
+int tool_parse_shape(const char *cmd, const char *s, int64_t *M, int64_t *N);
 /* Write data to path atomically (a temporary file beside it, then rename); "-" is stdout. */
 int tool_write_file(const char *path, const char *data, size_t len);
 /* PTX and its parsed manifest for kernel k at c, as `rkc compile` writes them (tools/run.c). */

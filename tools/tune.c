@@ -132,8 +132,8 @@ cmd_tune(int argc, char **argv)
 	int64_t M, N;
 	if (dtype_parse(dtype_s, &dtype))
 		return usage_error("unknown dtype '%s' (bf16, f16 or f32)", dtype_s);
-	if (tool_parse_shape(shape, &M, &N))
-		return usage_error("bad shape '%s' (MxN or BxLxN)", shape);
+	if (tool_parse_shape("tune", shape, &M, &N))
+		return 2;
 	ro.check = check;
 
 	Kernel *k = tool_load_kernel(path);

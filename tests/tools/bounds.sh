@@ -1,0 +1,90 @@
+#!/bin/sh
+# Bounds: shapes outside what rkc supports are one exact error each; inside, the largest
+# shapes run clean (no sanitizer report, no hang).
+# $1 is the rkc binary; run from the source root. Writes no files.
+rkc=$1
+k=testdata/kernels/softmax.rk
+fail=0
+
+# check STATUS WANT ARGS...: rkc ARGS, with $input (if set) on stdin, exits STATUS within 60 s
+# and prints exactly WANT (stdout and stderr together).
+input=
+check() {
+	want_rc=$1 want=$2
+	shift 2
+	if [ -n "$input" ]; then
+		got=$(printf '%s\n' "$input" | timeout 60 "$rkc" "$@" 2>&1)
+	else
+		got=$(timeout 60 "$rkc" "$@" 2>&1 </dev/null)
+	fi
+	rc=$?
+	if [ "$rc" != "$want_rc" ] || [ "$got" != "$want" ]; then
+		printf 'FAIL: rkc %s\n  want (exit %s): %s\n  got  (exit %s): %s\n' "$*" "$want_rc" \
+			"$want" "$rc" "$got"
+		fail=1
+	fi
+}
+
+# clean ARGS...: rkc ARGS, with $input (if set) on stdin, exits 0 within 60 s and writes
+# nothing to stderr.
+clean() {
+	if [ -n "$input" ]; then
+		err=$(printf '%s\n' "$input" | timeout 60 "$rkc" "$@" 2>&1 >/dev/null)
+	else
+		err=$(timeout 60 "$rkc" "$@" 2>&1 >/dev/null </dev/null)
+	fi
+	rc=$?
+	if [ "$rc" != 0 ] || [ -n "$err" ]; then
+		printf 'FAIL: rkc %s\n  exit %s, stderr:\n%s\n' "$*" "$rc" "$err"
+		fail=1
+	fi
+}
+
+# Shapes: one message from shape_parse for every command.
+rule='a shape is MxN or BxLxN (M = B*L rows) in digits, with 1 <= M <= 2^31-1, 1 <= N <= 2^40 and M*N <= 2^60'
+syntax="expected digits (no spaces or signs) around each 'x'"
+for s in ' 5x6' '5x 6' '+5x+6' '5x6 ' '64x' 'x64' '5x-6' '5.0x6'; do
+	check 2 "rkc explain: error: bad shape '$s': $syntax; $rule" explain $k --shape "$s" --dtype bf16
+done
+check 2 "rkc explain: error: bad shape '5': expected at least two dimensions; $rule" \
+	explain $k --shape 5 --dtype bf16
+check 2 "rkc explain: error: bad shape '2x3x4x5': more than three dimensions; $rule" \
+	explain $k --shape 2x3x4x5 --dtype bf16
+check 2 "rkc explain: error: bad shape '4096x0': M and N must be at least 1; $rule" \
+	explain $k --shape 4096x0 --dtype bf16
+check 2 "rkc explain: error: bad shape '0x99999999999x5': M and N must be at least 1; $rule" \
+	explain $k --shape 0x99999999999x5 --dtype bf16
+check 2 "rkc explain: error: bad shape '5x4611686018427387905': N is over 2^40; $rule" \
+	explain $k --shape 5x4611686018427387905 --dtype bf16
+check 2 "rkc explain: error: bad shape '4294967296x4294967297x5': M is over 2^31-1; $rule" \
+	explain $k --shape 4294967296x4294967297x5 --dtype bf16
+check 2 "rkc explain: error: bad shape '99999999999999999999x5': M is over 2^31-1; $rule" \
+	explain $k --shape 99999999999999999999x5 --dtype bf16
+check 2 "rkc explain: error: bad shape '2147483648x1': M is over 2^31-1; $rule" \
+	explain $k --shape 2147483648x1 --dtype bf16
+check 2 "rkc explain: error: bad shape '1x1099511627777': N is over 2^40; $rule" \
+	explain $k --shape 1x1099511627777 --dtype bf16
+check 2 "rkc explain: error: bad shape '1073741825x1073741824': M*N is over 2^60; $rule" \
+	explain $k --shape 1073741825x1073741824 --dtype bf16
+check 2 "rkc compile: error: bad shape '5x2305843009213693952': N is over 2^40; $rule" \
+	compile $k --shape 5x2305843009213693952 --dtype bf16 --policy helion2828 -o -
+check 2 "rkc tune: error: bad shape '5x2305843009213693952': N is over 2^40; $rule" \
+	tune $k --shape 5x2305843009213693952 --dtype bf16
+check 2 "rkc run: error: bad shape '+5x+6': $syntax; $rule" run $k --shape +5x+6 --dtype bf16
+
+# The edges of the range: every kernel, both policies, without a sanitizer report.
+for f in testdata/kernels/*.rk; do
+	for s in 2147483647x1 1x1099511627776 1048576x1099511627776 2147483647x536870912 \
+		1024x1024x1048576; do
+		clean explain "$f" --shape $s --dtype fp32
+		clean explain "$f" --shape $s --dtype bf16 --policy helion2828
+	done
+done
+# tune ranks candidates (helion2828's among them) before it looks for a GPU
+export RKC_LIBCUDA=/nonexistent/libcuda.so.1
+check 1 "rkc tune: error: no CUDA driver: /nonexistent/libcuda.so.1: cannot open shared object file: No such file or directory (rkc run needs an NVIDIA GPU and its driver; RKC_LIBCUDA names the driver library)" \
+	tune $k --shape 1048576x1099511627776 --dtype bf16
+unset RKC_LIBCUDA
+
+[ $fail = 0 ] && echo ok
+exit $fail
