@@ -87,7 +87,9 @@ int config_elem_size(const Kernel *k, Type dtype);
 int config_check(const Config *c, const Kernel *k, const Facts *f, int64_t M, int64_t N,
 		 const Target *t, Diag *d);
 /* Override c's fields from "persistent=1,r_block=2048,m_block=1,num_warps=8,vec=8,split=1,evict=0,
- * min_ctas=1" (any subset); -1 with d set on an unknown key or a bad number. */
+ * min_ctas=1" (any subset). -1 with d set to a "bad --config" message, which names the key's
+ * accepted values, on bad syntax, an unknown key or a value out of the key's range; whether
+ * the values suit a kernel, shape and target is config_check's to say. */
 int config_parse(const char *s, Config *c, Diag *d);
 /* bf16, fp16 or f16, fp32 or f32. */
 int dtype_parse(const char *s, Type *t);

@@ -74,7 +74,8 @@ cmd_compile(int argc, char **argv)
 	Compile c = {.arch = arch};
 	if (!shape)
 		return usage_error("no --shape given", NULL);
-	if (tool_parse_shape("compile", shape, &c.M, &c.N))
+	if (tool_parse_shape("compile", shape, &c.M, &c.N) ||
+	    (forced && tool_check_config("compile", forced)))
 		return 2;
 	if (!dtype || dtype_parse(dtype, &c.dtype))
 		return usage_error("--dtype needs bf16, fp16 or fp32, got",

@@ -129,7 +129,8 @@ cmd_explain(int argc, char **argv)
 	int64_t M, N;
 	if (!shape)
 		return usage_error("no --shape given", NULL);
-	if (tool_parse_shape("explain", shape, &M, &N))
+	if (tool_parse_shape("explain", shape, &M, &N) ||
+	    (forced && tool_check_config("explain", forced)))
 		return 2;
 	Type dt;
 	if (!dtype || dtype_parse(dtype, &dt))

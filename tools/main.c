@@ -61,6 +61,17 @@ tool_parse_shape(const char *cmd, const char *s, int64_t *M, int64_t *N)
 }
 
 int
+tool_check_config(const char *cmd, const char *s)
+{
+	Diag d = {0};
+	Config scratch = {0};
+	if (!config_parse(s, &scratch, &d))
+		return 0;
+	fprintf(stderr, "rkc %s: %s\n", cmd, d.msg);
+	return -1;
+}
+
+int
 tool_write_file(const char *path, const char *data, size_t len)
 {
 	if (!strcmp(path, "-"))

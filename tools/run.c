@@ -174,6 +174,8 @@ cmd_run(int argc, char **argv)
 	for (int s = 0; s < nshapes; s++)
 		if (tool_parse_shape("run", shapes[s], &Ms[s], &Ns[s]))
 			return 2;
+	if (co.config && tool_check_config("run", co.config))
+		return 2;
 	if (!ro.check && !ro.time)
 		ro.check = ro.time = 1;
 	Kernel *k = tool_load_kernel(path);

@@ -19,6 +19,9 @@ Kernel *tool_load_kernel(const char *path);
 /* --shape for command cmd (shape_parse: MxN, or BxLxN flattened to M = B*L rows): 0, or -1
  * with the message on stderr. */
 int tool_parse_shape(const char *cmd, const char *s, int64_t *M, int64_t *N);
+/* --config for command cmd read as config_parse reads it, before any kernel is loaded, so that
+ * bad syntax is a usage error and not an infeasible config: 0, or -1 with the message on stderr. */
+int tool_check_config(const char *cmd, const char *s);
 /* Write data to path atomically (a temporary file beside it, then rename); "-" is stdout. */
 int tool_write_file(const char *path, const char *data, size_t len);
 /* PTX and its parsed manifest for kernel k at c, as `rkc compile` writes them (tools/run.c). */

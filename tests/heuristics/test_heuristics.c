@@ -324,7 +324,6 @@ check_rejects(void **state)
 	    {"r_block=1000", "r_block=1000: must be a multiple of threads per row * vec"},
 	    {"split=2", "split=2: row splitting needs reductions combinable in one pass"},
 	    {"persistent=1,r_block=2048", "persistent needs r_block >= N (4096)"},
-	    {"evict=2", "evict=2: must be 0 (no cache hints) or 1 (L2 eviction hints)"},
 	    {"min_ctas=9", "min_ctas=9: must be from 1 to 8 (CTAs of 256 threads an SM can hold)"},
 	};
 	Kernel *k = load_kernel("rms_norm");
@@ -343,6 +342,12 @@ check_rejects(void **state)
 	Diag d = {0};
 	assert_int_equal(config_check(&ok, k, &f, 2048, 4096, &t, &d), 0);
 	assert_int_equal(config_parse("warps=8", &ok, &d), -1);
+	/* config_parse takes evict 0 or 1 only; config_check still judges a Config built in code */
+	Config ev = {1, 4096, 1, 8, 8, 1, 2, 1};
+	d = (Diag){0};
+	assert_int_equal(config_check(&ev, k, &f, 2048, 4096, &t, &d), -1);
+	assert_non_null(
+	    strstr(d.msg, "evict=2: must be 0 (no cache hints) or 1 (L2 eviction hints)"));
 	kernel_free(k);
 }
 

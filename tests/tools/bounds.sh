@@ -1,6 +1,6 @@
 #!/bin/sh
-# Bounds: shapes outside what rkc supports are one exact error each; inside, the largest
-# shapes run clean (no sanitizer report, no hang).
+# Bounds: shapes and --config values outside what rkc supports are one exact error each;
+# inside, the largest shapes run clean (no sanitizer report, no hang).
 # $1 is the rkc binary; run from the source root. Writes no files.
 rkc=$1
 k=testdata/kernels/softmax.rk
@@ -85,6 +85,38 @@ export RKC_LIBCUDA=/nonexistent/libcuda.so.1
 check 1 "rkc tune: error: no CUDA driver: /nonexistent/libcuda.so.1: cannot open shared object file: No such file or directory (rkc run needs an NVIDIA GPU and its driver; RKC_LIBCUDA names the driver library)" \
 	tune $k --shape 1048576x1099511627776 --dtype bf16
 unset RKC_LIBCUDA
+
+# --config: syntax and ranges are "bad --config" usage errors, before any kernel is read.
+check 2 "rkc explain: error: bad --config 'num_warps=4294967300': num_warps takes an integer from 1 to 32, not '4294967300'" \
+	explain $k --shape 64x4096 --dtype bf16 --config num_warps=4294967300
+check 2 "rkc explain: error: bad --config 'split=99999999999': split takes an integer from 1 to 65536, not '99999999999'" \
+	explain $k --shape 64x4096 --dtype bf16 --config split=99999999999
+check 2 "rkc explain: error: bad --config 'r_block=99999999999999999999': r_block takes an integer from 1 to 2^40, not '99999999999999999999'" \
+	explain $k --shape 64x4096 --dtype bf16 --config r_block=99999999999999999999
+check 2 "rkc explain: error: bad --config 'persistent=5': persistent takes 0 or 1, not '5'" \
+	explain $k --shape 64x4096 --dtype bf16 --config persistent=5
+check 2 "rkc explain: error: bad --config 'min_ctas=0': min_ctas takes an integer from 1 to 32, not '0'" \
+	explain $k --shape 64x4096 --dtype bf16 --config min_ctas=0
+check 2 "rkc explain: error: bad --config 'min_ctas=-1': min_ctas takes an integer from 1 to 32, not '-1'" \
+	explain $k --shape 64x4096 --dtype bf16 --config min_ctas=-1
+check 2 "rkc explain: error: bad --config 'evict=2': evict takes 0 or 1, not '2'" \
+	explain $k --shape 64x4096 --dtype bf16 --config evict=2
+check 2 "rkc explain: error: bad --config 'vec=+8': vec takes an integer from 1 to 16, not '+8'" \
+	explain $k --shape 64x4096 --dtype bf16 --config vec=+8
+check 2 "rkc compile: error: bad --config 'r_block=': r_block takes an integer from 1 to 2^40, not ''" \
+	compile $k --shape 64x4096 --dtype bf16 --config r_block= -o -
+check 2 "rkc compile: error: bad --config 'vec=8x': vec takes an integer from 1 to 16, not '8x'" \
+	compile $k --shape 64x4096 --dtype bf16 --config vec=8x -o -
+check 2 "rkc compile: error: bad --config 'foo': expected key=value, not 'foo'" \
+	compile $k --shape 64x4096 --dtype bf16 --config foo -o -
+check 2 "rkc compile: error: bad --config 'vec=8,,m_block=1': expected key=value, not ''" \
+	compile $k --shape 64x4096 --dtype bf16 --config vec=8,,m_block=1 -o -
+check 2 "rkc compile: error: bad --config 'vec=8,': expected key=value after the last ','" \
+	compile $k --shape 64x4096 --dtype bf16 --config vec=8, -o -
+check 2 "rkc compile: error: bad --config 'warps=8': unknown key 'warps' (known: persistent, r_block, m_block, num_warps, vec, split, evict, min_ctas)" \
+	compile $k --shape 64x4096 --dtype bf16 --config warps=8 -o -
+check 2 "rkc run: error: bad --config 'vec=8x': vec takes an integer from 1 to 16, not '8x'" \
+	run $k --shape 64x4096 --dtype bf16 --config vec=8x
 
 [ $fail = 0 ] && echo ok
 exit $fail
