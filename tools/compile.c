@@ -96,8 +96,9 @@ cmd_compile(int argc, char **argv)
 	char *mpath = NULL;
 	int rc = 1;
 	/* codegen takes any of its archs; the choice needs a target file, so an Ampere/Ada part
-	 * without one is chosen for as sm_80 and the reasons say so */
-	int own_target = target_load(arch, &t, &d) == 0;
+	 * without one is chosen for as sm_80 and the reasons say so. The probe keeps no message:
+	 * a Diag keeps its first, which would stand in for every later error. */
+	int own_target = target_load(arch, &t, NULL) == 0;
 	if (!own_target) {
 		Diag d2 = {0};
 		if (codegen_arch(arch, &d2) || target_load("sm_80", &t, &d2)) {

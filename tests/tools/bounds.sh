@@ -1,9 +1,11 @@
 #!/bin/sh
 # Bounds: shapes and --config values outside what rkc supports are one exact error each;
-# inside, the largest shapes run clean (no sanitizer report, no hang).
+# inside, the largest shapes run clean (no sanitizer report, no hang); an arch without target
+# data reports the real error.
 # $1 is the rkc binary; run from the source root. Writes no files.
 rkc=$1
 k=testdata/kernels/softmax.rk
+ln=testdata/kernels/layer_norm.rk
 fail=0
 
 # check STATUS WANT ARGS...: rkc ARGS, with $input (if set) on stdin, exits STATUS within 60 s
@@ -117,6 +119,13 @@ check 2 "rkc compile: error: bad --config 'warps=8': unknown key 'warps' (known:
 	compile $k --shape 64x4096 --dtype bf16 --config warps=8 -o -
 check 2 "rkc run: error: bad --config 'vec=8x': vec takes an integer from 1 to 16, not '8x'" \
 	run $k --shape 64x4096 --dtype bf16 --config vec=8x
+
+# An arch codegen takes but without target data (chosen with sm_80's): the real error, not the
+# missing target file.
+check 1 "rkc compile: error: infeasible --config 'split=2': split=2: row splitting needs reductions combinable in one pass and no [M,N] output; this kernel has an [M,N] output" \
+	compile $ln --shape 64x4096 --dtype bf16 --arch sm_86 --config split=2 -o -
+check 1 "rkc compile: error: infeasible --config 'r_block=3': r_block=3: must be a multiple of threads per row * vec = 512 * 8 = 4096" \
+	compile $ln --shape 64x4096 --dtype bf16 --arch sm_89 --config r_block=3 -o -
 
 [ $fail = 0 ] && echo ok
 exit $fail
