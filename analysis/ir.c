@@ -144,6 +144,24 @@ buf_double(Buf *b, double d)
 	buf_puts(b, tmp);
 }
 
+void
+buf_json_double(Buf *b, double d)
+{
+	if (isinf(d))
+		buf_puts(b, d < 0 ? "\"-inf\"" : "\"inf\"");
+	else
+		buf_double(b, d);
+}
+
+int
+inf_parse(const char *s, double *d)
+{
+	if (strcmp(s, "inf") && strcmp(s, "-inf"))
+		return -1;
+	*d = s[0] == '-' ? -INFINITY : INFINITY;
+	return 0;
+}
+
 int64_t
 cdiv(int64_t a, int64_t b)
 {

@@ -26,6 +26,11 @@ void buf_puts(Buf *b, const char *s);
 void buf_free(Buf *b);
 /* Shortest %g form of d that reads back to the same double ("1e-06", "0.5", "inf"). */
 void buf_double(Buf *b, double d);
+/* JSON has no infinities: a param's default of inf or -inf is the string "inf" or "-inf" in
+ * every JSON rkc writes (docs/ir.md). buf_json_double writes d so; inf_parse reads those two
+ * strings, 0 on success. */
+void buf_json_double(Buf *b, double d);
+int inf_parse(const char *s, double *d);
 
 /* Integer helpers for sizes; none overflows (np2 and pp2 for any n, cdiv where defined). */
 int64_t cdiv(int64_t a, int64_t b); /* ceil(a / b) for a >= 0, b > 0 */

@@ -177,8 +177,8 @@ kb_param_ref(Builder *b, Instr *in, const char *name, Loc loc)
 	return 0;
 }
 
-static int
-parse_number(const char *tok, double *out)
+int
+kb_number(const char *tok, double *out)
 {
 	const char *s = tok;
 	if (*s == '-' || *s == '+')
@@ -212,7 +212,7 @@ kb_operand(Builder *b, Instr *in, const char *tok, Loc loc)
 			return diag_at(b->d, b->file, loc, "unknown value '%s'", tok);
 	} else if (!strcmp(tok, "N")) {
 		a.kind = ARG_N;
-	} else if (parse_number(tok, &a.imm) == 0) {
+	} else if (kb_number(tok, &a.imm) == 0) {
 		a.kind = ARG_IMM;
 	} else if (isdigit((unsigned char)tok[tok[0] == '-' || tok[0] == '+'])) {
 		return diag_at(b->d, b->file, loc, "bad number '%s'", tok);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Bounds: shapes and --config values outside what rkc supports are one exact error each;
-# inside, the largest shapes run clean (no sanitizer report, no hang); an arch without target
-# data reports the real error.
+# inside, the largest shapes run clean (no sanitizer report, no hang); a param default of inf
+# survives text -> JSON -> text; an arch without target data reports the real error.
 # $1 is the rkc binary; run from the source root. Writes no files.
 rkc=$1
 k=testdata/kernels/softmax.rk
@@ -126,6 +126,30 @@ check 1 "rkc compile: error: infeasible --config 'split=2': split=2: row splitti
 	compile $ln --shape 64x4096 --dtype bf16 --arch sm_86 --config split=2 -o -
 check 1 "rkc compile: error: infeasible --config 'r_block=3': r_block=3: must be a multiple of threads per row * vec = 512 * 8 = 4096" \
 	compile $ln --shape 64x4096 --dtype bf16 --arch sm_89 --config r_block=3 -o -
+
+# inf and -inf defaults: a bare inf parses, and -inf goes through JSON as the string "-inf".
+inf_text='kernel clip
+
+in    x: T[M,N]
+out   y: T[M,N]
+param lo = -inf
+param hi = inf
+
+%x = load x
+%a = max %x, lo
+%y = min %a, hi
+store y, %y'
+input=$inf_text
+check 0 "$inf_text" check -
+json=$(printf '%s\n' "$inf_text" | "$rkc" print --json -)
+printf '%s\n' "$json" | grep -q '"default": "-inf"' || {
+	echo "FAIL: -inf is not the JSON string \"-inf\": $json"
+	fail=1
+}
+input=$json
+check 0 "$inf_text" print -
+check 0 "$json" print --json -
+input=
 
 [ $fail = 0 ] && echo ok
 exit $fail
