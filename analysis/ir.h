@@ -187,8 +187,18 @@ int argval(const Instr *in, int i); /* the value operand i names, or -1 */
 int *kernel_last_uses(const Kernel *k);
 Type arg_type(const Kernel *k, const Arg *a);
 
-/* Verifier: infers each value's type and shape, then checks types, shapes, use before def,
- * every output written exactly once, every input read, no unused values. */
+/* Size limits (docs/ir.md, "Limits"): far above real reduction kernels (the 17 in
+ * testdata/kernels have at most 31 instructions and 7 params), low enough that explain and
+ * compile stay within seconds at the limit. 64 params of 8 bytes, with M and N, stay far inside
+ * CUDA's 4 KiB of kernel parameters, and each has its bit in the facts' 64-bit load masks. */
+#define MAX_INSTRS 512
+#define MAX_PARAMS 64
+/* 0, or -1 with d set, at loc in file, when nparams or nins is over its limit. The verifier
+ * checks every kernel; the builder checks as a kernel grows, so that an oversized file fails
+ * at the first declaration or statement over the limit instead of after reading it all. */
+int kernel_limits(const char *file, Loc loc, int nparams, int nins, Diag *d);
+/* Verifier: checks the limits, infers each value's type and shape, then checks types, shapes,
+ * use before def, every output written exactly once, every input read, no unused values. */
 int kernel_verify(Kernel *k, Diag *d);
 /* Printer: text that parses back to the same kernel. */
 void kernel_print(Buf *b, const Kernel *k);

@@ -33,7 +33,7 @@ int kb_name(Builder *b, const char *name, Loc loc);
 int kb_doc(Builder *b, const char *doc);
 int kb_param(Builder *b, const char *name, ParamKind kind, Type type, Shape shape, double def,
 	     Loc loc);
-Instr *kb_instr(Builder *b, Op op, Loc loc);
+Instr *kb_instr(Builder *b, Op op, Loc loc); /* NULL with d set past MAX_INSTRS */
 /* The param an instruction names first (load x, gather x, store y). */
 int kb_param_ref(Builder *b, Instr *in, const char *name, Loc loc);
 /* A number in text syntax (docs/ir.md): decimal or exponent form, inf, -inf; 0 on success. */

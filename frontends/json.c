@@ -108,6 +108,8 @@ read_instr(Builder *b, json_t *ji, int i)
 	if ((int)nres != want_res)
 		return jerr(b, where, "wrong number of results for this op");
 	Instr *in = kb_instr(b, op, (Loc){0});
+	if (!in)
+		return -1;
 	in->to = to;
 	Diag *d = b->d;
 	int rc = 0;

@@ -254,7 +254,7 @@ parse_stmt(Parser *p)
 	Loc sloc = p->tok.loc;
 	if (is_word(p, "store")) {
 		Instr *in = kb_instr(&p->b, OP_STORE, sloc);
-		if (next(p) < 0 || parse_operands(p, in, 1) < 0)
+		if (!in || next(p) < 0 || parse_operands(p, in, 1) < 0)
 			return -1;
 		if (check_arity(p, in, "store", sloc) < 0)
 			return -1;
@@ -306,6 +306,8 @@ parse_stmt(Parser *p)
 		return diag_at(p->d, p->b.file, optok.loc, "unknown operation '%s'", optok.text);
 	}
 	Instr *in = kb_instr(&p->b, op, sloc);
+	if (!in)
+		return -1;
 	in->to = to;
 	if (next(p) < 0)
 		return -1;

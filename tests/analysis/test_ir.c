@@ -1,5 +1,5 @@
-/* The IR layer's bounds: size helpers at the ends of int64_t, and the shapes shape_parse accepts
- * and what it makes of them. */
+/* The IR layer's bounds: size helpers at the ends of int64_t, the shapes shape_parse accepts and
+ * what it makes of them, and the verifier's size limits. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -96,6 +96,23 @@ test_shape_check(void **state)
 	assert_non_null(strstr(d.msg, "M is over 2^31-1"));
 }
 
+/* The verifier checks the limits first, whatever built the kernel (the frontends stop earlier). */
+static void
+test_verify_limits(void **state)
+{
+	Kernel k = {.name = "big", .file = "big.rk", .nins = MAX_INSTRS + 1};
+	Diag d = {0};
+	assert_int_equal(kernel_verify(&k, &d), -1);
+	assert_string_equal(d.msg, "big.rk: error: too many instructions: a kernel has at most 512 "
+				   "statements (docs/ir.md, Limits)");
+	k = (Kernel){.name = "big", .file = "big.rk", .nparams = MAX_PARAMS + 1};
+	d = (Diag){0};
+	assert_int_equal(kernel_verify(&k, &d), -1);
+	assert_string_equal(d.msg,
+			    "big.rk: error: too many parameters: a kernel has at most 64 in, "
+			    "out and param declarations (docs/ir.md, Limits)");
+}
+
 int
 main(void)
 {
@@ -103,6 +120,7 @@ main(void)
 	    cmocka_unit_test(test_size_helpers),
 	    cmocka_unit_test(test_shape_parse),
 	    cmocka_unit_test(test_shape_check),
+	    cmocka_unit_test(test_verify_limits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

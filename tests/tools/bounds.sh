@@ -1,7 +1,7 @@
 #!/bin/sh
-# Bounds: shapes and --config values outside what rkc supports are one exact error each;
-# inside, the largest shapes run clean (no sanitizer report, no hang); a param default of inf
-# survives text -> JSON -> text; an arch without target data reports the real error.
+# Bounds: shapes, --config values and kernel sizes outside what rkc supports are one exact error
+# each; inside, the largest shapes and kernels run clean (no sanitizer report, no hang); a param
+# default of inf survives text -> JSON -> text; an arch without target data reports the real error.
 # $1 is the rkc binary; run from the source root. Writes no files.
 rkc=$1
 k=testdata/kernels/softmax.rk
@@ -149,6 +149,62 @@ printf '%s\n' "$json" | grep -q '"default": "-inf"' || {
 input=$json
 check 0 "$inf_text" print -
 check 0 "$json" print --json -
+input=
+
+# Size limits: 512 statements and 64 parameters pass; one more is an error at the line past
+# the limit, and a 100000-statement file fails there as fast.
+chain() { # a kernel of $1 statements: load, adds, sum, store
+	awk -v n="$1" 'BEGIN {
+		print "kernel chain\nin x: T[M,N]\nout y: f32[M]\n%v0 = load x"
+		for (i = 1; i < n - 2; i++)
+			printf "%%v%d = add %%v%d, 1\n", i, i - 1
+		printf "%%s = sum %%v%d\nstore y, %%s\n", n - 3
+	}'
+}
+reductions() { # a kernel of $1 statements, each reduction depending on the one before
+	awk -v n="$1" 'BEGIN {
+		print "kernel reductions\nin x: T[M,N]\nout y: f32[M]\n%x = load x\n%r0 = sum %x"
+		for (i = 0; 2 * i + 4 < n; i++)
+			printf "%%t%d = add %%x, %%r%d\n%%r%d = max %%t%d\n", i, i, i + 1, i
+		printf "store y, %%r%d\n", i
+	}'
+}
+inputs() { # a kernel of $1 parameters: $1 - 1 inputs, summed, and one output
+	awk -v n="$1" 'BEGIN {
+		print "kernel many"
+		for (i = 0; i < n - 1; i++)
+			printf "in x%d: T[M,N]\n", i
+		print "out y: f32[M]"
+		for (i = 0; i < n - 1; i++)
+			printf "%%x%d = load x%d\n", i, i
+		print "%a1 = add %x0, %x1"
+		for (i = 2; i < n - 1; i++)
+			printf "%%a%d = add %%a%d, %%x%d\n", i, i - 1, i
+		printf "%%s = sum %%a%d\nstore y, %%s\n", n - 2
+	}'
+}
+input=$(chain 512)
+check 0 "ok  chain                     1 inputs  1 outputs  512 ops  1 reductions
+1 of 1 kernels checked" check --summary -
+clean explain - --shape 4096x4096 --dtype bf16
+clean explain - --shape 8x131072 --dtype bf16 --policy helion2828
+clean compile - --shape 4096x4096 --dtype bf16 -o -
+input=$(reductions 512)
+check 0 "ok  reductions                1 inputs  1 outputs  511 ops  255 reductions
+1 of 1 kernels checked" check --summary -
+clean explain - --shape 4096x4096 --dtype bf16
+clean explain - --shape 8x131072 --dtype bf16 --policy helion2828
+limit='error: too many instructions: a kernel has at most 512 statements (docs/ir.md, Limits)'
+input=$(chain 513)
+check 1 "<stdin>:516:1: $limit" check -
+input=$(chain 100000)
+check 1 "<stdin>:516:1: $limit" check -
+input=$(inputs 64)
+check 0 "ok  many                     63 inputs  1 outputs  127 ops  1 reductions
+1 of 1 kernels checked" check --summary -
+input=$(inputs 65)
+check 1 "<stdin>:66:5: error: too many parameters: a kernel has at most 64 in, out and param declarations (docs/ir.md, Limits)" \
+	check -
 input=
 
 [ $fail = 0 ] && echo ok
