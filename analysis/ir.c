@@ -144,17 +144,38 @@ buf_double(Buf *b, double d)
 	buf_puts(b, tmp);
 }
 
+void
+buf_json_double(Buf *b, double d)
+{
+	if (isinf(d))
+		buf_puts(b, d < 0 ? "\"-inf\"" : "\"inf\"");
+	else
+		buf_double(b, d);
+}
+
+int
+inf_parse(const char *s, double *d)
+{
+	if (strcmp(s, "inf") && strcmp(s, "-inf"))
+		return -1;
+	*d = s[0] == '-' ? -INFINITY : INFINITY;
+	return 0;
+}
+
 int64_t
 cdiv(int64_t a, int64_t b)
 {
-	return (a + b - 1) / b;
+	/* not (a + b - 1) / b, which overflows near INT64_MAX */
+	return a / b + (a % b != 0);
 }
 
 int64_t
 np2(int64_t n)
 {
+	/* 2^62 is the largest power of two an int64_t holds: stop there rather than overflow and
+	 * loop for ever */
 	int64_t r = 1;
-	while (r < n)
+	while (r < n && r <= INT64_MAX / 2)
 		r *= 2;
 	return r;
 }
@@ -163,9 +184,78 @@ int64_t
 pp2(int64_t n)
 {
 	int64_t r = 1;
-	while (r * 2 <= n)
+	while (r <= n / 2) /* r * 2 <= n, without forming r * 2 */
 		r *= 2;
 	return r;
+}
+
+static int
+shape_error(Diag *d, const char *text, const char *why)
+{
+	return diag(d,
+		    "bad shape '%.64s': %s; a shape is MxN or BxLxN (M = B*L rows) in digits, "
+		    "with 1 <= M <= 2^31-1, 1 <= N <= 2^40 and M*N <= 2^60",
+		    text, why);
+}
+
+/* The range checks shape_parse and shape_check share; text is the shape as the user wrote it. */
+static int
+shape_range(const char *text, int64_t M, int64_t N, Diag *d)
+{
+	if (M < 1 || N < 1)
+		return shape_error(d, text, "M and N must be at least 1");
+	if (M > SHAPE_MAX_M)
+		return shape_error(d, text, "M is over 2^31-1");
+	if (N > SHAPE_MAX_N)
+		return shape_error(d, text, "N is over 2^40");
+	if (N > SHAPE_MAX_MN / M) /* M * N > 2^60, without forming M * N */
+		return shape_error(d, text, "M*N is over 2^60");
+	return 0;
+}
+
+int
+shape_parse(const char *s, int64_t *M, int64_t *N, Diag *d)
+{
+	int64_t v[3];
+	int n = 0;
+	for (const char *p = s;; p++) {
+		if (n == 3)
+			return shape_error(d, s, "more than three dimensions");
+		if (*p < '0' || *p > '9')
+			return shape_error(d, s,
+					   "expected digits (no spaces or signs) around each 'x'");
+		/* past SHAPE_MAX_MN every value is out of range: saturate there, not wrap */
+		int64_t x = 0;
+		for (; *p >= '0' && *p <= '9'; p++)
+			x = x > SHAPE_MAX_MN / 10 ? SHAPE_MAX_MN + 1 : x * 10 + (*p - '0');
+		v[n++] = x;
+		if (!*p)
+			break;
+		if (*p != 'x')
+			return shape_error(d, s,
+					   "expected digits (no spaces or signs) around each 'x'");
+	}
+	if (n < 2)
+		return shape_error(d, s, "expected at least two dimensions");
+	int64_t m = v[0];
+	/* B*L: over the bound when either factor is (and neither is 0), without the product */
+	if (n == 3)
+		m = v[0] && v[1] && (v[0] > SHAPE_MAX_M || v[1] > SHAPE_MAX_M)
+			? SHAPE_MAX_M + (int64_t)1
+			: v[0] * v[1];
+	if (shape_range(s, m, v[n - 1], d))
+		return -1;
+	*M = m;
+	*N = v[n - 1];
+	return 0;
+}
+
+int
+shape_check(int64_t M, int64_t N, Diag *d)
+{
+	char text[48];
+	snprintf(text, sizeof text, "%lldx%lld", (long long)M, (long long)N);
+	return shape_range(text, M, N, d);
 }
 
 static int
@@ -380,4 +470,18 @@ Type
 arg_type(const Kernel *k, const Arg *a)
 {
 	return a->kind == ARG_VAL ? k->vals[a->idx].type : TY_F32;
+}
+
+int
+dtype_parse(const char *s, Type *t)
+{
+	if (!strcmp(s, "bf16"))
+		*t = TY_BF16;
+	else if (!strcmp(s, "fp16") || !strcmp(s, "f16"))
+		*t = TY_F16;
+	else if (!strcmp(s, "fp32") || !strcmp(s, "f32"))
+		*t = TY_F32;
+	else
+		return -1;
+	return 0;
 }

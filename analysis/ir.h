@@ -26,10 +26,15 @@ void buf_puts(Buf *b, const char *s);
 void buf_free(Buf *b);
 /* Shortest %g form of d that reads back to the same double ("1e-06", "0.5", "inf"). */
 void buf_double(Buf *b, double d);
+/* JSON has no infinities: a param's default of inf or -inf is the string "inf" or "-inf" in
+ * every JSON rkc writes (docs/ir.md). buf_json_double writes d so; inf_parse reads those two
+ * strings, 0 on success. */
+void buf_json_double(Buf *b, double d);
+int inf_parse(const char *s, double *d);
 
-/* Integer helpers for sizes. */
+/* Integer helpers for sizes; none overflows (np2 and pp2 for any n, cdiv where defined). */
 int64_t cdiv(int64_t a, int64_t b); /* ceil(a / b) for a >= 0, b > 0 */
-int64_t np2(int64_t n);		    /* smallest power of two >= n; 1 for n <= 1 */
+int64_t np2(int64_t n);		    /* smallest power of two >= n (at most 2^62); 1 for n <= 1 */
 int64_t pp2(int64_t n);		    /* largest power of two <= n; 1 for n <= 1 */
 
 /* Diag: the first error of a step, already formatted as "file:line:col: error: msg". */
@@ -44,20 +49,34 @@ int diag_at(Diag *d, const char *file, Loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));				       /* returns -1 */
 int diag(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3))); /* returns -1 */
 
+/* The shapes every command supports (docs/ir.md, "Shapes on the command line"): 1 <= M <=
+ * 2^31-1, so one row a CTA is a grid CUDA can launch (gridDim.x <= 2^31-1); 1 <= N <= 2^40,
+ * codegen's bound on a row; M*N <= 2^60, so every byte of an [M,N] array of 8-byte elements has
+ * a signed 64-bit offset, and the sizes the heuristics multiply stay inside int64_t. */
+#define SHAPE_MAX_M INT32_MAX
+#define SHAPE_MAX_N ((int64_t)1 << 40)
+#define SHAPE_MAX_MN ((int64_t)1 << 60)
+/* "MxN", or "BxLxN" for M = B*L rows: digits only, no spaces or signs. 0, or -1 with d set to
+ * the one message for a bad shape, which says what is wrong and the supported range. */
+int shape_parse(const char *s, int64_t *M, int64_t *N, Diag *d);
+/* M and N inside the supported range: 0, or -1 with d set to the same message. */
+int shape_check(int64_t M, int64_t N, Diag *d);
+
 /* Element types. TY_T is the kernel's storage type, fixed at compile time by --dtype. */
 typedef enum { TY_T, TY_F32, TY_BF16, TY_F16, TY_I64, TY_I32, TY_I8, TY_BOOL, TY_COUNT } Type;
 /* Shapes: M is the row (grid) axis, N the reduction axis. */
 typedef enum { SH_SCALAR, SH_ROW, SH_VEC, SH_TILE } Shape; /* [], [M], [N], [M,N] */
 
 const char *type_name(Type t);
-int type_parse(const char *s, Type *t); /* 0 on success */
-int type_size(Type t);			/* bytes; TY_T has none (-1) */
-int type_is_float(Type t);		/* T, f32, bf16, f16 */
-int type_is_int(Type t);		/* i64, i32, i8 */
-Type type_resolve(Type t, Type dtype);	/* T -> dtype */
-const char *shape_name(Shape s);	/* "", "[M]", "[N]", "[M,N]" */
-Shape shape_join(Shape a, Shape b);	/* broadcast: [M] x [N] -> [M,N] */
-int shape_has_n(Shape s);		/* [N] or [M,N]: an rdim-shaped value */
+int type_parse(const char *s, Type *t);	 /* 0 on success */
+int dtype_parse(const char *s, Type *t); /* --dtype: bf16, fp16 or f16, fp32 or f32; 0 on success */
+int type_size(Type t);			 /* bytes; TY_T has none (-1) */
+int type_is_float(Type t);		 /* T, f32, bf16, f16 */
+int type_is_int(Type t);		 /* i64, i32, i8 */
+Type type_resolve(Type t, Type dtype);	 /* T -> dtype */
+const char *shape_name(Shape s);	 /* "", "[M]", "[N]", "[M,N]" */
+Shape shape_join(Shape a, Shape b);	 /* broadcast: [M] x [N] -> [M,N] */
+int shape_has_n(Shape s);		 /* [N] or [M,N]: an rdim-shaped value */
 
 typedef enum { P_IN, P_OUT, P_PARAM } ParamKind;
 
@@ -170,9 +189,19 @@ int argval(const Instr *in, int i); /* the value operand i names, or -1 */
 int *kernel_last_uses(const Kernel *k);
 Type arg_type(const Kernel *k, const Arg *a);
 
-/* Verifier: infers each value's type and shape, then checks types, shapes, use before def,
- * every output written exactly once, every input read, no unused values; then plans the passes
- * (k->plan). */
+/* Size limits (docs/ir.md, "Limits"): far above real reduction kernels (the 17 in
+ * testdata/kernels have at most 31 instructions and 7 params), low enough that explain and
+ * compile stay within seconds at the limit. 64 params of 8 bytes, with M and N, stay far inside
+ * CUDA's 4 KiB of kernel parameters, and each has its bit in the facts' 64-bit load masks. */
+#define MAX_INSTRS 512
+#define MAX_PARAMS 64
+/* 0, or -1 with d set, at loc in file, when nparams or nins is over its limit. The verifier
+ * checks every kernel; the builder checks as a kernel grows, so that an oversized file fails
+ * at the first declaration or statement over the limit instead of after reading it all. */
+int kernel_limits(const char *file, Loc loc, int nparams, int nins, Diag *d);
+/* Verifier: checks the limits, infers each value's type and shape, then checks types, shapes,
+ * use before def, every output written exactly once, every input read, no unused values; then
+ * plans the passes (k->plan). */
 int kernel_verify(Kernel *k, Diag *d);
 /* Printer: text that parses back to the same kernel. */
 void kernel_print(Buf *b, const Kernel *k);

@@ -164,8 +164,26 @@ check_instr(Verifier *v, int at, Instr *in)
 }
 
 int
+kernel_limits(const char *file, Loc loc, int nparams, int nins, Diag *d)
+{
+	if (nparams > MAX_PARAMS)
+		return diag_at(d, file, loc,
+			       "too many parameters: a kernel has at most %d in, out and param "
+			       "declarations (docs/ir.md, Limits)",
+			       MAX_PARAMS);
+	if (nins > MAX_INSTRS)
+		return diag_at(d, file, loc,
+			       "too many instructions: a kernel has at most %d statements "
+			       "(docs/ir.md, Limits)",
+			       MAX_INSTRS);
+	return 0;
+}
+
+int
 kernel_verify(Kernel *k, Diag *d)
 {
+	if (kernel_limits(k->file, (Loc){0}, k->nparams, k->nins, d))
+		return -1;
 	Verifier v = {k, d, calloc((size_t)k->nvals + 1, sizeof(int))};
 	int *reads = calloc((size_t)k->nparams + 1, sizeof(int));
 	int rc = 0;

@@ -30,9 +30,8 @@ codegen_check(const Kernel *k, const Compile *c, Diag *d)
 	if (c->dtype != TY_BF16 && c->dtype != TY_F16 && c->dtype != TY_F32)
 		return diag(d, "unsupported dtype '%s' (expected bf16, f16 or f32)",
 			    type_name(c->dtype));
-	if (c->M < 1 || c->N < 1 || c->M > ((int64_t)1 << 40) || c->N > ((int64_t)1 << 40))
-		return diag(d, "shape %lldx%lld out of range (1 .. 2^40 each)", (long long)c->M,
-			    (long long)c->N);
+	if (shape_check(c->M, c->N, d))
+		return -1;
 	return config_check_emit(k, c->dtype, c->M, c->N, g, d);
 }
 

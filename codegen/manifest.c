@@ -58,7 +58,7 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy,
 			   shape_name(p->shape));
 		if (p->kind == P_PARAM) {
 			buf_puts(b, ", \"default\": ");
-			buf_double(b, p->def);
+			buf_json_double(b, p->def);
 		}
 		buf_puts(b, "},");
 	}

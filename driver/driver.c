@@ -12,15 +12,9 @@ rkc_parse_arch(const char *s, Diag *d)
 int
 rkc_parse_dtype(const char *s, Type *t, Diag *d)
 {
-	if (s && !strcmp(s, "bf16"))
-		*t = TY_BF16;
-	else if (s && (!strcmp(s, "fp16") || !strcmp(s, "f16")))
-		*t = TY_F16;
-	else if (s && (!strcmp(s, "fp32") || !strcmp(s, "f32")))
-		*t = TY_F32;
-	else
-		return diag(d, "unsupported dtype '%s' (expected bf16, fp16 or fp32)", s ? s : "");
-	return 0;
+	if (s && dtype_parse(s, t) == 0)
+		return 0;
+	return diag(d, "unsupported dtype '%s' (expected bf16, fp16 or fp32)", s ? s : "");
 }
 
 int
@@ -75,11 +69,12 @@ stage_choose(const Request *rq, Result *r, Choice *own, char (*notes)[400], int 
 		if (config_parse(rq->forced, &g, &e))
 			return diag(d, "bad --config '%.200s': %s", rq->forced, bare(e.msg));
 		g = ch->cfg;
-		if (config_force(&g, rq->forced, k, &r->facts, rq->M, rq->N, &r->target,
-				 rq->policy, &e))
+		if (config_force(&g, rq->forced, k, &r->facts, rq->M, rq->N, &r->target, rq->policy,
+				 &e))
 			return diag(d, "infeasible --config '%.200s': %s", rq->forced, bare(e.msg));
-		snprintf(notes[(*nnotes)++], 400, "--config %.300s forced over the %s policy's choice",
-			 rq->forced, policy_name(rq->policy));
+		snprintf(notes[(*nnotes)++], 400,
+			 "--config %.300s forced over the %s policy's choice", rq->forced,
+			 policy_name(rq->policy));
 	}
 	ch->cfg = g;
 	cost_model(&r->facts, &g, rq->M, rq->N, &r->target, &ch->cost);

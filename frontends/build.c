@@ -133,6 +133,8 @@ kb_param(Builder *b, const char *name, ParamKind kind, Type type, Shape shape, d
 		return diag_at(b->d, b->file, loc, "a param is an f32 scalar");
 	if (kind != P_PARAM && shape == SH_SCALAR)
 		return diag_at(b->d, b->file, loc, "expected a shape [M,N], [M] or [N]");
+	if (kernel_limits(b->file, loc, k->nparams + 1, k->nins, b->d))
+		return -1;
 	b->params = grow(b->params, &b->capp, k->nparams, sizeof *b->params);
 	b->params[k->nparams++] =
 	    (Param){arena_strdup(k->arena, name), kind, type, shape, def, loc};
@@ -143,6 +145,8 @@ Instr *
 kb_instr(Builder *b, Op op, Loc loc)
 {
 	Kernel *k = b->k;
+	if (kernel_limits(b->file, loc, k->nparams, k->nins + 1, b->d))
+		return NULL;
 	b->ins = grow(b->ins, &b->capi, k->nins, sizeof *b->ins);
 	Instr *in = &b->ins[k->nins++];
 	*in = (Instr){.op = op, .param = -1, .to = TY_F32, .loc = loc};
@@ -177,8 +181,8 @@ kb_param_ref(Builder *b, Instr *in, const char *name, Loc loc)
 	return 0;
 }
 
-static int
-parse_number(const char *tok, double *out)
+int
+kb_number(const char *tok, double *out)
 {
 	const char *s = tok;
 	if (*s == '-' || *s == '+')
@@ -212,7 +216,7 @@ kb_operand(Builder *b, Instr *in, const char *tok, Loc loc)
 			return diag_at(b->d, b->file, loc, "unknown value '%s'", tok);
 	} else if (!strcmp(tok, "N")) {
 		a.kind = ARG_N;
-	} else if (parse_number(tok, &a.imm) == 0) {
+	} else if (kb_number(tok, &a.imm) == 0) {
 		a.kind = ARG_IMM;
 	} else if (isdigit((unsigned char)tok[tok[0] == '-' || tok[0] == '+'])) {
 		return diag_at(b->d, b->file, loc, "bad number '%s'", tok);

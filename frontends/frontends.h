@@ -35,9 +35,11 @@ int kb_name(Builder *b, const char *name, Loc loc);
 int kb_doc(Builder *b, const char *doc);
 int kb_param(Builder *b, const char *name, ParamKind kind, Type type, Shape shape, double def,
 	     Loc loc);
-Instr *kb_instr(Builder *b, Op op, Loc loc);
+Instr *kb_instr(Builder *b, Op op, Loc loc); /* NULL with d set past MAX_INSTRS */
 /* The param an instruction names first (load x, gather x, store y). */
 int kb_param_ref(Builder *b, Instr *in, const char *name, Loc loc);
+/* A number in text syntax (docs/ir.md): decimal or exponent form, inf, -inf; 0 on success. */
+int kb_number(const char *tok, double *out);
 /* An operand in text syntax: "%v", a scalar param, a number, "inf", or "N". */
 int kb_operand(Builder *b, Instr *in, const char *tok, Loc loc);
 /* A result "%v" or "_"; call after the operands, so "%x = add %x, 1" is a use before def. */

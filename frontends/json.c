@@ -57,9 +57,11 @@ read_param(Builder *b, json_t *jp, int i)
 	double def = 0;
 	if (pk == P_PARAM) {
 		json_t *jd = json_object_get(jp, "default");
-		if (!json_is_number(jd))
-			return jerr(b, where, "a param needs a numeric default");
-		def = json_number_value(jd);
+		if (json_is_number(jd))
+			def = json_number_value(jd);
+		else if (!json_is_string(jd) || inf_parse(json_string_value(jd), &def))
+			return jerr(b, where,
+				    "a param needs a numeric default (or \"inf\", \"-inf\")");
 	}
 	Diag *saved = b->d;
 	if (kb_param(b, name, pk, ty, sh, def, (Loc){0}) < 0) {
@@ -106,6 +108,8 @@ read_instr(Builder *b, json_t *ji, int i)
 	if ((int)nres != want_res)
 		return jerr(b, where, "wrong number of results for this op");
 	Instr *in = kb_instr(b, op, (Loc){0});
+	if (!in)
+		return -1;
 	in->to = to;
 	Diag *d = b->d;
 	int rc = 0;
@@ -210,7 +214,11 @@ kernel_print_json(Buf *out, const Kernel *k)
 		json_object_set_new(jp, "kind", json_string(kind_names[p->kind]));
 		json_object_set_new(jp, "type", json_string(type_name(p->type)));
 		json_object_set_new(jp, "shape", json_string(shape_name(p->shape)));
-		if (p->kind == P_PARAM)
+		/* json_real takes no infinity: those are strings (docs/ir.md) */
+		if (p->kind == P_PARAM && isinf(p->def))
+			json_object_set_new(jp, "default",
+					    json_string(p->def < 0 ? "-inf" : "inf"));
+		else if (p->kind == P_PARAM)
 			json_object_set_new(jp, "default", json_real(p->def));
 		json_array_append_new(params, jp);
 	}

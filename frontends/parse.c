@@ -1,7 +1,6 @@
 /* The .rk text parser: one declaration or statement per line (docs/ir.md). */
 #include <ctype.h>
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,13 +169,10 @@ parse_decl(Parser *p)
 	if (kind == P_PARAM) {
 		if (expect_punct(p, '=', "and a default value after the param name") < 0)
 			return -1;
+		/* a default is a number as an operand is one (docs/ir.md), inf and -inf included */
 		Tok num = p->tok;
-		char *end;
-		errno = 0;
-		double v = num.kind == TK_WORD ? strtod(num.text, &end) : 0;
-		if (num.kind != TK_WORD || *end || errno == ERANGE || isnan(v) ||
-		    !(isdigit((unsigned char)num.text[0]) || num.text[0] == '-' ||
-		      num.text[0] == '+' || num.text[0] == '.'))
+		double v;
+		if (num.kind != TK_WORD || kb_number(num.text, &v) < 0)
 			return diag_at(p->d, p->b.file, num.loc, "expected a number, got '%s'",
 				       num.text);
 		if (next(p) < 0 || kb_param(&p->b, name, P_PARAM, TY_F32, SH_SCALAR, v, nloc) < 0)
@@ -258,7 +254,7 @@ parse_stmt(Parser *p)
 	Loc sloc = p->tok.loc;
 	if (is_word(p, "store")) {
 		Instr *in = kb_instr(&p->b, OP_STORE, sloc);
-		if (next(p) < 0 || parse_operands(p, in, 1) < 0)
+		if (!in || next(p) < 0 || parse_operands(p, in, 1) < 0)
 			return -1;
 		if (check_arity(p, in, "store", sloc) < 0)
 			return -1;
@@ -310,6 +306,8 @@ parse_stmt(Parser *p)
 		return diag_at(p->d, p->b.file, optok.loc, "unknown operation '%s'", optok.text);
 	}
 	Instr *in = kb_instr(&p->b, op, sloc);
+	if (!in)
+		return -1;
 	in->to = to;
 	if (next(p) < 0)
 		return -1;

@@ -27,9 +27,8 @@ choose(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t, P
        Choice *out, Diag *d)
 {
 	memset(out, 0, sizeof *out);
-	if (M < 1 || N < 1)
-		return diag(d, "shape %lldx%lld: M and N must be at least 1", (long long)M,
-			    (long long)N);
+	if (shape_check(M, N, d))
+		return -1;
 	if (p == POLICY_HELION2828)
 		choose_helion2828(k, f, M, N, t, out);
 	else

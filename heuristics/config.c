@@ -1,4 +1,6 @@
 /* Config: the element size and default vector width, parsing, equality and the short form. */
+#include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,57 +52,69 @@ config_short(Buf *b, const Config *c)
 		buf_printf(b, " k%d", c->min_ctas);
 }
 
+/* The keys --config takes and the values each accepts whatever the kernel, shape and target
+ * (the validator judges a value for those); the bounds keep every product of knobs in int64_t. */
+static const struct {
+	const char *key;
+	size_t off; /* of an int field; r_block, the one int64_t field, is set by name */
+	int64_t lo, hi;
+	const char *range;
+} config_keys[] = {
+    {"persistent", offsetof(Config, persistent), 0, 1, "0 or 1"},
+    {"r_block", 0, 1, SHAPE_MAX_N, "an integer from 1 to 2^40"},
+    {"m_block", offsetof(Config, m_block), 1, 1024, "an integer from 1 to 1024"},
+    {"num_warps", offsetof(Config, num_warps), 1, 32, "an integer from 1 to 32"},
+    {"vec", offsetof(Config, vec), 1, 16, "an integer from 1 to 16"},
+    {"split", offsetof(Config, split), 1, 65536, "an integer from 1 to 65536"},
+    {"evict", offsetof(Config, evict), 0, 1, "0 or 1"},
+    {"min_ctas", offsetof(Config, min_ctas), 1, 32, "an integer from 1 to 32"},
+};
+
 int
 config_parse(const char *s, Config *c, Diag *d)
 {
-	while (*s) {
-		const char *eq = strchr(s, '='), *end = strchr(s, ',');
+	enum { NKEYS = sizeof config_keys / sizeof config_keys[0] };
+	const char *item = s;
+	while (*item) {
+		const char *eq = strchr(item, '='), *end = strchr(item, ',');
 		if (!end)
-			end = s + strlen(s);
+			end = item + strlen(item);
 		if (!eq || eq > end)
-			return diag(d, "--config: expected key=value at '%.*s'", (int)(end - s), s);
-		char *stop;
-		long long v = strtoll(eq + 1, &stop, 10);
-		if (stop != end || stop == eq + 1)
-			return diag(d, "--config: '%.*s' is not an integer", (int)(end - eq - 1),
-				    eq + 1);
-		size_t n = eq - s;
-		if (n == 10 && !strncmp(s, "persistent", n))
-			c->persistent = v != 0;
-		else if (n == 7 && !strncmp(s, "r_block", n))
-			c->r_block = v;
-		else if (n == 7 && !strncmp(s, "m_block", n))
-			c->m_block = (int)v;
-		else if (n == 9 && !strncmp(s, "num_warps", n))
-			c->num_warps = (int)v;
-		else if (n == 3 && !strncmp(s, "vec", n))
-			c->vec = (int)v;
-		else if (n == 5 && !strncmp(s, "split", n))
-			c->split = (int)v;
-		else if (n == 5 && !strncmp(s, "evict", n))
-			c->evict = (int)v;
-		else if (n == 8 && !strncmp(s, "min_ctas", n))
-			c->min_ctas = (int)v;
+			return diag(d, "bad --config '%s': expected key=value, not '%.*s'", s,
+				    (int)(end - item), item);
+		size_t n = (size_t)(eq - item);
+		int k = 0;
+		while (k < NKEYS &&
+		       (strlen(config_keys[k].key) != n || strncmp(item, config_keys[k].key, n)))
+			k++;
+		if (k == NKEYS) {
+			char known[128] = "";
+			for (int j = 0; j < NKEYS; j++)
+				snprintf(known + strlen(known), sizeof known - strlen(known),
+					 "%s%s", j ? ", " : "", config_keys[j].key);
+			return diag(d, "bad --config '%s': unknown key '%.*s' (known: %s)", s,
+				    (int)n, item, known);
+		}
+		/* an optional '-' then digits: strtoll alone would take spaces and '+' too */
+		const char *v = eq + 1, *digits = v + (*v == '-'), *p = digits;
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+		errno = 0;
+		long long x = p == end && p > digits ? strtoll(v, NULL, 10) : 0;
+		if (p != end || p == digits || errno == ERANGE || x < config_keys[k].lo ||
+		    x > config_keys[k].hi)
+			return diag(d, "bad --config '%s': %s takes %s, not '%.*s'", s,
+				    config_keys[k].key, config_keys[k].range, (int)(end - v), v);
+		if (!strcmp(config_keys[k].key, "r_block"))
+			c->r_block = x;
 		else
-			return diag(d,
-				    "--config: unknown key '%.*s' (known: persistent, r_block, "
-				    "m_block, num_warps, vec, split, evict, min_ctas)",
-				    (int)n, s);
-		s = *end ? end + 1 : end;
+			*(int *)((char *)c + config_keys[k].off) = (int)x;
+		if (!*end)
+			break;
+		item = end + 1;
+		if (!*item)
+			return diag(d, "bad --config '%s': expected key=value after the last ','",
+				    s);
 	}
-	return 0;
-}
-
-int
-dtype_parse(const char *s, Type *t)
-{
-	if (!strcmp(s, "bf16"))
-		*t = TY_BF16;
-	else if (!strcmp(s, "fp16") || !strcmp(s, "f16"))
-		*t = TY_F16;
-	else if (!strcmp(s, "fp32") || !strcmp(s, "f32"))
-		*t = TY_F32;
-	else
-		return -1;
 	return 0;
 }

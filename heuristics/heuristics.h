@@ -91,10 +91,10 @@ int config_elem_size(const Kernel *k, Type dtype);
 int config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Config *c, Diag *d);
 int config_check_target(const Config *c, int64_t M, const Target *t, Diag *d);
 /* Override c's fields from "persistent=1,r_block=2048,m_block=1,num_warps=8,vec=8,split=1,evict=0,
- * min_ctas=1" (any subset); -1 with d set on an unknown key or a bad number. */
+ * min_ctas=1" (any subset). -1 with d set to a "bad --config" message, which names the key's
+ * accepted values, on bad syntax, an unknown key or a value out of the key's range; whether
+ * the values suit a kernel, shape and target is config_check's to say. */
 int config_parse(const char *s, Config *c, Diag *d);
-/* bf16, fp16 or f16, fp32 or f32. */
-int dtype_parse(const char *s, Type *t);
 /* Every knob the same. */
 int config_equal(const Config *a, const Config *b);
 /* "P r1024 m1 w4 v8" or "L16384 m1 w32 v8 s4 e k2": the short form the golden diff prints (e: the
@@ -119,7 +119,7 @@ typedef struct {
 } Choice;
 
 /* Pick a config for kernel k on an M x N shape at f's dtype. Returns 0, or -1 with d set when
- * the shape is unusable (M or N < 1). */
+ * the shape is outside the supported range (shape_check). */
 int choose(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t, Policy p,
 	   Choice *out, Diag *d);
 /* The two policies choose() dispatches to, and the reason writer they share. */

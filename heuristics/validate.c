@@ -50,16 +50,11 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    c->evict);
 	if (c->min_ctas < 0)
 		return diag(d, "min_ctas=%d: must be at least 1", c->min_ctas);
-	const Plan *p = k->plan;
-	if (c->split > 1 && !p->split_ok)
+	if (c->split > 1 && !k->plan->split_ok)
 		return diag(d,
 			    "split=%d: row splitting needs one pass of plain reductions and no [N] "
 			    "or [M,N] output; this kernel has %s",
-			    c->split,
-			    p->nstores	     ? "a full-width output"
-			    : p->nreduce > 1 ? "dependent reductions"
-			    : p->nonline     ? "an online max/sum pair"
-					     : "no reduction");
+			    c->split, plan_no_split(k->plan));
 	int64_t seg = (N + c->split - 1) / c->split;
 	if (c->split > 1 && seg < step)
 		return diag(
@@ -74,12 +69,12 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 		    "the row out",
 		    c->split > 1 ? "the split segment" : "N", (long long)seg,
 		    (long long)c->r_block);
-	int64_t smem = tpr > 32 ? (int64_t)p->nred * c->num_warps * 4 : 0;
+	int64_t smem = tpr > 32 ? (int64_t)k->plan->nred * c->num_warps * 4 : 0;
 	if (smem > MAX_STATIC_SMEM)
 		return diag(d,
 			    "num_warps=%d: %d reduction results a warp need %lld bytes of shared "
 			    "memory; at most %d",
-			    c->num_warps, p->nred, (long long)smem, MAX_STATIC_SMEM);
+			    c->num_warps, k->plan->nred, (long long)smem, MAX_STATIC_SMEM);
 	int64_t blocks = M / c->m_block + (M % c->m_block != 0);
 	if (blocks > INT32_MAX / c->split)
 		return diag(

@@ -74,10 +74,13 @@ parse_param(MParam *p, json_t *j, const char *file, Diag *d)
 			       p->name, shape);
 	if (p->kind == MP_PARAM) {
 		json_t *def = json_object_get(j, "default");
-		if (!json_is_number(def))
+		if (json_is_number(def))
+			p->def = json_number_value(def);
+		else if (!json_is_string(def) || inf_parse(json_string_value(def), &p->def))
 			return diag_at(d, file, (Loc){0},
-				       "manifest: param '%s' needs a numeric default", p->name);
-		p->def = json_number_value(def);
+				       "manifest: param '%s' needs a numeric default (or \"inf\", "
+				       "\"-inf\")",
+				       p->name);
 	}
 	if ((p->kind == MP_IN || p->kind == MP_OUT) && p->shape == SH_SCALAR)
 		return diag_at(d, file, (Loc){0}, "manifest: array '%s' has no shape", p->name);

@@ -104,9 +104,11 @@ cmd_compile(int argc, char **argv)
 		return usage_error("no output given (-o out.ptx, or -o - for stdout)", NULL);
 	Request rq = {.arch = arch, .forced = forced, .emit = 1};
 	Diag d = {0};
-	if (!shape || tool_parse_shape(shape, &rq.M, &rq.N))
-		return usage_error("--shape needs MxN with M, N >= 1, got",
-				   shape ? shape : "nothing");
+	if (!shape)
+		return usage_error("no --shape given", NULL);
+	if (tool_parse_shape("compile", shape, &rq.M, &rq.N) ||
+	    (forced && tool_check_config("compile", forced)))
+		return 2;
 	if (!dtype || rkc_parse_dtype(dtype, &rq.dtype, &d))
 		return usage_error("--dtype needs bf16, fp16 or fp32, got",
 				   dtype ? dtype : "nothing");

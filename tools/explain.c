@@ -132,9 +132,11 @@ cmd_explain(int argc, char **argv)
 	if (!path)
 		return usage_error("no kernel file given", NULL);
 	int64_t M, N;
-	if (!shape || tool_parse_shape(shape, &M, &N))
-		return usage_error("--shape needs MxN with M, N >= 1, got",
-				   shape ? shape : "nothing");
+	if (!shape)
+		return usage_error("no --shape given", NULL);
+	if (tool_parse_shape("explain", shape, &M, &N) ||
+	    (forced && tool_check_config("explain", forced)))
+		return 2;
 	Type dt;
 	Diag d = {0};
 	if (!dtype || rkc_parse_dtype(dtype, &dt, &d))

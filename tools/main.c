@@ -48,29 +48,25 @@ tool_load_kernel(const char *path)
 	return k;
 }
 
-/* MxN, or BxLxN flattened to M = B*L rows. */
 int
-tool_parse_shape(const char *s, int64_t *M, int64_t *N)
+tool_parse_shape(const char *cmd, const char *s, int64_t *M, int64_t *N)
 {
-	int64_t v[3];
-	int n = 0;
-	for (const char *p = s;; p++) {
-		char *end;
-		long long x = strtoll(p, &end, 10);
-		if (end == p || x < 1 || n == 3)
-			return -1;
-		v[n++] = x;
-		p = end;
-		if (!*p)
-			break;
-		if (*p != 'x')
-			return -1;
-	}
-	if (n < 2)
-		return -1;
-	*M = n == 3 ? v[0] * v[1] : v[0];
-	*N = v[n - 1];
-	return 0;
+	Diag d = {0};
+	if (!shape_parse(s, M, N, &d))
+		return 0;
+	fprintf(stderr, "rkc %s: %s\n", cmd, d.msg);
+	return -1;
+}
+
+int
+tool_check_config(const char *cmd, const char *s)
+{
+	Diag d = {0};
+	Config scratch = {0};
+	if (!config_parse(s, &scratch, &d))
+		return 0;
+	fprintf(stderr, "rkc %s: %s\n", cmd, d.msg);
+	return -1;
 }
 
 int

@@ -141,11 +141,10 @@ cmd_run(int argc, char **argv)
 	}
 	int64_t Ms[MAX_SHAPES], Ns[MAX_SHAPES];
 	for (int s = 0; s < nshapes; s++)
-		if (tool_parse_shape(shapes[s], &Ms[s], &Ns[s])) {
-			fprintf(stderr, "rkc run: error: bad shape '%s' (MxN or BxLxN)\n",
-				shapes[s]);
+		if (tool_parse_shape("run", shapes[s], &Ms[s], &Ns[s]))
 			return 2;
-		}
+	if (co.forced && tool_check_config("run", co.forced))
+		return 2;
 	if (!ro.check && !ro.time)
 		ro.check = ro.time = 1;
 	Kernel *k = tool_load_kernel(path);

@@ -19,8 +19,12 @@ int cmd_tune(int argc, char **argv);	/* tools/tune.c */
 
 /* Read and parse a kernel file ("-" is stdin), printing the diagnostic to stderr on error. */
 Kernel *tool_load_kernel(const char *path);
-/* MxN, or BxLxN flattened to M = B*L rows; 0 on success. */
-int tool_parse_shape(const char *s, int64_t *M, int64_t *N);
+/* --shape for command cmd (shape_parse: MxN, or BxLxN flattened to M = B*L rows): 0, or -1
+ * with the message on stderr. */
+int tool_parse_shape(const char *cmd, const char *s, int64_t *M, int64_t *N);
+/* --config for command cmd read as config_parse reads it, before any kernel is loaded, so that
+ * bad syntax is a usage error and not an infeasible config: 0, or -1 with the message on stderr. */
+int tool_check_config(const char *cmd, const char *s);
 /* Write data to path as out_open and out_commit do, printing any error; "-" is stdout. */
 int tool_write_file(const char *path, const char *data, size_t len);
 /* The pipeline's PTX (moved into ptx) and its manifest, parsed, for a request with emit set. */

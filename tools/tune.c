@@ -133,8 +133,8 @@ cmd_tune(int argc, char **argv)
 	Diag e = {0};
 	if (rkc_parse_dtype(dtype_s, &dtype, &e) || rkc_parse_arch(arch, &e))
 		return usage_error("%s", e.msg + 7);
-	if (tool_parse_shape(shape, &M, &N))
-		return usage_error("bad shape '%s' (MxN or BxLxN)", shape);
+	if (tool_parse_shape("tune", shape, &M, &N))
+		return 2;
 	ro.check = check;
 
 	Kernel *k = tool_load_kernel(path);

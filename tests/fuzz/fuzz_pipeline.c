@@ -11,7 +11,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Shapes across the supported range: few and many rows, tiny, odd and vocabulary widths. */
-static const int64_t Ms[] = {1, 2, 7, 64, 1000, 4096, 65537, 1 << 20, (int64_t)1 << 31};
+static const int64_t Ms[] = {1, 2, 7, 64, 1000, 4096, 65537, 1 << 20, INT32_MAX};
 static const int64_t Ns[] = {1, 2, 3, 17, 128, 896, 4097, 65536, 151936, 1 << 20, 1 << 24};
 
 /* A --config over some knobs, plausible and not. */

@@ -344,7 +344,6 @@ check_rejects(void **state)
 	    {"r_block=1000", "r_block=1000: must be a multiple of threads per row * vec"},
 	    {"split=2", "split=2: row splitting needs one pass of plain reductions"},
 	    {"persistent=1,r_block=2048", "persistent needs r_block >= N (4096)"},
-	    {"evict=2", "evict=2: must be 0 (no cache hints) or 1 (L2 eviction hints)"},
 	    {"min_ctas=9",
 	     "min_ctas=9: must be from 1 to 8 (CTAs of 256 threads an SM of sm_90 can hold)"},
 	};
@@ -364,6 +363,12 @@ check_rejects(void **state)
 	Diag d = {0};
 	assert_int_equal(check_both(&ok, k, &f, 2048, 4096, &t, &d), 0);
 	assert_int_equal(config_parse("warps=8", &ok, &d), -1);
+	/* config_parse takes evict 0 or 1 only; config_check still judges a Config built in code */
+	Config ev = {1, 4096, 1, 8, 8, 1, 2, 1};
+	d = (Diag){0};
+	assert_int_equal(check_both(&ev, k, &f, 2048, 4096, &t, &d), -1);
+	assert_non_null(
+	    strstr(d.msg, "evict=2: must be 0 (no cache hints) or 1 (L2 eviction hints)"));
 	kernel_free(k);
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "frontends/frontends.h"
+#include "codegen/codegen.h"
 #include "runtime/runtime.h"
 #include "tests/testutil.h"
 
@@ -484,6 +485,25 @@ test_tolerance_table(void **state)
 	free(t);
 }
 
+/* JSON has no infinity: a default of -inf is the string "-inf" in the manifest, and reads back. */
+static void
+test_manifest_inf_default(void **state)
+{
+	Kernel *k = parse_text("k.rk", "kernel k\nin x: T[M,N]\nout y: T[M,N]\nparam lo = -inf\n"
+				       "%x = load x\n%y = max %x, lo\nstore y, %y\n");
+	Compile c = {"sm_90", TY_F32, 8, 64, {1, 64, 1, 2, 1, 1, 0, 1}};
+	Buf man = {0};
+	codegen_manifest(&man, k, &c, "rkc", NULL, 0);
+	assert_non_null(strstr(man.s, "\"default\": \"-inf\""));
+	Manifest m;
+	Diag d = {0};
+	if (manifest_parse(&m, "m.json", man.s, &d))
+		fail_msg("%s", d.msg);
+	assert_true(isinf(m.params[2].def) && m.params[2].def < 0);
+	buf_free(&man);
+	kernel_free(k);
+}
+
 static void
 test_manifest(void **state)
 {
@@ -583,6 +603,7 @@ main(void)
 	    cmocka_unit_test(test_check_int_within_one),
 	    cmocka_unit_test(test_tolerance_table),
 	    cmocka_unit_test(test_manifest),
+	    cmocka_unit_test(test_manifest_inf_default),
 	    cmocka_unit_test(test_manifest_errors),
 	    cmocka_unit_test(test_no_driver),
 	};
