@@ -56,12 +56,6 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    "or [M,N] output; this kernel has %s",
 			    c->split, plan_no_split(k->plan));
 	int64_t seg = (N + c->split - 1) / c->split;
-	if (c->split > 1 && seg < step)
-		return diag(
-		    d,
-		    "split=%d: each CTA's segment (%lld elements) is shorter than one access "
-		    "of the row's threads (%lld)",
-		    c->split, (long long)seg, (long long)step);
 	if (c->persistent && c->r_block < seg)
 		return diag(
 		    d,

@@ -118,6 +118,18 @@ tol_of(double *tol, json_t *o, Type dtype)
 	return 0;
 }
 
+Type
+check_dtype(const Kernel *k, Type dtype)
+{
+	Type t = TY_F32;
+	for (int p = 0; p < k->nparams; p++) {
+		Type a = type_resolve(k->params[p].type, dtype);
+		if (k->params[p].kind != P_PARAM && (a == TY_BF16 || (a == TY_F16 && t == TY_F32)))
+			t = a;
+	}
+	return t;
+}
+
 int
 tolerance(double *tol, const char *kernel, int out_index, Type dtype, const char *file,
 	  const char *text, Diag *d)

@@ -164,7 +164,8 @@ check_all(RunResult *r, Gpu *g, GpuFn *f, const Kernel *k, const Manifest *m, Ar
 		}
 		double tol = 0;
 		if (type_is_float(ts[p].type) &&
-		    tolerance(&tol, k->name, oi, m->dtype, o->tol_file, o->tol_json, d))
+		    tolerance(&tol, k->name, oi, check_dtype(k, m->dtype), o->tol_file, o->tol_json,
+			      d))
 			goto out;
 		Check *c = &r->checks[r->nchecks++];
 		/* A row-invariant output is one row: compare all of it. */

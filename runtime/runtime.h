@@ -95,6 +95,10 @@ int64_t sample_rows(int64_t M, int64_t N, int64_t **rows);
 int reference_rows(double **ref, const Kernel *k, const Tensor *ts, int64_t M, int64_t N,
 		   const int64_t *rows, int64_t nrows, Diag *d);
 
+/* The precision a kernel's results are judged at: the narrowest float array it reads or writes
+ * at dtype (bf16 before f16 before f32), so an explicit bf16 array at --dtype fp32 is judged as
+ * bf16. Tolerances are looked up by it. */
+Type check_dtype(const Kernel *k, Type dtype);
 /* Helion's tolerance table, as data (testdata/tolerances.json): the relative L2 bound for the
  * ith output of a kernel at a dtype. */
 int tolerance(double *tol, const char *kernel, int out_index, Type dtype, const char *file,

@@ -89,8 +89,8 @@ point(const char *line, const Kernel *k, Compile *c)
 			continue;
 		double tol = 0;
 		if (type_is_float(ts[p].type) &&
-		    tolerance(&tol, k->name, oi, c->dtype, "testdata/tolerances.json", tol_json,
-			      &d)) {
+		    tolerance(&tol, k->name, oi, check_dtype(k, c->dtype),
+			      "testdata/tolerances.json", tol_json, &d)) {
 			bad = -1;
 			goto out;
 		}
