@@ -59,64 +59,25 @@ print_ptxas(FILE *f, const char *arch, const PtxasFunc *p)
 		p->barriers);
 }
 
-static int
-usage_error(const char *msg, const char *arg)
-{
-	fprintf(stderr, "rkc compile: error: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
-	fputs("usage: rkc compile K.rk --shape MxN --dtype bf16|fp16|fp32 [--arch sm_90] "
-	      "[--policy rkc|helion2828] [--config k=v,...] [--ptxas] -o out.ptx\n",
-	      stderr);
-	return 2;
-}
-
 int
 cmd_compile(int argc, char **argv)
 {
-	const char *path = NULL, *shape = NULL, *dtype = NULL, *arch = "sm_90", *policy = "rkc";
-	const char *forced = NULL, *out = NULL;
+	const char *path, *out = NULL;
 	int run_ptxas = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char **slot = !strcmp(a, "--shape")    ? &shape
-				    : !strcmp(a, "--dtype")  ? &dtype
-				    : !strcmp(a, "--arch")   ? &arch
-				    : !strcmp(a, "--policy") ? &policy
-				    : !strcmp(a, "--config") ? &forced
-				    : !strcmp(a, "-o")	     ? &out
-							     : NULL;
-		if (slot) {
-			if (i + 1 >= argc)
-				return usage_error("missing value after", a);
-			*slot = argv[++i];
-		} else if (!strcmp(a, "--ptxas")) {
-			run_ptxas = 1;
-		} else if (a[0] == '-' && a[1]) {
-			return usage_error("unknown option", a);
-		} else if (path) {
-			return usage_error("one kernel file at a time:", a);
-		} else {
-			path = a;
-		}
-	}
-	if (!path)
-		return usage_error("no kernel file given", NULL);
-	if (!out)
-		return usage_error("no output given (-o out.ptx, or -o - for stdout)", NULL);
-	Request rq = {.arch = arch, .forced = forced, .emit = 1};
-	Diag d = {0};
-	if (!shape)
-		return usage_error("no --shape given", NULL);
-	if (tool_parse_shape("compile", shape, &rq.M, &rq.N) ||
-	    (forced && tool_check_config("compile", forced)))
+	const ToolOpt own[] = {
+	    {"-o", &out, NULL, "no output given (-o out.ptx, or -o - for stdout)"},
+	    {"--ptxas", NULL, &run_ptxas, NULL},
+	    {NULL, NULL, NULL, NULL},
+	};
+	Request rq;
+	if (tool_request_args("compile",
+			      "rkc compile K.rk --shape MxN --dtype bf16|fp16|fp32 [--arch sm_90] "
+			      "[--policy rkc|helion2828] [--config k=v,...] [--ptxas] -o out.ptx",
+			      argc, argv, own, &rq, &path))
 		return 2;
-	if (!dtype || rkc_parse_dtype(dtype, &rq.dtype, &d))
-		return usage_error("--dtype needs bf16, fp16 or fp32, got",
-				   dtype ? dtype : "nothing");
-	if (rkc_parse_policy(policy, &rq.policy, &d))
-		return usage_error("--policy needs rkc or helion2828, got", policy);
-	if (rkc_parse_arch(arch, &d))
-		return usage_error("--arch needs sm_80, sm_86, sm_89 or sm_90, got", arch);
-
+	rq.emit = 1;
+	const char *arch = rq.arch;
+	Diag d = {0};
 	Kernel *k = tool_load_kernel(path);
 	if (!k)
 		return 1;

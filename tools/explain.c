@@ -92,67 +92,24 @@ print_json(const Kernel *k, const Result *r, int64_t M, int64_t N, const char *d
 	json_decref(o);
 }
 
-static int
-usage_error(const char *msg, const char *arg)
-{
-	fprintf(stderr, "rkc explain: error: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
-	fputs("usage: rkc explain K.rk --shape MxN --dtype bf16|fp16|fp32 [--arch sm_90] "
-	      "[--policy rkc|helion2828] [--config k=v,...] [--json]\n",
-	      stderr);
-	return 2;
-}
-
 int
 cmd_explain(int argc, char **argv)
 {
-	const char *path = NULL, *shape = NULL, *dtype = NULL, *arch = "sm_90", *policy = "rkc";
-	const char *forced = NULL;
+	const char *path;
 	int json = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char **slot = !strcmp(a, "--shape")    ? &shape
-				    : !strcmp(a, "--dtype")  ? &dtype
-				    : !strcmp(a, "--arch")   ? &arch
-				    : !strcmp(a, "--policy") ? &policy
-				    : !strcmp(a, "--config") ? &forced
-							     : NULL;
-		if (slot) {
-			if (i + 1 == argc)
-				return usage_error("missing value after", a);
-			*slot = argv[++i];
-		} else if (!strcmp(a, "--json"))
-			json = 1;
-		else if (a[0] == '-' && a[1])
-			return usage_error("unknown option", a);
-		else if (path)
-			return usage_error("one kernel file at a time; extra", a);
-		else
-			path = a;
-	}
-	if (!path)
-		return usage_error("no kernel file given", NULL);
-	int64_t M, N;
-	if (!shape)
-		return usage_error("no --shape given", NULL);
-	if (tool_parse_shape("explain", shape, &M, &N) ||
-	    (forced && tool_check_config("explain", forced)))
+	const ToolOpt own[] = {{"--json", NULL, &json, NULL}, {NULL, NULL, NULL, NULL}};
+	Request rq;
+	if (tool_request_args("explain",
+			      "rkc explain K.rk --shape MxN --dtype bf16|fp16|fp32 [--arch sm_90] "
+			      "[--policy rkc|helion2828] [--config k=v,...] [--json]",
+			      argc, argv, own, &rq, &path))
 		return 2;
-	Type dt;
+	const char *dtype = rq.dtype == TY_BF16 ? "bf16" : rq.dtype == TY_F16 ? "fp16" : "fp32";
 	Diag d = {0};
-	if (!dtype || rkc_parse_dtype(dtype, &dt, &d))
-		return usage_error("--dtype needs bf16, fp16 or fp32, got",
-				   dtype ? dtype : "nothing");
-	dtype = dt == TY_BF16 ? "bf16" : dt == TY_F16 ? "fp16" : "fp32";
-	Policy p;
-	if (rkc_parse_policy(policy, &p, &d))
-		return usage_error("--policy needs rkc or helion2828, got", policy);
-	if (rkc_parse_arch(arch, &d))
-		return usage_error("--arch needs sm_80, sm_86, sm_89 or sm_90, got", arch);
 	Kernel *k = tool_load_kernel(path);
 	if (!k)
 		return 1;
-	Request rq = {
-	    .k = k, .M = M, .N = N, .dtype = dt, .arch = arch, .policy = p, .forced = forced};
+	rq.k = k;
 	Result r;
 	if (rkc_compile(&rq, &r, &d)) {
 		fprintf(stderr, "rkc explain: %s\n", d.msg);
@@ -161,9 +118,9 @@ cmd_explain(int argc, char **argv)
 		return 1;
 	}
 	if (json)
-		print_json(k, &r, M, N, dtype, p);
+		print_json(k, &r, rq.M, rq.N, dtype, rq.policy);
 	else
-		print_text(k, &r, M, N, dtype, p);
+		print_text(k, &r, rq.M, rq.N, dtype, rq.policy);
 	rkc_result_free(&r);
 	kernel_free(k);
 	return 0;

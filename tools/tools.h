@@ -8,6 +8,20 @@
 #include "frontends/frontends.h"
 #include "runtime/runtime.h"
 
+/* A command's own option: one that takes a value (value set; required, when set, is the
+ * message for its absence) or a flag. A list ends with an empty name. */
+typedef struct {
+	const char *name;
+	const char **value;
+	int *flag;
+	const char *required;
+} ToolOpt;
+/* The options of a command that compiles through the pipeline (--shape, --dtype, --arch,
+ * --policy, --config) and its own, into rq (all but k) and the kernel file's path: 0, or 2 after
+ * a usage error naming cmd and its usage line (tools/args.c). */
+int tool_request_args(const char *cmd, const char *usage, int argc, char **argv, const ToolOpt *own,
+		      Request *rq, const char **path);
+
 /* Each command: argv[0] is the command name; returns the process exit status. */
 int cmd_check(int argc, char **argv);
 int cmd_print(int argc, char **argv);
