@@ -10,9 +10,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Shapes across the supported range: few and many rows, tiny, odd and vocabulary widths. */
-static const int64_t Ms[] = {1, 2, 7, 64, 1000, 4096, 65537, 1 << 20, INT32_MAX};
-static const int64_t Ns[] = {1, 2, 3, 17, 128, 896, 4097, 65536, 151936, 1 << 20, 1 << 24};
+/* Shapes across the supported range (few and many rows, tiny, odd and vocabulary widths), and
+ * just past it. */
+static const int64_t Ms[] = {1, 2, 7, 64, 1000, 4096, 65537, 1 << 20, INT32_MAX, (int64_t)1 << 31};
+static const int64_t Ns[] = {1,	   2,	  3,	  17,	   128,	    896,
+			     4097, 65536, 151936, 1 << 20, 1 << 24, ((int64_t)1 << 40) + 1};
 
 /* A --config over some knobs, plausible and not. */
 static void
@@ -44,8 +46,9 @@ forced_config(GenSrc *s, char *b, size_t cap)
 static void
 fail(const char *what, const char *text, const Request *rq, const char *msg)
 {
-	fprintf(stderr, "fuzz_pipeline: %s\n%s--shape %lldx%lld --dtype %s --arch %s --policy %s "
-			"--config '%s'\n%s\n",
+	fprintf(stderr,
+		"fuzz_pipeline: %s\n%s--shape %lldx%lld --dtype %s --arch %s --policy %s "
+		"--config '%s'\n%s\n",
 		what, text, (long long)rq->M, (long long)rq->N, type_name(rq->dtype), rq->arch,
 		policy_name(rq->policy), rq->forced ? rq->forced : "", msg);
 	abort();
@@ -79,7 +82,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int lower = head[5] % 8 == 0;
 	Result r;
 	int explained = rkc_compile(&rq, &r, &d) == 0;
-	if (!explained && !rq.forced)
+	Diag sd = {0};
+	int in_range = shape_check(rq.M, rq.N, &sd) == 0;
+	if (explained && !in_range)
+		fail("a shape out of range is accepted", text, &rq, sd.msg);
+	if (!explained && !rq.forced && in_range)
 		fail("the policy's own config is rejected", text, &rq, d.msg);
 	if (explained) {
 		/* what explain accepts, codegen accepts */
