@@ -10,10 +10,37 @@
 static const int64_t Ms[] = {1, 3, 64, 1000, 16384, 1 << 20};
 static const int64_t Ns[] = {1, 7, 128, 896, 4097, 32000, 151936, 1 << 20};
 
+/* sample --write DIR N SEED: the first N valid kernels of SEED as DIR/gen-I.rk, for GPU runs. */
+static int
+write_kernels(const char *dir, int want, uint64_t seed)
+{
+	static char text[32768];
+	for (uint64_t i = 0; want > 0 && i < 100000; i++) {
+		GenSrc s = {.seed = 0x9e3779b97f4a7c15ull * (seed * 1000003 + i + 1)};
+		gen_kernel(&s, text, sizeof text);
+		Diag d = {0};
+		Kernel *k = parse_kernel("sample.rk", text, &d);
+		if (!k)
+			continue;
+		kernel_free(k);
+		char path[4096];
+		snprintf(path, sizeof path, "%s/gen-%llu.rk", dir, (unsigned long long)i);
+		FILE *f = fopen(path, "w");
+		if (!f || fputs(text, f) < 0 || fclose(f)) {
+			perror(path);
+			return 1;
+		}
+		want--;
+	}
+	return 0;
+}
+
 /* usage: sample NKERNELS [SEED]; prints one line a failure and a summary; exit 1 on any. */
 int
 main(int argc, char **argv)
 {
+	if (argc == 5 && !strcmp(argv[1], "--write"))
+		return write_kernels(argv[2], atoi(argv[3]), strtoull(argv[4], NULL, 0));
 	int want = argc > 1 ? atoi(argv[1]) : 500;
 	uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 1;
 	static const char *const archs[] = {"sm_80", "sm_90"};
@@ -45,11 +72,11 @@ main(int argc, char **argv)
 					accepted++;
 				else {
 					failures++;
-					printf("FAIL seed %llu kernel %llu %lldx%lld %s %s %s: %s\n%s",
-					       (unsigned long long)seed, (unsigned long long)i,
-					       (long long)rq.M, (long long)rq.N,
-					       type_name(rq.dtype), rq.arch, policy_name(rq.policy),
-					       d.msg, text);
+					printf(
+					    "FAIL seed %llu kernel %llu %lldx%lld %s %s %s: %s\n%s",
+					    (unsigned long long)seed, (unsigned long long)i,
+					    (long long)rq.M, (long long)rq.N, type_name(rq.dtype),
+					    rq.arch, policy_name(rq.policy), d.msg, text);
 				}
 				buf_free(&log);
 				rkc_result_free(&r);
