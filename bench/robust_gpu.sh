@@ -32,7 +32,7 @@ for k in tests/heuristics/kernels/*.rk tests/analysis/plan/*.rk $(ls $GEN/*.rk |
 		--shape 3x7 --shape 5x1000 --shape 64x4097 --dtype bf16 --check >>"$san" 2>&1 ||
 		echo "EXIT $? $k" >>"$san"
 done
-echo "checks: $(grep -c 'RESULT.*status=OK' "$log") ok, $(grep -c 'RESULT.*status=FAIL' "$log") failed," \
+echo "checks: $(grep -c 'RESULT.*status=ok' "$log") ok, $(grep -c 'RESULT.*status=FAIL' "$log") failed," \
 	"$(grep -c 'RESULT.*status=ERROR' "$log") errors, $(grep -c '^EXIT' "$log") processes exited non-zero"
 echo "memcheck: $(grep -c '^== ' "$san") kernels, $(grep -c 'ERROR SUMMARY: 0 errors' "$san") clean runs," \
 	"$(grep -c '^EXIT' "$san") exited non-zero"

@@ -13,6 +13,10 @@ typedef struct {
 	const uint8_t *p;
 	size_t n;
 	uint64_t seed; /* used when p is NULL: a xorshift stream */
+	/* Kernels whose results stay finite and well scaled on the runtime's inputs, to be checked
+	 * against the float64 reference on the GPU: no infinite literals, exp of a clamped value,
+	 * log, sqrt, rsqrt and division of |x| + 1, sum(exp(t - max t)), outputs clamped. */
+	int finite;
 } GenSrc;
 
 static inline unsigned
@@ -91,7 +95,7 @@ gen_operand(Gen *g, char *out, size_t cap, Shape *sh)
 		snprintf(out, cap, "N");
 	} else {
 		*sh = SH_SCALAR;
-		snprintf(out, cap, "%s", lits[gen_pick(g->s, 8)]);
+		snprintf(out, cap, "%s", lits[gen_pick(g->s, g->s->finite ? 6 : 8)]);
 	}
 	return v;
 }
@@ -123,8 +127,7 @@ gen_new(Gen *g, Shape sh, int is_bool)
 }
 
 /* Appends a body line; a value made by gen_new just before is defined by it. */
-static inline void __attribute__((format(printf, 2, 3)))
-gen_line(Gen *g, const char *fmt, ...)
+static inline void __attribute__((format(printf, 2, 3))) gen_line(Gen *g, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -132,13 +135,27 @@ gen_line(Gen *g, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* |a| + 1 (a a value of shape sh): a positive operand for log, sqrt and division in
+ * finite kernels. Returns its value. */
+static inline int
+gen_plus_one(Gen *g, const char *a, Shape sh)
+{
+	int r = gen_new(g, sh, 0);
+	g->v[r].used = 1;
+	gen_line(g, "%%v%d = abs %s", r, a);
+	int q = gen_new(g, g->v[r].sh, 0);
+	g->v[q].used = 1;
+	gen_line(g, "%%v%d = add %%v%d, 1", q, r);
+	return q;
+}
+
 /* Writes one kernel as .rk text into b (NUL-terminated; cap at least 16384 bytes). */
 static inline void
 gen_kernel(GenSrc *s, char *b, size_t cap)
 {
 	static const char *const ftypes[] = {"T", "T", "T", "f32", "bf16", "f16"};
-	static const char *const unary[] = {"neg",  "exp", "log",     "sqrt", "rsqrt",
-					    "abs",  "sigmoid", "silu", "round"};
+	static const char *const unary[] = {"neg", "exp",     "log",  "sqrt", "rsqrt",
+					    "abs", "sigmoid", "silu", "round"};
 	static const char *const binary[] = {"add", "sub", "mul", "div", "max", "min"};
 	static const char *const cmp[] = {"lt", "le", "gt", "ge", "eq", "ne"};
 	static const char *const red[] = {"sum", "max", "min"};
@@ -163,8 +180,9 @@ gen_kernel(GenSrc *s, char *b, size_t cap)
 	}
 	g.nparams = (int)gen_pick(s, 3);
 	for (int i = 0; i < g.nparams; i++)
-		n += snprintf(b + n, cap - n, "param p%d = %s\n", i,
-			      (const char *[]){"1e-06", "0.5", "-inf", "2"}[gen_pick(s, 4)]);
+		n += snprintf(
+		    b + n, cap - n, "param p%d = %s\n", i,
+		    (const char *[]){"1e-06", "0.5", "2", "-inf"}[gen_pick(s, s->finite ? 3 : 4)]);
 	int nops = 1 + (int)gen_pick(s, 24);
 	for (int k = 0; k < nops && g.nv < GEN_MAXV - 4; k++) {
 		char a[32], c[32], d[32];
@@ -176,8 +194,18 @@ gen_kernel(GenSrc *s, char *b, size_t cap)
 			u[0] = gen_operand(&g, a, sizeof a, &sa);
 			if (sa == SH_SCALAR)
 				break;
+			const char *op = unary[gen_pick(s, 9)];
+			if (s->finite && !strcmp(op, "exp")) {
+				r = gen_new(&g, sa, 0);
+				gen_line(&g, "%%v%d = clamp %s, -4, 4", r, a);
+				snprintf(a, sizeof a, "%%v%d", r);
+				g.v[r].used = 1;
+			} else if (s->finite && strstr("log sqrt rsqrt", op)) {
+				r = gen_plus_one(&g, a, sa);
+				snprintf(a, sizeof a, "%%v%d", r);
+			}
 			r = gen_new(&g, sa, 0);
-			gen_line(&g, "%%v%d = %s %s", r, unary[gen_pick(s, 9)], a);
+			gen_line(&g, "%%v%d = %s %s", r, op, a);
 			gen_use(&g, u, 1);
 			break;
 		case 2:
@@ -186,15 +214,23 @@ gen_kernel(GenSrc *s, char *b, size_t cap)
 			u[1] = gen_operand(&g, c, sizeof c, &sc);
 			if (gen_join(sa, sc) == SH_SCALAR)
 				break;
+			const char *bop = binary[gen_pick(s, 6)];
+			if (s->finite && !strcmp(bop, "div") && sc == SH_SCALAR)
+				snprintf(c, sizeof c, "2");
+			else if (s->finite && !strcmp(bop, "div")) {
+				r = gen_plus_one(&g, c, sc);
+				snprintf(c, sizeof c, "%%v%d", r);
+			}
 			r = gen_new(&g, gen_join(sa, sc), 0);
-			gen_line(&g, "%%v%d = %s %s, %s", r, binary[gen_pick(s, 6)], a, c);
+			gen_line(&g, "%%v%d = %s %s, %s", r, bop, a, c);
 			gen_use(&g, u, 2);
 			break;
 		case 4: /* a compare feeding a select */
 			u[0] = gen_operand(&g, a, sizeof a, &sa);
 			u[1] = gen_operand(&g, c, sizeof c, &sc);
 			u[2] = gen_operand(&g, d, sizeof d, &sd);
-			if (gen_join(sa, sc) == SH_SCALAR || gen_join(gen_join(sa, sc), sd) == SH_SCALAR)
+			if (gen_join(sa, sc) == SH_SCALAR ||
+			    gen_join(gen_join(sa, sc), sd) == SH_SCALAR)
 				break;
 			r = gen_new(&g, gen_join(sa, sc), 1);
 			g.v[r].used = 1;
@@ -220,11 +256,13 @@ gen_kernel(GenSrc *s, char *b, size_t cap)
 				r = gen_new(&g, SH_ROW, 0);
 				gen_new(&g, SH_ROW, 0);
 				gen_new(&g, SH_ROW, 0);
-				gen_line(&g, "%%v%d, %%v%d, %%v%d = welford %%v%d", r, r + 1, r + 2, v);
-			} else if (gen_pick(s, 3) == 0) { /* the online pattern: sum(exp(t - max)) */
+				gen_line(&g, "%%v%d, %%v%d, %%v%d = welford %%v%d", r, r + 1, r + 2,
+					 v);
+			} else if (gen_pick(s, 3) ==
+				   0) { /* the online pattern: sum(exp(t - max)) */
 				int m = gen_new(&g, SH_ROW, 0);
 				gen_line(&g, "%%v%d = max %%v%d", m, v);
-				int t = gen_value(&g, 0, 1);
+				int t = s->finite ? v : gen_value(&g, 0, 1);
 				g.v[m].used = g.v[t].used = 1;
 				int dv = gen_new(&g, SH_TILE, 0);
 				g.v[dv].used = 1;
@@ -263,7 +301,14 @@ gen_kernel(GenSrc *s, char *b, size_t cap)
 			gen_line(&g, "%%v%d = cast.i8 %%v%d", q, v);
 			gen_line(&g, "store y%d, %%v%d", o, q);
 		} else {
-			n += snprintf(b + n, cap - n, "out y%d: %s%s\n", o, ty, gen_shape(g.v[v].sh));
+			n += snprintf(b + n, cap - n, "out y%d: %s%s\n", o, ty,
+				      gen_shape(g.v[v].sh));
+			if (s->finite && g.nv < GEN_MAXV) { /* within f16's range */
+				int q = gen_new(&g, g.v[v].sh, 0);
+				g.v[q].used = 1;
+				gen_line(&g, "%%v%d = clamp %%v%d, -30000, 30000", q, v);
+				v = q;
+			}
 			gen_line(&g, "store y%d, %%v%d", o, v);
 		}
 	}

@@ -10,13 +10,14 @@
 static const int64_t Ms[] = {1, 3, 64, 1000, 16384, 1 << 20};
 static const int64_t Ns[] = {1, 7, 128, 896, 4097, 32000, 151936, 1 << 20};
 
-/* sample --write DIR N SEED: the first N valid kernels of SEED as DIR/gen-I.rk, for GPU runs. */
+/* sample --write DIR N SEED: the first N valid finite kernels of SEED as DIR/gen-I.rk, for GPU
+ * runs (bench/robust_gpu.sh). */
 static int
 write_kernels(const char *dir, int want, uint64_t seed)
 {
 	static char text[32768];
 	for (uint64_t i = 0; want > 0 && i < 100000; i++) {
-		GenSrc s = {.seed = 0x9e3779b97f4a7c15ull * (seed * 1000003 + i + 1)};
+		GenSrc s = {.seed = 0x9e3779b97f4a7c15ull * (seed * 1000003 + i + 1), .finite = 1};
 		gen_kernel(&s, text, sizeof text);
 		Diag d = {0};
 		Kernel *k = parse_kernel("sample.rk", text, &d);
