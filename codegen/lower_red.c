@@ -4,6 +4,9 @@
 
 #include "codegen/lower.h"
 
+/* Segments of a split row whose partials the last CTA combines in straight-line code. */
+enum { SPLIT_UNROLL = 64 };
+
 void
 red_identity(Lower *L, Red *r)
 {
@@ -291,6 +294,64 @@ ws_ptr(Lower *L, LLVMValueRef idx, LLVMTypeRef t)
 	return LLVMBuildGEP2(L->b, t, L->ws, &idx, 1, "");
 }
 
+/* A partial the segments of a row left in the workspace: volatile, written by other CTAs. */
+static LLVMValueRef
+load_partial(Lower *L, LLVMValueRef ix)
+{
+	LLVMValueRef v = LLVMBuildLoad2(L->b, L->f32, ws_ptr(L, ix, L->f32), "");
+	LLVMSetVolatile(v, 1);
+	LLVMSetAlignment(v, 4);
+	return v;
+}
+
+/* Past SPLIT_UNROLL segments the last CTA combines the partials in a loop, in the same order:
+ * unrolled, 65536 segments of a welford are 200k loads, which LLVM takes a minute and gigabytes
+ * to optimise. */
+static void
+combine_loop(Lower *L, Red *rs, int n, LLVMValueRef rbase, int nv)
+{
+	for (int i = 0, s = 0; i < n; s += rs[i].ncomp, i++)
+		for (int c = 0; c < rs[i].ncomp; c++)
+			rs[i].acc[c] =
+			    load_partial(L, LLVMBuildAdd(L->b, rbase, ci64(L, s + c), ""));
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "split.comb");
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "split.comb.body");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->cx, L->fn, "split.comb.done");
+	LLVMBuildBr(L->b, head);
+	LLVMPositionBuilderAtEnd(L->b, head);
+	LLVMValueRef g = LLVMBuildPhi(L->b, L->i64, "");
+	LLVMValueRef one = ci64(L, 1);
+	LLVMAddIncoming(g, &one, &pre, 1);
+	LLVMValueRef(*phi)[3] = arena_alloc(L->a, sizeof(LLVMValueRef[3]) * (n + 1));
+	for (int i = 0; i < n; i++)
+		for (int c = 0; c < rs[i].ncomp; c++) {
+			phi[i][c] = LLVMBuildPhi(L->b, L->f32, "");
+			LLVMAddIncoming(phi[i][c], &rs[i].acc[c], &pre, 1);
+			rs[i].acc[c] = phi[i][c];
+		}
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, g, ci64(L, L->split), ""), body,
+			done);
+	LLVMPositionBuilderAtEnd(L->b, body);
+	LLVMValueRef base = LLVMBuildAdd(L->b, rbase, LLVMBuildMul(L->b, g, ci64(L, nv), ""), "");
+	for (int i = 0, s = 0; i < n; s += rs[i].ncomp, i++) {
+		LLVMValueRef v[3];
+		for (int c = 0; c < rs[i].ncomp; c++)
+			v[c] = load_partial(L, LLVMBuildAdd(L->b, base, ci64(L, s + c), ""));
+		combine(L, rs[i].kind, rs[i].acc, v, rs[i].acc);
+	}
+	LLVMValueRef g2 = LLVMBuildAdd(L->b, g, one, "");
+	LLVMBasicBlockRef end = LLVMGetInsertBlock(L->b);
+	LLVMBuildBr(L->b, head);
+	LLVMAddIncoming(g, &g2, &end, 1);
+	for (int i = 0; i < n; i++)
+		for (int c = 0; c < rs[i].ncomp; c++) {
+			LLVMAddIncoming(phi[i][c], &rs[i].acc[c], &end, 1);
+			rs[i].acc[c] = phi[i][c];
+		}
+	LLVMPositionBuilderAtEnd(L->b, done);
+}
+
 /* Split rows: each CTA's partials go to the workspace; the CTA that finishes a row last (an
  * atomic counter per row) merges all of them in segment order, so the result does not depend on
  * which CTA was last, writes the row's outputs and zeroes the counter for the next launch. */
@@ -329,21 +390,22 @@ split_finish(Lower *L, Red *rs, int n)
 	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
 	LLVMValueRef rbase = LLVMBuildAdd(
 	    L->b, cnt_words, LLVMBuildMul(L->b, L->row, ci64(L, (long long)split * nv), ""), "");
-	for (int g = 0; g < split; g++)
-		for (int i = 0, s = 0; i < n; s += rs[i].ncomp, i++) {
-			LLVMValueRef v[3];
-			for (int c = 0; c < rs[i].ncomp; c++) {
-				LLVMValueRef ix = LLVMBuildAdd(
-				    L->b, rbase, ci64(L, (long long)g * nv + s + c), "");
-				v[c] = LLVMBuildLoad2(L->b, L->f32, ws_ptr(L, ix, L->f32), "");
-				LLVMSetVolatile(v[c], 1);
-				LLVMSetAlignment(v[c], 4);
+	if (split <= SPLIT_UNROLL)
+		for (int g = 0; g < split; g++)
+			for (int i = 0, s = 0; i < n; s += rs[i].ncomp, i++) {
+				LLVMValueRef v[3];
+				for (int c = 0; c < rs[i].ncomp; c++) {
+					LLVMValueRef ix = LLVMBuildAdd(
+					    L->b, rbase, ci64(L, (long long)g * nv + s + c), "");
+					v[c] = load_partial(L, ix);
+				}
+				if (g == 0)
+					memcpy(rs[i].acc, v, sizeof v);
+				else
+					combine(L, rs[i].kind, rs[i].acc, v, rs[i].acc);
 			}
-			if (g == 0)
-				memcpy(rs[i].acc, v, sizeof v);
-			else
-				combine(L, rs[i].kind, rs[i].acc, v, rs[i].acc);
-		}
+	else
+		combine_loop(L, rs, n, rbase, nv);
 	LLVMSetAlignment(LLVMBuildStore(L->b, ci32(L, 0), cp), 4);
 	red_finish(L, rs, n);
 	lower_ready_uniform(L);
