@@ -9,10 +9,14 @@
  * How a looped row is streamed, computed once per kernel by kernel_verify and read by facts, the
  * register and cost models, explain and codegen alike. Pass s < nreduce runs the reductions whose
  * operands the passes before it finished; a sum of exp(t - m), m a max of the same pass, is
- * fused online with that max. A full-width ([N] or [M,N]) store rides with the first pass that
- * knows its value; pass nreduce, the apply pass, exists only for stores that need the last
- * pass's results (or when there is no reduction at all). A persistent row is read once.
+ * fused online with that max (up to MAX_ONLINE_SUMS sums a max). A full-width ([N] or [M,N]) store
+ * rides with the first pass that knows its value; pass nreduce, the apply pass, exists only for
+ * stores that need the last pass's results (or when there is no reduction at all). A persistent row
+ * is read once.
  */
+/* The online sums one running max carries: codegen keeps a rescaled partial for each. */
+#define MAX_ONLINE_SUMS 3
+
 typedef struct Plan {
 	int nreduce;  /* reduction passes: levels of dependent reductions, online pairs fused */
 	int apply;    /* 1 when the apply pass exists */

@@ -7,9 +7,9 @@
  * A looped row is streamed once per level of dependent reductions: a reduction runs in the pass
  * after the last reduction its operand depends on. A sum of exp(t - m), where m = max(u) and t is
  * an rdim value known in the max's pass, is summed online in that pass instead (a running max,
- * the sum rescaled by exp(m_old - m_new) when it grows): one read of the row fewer. One sum rides
- * with each max; a second sum of the same max waits for the max's result, since the codegen
- * carries one rescaled sum per running max. Returns the max's instruction, or -1.
+ * the sum rescaled by exp(m_old - m_new) when it grows): one read of the row fewer. Up to
+ * MAX_ONLINE_SUMS sums ride with each max, a rescaled partial each; a further sum of the same max
+ * waits for the max's result. Returns the max's instruction, or -1.
  */
 static int
 online_max(const Kernel *k, const Plan *p, const char *taken, const Instr *sum)
@@ -23,7 +23,8 @@ online_max(const Kernel *k, const Plan *p, const char *taken, const Instr *sum)
 	if (d->op != OP_SUB || argval(d, 0) < 0 || argval(d, 1) < 0)
 		return -1;
 	int t = argval(d, 0), im = k->vals[argval(d, 1)].def;
-	if (k->ins[im].op != OP_RMAX || taken[im] || !shape_has_n(k->vals[t].shape))
+	if (k->ins[im].op != OP_RMAX || taken[im] == MAX_ONLINE_SUMS ||
+	    !shape_has_n(k->vals[t].shape))
 		return -1;
 	return p->lvl[t] <= p->pass[im] ? im : -1;
 }
@@ -77,7 +78,7 @@ assign_passes(const Kernel *k, Plan *p, char *taken)
 		if (op_is_reduce(in->op)) {
 			int im = online_max(k, p, taken, in);
 			if (im >= 0) {
-				taken[im] = 1;
+				taken[im]++;
 				p->fused[i] = im;
 				p->nonline++;
 				lvl = p->pass[im];

@@ -9,12 +9,16 @@
 /* Reduction kinds: what a per-thread partial holds and how two partials combine. */
 enum { K_SUM, K_MAX, K_MIN, K_WELF, K_MAXSUM };
 
+/* A partial's components: welford's three, or a running max and its online sums. */
+#define RED_COMP (1 + MAX_ONLINE_SUMS > 3 ? 1 + MAX_ONLINE_SUMS : 3)
+
 typedef struct {
-	int ins;  /* the reduction (for K_MAXSUM, the max) */
-	int ins2; /* K_MAXSUM: the fused sum */
+	int ins;		   /* the reduction (for K_MAXSUM, the max) */
+	int sums[MAX_ONLINE_SUMS]; /* K_MAXSUM: the fused sums, in program order */
+	int nsums;
 	int kind;
 	int ncomp;
-	LLVMValueRef acc[3];
+	LLVMValueRef acc[RED_COMP];
 } Red;
 
 /* One chunk of a row as one thread sees it: nvec vectors of vec elements (E in all). The body

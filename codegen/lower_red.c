@@ -25,7 +25,8 @@ red_identity(Lower *L, Red *r)
 		break;
 	default: /* K_MAXSUM */
 		r->acc[0] = cf(L, -INFINITY);
-		r->acc[1] = cf(L, 0);
+		for (int c = 1; c < r->ncomp; c++)
+			r->acc[c] = cf(L, 0);
 		break;
 	}
 }
@@ -34,7 +35,7 @@ Red
 red_new(Lower *L, int i)
 {
 	const Instr *in = &L->k->ins[i];
-	Red r = {.ins = i, .ins2 = -1};
+	Red r = {.ins = i};
 	switch (in->op) {
 	case OP_RSUM:
 		r.kind = K_SUM;
@@ -70,9 +71,9 @@ chan(Lower *L, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *out)
 }
 
 static void
-combine(Lower *L, int kind, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *out)
+combine(Lower *L, const Red *r, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *out)
 {
-	switch (kind) {
+	switch (r->kind) {
 	case K_SUM:
 		out[0] = ffadd(L, a[0], b[0]);
 		break;
@@ -86,11 +87,14 @@ combine(Lower *L, int kind, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *out)
 		chan(L, a, b, out);
 		break;
 	default: {
-		LLVMValueRef m = fmax2(L, a[0], b[0]);
-		LLVMValueRef s = ffadd(L, ffmul(L, a[1], rescale(L, a[0], m)),
-				       ffmul(L, b[1], rescale(L, b[0], m)));
+		/* each online sum rescaled to the larger running max */
+		LLVMValueRef m = fmax2(L, a[0], b[0]), s[RED_COMP];
+		for (int c = 1; c < r->ncomp; c++)
+			s[c] = ffadd(L, ffmul(L, a[c], rescale(L, a[0], m)),
+				     ffmul(L, b[c], rescale(L, b[0], m)));
 		out[0] = m;
-		out[1] = s;
+		for (int c = 1; c < r->ncomp; c++)
+			out[c] = s[c];
 	}
 	}
 }
@@ -137,19 +141,23 @@ red_local(Lower *L, Red *r, const Chunk *ch)
 				   LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, -INFINITY), ""));
 		}
 		LLVMValueRef m = fmax2(L, r->acc[0], cm);
-		/* the sum's terms are exp(t - m); t comes from the fused sum's sub */
-		const Instr *sum = &L->k->ins[r->ins2];
-		const Instr *ex = &L->k->ins[L->k->vals[sum->args[0].idx].def];
-		const Instr *sub = &L->k->ins[L->k->vals[ex->args[0].idx].def];
-		LLVMValueRef *t = ch->el[sub->args[0].idx];
-		LLVMValueRef s = cf(L, 0);
-		for (int j = 0; j < ch->nvec; j++) {
-			LLVMValueRef v = cf(L, 0);
-			for (int e = 0; e < ch->vec; e++)
-				v = ffadd(L, v, fexp(L, ffsub(L, t[j * ch->vec + e], m)));
-			s = ffadd(L, s, LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, 0), ""));
+		/* each fused sum's terms are exp(t - m); t comes from that sum's sub */
+		for (int k = 0; k < r->nsums; k++) {
+			const Instr *sum = &L->k->ins[r->sums[k]];
+			const Instr *ex = &L->k->ins[L->k->vals[sum->args[0].idx].def];
+			const Instr *sub = &L->k->ins[L->k->vals[ex->args[0].idx].def];
+			LLVMValueRef *t = ch->el[sub->args[0].idx];
+			LLVMValueRef s = cf(L, 0);
+			for (int j = 0; j < ch->nvec; j++) {
+				LLVMValueRef v = cf(L, 0);
+				for (int e = 0; e < ch->vec; e++)
+					v = ffadd(L, v, fexp(L, ffsub(L, t[j * ch->vec + e], m)));
+				s = ffadd(L, s,
+					  LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, 0), ""));
+			}
+			r->acc[1 + k] =
+			    ffadd(L, ffmul(L, r->acc[1 + k], rescale(L, r->acc[0], m)), s);
 		}
-		r->acc[1] = ffadd(L, ffmul(L, r->acc[1], rescale(L, r->acc[0], m)), s);
 		r->acc[0] = m;
 		return;
 	}
@@ -158,13 +166,14 @@ red_local(Lower *L, Red *r, const Chunk *ch)
 	for (int j = 0; j < ch->nvec; j++) {
 		LLVMValueRef v = x[j * ch->vec];
 		for (int e = 1; e < ch->vec; e++) {
-			LLVMValueRef a[3] = {v}, b[3] = {x[j * ch->vec + e]}, o[3];
-			combine(L, r->kind, a, b, o);
+			LLVMValueRef a[RED_COMP] = {v}, b[RED_COMP] = {x[j * ch->vec + e]},
+				     o[RED_COMP];
+			combine(L, r, a, b, o);
 			v = o[0];
 		}
-		LLVMValueRef a[3] = {r->acc[0]},
-			     b[3] = {LLVMBuildSelect(L->b, ch->valid[j], v, id, "")};
-		combine(L, r->kind, a, b, r->acc);
+		LLVMValueRef a[RED_COMP] = {r->acc[0]},
+			     b[RED_COMP] = {LLVMBuildSelect(L->b, ch->valid[j], v, id, "")};
+		combine(L, r, a, b, r->acc);
 	}
 }
 
@@ -192,11 +201,11 @@ red_cross(Lower *L, Red *rs, int n)
 	int w = L->tpr < 32 ? L->tpr : 32;
 	for (int off = w / 2; off >= 1; off /= 2)
 		for (int i = 0; i < n; i++) {
-			LLVMValueRef o[3];
+			LLVMValueRef o[RED_COMP];
 			for (int c = 0; c < rs[i].ncomp; c++)
 				o[c] = shfl(L, "llvm.nvvm.shfl.sync.bfly.f32", rs[i].acc[c],
 					    ci32(L, off));
-			combine(L, rs[i].kind, rs[i].acc, o, rs[i].acc);
+			combine(L, &rs[i], rs[i].acc, o, rs[i].acc);
 		}
 	/* Chan's merge is not symmetric: take the first lane's result so the row agrees */
 	LLVMValueRef lead = LLVMBuildAnd(L->b, L->lane32, ci32(L, ~(w - 1)), "");
@@ -227,9 +236,9 @@ red_cross(Lower *L, Red *rs, int n)
 	barrier(L);
 	LLVMValueRef w0 = LLVMBuildMul(L->b, L->grp, ci32(L, L->wpr), "");
 	for (int i = 0, s = base; i < n; s += rs[i].ncomp, i++) {
-		LLVMValueRef acc[3];
+		LLVMValueRef acc[RED_COMP];
 		for (int k = 0; k < L->wpr; k++) {
-			LLVMValueRef v[3];
+			LLVMValueRef v[RED_COMP];
 			for (int c = 0; c < rs[i].ncomp; c++) {
 				LLVMValueRef at_w =
 				    LLVMBuildAdd(L->b, w0, ci32(L, (s + c) * nw + k), "");
@@ -241,7 +250,7 @@ red_cross(Lower *L, Red *rs, int n)
 			if (k == 0)
 				memcpy(acc, v, sizeof v);
 			else
-				combine(L, rs[i].kind, acc, v, acc);
+				combine(L, &rs[i], acc, v, acc);
 		}
 		memcpy(rs[i].acc, acc, sizeof acc);
 	}
@@ -256,8 +265,9 @@ red_finish(Lower *L, Red *rs, int n)
 		for (int c = 0; c < in->nres; c++)
 			if (in->res[c] >= 0)
 				L->uni[in->res[c]] = rs[i].acc[c];
-		if (rs[i].kind == K_MAXSUM && L->k->ins[rs[i].ins2].res[0] >= 0)
-			L->uni[L->k->ins[rs[i].ins2].res[0]] = rs[i].acc[1];
+		for (int k = 0; k < rs[i].nsums; k++)
+			if (L->k->ins[rs[i].sums[k]].res[0] >= 0)
+				L->uni[L->k->ins[rs[i].sums[k]].res[0]] = rs[i].acc[1 + k];
 	}
 }
 
@@ -323,7 +333,7 @@ combine_loop(Lower *L, Red *rs, int n, LLVMValueRef rbase, int nv)
 	LLVMValueRef g = LLVMBuildPhi(L->b, L->i64, "");
 	LLVMValueRef one = ci64(L, 1);
 	LLVMAddIncoming(g, &one, &pre, 1);
-	LLVMValueRef(*phi)[3] = arena_alloc(L->a, sizeof(LLVMValueRef[3]) * (n + 1));
+	LLVMValueRef(*phi)[RED_COMP] = arena_alloc(L->a, sizeof(LLVMValueRef[RED_COMP]) * (n + 1));
 	for (int i = 0; i < n; i++)
 		for (int c = 0; c < rs[i].ncomp; c++) {
 			phi[i][c] = LLVMBuildPhi(L->b, L->f32, "");
@@ -335,10 +345,10 @@ combine_loop(Lower *L, Red *rs, int n, LLVMValueRef rbase, int nv)
 	LLVMPositionBuilderAtEnd(L->b, body);
 	LLVMValueRef base = LLVMBuildAdd(L->b, rbase, LLVMBuildMul(L->b, g, ci64(L, nv), ""), "");
 	for (int i = 0, s = 0; i < n; s += rs[i].ncomp, i++) {
-		LLVMValueRef v[3];
+		LLVMValueRef v[RED_COMP];
 		for (int c = 0; c < rs[i].ncomp; c++)
 			v[c] = load_partial(L, LLVMBuildAdd(L->b, base, ci64(L, s + c), ""));
-		combine(L, rs[i].kind, rs[i].acc, v, rs[i].acc);
+		combine(L, &rs[i], rs[i].acc, v, rs[i].acc);
 	}
 	LLVMValueRef g2 = LLVMBuildAdd(L->b, g, one, "");
 	LLVMBasicBlockRef end = LLVMGetInsertBlock(L->b);
@@ -393,7 +403,7 @@ split_finish(Lower *L, Red *rs, int n)
 	if (split <= SPLIT_UNROLL)
 		for (int g = 0; g < split; g++)
 			for (int i = 0, s = 0; i < n; s += rs[i].ncomp, i++) {
-				LLVMValueRef v[3];
+				LLVMValueRef v[RED_COMP];
 				for (int c = 0; c < rs[i].ncomp; c++) {
 					LLVMValueRef ix = LLVMBuildAdd(
 					    L->b, rbase, ci64(L, (long long)g * nv + s + c), "");
@@ -402,7 +412,7 @@ split_finish(Lower *L, Red *rs, int n)
 				if (g == 0)
 					memcpy(rs[i].acc, v, sizeof v);
 				else
-					combine(L, rs[i].kind, rs[i].acc, v, rs[i].acc);
+					combine(L, &rs[i], rs[i].acc, v, rs[i].acc);
 			}
 	else
 		combine_loop(L, rs, n, rbase, nv);

@@ -33,7 +33,7 @@ chunk_loop(Lower *L, const char *need, Red *rs, int n)
 	LLVMPositionBuilderAtEnd(L->b, head);
 	LLVMValueRef c = LLVMBuildPhi(L->b, L->i64, "");
 	LLVMAddIncoming(c, &L->body_lo, &pre, 1);
-	LLVMValueRef(*phi)[3] = arena_alloc(L->a, sizeof(LLVMValueRef[3]) * (n + 1));
+	LLVMValueRef(*phi)[RED_COMP] = arena_alloc(L->a, sizeof(LLVMValueRef[RED_COMP]) * (n + 1));
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < rs[i].ncomp; j++) {
 			phi[i][j] = LLVMBuildPhi(L->b, L->f32, "");
@@ -79,9 +79,9 @@ lower_looped(Lower *L)
 			rs[n] = red_new(L, i);
 			for (int s = 0; s < k->nins; s++)
 				if (p->fused[s] == i) {
-					rs[n].ins2 = s;
+					rs[n].sums[rs[n].nsums++] = s;
 					rs[n].kind = K_MAXSUM;
-					rs[n].ncomp = 2;
+					rs[n].ncomp = 1 + rs[n].nsums;
 					red_identity(L, &rs[n]);
 				}
 			n++;
