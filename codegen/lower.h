@@ -20,6 +20,7 @@ typedef struct {
 	int ncomp;
 	LLVMValueRef acc[RED_COMP];
 } Red;
+typedef LLVMValueRef RedPhi[RED_COMP]; /* a reduction's partials carried round a loop */
 
 /* One chunk of a row as one thread sees it: nvec vectors of vec elements (E in all). The body
  * chunk's vector j starts at col + j*tpr*vec; the edge chunk (the misaligned head and the tail of
@@ -142,6 +143,11 @@ void store_rows(Lower *L);
 /* Branches to the row's lane 0 for the row outputs; the other threads go to L->end. */
 void if_lane0_row(Lower *L);
 /* Split rows: the partials through the workspace; the CTA that finishes a row writes it. */
+/* A loop's phis for the partials rs, in its head, entered from pre; the partials become them.
+ * red_phis_close adds the values the back edge brings from end, and the partials become the
+ * phis again (the loop's results, in its exit). */
+RedPhi *red_phis(Lower *L, Red *rs, int n, LLVMBasicBlockRef pre);
+void red_phis_close(Red *rs, int n, RedPhi *phi, LLVMBasicBlockRef end);
 void split_finish(Lower *L, Red *rs, int n);
 
 /* >>> pass scheduling: the looped and persistent bodies (lower_rows.c) */

@@ -304,6 +304,29 @@ ws_ptr(Lower *L, LLVMValueRef idx, LLVMTypeRef t)
 	return LLVMBuildGEP2(L->b, t, L->ws, &idx, 1, "");
 }
 
+RedPhi *
+red_phis(Lower *L, Red *rs, int n, LLVMBasicBlockRef pre)
+{
+	RedPhi *phi = arena_alloc(L->a, sizeof(RedPhi) * (n + 1));
+	for (int i = 0; i < n; i++)
+		for (int c = 0; c < rs[i].ncomp; c++) {
+			phi[i][c] = LLVMBuildPhi(L->b, L->f32, "");
+			LLVMAddIncoming(phi[i][c], &rs[i].acc[c], &pre, 1);
+			rs[i].acc[c] = phi[i][c];
+		}
+	return phi;
+}
+
+void
+red_phis_close(Red *rs, int n, RedPhi *phi, LLVMBasicBlockRef end)
+{
+	for (int i = 0; i < n; i++)
+		for (int c = 0; c < rs[i].ncomp; c++) {
+			LLVMAddIncoming(phi[i][c], &rs[i].acc[c], &end, 1);
+			rs[i].acc[c] = phi[i][c];
+		}
+}
+
 /* A partial the segments of a row left in the workspace: volatile, written by other CTAs. */
 static LLVMValueRef
 load_partial(Lower *L, LLVMValueRef ix)
@@ -333,13 +356,7 @@ combine_loop(Lower *L, Red *rs, int n, LLVMValueRef rbase, int nv)
 	LLVMValueRef g = LLVMBuildPhi(L->b, L->i64, "");
 	LLVMValueRef one = ci64(L, 1);
 	LLVMAddIncoming(g, &one, &pre, 1);
-	LLVMValueRef(*phi)[RED_COMP] = arena_alloc(L->a, sizeof(LLVMValueRef[RED_COMP]) * (n + 1));
-	for (int i = 0; i < n; i++)
-		for (int c = 0; c < rs[i].ncomp; c++) {
-			phi[i][c] = LLVMBuildPhi(L->b, L->f32, "");
-			LLVMAddIncoming(phi[i][c], &rs[i].acc[c], &pre, 1);
-			rs[i].acc[c] = phi[i][c];
-		}
+	RedPhi *phi = red_phis(L, rs, n, pre);
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, g, ci64(L, L->split), ""), body,
 			done);
 	LLVMPositionBuilderAtEnd(L->b, body);
@@ -354,11 +371,7 @@ combine_loop(Lower *L, Red *rs, int n, LLVMValueRef rbase, int nv)
 	LLVMBasicBlockRef end = LLVMGetInsertBlock(L->b);
 	LLVMBuildBr(L->b, head);
 	LLVMAddIncoming(g, &g2, &end, 1);
-	for (int i = 0; i < n; i++)
-		for (int c = 0; c < rs[i].ncomp; c++) {
-			LLVMAddIncoming(phi[i][c], &rs[i].acc[c], &end, 1);
-			rs[i].acc[c] = phi[i][c];
-		}
+	red_phis_close(rs, n, phi, end);
 	LLVMPositionBuilderAtEnd(L->b, done);
 }
 

@@ -33,13 +33,7 @@ chunk_loop(Lower *L, const char *need, Red *rs, int n)
 	LLVMPositionBuilderAtEnd(L->b, head);
 	LLVMValueRef c = LLVMBuildPhi(L->b, L->i64, "");
 	LLVMAddIncoming(c, &L->body_lo, &pre, 1);
-	LLVMValueRef(*phi)[RED_COMP] = arena_alloc(L->a, sizeof(LLVMValueRef[RED_COMP]) * (n + 1));
-	for (int i = 0; i < n; i++)
-		for (int j = 0; j < rs[i].ncomp; j++) {
-			phi[i][j] = LLVMBuildPhi(L->b, L->f32, "");
-			LLVMAddIncoming(phi[i][j], &rs[i].acc[j], &pre, 1);
-			rs[i].acc[j] = phi[i][j];
-		}
+	RedPhi *phi = red_phis(L, rs, n, pre);
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, c, L->body_hi, ""), body, done);
 	LLVMPositionBuilderAtEnd(L->b, body);
 	Chunk ch = chunk_at(L, c);
@@ -48,11 +42,7 @@ chunk_loop(Lower *L, const char *need, Red *rs, int n)
 	LLVMBasicBlockRef end = LLVMGetInsertBlock(L->b);
 	LLVMBuildBr(L->b, head);
 	LLVMAddIncoming(c, &c2, &end, 1);
-	for (int i = 0; i < n; i++)
-		for (int j = 0; j < rs[i].ncomp; j++) {
-			LLVMAddIncoming(phi[i][j], &rs[i].acc[j], &end, 1);
-			rs[i].acc[j] = phi[i][j];
-		}
+	red_phis_close(rs, n, phi, end);
 	LLVMPositionBuilderAtEnd(L->b, done);
 	if (L->shifted) {
 		Chunk edge = chunk_edge(L);
