@@ -24,7 +24,7 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    "m_block=%d: threads per row (32*num_warps/m_block) must be a power of "
 			    "two from 1 to %d; with num_warps=%d, m_block may be 1, 2, 4, ..., %d",
 			    c->m_block, 32 * c->num_warps, c->num_warps, 32 * c->num_warps);
-	if (!pow2(c->vec) || c->vec * size > 16)
+	if (!pow2(c->vec) || c->vec > 16 || c->vec * size > 16)
 		return diag(d,
 			    "vec=%d: must be a power of two with vec*%d bytes <= 16 (at most %d)",
 			    c->vec, size, 16 / size);
@@ -65,10 +65,11 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 		    (long long)c->r_block);
 	int64_t smem = tpr > 32 ? (int64_t)k->plan->nred * c->num_warps * 4 : 0;
 	if (smem > MAX_STATIC_SMEM)
-		return diag(d,
-			    "num_warps=%d: %d reduction results a warp need %lld bytes of shared "
-			    "memory; at most %d",
-			    c->num_warps, k->plan->nred, (long long)smem, MAX_STATIC_SMEM);
+		return diag(
+		    d,
+		    "num_warps=%d: the cross-warp partials of %d reduction results need %lld "
+		    "bytes of shared memory; at most %d",
+		    c->num_warps, k->plan->nred, (long long)smem, MAX_STATIC_SMEM);
 	int64_t blocks = M / c->m_block + (M % c->m_block != 0);
 	if (blocks > INT32_MAX / c->split)
 		return diag(
