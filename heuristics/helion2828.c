@@ -153,6 +153,16 @@ choose_helion2828(const Kernel *k, const Facts *f, int64_t M, int64_t N, const T
 			      c->num_warps, w, c->m_block);
 		c->num_warps = w;
 	}
+	if (c->num_warps > config_smem_warps(k)) {
+		int w = config_smem_warps(k);
+		choice_reason(
+		    out,
+		    "num_warps lowered %d -> %d: our codegen keeps a float a warp for each "
+		    "of the %d reduction results in static shared memory (48 KiB)",
+		    c->num_warps, w, k->plan->nred);
+		c->num_warps = w;
+		c->m_block = c->m_block < 32 * w ? c->m_block : 32 * w;
+	}
 	c->vec = config_vec(k, f->dtype, N);
 	choice_reason(out,
 		      "vec=%d: not a Helion knob (Triton picks the width); ours is always 16 bytes "

@@ -90,6 +90,9 @@ int config_elem_size(const Kernel *k, Type dtype);
  * CTA, CTAs an SM). The policies' picks, forced configs and codegen all pass through it. */
 int config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Config *c, Diag *d);
 int config_check_target(const Config *c, int64_t M, const Target *t, Diag *d);
+/* The most warps a row may span: each reduction result's cross-warp partials take a float a
+ * warp of the CTA's static shared memory. */
+int config_smem_warps(const Kernel *k);
 /* Override c's fields from "persistent=1,r_block=2048,m_block=1,num_warps=8,vec=8,split=1,evict=0,
  * min_ctas=1" (any subset). -1 with d set to a "bad --config" message, which names the key's
  * accepted values, on bad syntax, an unknown key or a value out of the key's range; whether

@@ -83,8 +83,12 @@ occupancy_penalty(const Cost *o, const Config *c, const Target *t)
 }
 
 static void
-add(Cands *cs, const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t)
+add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int64_t N,
+    const Target *t)
 {
+	/* only what codegen can emit and the target run */
+	if (config_check_emit(k, f->dtype, M, N, c, NULL) || config_check_target(c, M, t, NULL))
+		return;
 	Cand x = {*c, {0}, 0};
 	cost_model(f, c, M, N, t, &x.cost);
 	if (!within_budget(&x.cost))
@@ -123,12 +127,12 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 				c.persistent = 1;
 				c.r_block = cdiv(seg, step) * step;
 				if (c.r_block / config_tpr(&c) <= MAX_HELD_PER_THREAD)
-					add(cs, f, &c, M, N, t);
+					add(cs, k, f, &c, M, N, t);
 				c.persistent = 0;
 				for (c.r_block = step; c.r_block < seg; c.r_block *= 2) {
 					if (c.r_block / config_tpr(&c) > MAX_CHUNK_PER_THREAD)
 						break;
-					add(cs, f, &c, M, N, t);
+					add(cs, k, f, &c, M, N, t);
 				}
 			}
 	}

@@ -14,6 +14,15 @@ pow2(int64_t x)
 }
 
 int
+config_smem_warps(const Kernel *k)
+{
+	int w = 32;
+	while (w > 1 && (int64_t)k->plan->nred * w * 4 > MAX_STATIC_SMEM)
+		w /= 2;
+	return w;
+}
+
+int
 config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Config *c, Diag *d)
 {
 	int size = config_elem_size(k, dtype);
@@ -63,13 +72,13 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 		    "the row out",
 		    c->split > 1 ? "the split segment" : "N", (long long)seg,
 		    (long long)c->r_block);
-	int64_t smem = tpr > 32 ? (int64_t)k->plan->nred * c->num_warps * 4 : 0;
-	if (smem > MAX_STATIC_SMEM)
+	if (tpr > 32 && c->num_warps > config_smem_warps(k))
 		return diag(
 		    d,
 		    "num_warps=%d: the cross-warp partials of %d reduction results need %lld "
-		    "bytes of shared memory; at most %d",
-		    c->num_warps, k->plan->nred, (long long)smem, MAX_STATIC_SMEM);
+		    "bytes of shared memory; at most %d (num_warps %d)",
+		    c->num_warps, k->plan->nred, (long long)k->plan->nred * c->num_warps * 4,
+		    MAX_STATIC_SMEM, config_smem_warps(k));
 	int64_t blocks = M / c->m_block + (M % c->m_block != 0);
 	if (blocks > INT32_MAX / c->split)
 		return diag(
