@@ -6,12 +6,6 @@
 static const char *const archs[] = {"sm_80", "sm_86", "sm_89", "sm_90"};
 
 int
-codegen_split_ok(const Kernel *k)
-{
-	return k->plan->split_ok;
-}
-
-int
 codegen_arch(const char *arch, Diag *d)
 {
 	for (size_t i = 0; i < sizeof archs / sizeof *archs; i++)

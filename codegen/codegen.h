@@ -24,12 +24,10 @@ typedef struct {
 	int nworkspace;		 /* workspace floats per (row, segment) */
 } Launch;
 
-/* Checks everything LLVM would otherwise abort on: arch, dtype, shape, and that the config fits
- * this kernel (powers of two, vec alignment, r_block multiple of tpr*vec, split only where the
- * reductions combine in one pass and no output is full-width). */
+/* Checks everything LLVM would otherwise abort on: arch, dtype, shape, then the emit level of the
+ * config validator (heuristics/validate.c). */
 int codegen_check(const Kernel *k, const Compile *c, Diag *d);
 int codegen_arch(const char *arch, Diag *d); /* 0 when codegen can emit for arch */
-int codegen_split_ok(const Kernel *k);	     /* may split > 1 be used for this kernel */
 void codegen_launch(const Kernel *k, const Compile *c, Launch *l);
 
 /* Lowers and emits PTX text into ptx (NUL-terminated). With llvm non-NULL, also the optimised

@@ -68,9 +68,7 @@ stage_choose(const Request *rq, Result *r, Choice *own, char (*notes)[400], int 
 		g.min_ctas = -1;
 		if (config_parse(rq->forced, &g, &e))
 			return diag(d, "bad --config '%.200s': %s", rq->forced, bare(e.msg));
-		g = ch->cfg;
-		if (config_force(&g, rq->forced, k, &r->facts, rq->M, rq->N, &r->target, rq->policy,
-				 &e))
+		if (config_settle(&g, k, &r->facts, rq->M, rq->N, &r->target, rq->policy, &e))
 			return diag(d, "infeasible --config '%.200s': %s", rq->forced, bare(e.msg));
 		snprintf(notes[(*nnotes)++], 400,
 			 "--config %.300s forced over the %s policy's choice", rq->forced,

@@ -37,22 +37,29 @@ choose(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t, P
 }
 
 int
+config_settle(Config *g, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+	      Policy p, Diag *d)
+{
+	int own = g->min_ctas == -1;
+	if (own)
+		g->min_ctas = 1;
+	if (config_check_emit(k, f->dtype, M, N, g, d) || config_check_target(g, M, t, d))
+		return -1;
+	if (own && p == POLICY_RKC) {
+		Cost o;
+		g->min_ctas = rkc_min_ctas(f, g, M, N, t, &o);
+	}
+	return 0;
+}
+
+int
 config_force(Config *c, const char *forced, const Kernel *k, const Facts *f, int64_t M, int64_t N,
 	     const Target *t, Policy p, Diag *d)
 {
 	Config g = *c;
 	g.min_ctas = -1;
-	if (config_parse(forced, &g, d))
+	if (config_parse(forced, &g, d) || config_settle(&g, k, f, M, N, t, p, d))
 		return -1;
-	int own = g.min_ctas == -1;
-	if (own)
-		g.min_ctas = 1;
-	if (config_check_emit(k, f->dtype, M, N, &g, d) || config_check_target(&g, M, t, d))
-		return -1;
-	if (own && p == POLICY_RKC) {
-		Cost o;
-		g.min_ctas = rkc_min_ctas(f, &g, M, N, t, &o);
-	}
 	*c = g;
 	return 0;
 }

@@ -112,6 +112,10 @@ const char *policy_name(Policy p);
  * choice's could make a forced wider CTA spill). 0, or -1 with d set. */
 int config_force(Config *c, const char *forced, const Kernel *k, const Facts *f, int64_t M,
 		 int64_t N, const Target *t, Policy p, Diag *d);
+/* config_force's second half, for a caller that parsed the knobs itself over the choice with
+ * min_ctas set to -1 first: the validator, then min_ctas by p's rule where none was forced. */
+int config_settle(Config *g, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+		  Policy p, Diag *d);
 
 #define MAX_REASONS 16
 typedef struct {

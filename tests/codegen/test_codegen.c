@@ -113,9 +113,9 @@ test_plan(void **state)
 		Kernel *k = load_kernel(want[i].kernel);
 		const Plan *p = k->plan;
 		if (p->nreduce != want[i].npasses || (p->nstores > 0) != want[i].tile_store ||
-		    codegen_split_ok(k) != want[i].split)
+		    p->split_ok != want[i].split)
 			fail_msg("%s: %d passes, tile store %d, split %d", want[i].kernel,
-				 p->nreduce, p->nstores > 0, codegen_split_ok(k));
+				 p->nreduce, p->nstores > 0, p->split_ok);
 		kernel_free(k);
 	}
 }
