@@ -30,6 +30,8 @@ typedef struct Plan {
 		       * with; else -1 */
 	int *fused;   /* per instruction: for a sum fused online, its max's instruction; else -1 */
 	int *last_read; /* per instruction: for a load, the last pass that reads it; else -1 */
+	int *first_read; /* per instruction: for a load, the first pass that reads it; else -1 */
+	int nreread;	 /* [M,N] loads that a later looped pass reads again (smem=1 keeps them) */
 	char *need;	/* per pass, nins + 1 flags: see plan_need */
 } Plan;
 

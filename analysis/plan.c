@@ -113,9 +113,10 @@ assign_need(const Kernel *k, Plan *p, Arena *a)
 	int ni = k->nins;
 	p->need = arena_alloc(a, (size_t)(p->npasses + 1) * (ni + 1));
 	p->last_read = arena_alloc(a, sizeof(int) * (ni + 1));
+	p->first_read = arena_alloc(a, sizeof(int) * (ni + 1));
 	char *want = arena_alloc(a, k->nvals + 1);
 	for (int i = 0; i < ni; i++)
-		p->last_read[i] = -1;
+		p->last_read[i] = p->first_read[i] = -1;
 	for (int s = 0; s < p->npasses; s++) {
 		char *need = p->need + (size_t)s * (ni + 1);
 		memset(want, 0, k->nvals + 1);
@@ -132,9 +133,15 @@ assign_need(const Kernel *k, Plan *p, Arena *a)
 		}
 		cone(k, want, need);
 		for (int i = 0; i < ni; i++)
-			if (need[i] && k->ins[i].op == OP_LOAD)
+			if (need[i] && k->ins[i].op == OP_LOAD) {
 				p->last_read[i] = s;
+				if (p->first_read[i] < 0)
+					p->first_read[i] = s;
+			}
 	}
+	for (int i = 0; i < ni; i++)
+		p->nreread += p->last_read[i] > p->first_read[i] &&
+			      k->params[k->ins[i].param].shape == SH_TILE;
 }
 
 const Plan *

@@ -26,6 +26,10 @@ codegen_check(const Kernel *k, const Compile *c, Diag *d)
 			    type_name(c->dtype));
 	if (shape_check(c->M, c->N, d))
 		return -1;
+	/* NVPTX cannot select the cluster intrinsics below sm_90 (it would abort) */
+	if (g->cluster > 1 && strcmp(c->arch, "sm_90") < 0)
+		return diag(d, "cluster=%d: %s has no thread-block clusters (sm_90 and later have them)",
+			    g->cluster, c->arch);
 	return config_check_emit(k, c->dtype, c->M, c->N, g, d);
 }
 
@@ -33,8 +37,12 @@ void
 codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 {
 	const Config *g = &c->cfg;
-	l->grid_x = (c->M + g->m_block - 1) / g->m_block * g->split;
+	l->grid_x = (c->M + g->m_block - 1) / g->m_block * config_segments(g);
 	l->block_x = g->num_warps * 32;
+	l->cluster_x = g->cluster > 1 ? g->cluster : 1;
+	Smem sm;
+	smem_layout(k, c->dtype, c->N, g, &sm, NULL, NULL);
+	l->dynamic_smem = sm.dyn_bytes;
 	l->nworkspace = 0;
 	l->workspace_bytes = 0;
 	if (g->split > 1) {

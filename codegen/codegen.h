@@ -6,7 +6,7 @@
 
 /* What one compile is for: the arch, the storage type T and the shape the config was chosen for.
  * The kernel takes M and N at launch; it is correct for any M, and for any N that keeps the config
- * valid (r_block >= the row segment when persistent). When the compile's N is not a multiple of
+ * valid (r_block >= the row segment when persistent, N no larger than compiled when smem=1). When the compile's N is not a multiple of
  * vec, rows start misaligned and each row's misaligned head and its tail are read element by
  * element; compiled for such an N, the kernel is correct for any N, else for multiples of vec. */
 typedef struct {
@@ -20,6 +20,8 @@ typedef struct {
 typedef struct {
 	int64_t grid_x;
 	int block_x;
+	int cluster_x;		 /* CTAs a cluster: 1, or cluster (the PTX does not say it) */
+	int64_t dynamic_smem;	 /* bytes, given at launch: the rows kept on chip */
 	int64_t workspace_bytes; /* 0 when split == 1 */
 	int nworkspace;		 /* workspace floats per (row, segment) */
 } Launch;

@@ -13,19 +13,32 @@
 
 #include "codegen/codegen.h"
 
-/* One CTA in flight: its barrier, a barrier per warp, and the words a shuffle exchanges. */
+/* One CTA in flight: its barrier, a barrier per warp, the words a shuffle exchanges and its
+ * shared memory (the lowering places every shared array in it, see shared_arrays). */
 typedef struct {
 	pthread_barrier_t cta;
 	pthread_barrier_t warp[32];
 	float xchg[1024];
+	unsigned char *smem;
 } Cta;
+
+/* The CTAs of a cluster run together: the cluster barrier holds all their threads. */
+typedef struct {
+	Cta *cta;
+	int n;
+	pthread_barrier_t all;
+} Cluster;
 
 typedef struct {
 	void (*fn)(void **);
 	void **args;
+	Cluster *cl;
 	Cta *cta;
 	unsigned tid, ctaid;
 } Thread;
+
+/* Threads one emulated cluster may start at once. */
+enum { MAX_EMU_THREADS = 4096 };
 
 static __thread Thread *self;
 
@@ -45,6 +58,32 @@ static void
 emu_barrier0(void)
 {
 	pthread_barrier_wait(&self->cta->cta);
+}
+
+static void *
+emu_smem_base(void)
+{
+	return self->cta->smem;
+}
+
+/* mapa: the same offset in another CTA of the cluster's shared memory. */
+static void *
+emu_mapa(void *p, int rank)
+{
+	return self->cl->cta[rank].smem + ((unsigned char *)p - self->cta->smem);
+}
+
+/* barrier.cluster: the lowering always waits right after it arrives, so arriving does nothing
+ * and waiting is the whole barrier. */
+static void
+emu_cluster_arrive(void)
+{
+}
+
+static void
+emu_cluster_wait(void)
+{
+	pthread_barrier_wait(&self->cl->all);
 }
 
 static void
@@ -122,6 +161,10 @@ static const struct {
     {"emu.read.ptx.sreg.tid.x", (void *)emu_tid},
     {"emu.read.ptx.sreg.ctaid.x", (void *)emu_ctaid},
     {"emu.barrier0", (void *)emu_barrier0},
+    {"emu.smem.base", (void *)emu_smem_base},
+    {"emu.mapa", (void *)emu_mapa},
+    {"emu.barrier.cluster.arrive", (void *)emu_cluster_arrive},
+    {"emu.barrier.cluster.wait", (void *)emu_cluster_wait},
     {"emu.membar.gl", (void *)emu_membar},
     {"emu.shfl.sync.bfly.f32", (void *)emu_shfl_bfly},
     {"emu.shfl.sync.idx.f32", (void *)emu_shfl_idx},
@@ -151,47 +194,68 @@ take(Diag *d, const char *what, LLVMErrorRef e)
 	return -1;
 }
 
-/* Runs the grid: CTAs one after another (so the split rows' last CTA is whichever comes last),
- * the threads of a CTA all at once. */
+/* Runs the grid: clusters one after another (so the split rows' last CTA is whichever comes
+ * last), the threads of a cluster's CTAs (one CTA without clusters) all at once. Shared memory
+ * starts as 0xff bytes (NaN), so a read of a word nobody wrote shows. */
 static int
 launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag *d)
 {
 	Launch l;
 	codegen_launch(k, c, &l);
-	int nt = l.block_x;
-	Cta *cta = calloc(1, sizeof *cta);
-	Thread *th = calloc((size_t)nt, sizeof *th);
-	pthread_t *pt = calloc((size_t)nt, sizeof *pt);
+	Smem sm;
+	smem_layout(k, c->dtype, c->N, &c->cfg, &sm, NULL, NULL);
+	size_t bytes = (size_t)((sm.red_bytes + 15) / 16 * 16 + (sm.cluster_bytes + 15) / 16 * 16 +
+				sm.dyn_bytes);
+	int nt = l.block_x, K = l.cluster_x, all = nt * K;
+	if (all > MAX_EMU_THREADS)
+		return diag(d, "emulator: a cluster of %d CTA(s) of %d threads is over %d threads", K,
+			    nt, MAX_EMU_THREADS);
+	Cluster cl = {.cta = calloc((size_t)K, sizeof(Cta)), .n = K};
+	Thread *th = calloc((size_t)all, sizeof *th);
+	pthread_t *pt = calloc((size_t)all, sizeof *pt);
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 1 << 20);
-	pthread_barrier_init(&cta->cta, NULL, (unsigned)nt);
-	for (int w = 0; w < nt / 32; w++)
-		pthread_barrier_init(&cta->warp[w], NULL, 32);
+	pthread_barrier_init(&cl.all, NULL, (unsigned)all);
+	for (int r = 0; r < K; r++) {
+		Cta *cta = &cl.cta[r];
+		cta->smem = malloc(bytes ? bytes : 1);
+		pthread_barrier_init(&cta->cta, NULL, (unsigned)nt);
+		for (int w = 0; w < nt / 32; w++)
+			pthread_barrier_init(&cta->warp[w], NULL, 32);
+	}
 	int rc = 0;
-	for (int64_t b = 0; b < l.grid_x && rc == 0; b++) {
+	for (int64_t b = 0; b < l.grid_x && rc == 0; b += K) {
 		int started = 0;
-		for (int t = 0; t < nt; t++) {
-			th[t] = (Thread){fn, args, cta, (unsigned)t, (unsigned)b};
+		for (int r = 0; r < K; r++)
+			memset(cl.cta[r].smem, 0xff, bytes);
+		for (int t = 0; t < all; t++) {
+			th[t] = (Thread){fn, args, &cl, &cl.cta[t / nt], (unsigned)(t % nt),
+					 (unsigned)(b + t / nt)};
 			if (pthread_create(&pt[t], &attr, run_thread, &th[t]) != 0)
 				break;
 			started++;
 		}
-		if (started < nt) {
+		if (started < all) {
 			/* the started threads wait at a barrier forever: nothing to do but fail */
-			rc = diag(d, "emulator: cannot start %d threads", nt);
+			rc = diag(d, "emulator: cannot start %d threads", all);
 			break;
 		}
-		for (int t = 0; t < nt; t++)
+		for (int t = 0; t < all; t++)
 			pthread_join(pt[t], NULL);
 	}
-	pthread_barrier_destroy(&cta->cta);
-	for (int w = 0; w < nt / 32; w++)
-		pthread_barrier_destroy(&cta->warp[w]);
+	for (int r = 0; r < K; r++) {
+		Cta *cta = &cl.cta[r];
+		pthread_barrier_destroy(&cta->cta);
+		for (int w = 0; w < nt / 32; w++)
+			pthread_barrier_destroy(&cta->warp[w]);
+		free(cta->smem);
+	}
+	pthread_barrier_destroy(&cl.all);
 	pthread_attr_destroy(&attr);
 	free(pt);
 	free(th);
-	free(cta);
+	free(cl.cta);
 	return rc;
 }
 

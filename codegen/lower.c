@@ -61,8 +61,8 @@ prologue(Lower *L)
 	L->lofs = LLVMBuildMul(L->b, L->lane, ci64(L, L->vec), "");
 	L->lane32 = LLVMBuildURem(L->b, tid, ci32(L, 32), "");
 	L->warp = LLVMBuildUDiv(L->b, tid, ci32(L, 32), "");
-	LLVMValueRef rb = LLVMBuildUDiv(L->b, cta, ci64(L, L->split), "");
-	L->seg = LLVMBuildURem(L->b, cta, ci64(L, L->split), "");
+	LLVMValueRef rb = LLVMBuildUDiv(L->b, cta, ci64(L, L->nseg), "");
+	L->seg = LLVMBuildURem(L->b, cta, ci64(L, L->nseg), "");
 	L->row = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, rb, ci64(L, g->m_block), ""),
 			      LLVMBuildZExt(L->b, L->grp, L->i64, ""), "");
 	L->rowok = LLVMBuildICmp(L->b, LLVMIntSLT, L->row, L->M, "");
@@ -70,11 +70,12 @@ prologue(Lower *L)
 	LLVMValueRef rowc =
 	    LLVMBuildSelect(L->b, L->rowok, L->row, LLVMBuildSub(L->b, L->M, ci64(L, 1), ""), "");
 	L->rowoff = LLVMBuildMul(L->b, rowc, L->N, "");
-	if (L->split > 1) {
-		/* segments are whole chunks: cdiv(cdiv(N, split), r_block) * r_block columns */
+	if (L->nseg > 1) {
+		/* segments are whole chunks: cdiv(cdiv(N, nseg), r_block) * r_block columns (a
+		 * cluster's CTAs are consecutive in x, so its rank is the segment) */
 		LLVMValueRef per =
-		    LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, L->N, ci64(L, L->split - 1), ""),
-				  ci64(L, L->split), "");
+		    LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, L->N, ci64(L, L->nseg - 1), ""),
+				  ci64(L, L->nseg), "");
 		LLVMValueRef rbk = ci64(L, g->r_block);
 		LLVMValueRef len = LLVMBuildMul(
 		    L->b,
@@ -95,6 +96,54 @@ prologue(Lower *L)
 		L->body_lo = L->seg_start;
 		L->body_hi = L->seg_end;
 	}
+}
+
+static LLVMValueRef
+shared_global(Lower *L, const char *name, LLVMTypeRef t, LLVMLinkage link)
+{
+	LLVMValueRef g = LLVMAddGlobalInAddressSpace(L->mod, t, name, 3);
+	LLVMSetLinkage(g, link);
+	if (link == LLVMInternalLinkage)
+		LLVMSetInitializer(g, LLVMGetUndef(t));
+	LLVMSetAlignment(g, 16);
+	return g;
+}
+
+/* The shared memory smem_layout describes: on the GPU, static arrays for the cross-warp and the
+ * cluster partials and an extern array for the rows kept on chip (sized at launch); on the host,
+ * the same three at 16-byte aligned offsets of the emulated CTA's own block, so the CTAs of a
+ * cluster, which the emulator runs together, each have theirs. */
+static void
+shared_arrays(Lower *L)
+{
+	const Config *g = &L->c->cfg;
+	Smem sm;
+	L->row_off = arena_alloc(L->a, sizeof(int64_t) * (L->k->nins + 1));
+	L->row_bytes = arena_alloc(L->a, sizeof(int64_t) * (L->k->nins + 1));
+	smem_layout(L->k, L->c->dtype, L->c->N, g, &sm, L->row_off, L->row_bytes);
+	if (L->host) {
+		LLVMTypeRef ft = LLVMFunctionType(L->ptr1, NULL, 0, 0);
+		LLVMValueRef f = LLVMAddFunction(L->mod, "emu.smem.base", ft);
+		LLVMValueRef base = LLVMBuildCall2(L->b, ft, f, NULL, 0, "");
+		int64_t at[3] = {0, (sm.red_bytes + 15) / 16 * 16, 0};
+		at[2] = at[1] + (sm.cluster_bytes + 15) / 16 * 16;
+		LLVMValueRef *dst[3] = {&L->smem, &L->clu, &L->dyn};
+		for (int i = 0; i < 3; i++) {
+			LLVMValueRef off = ci64(L, at[i]);
+			*dst[i] = LLVMBuildGEP2(L->b, L->i8, base, &off, 1, "");
+		}
+		return;
+	}
+	if (sm.red_bytes)
+		L->smem = shared_global(L, "red_smem", LLVMArrayType(L->f32, sm.red_bytes / 4),
+					LLVMInternalLinkage);
+	if (sm.cluster_bytes)
+		L->clu = shared_global(L, "cluster_smem",
+				       LLVMArrayType(L->f32, sm.cluster_bytes / 4),
+				       LLVMInternalLinkage);
+	if (sm.dyn_bytes)
+		L->dyn = shared_global(L, "rows_smem", LLVMArrayType(L->i8, 0),
+				       LLVMExternalLinkage);
 }
 
 static void
@@ -149,6 +198,8 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	L.E = (int)(g->r_block / L.tpr);
 	L.nvec = L.E / L.vec;
 	L.split = g->split;
+	L.nseg = config_segments(g);
+	L.cluster = g->cluster > 1 ? g->cluster : 1;
 	L.shifted = L.vec > 1 && c->N % L.vec != 0;
 	L.uni = arena_alloc(L.a, sizeof(LLVMValueRef) * (k->nvals + 1));
 	L.el = arena_alloc(L.a, sizeof(LLVMValueRef *) * (k->nvals + 1));
@@ -158,14 +209,7 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	prologue(&L);
 	if (g->evict && !host)
 		make_policies(&L);
-	if (L.wpr > 1) {
-		int slots = L.plan->nred * g->num_warps;
-		LLVMTypeRef at = LLVMArrayType(L.f32, slots);
-		L.smem = LLVMAddGlobalInAddressSpace(mod, at, "red_smem", host ? 0 : 3);
-		LLVMSetLinkage(L.smem, LLVMInternalLinkage);
-		LLVMSetInitializer(L.smem, LLVMGetUndef(at));
-		LLVMSetAlignment(L.smem, 16);
-	}
+	shared_arrays(&L);
 	if (g->persistent && L.split == 1)
 		lower_persistent(&L);
 	else

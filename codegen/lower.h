@@ -47,6 +47,10 @@ typedef struct {
 
 	/* config constants: fixed for the whole kernel */
 	int tpr, wpr, vec, E, nvec, split;
+	int nseg;	    /* segments a row is cut into: split or cluster CTAs, else 1 */
+	int cluster;	    /* CTAs a cluster, 1 for none */
+	int64_t *row_off;   /* smem=1: per instruction, a kept load's region in dyn, else -1 */
+	int64_t *row_bytes; /* smem=1: per instruction, a kept load's bytes a row */
 	int shifted; /* N need not be a multiple of vec: rows start misaligned, see body_bounds */
 
 	/* LLVM handles */
@@ -60,6 +64,8 @@ typedef struct {
 	unsigned md_inv; /* the invariant.load metadata kind, with md_empty its node */
 	LLVMValueRef md_empty;
 	LLVMValueRef smem; /* the shared words of red_cross, when a row spans several warps */
+	LLVMValueRef clu;  /* cluster > 1: the shared words the cluster's CTAs exchange */
+	LLVMValueRef dyn;  /* smem=1: the dynamic shared memory that keeps rows */
 
 	/* kernel values, made once in the entry block */
 	LLVMValueRef *parg; /* per param: the kernel argument */
@@ -75,6 +81,7 @@ typedef struct {
 	LLVMValueRef **el;     /* the current chunk's el */
 	char *done;	       /* per instruction: lowered (uniform instructions) */
 	int smem_next;	       /* the next free slot of smem, num_warps words each */
+	int clu_next;	       /* the next free slot of clu, m_block words each */
 	LLVMBasicBlockRef end; /* the exit that threads not writing row outputs branch to */
 	int pass;	       /* looped: the pass being lowered */
 	int *last_read;	       /* looped: per load instruction, the last pass that reads it */
@@ -140,8 +147,12 @@ void red_cross(Lower *L, Red *rs, int n);
 void red_finish(Lower *L, Red *rs, int n);
 /* Stores of [M] outputs. */
 void store_rows(Lower *L);
-/* Branches to the row's lane 0 for the row outputs; the other threads go to L->end. */
+/* Branches to the row's lane 0 for the row outputs (under a cluster, in the row's first CTA); the
+ * other threads go to L->end. */
 void if_lane0_row(Lower *L);
+/* Under a cluster, keeps every CTA until the last has read its partials: a CTA's shared memory
+ * goes when it exits. Nothing otherwise. */
+void cluster_done(Lower *L);
 /* Split rows: the partials through the workspace; the CTA that finishes a row writes it. */
 /* A loop's phis for the partials rs, in its head, entered from pre; the partials become them.
  * red_phis_close adds the values the back edge brings from end, and the partials become the

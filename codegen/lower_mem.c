@@ -180,7 +180,9 @@ load_policy(Lower *L, const Instr *in, int bytes)
 	if (!L->c->cfg.evict || L->host || bytes < 4)
 		return NULL;
 	const Param *p = &L->k->params[in->param];
-	int again = p->shape == SH_VEC || (L->last_read && L->pass < L->last_read[in - L->k->ins]);
+	int i = (int)(in - L->k->ins);
+	int again = p->shape == SH_VEC ||
+		    (L->last_read && L->pass < L->last_read[i] && L->row_off[i] < 0);
 	return L->policy[again];
 }
 
@@ -233,7 +235,28 @@ make_policies(Lower *L)
 	}
 }
 
-/* Loads a [M,N] or [N] input for the chunk: vec-wide loads, all issued before any use. */
+/* smem=1: where vector j of a body chunk keeps its place in the load's region of dynamic shared
+ * memory: the row's slot, then the vector's column from the body's start, so a thread reads back
+ * in a later pass exactly what it wrote and no barrier is needed. */
+static LLVMValueRef
+kept_ptr(Lower *L, const Instr *in, const Chunk *ch, int j)
+{
+	int i = (int)(in - L->k->ins);
+	LLVMTypeRef st = storage_type(L, L->k->params[in->param].type);
+	LLVMValueRef row = LLVMBuildAdd(
+	    L->b, ci64(L, L->row_off[i]),
+	    LLVMBuildMul(L->b, LLVMBuildZExt(L->b, L->grp, L->i64, ""), ci64(L, L->row_bytes[i]),
+			 ""),
+	    "");
+	LLVMValueRef base = LLVMBuildGEP2(L->b, L->i8, L->dyn, &row, 1, "");
+	LLVMValueRef col = LLVMBuildAdd(L->b, LLVMBuildSub(L->b, ch->col, L->body_lo, ""),
+					ci64(L, (long long)j * L->tpr * ch->vec), "");
+	return LLVMBuildInBoundsGEP2(L->b, st, base, &col, 1, "");
+}
+
+/* Loads a [M,N] or [N] input for the chunk: vec-wide loads, all issued before any use. Under
+ * smem=1 a re-read [M,N] input's body chunks go to shared memory in the pass that first reads
+ * them, once the chunk's loads are issued, and come from there in the later passes. */
 static void
 lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 {
@@ -241,25 +264,45 @@ lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 	LLVMTypeRef st = storage_type(L, p->type);
 	LLVMTypeRef vt = vec_type(L, p->type, ch->vec);
 	LLVMValueRef *raw = arena_alloc(L->a, sizeof(LLVMValueRef) * ch->nvec);
+	int i = (int)(in - L->k->ins);
+	int kept = L->row_off[i] >= 0 && !ch->vcol;
+	int first = kept && L->pass == L->plan->first_read[i];
 	for (int j = 0; j < ch->nvec; j++) {
 		/* a masked vector is not read (ptxas predicates the load) and reads as zero */
-		LLVMValueRef ptr = elem_ptr(L, in->param, ch, j);
+		LLVMValueRef ptr =
+		    kept && !first ? kept_ptr(L, in, ch, j) : elem_ptr(L, in->param, ch, j);
 		LLVMBasicBlockRef from = LLVMGetInsertBlock(L->b);
 		LLVMBasicBlockRef ld = LLVMAppendBasicBlockInContext(L->cx, L->fn, "ld");
 		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "ld.next");
 		LLVMBuildCondBr(L->b, ch->valid[j], ld, next);
 		LLVMPositionBuilderAtEnd(L->b, ld);
 		int bytes = ch->vec * type_size(type_resolve(p->type, L->c->dtype));
-		LLVMValueRef pol = unaligned(L, ch, p) ? NULL : load_policy(L, in, bytes);
-		LLVMValueRef v = unaligned(L, ch, p) ? load_elems(L, p->type, ptr, ch->vec)
-				 : pol		     ? load_hinted(L, vt, ptr, bytes, pol)
-				       : load_inv(L, vt, ptr, vec_align(L, p->type, ch->vec));
+		LLVMValueRef v;
+		if (kept && !first) {
+			v = LLVMBuildLoad2(L->b, vt, ptr, "");
+			LLVMSetAlignment(v, vec_align(L, p->type, ch->vec));
+		} else {
+			LLVMValueRef pol = unaligned(L, ch, p) ? NULL : load_policy(L, in, bytes);
+			v = unaligned(L, ch, p) ? load_elems(L, p->type, ptr, ch->vec)
+			    : pol		? load_hinted(L, vt, ptr, bytes, pol)
+					: load_inv(L, vt, ptr, vec_align(L, p->type, ch->vec));
+		}
 		LLVMBuildBr(L->b, next);
 		LLVMPositionBuilderAtEnd(L->b, next);
 		raw[j] = LLVMBuildPhi(L->b, vt, "");
 		LLVMValueRef in_v[2] = {v, LLVMConstNull(vt)};
 		LLVMBasicBlockRef in_b[2] = {ld, from};
 		LLVMAddIncoming(raw[j], in_v, in_b, 2);
+	}
+	for (int j = 0; first && j < ch->nvec; j++) {
+		LLVMBasicBlockRef st_b = LLVMAppendBasicBlockInContext(L->cx, L->fn, "keep");
+		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "keep.next");
+		LLVMBuildCondBr(L->b, ch->valid[j], st_b, next);
+		LLVMPositionBuilderAtEnd(L->b, st_b);
+		LLVMSetAlignment(LLVMBuildStore(L->b, raw[j], kept_ptr(L, in, ch, j)),
+				 vec_align(L, p->type, ch->vec));
+		LLVMBuildBr(L->b, next);
+		LLVMPositionBuilderAtEnd(L->b, next);
 	}
 	for (int j = 0; j < ch->nvec; j++)
 		for (int e = 0; e < ch->vec; e++) {

@@ -190,14 +190,10 @@ shfl(Lower *L, const char *name, LLVMValueRef v, LLVMValueRef lane)
 	return intr(L, name, NULL, a, 4);
 }
 
-/* Reduces the partials of a row's threads: butterfly shuffles within the warp (width tpr when
- * the row has fewer than 32 threads), then, when the row spans several warps, shared memory read
- * back in warp order. Every thread of the row ends with the same value. */
-void
-red_cross(Lower *L, Red *rs, int n)
+/* The CTA's part of red_cross. */
+static void
+red_cta(Lower *L, Red *rs, int n)
 {
-	if (n == 0)
-		return;
 	int w = L->tpr < 32 ? L->tpr : 32;
 	for (int off = w / 2; off >= 1; off /= 2)
 		for (int i = 0; i < n; i++) {
@@ -256,6 +252,86 @@ red_cross(Lower *L, Red *rs, int n)
 	}
 }
 
+static void
+cluster_barrier(Lower *L)
+{
+	/* arrive has release and wait acquire semantics: the partials stored before are seen */
+	intr(L, "llvm.nvvm.barrier.cluster.arrive", NULL, NULL, 0);
+	intr(L, "llvm.nvvm.barrier.cluster.wait", NULL, NULL, 0);
+}
+
+/* A cluster's CTAs hold a row's segments: each row's lane 0 puts its CTA's partials in the
+ * CTA's own slots, and after a cluster barrier every thread reads all the CTAs' slots through
+ * distributed shared memory (mapa) in rank order, so every CTA combines the same values in the
+ * same order and ends with the same bits. Each reduction has slots of its own, so the next one
+ * needs no barrier before it writes. */
+static void
+cluster_cross(Lower *L, Red *rs, int n)
+{
+	int mb = L->c->cfg.m_block, base = L->clu_next;
+	for (int i = 0; i < n; i++)
+		L->clu_next += rs[i].ncomp;
+	LLVMTypeRef at = LLVMArrayType(L->f32, 0);
+	LLVMValueRef grp = L->grp;
+	LLVMBasicBlockRef wr = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clu.wr");
+	LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clu.rd");
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, L->lane, ci64(L, 0), ""), wr, next);
+	LLVMPositionBuilderAtEnd(L->b, wr);
+	for (int i = 0, s = base; i < n; i++)
+		for (int c = 0; c < rs[i].ncomp; c++, s++) {
+			LLVMValueRef ix[2] = {ci32(L, 0), LLVMBuildAdd(L->b, grp, ci32(L, s * mb), "")};
+			LLVMValueRef p = LLVMBuildGEP2(L->b, at, L->clu, ix, 2, "");
+			LLVMSetAlignment(LLVMBuildStore(L->b, rs[i].acc[c], p), 4);
+		}
+	LLVMBuildBr(L->b, next);
+	LLVMPositionBuilderAtEnd(L->b, next);
+	cluster_barrier(L);
+	LLVMTypeRef gen = LLVMPointerTypeInContext(L->cx, 0);
+	for (int i = 0, s = base; i < n; s += rs[i].ncomp, i++) {
+		LLVMValueRef acc[RED_COMP];
+		for (int r = 0; r < L->cluster; r++) {
+			LLVMValueRef v[RED_COMP];
+			for (int c = 0; c < rs[i].ncomp; c++) {
+				LLVMValueRef ix[2] = {
+				    ci32(L, 0), LLVMBuildAdd(L->b, grp, ci32(L, (s + c) * mb), "")};
+				LLVMValueRef p = LLVMBuildGEP2(L->b, at, L->clu, ix, 2, "");
+				if (!L->host)
+					p = LLVMBuildAddrSpaceCast(L->b, p, gen, "");
+				LLVMValueRef a[2] = {p, ci32(L, r)};
+				p = intr(L, "llvm.nvvm.mapa", NULL, a, 2);
+				v[c] = LLVMBuildLoad2(L->b, L->f32, p, "");
+				LLVMSetAlignment(v[c], 4);
+			}
+			if (r == 0)
+				memcpy(acc, v, sizeof v);
+			else
+				combine(L, &rs[i], acc, v, acc);
+		}
+		memcpy(rs[i].acc, acc, sizeof acc);
+	}
+}
+
+void
+cluster_done(Lower *L)
+{
+	if (L->cluster > 1 && L->clu_next > 0)
+		cluster_barrier(L);
+}
+
+/* Reduces the partials of a row's threads: butterfly shuffles within the warp (width tpr when
+ * the row has fewer than 32 threads), then, when the row spans several warps, shared memory read
+ * back in warp order, then, under a cluster, the other CTAs' partials (cluster_cross). Every
+ * thread of the row ends with the same value. */
+void
+red_cross(Lower *L, Red *rs, int n)
+{
+	if (n == 0)
+		return;
+	red_cta(L, rs, n);
+	if (L->cluster > 1)
+		cluster_cross(L, rs, n);
+}
+
 /* The row values of finished reductions. */
 void
 red_finish(Lower *L, Red *rs, int n)
@@ -292,6 +368,9 @@ void
 if_lane0_row(Lower *L)
 {
 	LLVMValueRef l0 = LLVMBuildICmp(L->b, LLVMIntEQ, L->lane, ci64(L, 0), "");
+	if (L->cluster > 1)
+		l0 = LLVMBuildAnd(L->b, l0, LLVMBuildICmp(L->b, LLVMIntEQ, L->seg, ci64(L, 0), ""),
+				  "");
 	LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "row.out");
 	L->end = LLVMAppendBasicBlockInContext(L->cx, L->fn, "end");
 	LLVMBuildCondBr(L->b, LLVMBuildAnd(L->b, l0, L->rowok, ""), yes, L->end);

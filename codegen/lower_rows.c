@@ -87,6 +87,7 @@ lower_looped(Lower *L)
 	L->pass = p->nreduce;
 	if (p->apply)
 		chunk_loop(L, plan_need(p, k, p->nreduce), NULL, 0);
+	cluster_done(L);
 	if_lane0_row(L);
 	if (L->split > 1)
 		split_finish(L, rs, n);
@@ -147,6 +148,7 @@ lower_persistent(Lower *L)
 	}
 	red_cross(L, pend, np);
 	red_finish(L, pend, np);
+	cluster_done(L);
 	if_lane0_row(L);
 	store_rows(L);
 }

@@ -40,10 +40,10 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy,
 	buf_printf(b,
 		   ",\n  \"config\": {\"persistent\": %s, \"r_block\": %lld, \"m_block\": %d, "
 		   "\"num_warps\": %d, \"vec\": %d, \"split\": %d, \"evict\": %d, "
-		   "\"min_ctas\": %d},\n  \"passes\": %d,\n  \"reasons\": [",
+		   "\"min_ctas\": %d, \"smem\": %d, \"cluster\": %d},\n  \"passes\": %d,\n  \"reasons\": [",
 		   g->persistent ? "true" : "false", (long long)g->r_block, g->m_block,
 		   g->num_warps, g->vec, g->split, g->evict, g->min_ctas > 1 ? g->min_ctas : 1,
-		   plan_streams(k->plan, g->persistent));
+		   g->smem, l.cluster_x, plan_streams(k->plan, g->persistent));
 	for (int i = 0; i < nreasons; i++) {
 		buf_puts(b, i ? ",\n    " : "\n    ");
 		jstr(b, reasons[i]);
@@ -76,9 +76,10 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy,
 		buf_puts(b, "M");
 	else
 		buf_printf(b, "cdiv(M,%d)", g->m_block);
-	if (g->split > 1)
-		buf_printf(b, "*%d", g->split);
+	if (config_segments(g) > 1)
+		buf_printf(b, "*%d", config_segments(g));
 	buf_printf(b, "\", \"x_value\": %lld, \"y\": 1, \"z\": 1},\n", (long long)l.grid_x);
-	buf_printf(b, "  \"block\": {\"x\": %d, \"y\": 1, \"z\": 1},\n  \"dynamic_smem\": 0\n}\n",
-		   l.block_x);
+	buf_printf(b, "  \"block\": {\"x\": %d, \"y\": 1, \"z\": 1},\n", l.block_x);
+	buf_printf(b, "  \"cluster\": {\"x\": %d, \"y\": 1, \"z\": 1},\n", l.cluster_x);
+	buf_printf(b, "  \"dynamic_smem\": %lld\n}\n", (long long)l.dynamic_smem);
 }

@@ -91,7 +91,7 @@ stage_validate(const Request *rq, Result *r, Diag *d)
 	const Config *c = &r->choice.cfg;
 	Diag e = {0};
 	if (config_check_emit(rq->k, rq->dtype, rq->M, rq->N, c, &e) ||
-	    config_check_target(c, rq->M, &r->target, &e)) {
+	    config_check_target(rq->k, rq->dtype, rq->N, c, &r->target, &e)) {
 		if (rq->forced || rq->cfg)
 			return diag(d, "%s", e.msg);
 		return diag(d, "internal error: the %s policy chose a config it cannot emit: %s",

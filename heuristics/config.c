@@ -33,7 +33,8 @@ config_equal(const Config *a, const Config *b)
 {
 	return a->persistent == b->persistent && a->r_block == b->r_block &&
 	       a->m_block == b->m_block && a->num_warps == b->num_warps && a->vec == b->vec &&
-	       a->split == b->split && a->evict == b->evict && a->min_ctas == b->min_ctas;
+	       a->split == b->split && a->evict == b->evict && a->min_ctas == b->min_ctas &&
+	       a->smem == b->smem && (a->cluster > 1 ? a->cluster : 1) == (b->cluster > 1 ? b->cluster : 1);
 }
 
 void
@@ -46,6 +47,10 @@ config_short(Buf *b, const Config *c)
 	buf_printf(b, " m%d w%d v%d", c->m_block, c->num_warps, c->vec);
 	if (c->split > 1)
 		buf_printf(b, " s%d", c->split);
+	if (c->cluster > 1)
+		buf_printf(b, " c%d", c->cluster);
+	if (c->smem)
+		buf_puts(b, " S");
 	if (c->evict)
 		buf_puts(b, " e");
 	if (c->min_ctas > 1)
@@ -68,6 +73,8 @@ static const struct {
     {"split", offsetof(Config, split), 1, 65536, "an integer from 1 to 65536"},
     {"evict", offsetof(Config, evict), 0, 1, "0 or 1"},
     {"min_ctas", offsetof(Config, min_ctas), 1, 32, "an integer from 1 to 32"},
+    {"smem", offsetof(Config, smem), 0, 1, "0 or 1"},
+    {"cluster", offsetof(Config, cluster), 1, 16, "an integer from 1 to 16"},
 };
 
 int
@@ -75,6 +82,7 @@ config_parse(const char *s, Config *c, Diag *d)
 {
 	enum { NKEYS = sizeof config_keys / sizeof config_keys[0] };
 	const char *item = s;
+	Config seen = {0}; /* 1 in each field a key set */
 	while (*item) {
 		const char *eq = strchr(item, '='), *end = strchr(item, ',');
 		if (!end)
@@ -105,10 +113,13 @@ config_parse(const char *s, Config *c, Diag *d)
 		    x > config_keys[k].hi)
 			return diag(d, "bad --config '%s': %s takes %s, not '%.*s'", s,
 				    config_keys[k].key, config_keys[k].range, (int)(end - v), v);
-		if (!strcmp(config_keys[k].key, "r_block"))
+		if (!strcmp(config_keys[k].key, "r_block")) {
 			c->r_block = x;
-		else
+			seen.r_block = 1;
+		} else {
 			*(int *)((char *)c + config_keys[k].off) = (int)x;
+			*(int *)((char *)&seen + config_keys[k].off) = 1;
+		}
 		if (!*end)
 			break;
 		item = end + 1;
@@ -116,5 +127,12 @@ config_parse(const char *s, Config *c, Diag *d)
 			return diag(d, "bad --config '%s': expected key=value after the last ','",
 				    s);
 	}
+	/* a knob set here wins over one left from the config underneath that contradicts it */
+	if (seen.persistent && c->persistent && !seen.smem)
+		c->smem = 0;
+	if (seen.split && c->split > 1 && !seen.cluster)
+		c->cluster = 1;
+	if (seen.cluster && c->cluster > 1 && !seen.split)
+		c->split = 1;
 	return 0;
 }

@@ -13,7 +13,13 @@
  * persistent: the row slice stays in registers; each thread holds r_block/tpr elements of its row,
  *   and r_block >= N (a multiple of tpr*vec).
  * looped: each pass streams the row in chunks of r_block elements (tpr*vec divides r_block).
- * split: CTAs per row (1 = none); each covers a contiguous segment, the last to finish combines.
+ * split: CTAs per row (1 = none); each covers a contiguous segment, the last to finish combines
+ *   through a global workspace, so only one-pass kernels of plain reductions split.
+ * smem: 1 = looped, and every input a later pass reads again is kept in dynamic shared memory by
+ *   the pass that first reads it: the row slice goes from HBM once, later passes read it on chip.
+ * cluster: CTAs of a thread-block cluster per row (1 = none; sm_90): each covers a contiguous
+ *   segment as under split, and after every reduction the CTAs exchange their partials through
+ *   distributed shared memory in rank order, so every pass and every kernel can be spread.
  * evict: 1 = L2 eviction hints on 16-, 8- and 4-byte loads of inputs: a row chunk that a later
  *   pass reads again evict_last, every last read evict_first, [N] inputs (shared by every CTA)
  *   evict_last; 0 = none.
@@ -30,7 +36,16 @@ typedef struct {
 	int split;
 	int evict;
 	int min_ctas;
+	int smem;
+	int cluster;
 } Config;
+
+/* Segments a row is cut into: split or cluster CTAs (at most one of them over 1). */
+static inline int
+config_segments(const Config *c)
+{
+	return c->cluster > 1 ? c->cluster : c->split > 1 ? c->split : 1;
+}
 
 static inline int
 config_tpr(const Config *c)
@@ -45,6 +60,7 @@ typedef struct {
 	int sms;
 	int regs_per_sm, max_regs_thread, max_threads_sm, max_threads_cta, max_ctas_sm;
 	int smem_per_sm, smem_per_cta; /* bytes */
+	int cluster_max;	       /* CTAs a cluster may hold (1: no clusters) */
 	int64_t l1_bytes, l2_bytes;    /* L1: per SM, with shared memory */
 	double hbm_gbps_spec;
 	double hbm_gbps; /* measured copy bandwidth (or an estimate; the file says which) */
@@ -53,6 +69,8 @@ typedef struct {
 	double cta_ns;	       /* a CTA's start, final store and retirement */
 	double shfl_ns, barrier_ns;
 	double launch_us, split_us;
+	double smem_ns;	   /* a shared-memory round trip */
+	double cluster_ns; /* a cluster barrier and the read of the peers' partials */
 } Target;
 
 int target_load(const char *arch, Target *t, Diag *d);
@@ -86,22 +104,40 @@ int config_elem_size(const Kernel *k, Type dtype);
 /* The one config validator (heuristics/validate.c), in two levels; each is 0, or -1 with d saying
  * what is wrong and what would be accepted. config_check_emit: what codegen can emit at all, for
  * any target (powers of two, access widths, elements a thread, split only where the plan allows,
- * shared memory, the grid). config_check_target: what target t allows (threads a
- * CTA, CTAs an SM). The policies' picks, forced configs and codegen all pass through it. */
+ * smem only where a pass reads again, shared memory, the grid). config_check_target: what target
+ * t allows (threads a CTA, CTAs an SM, clusters, shared memory a CTA). The policies' picks, forced configs and codegen all pass through it. */
 int config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Config *c, Diag *d);
-int config_check_target(const Config *c, int64_t M, const Target *t, Diag *d);
+int config_check_target(const Kernel *k, Type dtype, int64_t N, const Config *c, const Target *t,
+			Diag *d);
 /* The most warps a row may span: each reduction result's cross-warp partials take a float a
  * warp of the CTA's static shared memory. */
 int config_smem_warps(const Kernel *k);
+/* A config's shared memory (heuristics/smem.c). Static: the cross-warp partials when a row spans
+ * warps, and under a cluster the partials its CTAs exchange. Dynamic, given at launch: under
+ * smem=1, each [M,N] load a later pass reads again keeps its m_block rows' segments, 16-byte
+ * aligned, in instruction order. */
+typedef struct {
+	int64_t red_bytes, cluster_bytes; /* static */
+	int64_t dyn_bytes;
+} Smem;
+/* row_off and row_bytes (nins entries each, either may be NULL): per instruction, the byte offset
+ * of a kept load's region in dynamic shared memory (-1 for any other) and its bytes a row. The
+ * sizes are for rows of N columns: the kernel is valid for no longer rows. */
+void smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, int64_t *row_off,
+		 int64_t *row_bytes);
+
 /* Override c's fields from "persistent=1,r_block=2048,m_block=1,num_warps=8,vec=8,split=1,evict=0,
- * min_ctas=1" (any subset). -1 with d set to a "bad --config" message, which names the key's
+ * min_ctas=1,smem=0,cluster=1" (any subset). -1 with d set to a "bad --config" message, which names the key's
  * accepted values, on bad syntax, an unknown key or a value out of the key's range; whether
- * the values suit a kernel, shape and target is config_check's to say. */
+ * the values suit a kernel, shape and target is config_check's to say. A knob the string sets
+ * turns off one it leaves alone that contradicts it: persistent=1 sets smem=0, split over 1 sets
+ * cluster=1, cluster over 1 sets split=1. */
 int config_parse(const char *s, Config *c, Diag *d);
 /* Every knob the same. */
 int config_equal(const Config *a, const Config *b);
-/* "P r1024 m1 w4 v8" or "L16384 m1 w32 v8 s4 e k2": the short form the golden diff prints (e: the
- * eviction hints are on; k: min_ctas when over 1). */
+/* "P r1024 m1 w4 v8" or "L16384 m1 w32 v8 s4 e k2": the short form the golden diff prints (c:
+ * cluster CTAs a row; S: rows in shared memory; e: the eviction hints are on; k: min_ctas when
+ * over 1). */
 void config_short(Buf *b, const Config *c);
 
 typedef enum { POLICY_RKC, POLICY_HELION2828 } Policy;

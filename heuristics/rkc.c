@@ -87,7 +87,7 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
     const Target *t)
 {
 	/* only what codegen can emit and the target run */
-	if (config_check_emit(k, f->dtype, M, N, c, NULL) || config_check_target(c, M, t, NULL))
+	if (config_check_emit(k, f->dtype, M, N, c, NULL) || config_check_target(k, f->dtype, N, c, t, NULL))
 		return;
 	Cand x = {*c, {0}, 0};
 	cost_model(f, c, M, N, t, &x.cost);
@@ -114,7 +114,7 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 		int64_t seg = cdiv(N, split);
 		for (int w = 1; 32 * w <= t->max_threads_cta; w *= 2)
 			for (int m = 1; m <= 32 * w && m <= mcap; m *= 2) {
-				Config c = {0, 0, m, w, vec, split, 0, 1};
+				Config c = {0, 0, m, w, vec, split, 0, 1, 0, 1};
 				int64_t step = (int64_t)config_tpr(&c) * vec;
 				/* a thread with no element of its row is waste the model cannot
 				 * see, unless no more rows fit in the CTA to give it one */
@@ -369,7 +369,7 @@ choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *
 	enumerate(&cs, k, f, M, N, t, mcap);
 	if (!cs.n) {
 		/* nothing fits without spilling: the smallest looped chunk at the widest CTA */
-		Config c = {0, 0, 1, t->max_threads_cta / 32, config_vec(k, f->dtype, N), 1, 0, 1};
+		Config c = {0, 0, 1, t->max_threads_cta / 32, config_vec(k, f->dtype, N), 1, 0, 1, 0, 1};
 		c.r_block = (int64_t)config_tpr(&c) * c.vec;
 		c.persistent = c.r_block >= N;
 		out->cfg = c;

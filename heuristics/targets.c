@@ -64,6 +64,7 @@ target_load(const char *arch, Target *t, Diag *d)
 	    {"max_ctas_sm", &t->max_ctas_sm, NULL, NULL},
 	    {"smem_per_sm", &t->smem_per_sm, NULL, NULL},
 	    {"smem_per_cta", &t->smem_per_cta, NULL, NULL},
+	    {"cluster_max", &t->cluster_max, NULL, NULL},
 	    {"l1_bytes", NULL, &t->l1_bytes, NULL},
 	    {"l2_bytes", NULL, &t->l2_bytes, NULL},
 	    {"hbm_gbps_spec", NULL, NULL, &t->hbm_gbps_spec},
@@ -75,6 +76,8 @@ target_load(const char *arch, Target *t, Diag *d)
 	    {"barrier_ns", NULL, NULL, &t->barrier_ns},
 	    {"launch_us", NULL, NULL, &t->launch_us},
 	    {"split_us", NULL, NULL, &t->split_us},
+	    {"smem_ns", NULL, NULL, &t->smem_ns},
+	    {"cluster_ns", NULL, NULL, &t->cluster_ns},
 	};
 	int rc = 0;
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0] && !rc; i++) {

@@ -3,9 +3,10 @@
 
 /* Elements a thread holds per live value and chunk: past this the unrolled code is too big. */
 enum { MAX_ELEMS_THREAD = 512, MAX_SPLIT = 65536 };
-/* A CTA's static shared memory, which holds the cross-warp partials. (The kernel parameter space
+/* A CTA's static shared memory, which holds the cross-warp and the cluster partials, and the most
+ * dynamic shared memory any target gives a CTA (sm_90's 227 KiB). (The kernel parameter space
  * needs no check here: the verifier's limit on parameters keeps it far inside ptxas's.) */
-enum { MAX_STATIC_SMEM = 48 * 1024 };
+enum { MAX_STATIC_SMEM = 48 * 1024, MAX_DYN_SMEM = 227 * 1024, MAX_CLUSTER = 16 };
 
 static int
 pow2(int64_t x)
@@ -59,19 +60,38 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    c->evict);
 	if (c->min_ctas < 0)
 		return diag(d, "min_ctas=%d: must be at least 1", c->min_ctas);
+	if (c->smem != 0 && c->smem != 1)
+		return diag(d, "smem=%d: must be 0 or 1 (rows read again kept in shared memory)",
+			    c->smem);
+	if (c->smem && c->persistent)
+		return diag(d, "smem=1 keeps the inputs a looped row's later passes read again; a "
+			       "persistent row is held in registers (use persistent=0 with smem=1)");
+	if (c->smem && !k->plan->nreread)
+		return diag(d,
+			    "smem=1: no looped pass of this kernel reads an [M,N] input again (%d "
+			    "pass(es)), so there is nothing to keep in shared memory",
+			    k->plan->npasses);
+	if (c->cluster < 0 || c->cluster > MAX_CLUSTER)
+		return diag(d, "cluster=%d: must be from 1 to %d", c->cluster, MAX_CLUSTER);
+	if (c->cluster > 1 && c->split > 1)
+		return diag(d,
+			    "split=%d with cluster=%d: both cut a row into segments; at most one of "
+			    "them may be over 1",
+			    c->split, c->cluster);
 	if (c->split > 1 && !k->plan->split_ok)
 		return diag(d,
 			    "split=%d: row splitting needs one pass of plain reductions and no [N] "
 			    "or [M,N] output; this kernel has %s",
 			    c->split, plan_no_split(k->plan));
-	int64_t seg = (N + c->split - 1) / c->split;
+	int segs = config_segments(c);
+	int64_t seg = (N + segs - 1) / segs;
 	if (c->persistent && c->r_block < seg)
 		return diag(
 		    d,
 		    "persistent needs r_block >= %s (%lld); r_block=%lld would leave part of "
 		    "the row out",
-		    c->split > 1 ? "the split segment" : "N", (long long)seg,
-		    (long long)c->r_block);
+		    c->split > 1 ? "the split segment" : c->cluster > 1 ? "the cluster segment" : "N",
+		    (long long)seg, (long long)c->r_block);
 	if (tpr > 32 && c->num_warps > config_smem_warps(k))
 		return diag(
 		    d,
@@ -79,19 +99,49 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 		    "bytes of shared memory; at most %d (num_warps %d)",
 		    c->num_warps, k->plan->nred, (long long)k->plan->nred * c->num_warps * 4,
 		    MAX_STATIC_SMEM, config_smem_warps(k));
+	Smem sm;
+	smem_layout(k, dtype, N, c, &sm, NULL, NULL);
+	if (sm.red_bytes + sm.cluster_bytes > MAX_STATIC_SMEM)
+		return diag(d,
+			    "the cluster partials of %d reduction results for %d row(s) a CTA need "
+			    "%lld bytes of static shared memory, %lld with the cross-warp ones; at "
+			    "most %d (a smaller m_block)",
+			    k->plan->nred, c->m_block, (long long)sm.cluster_bytes,
+			    (long long)(sm.red_bytes + sm.cluster_bytes), MAX_STATIC_SMEM);
+	if (sm.dyn_bytes > MAX_DYN_SMEM)
+		return diag(d,
+			    "smem=1: %d row(s) a CTA of the re-read inputs take %lld bytes of shared "
+			    "memory; at most %d (a smaller m_block, or a cluster to cut the row)",
+			    c->m_block, (long long)sm.dyn_bytes, MAX_DYN_SMEM);
 	int64_t blocks = M / c->m_block + (M % c->m_block != 0);
-	if (blocks > INT32_MAX / c->split)
-		return diag(
-		    d,
-		    "the grid of cdiv(M, m_block) * split = cdiv(%lld, %d) * %d CTAs exceeds "
-		    "2^31-1",
-		    (long long)M, c->m_block, c->split);
+	if (blocks > INT32_MAX / segs)
+		return diag(d,
+			    "the grid of cdiv(M, m_block) * %d = cdiv(%lld, %d) * %d CTAs exceeds "
+			    "2^31-1",
+			    segs, (long long)M, c->m_block, segs);
 	return 0;
 }
 
 int
-config_check_target(const Config *c, int64_t M, const Target *t, Diag *d)
+config_check_target(const Kernel *k, Type dtype, int64_t N, const Config *c, const Target *t,
+		    Diag *d)
 {
+	if (c->cluster > t->cluster_max)
+		return t->cluster_max > 1
+			   ? diag(d, "cluster=%d: %s takes at most %d CTAs a cluster", c->cluster,
+				  t->arch, t->cluster_max)
+			   : diag(d,
+				  "cluster=%d: %s has no thread-block clusters (sm_90 and later "
+				  "have them)",
+				  c->cluster, t->arch);
+	Smem sm;
+	smem_layout(k, dtype, N, c, &sm, NULL, NULL);
+	int64_t all = sm.red_bytes + sm.cluster_bytes + sm.dyn_bytes;
+	if (all > t->smem_per_cta)
+		return diag(d,
+			    "shared memory: %lld bytes a CTA (%lld of rows kept on chip); %s gives a "
+			    "CTA at most %d",
+			    (long long)all, (long long)sm.dyn_bytes, t->arch, t->smem_per_cta);
 	if (32 * c->num_warps > t->max_threads_cta)
 		return diag(d, "num_warps=%d: %s takes at most %d threads a CTA (num_warps %d)",
 			    c->num_warps, t->arch, t->max_threads_cta, t->max_threads_cta / 32);

@@ -34,6 +34,7 @@
 	X(FuncGetAttribute, v2020)                                                                 \
 	X(FuncSetAttribute, v9000)                                                                 \
 	X(LaunchKernel, v4000)                                                                     \
+	X(LaunchKernelEx, v11060)                                                                  \
 	X(EventCreate, v2000)                                                                      \
 	X(EventDestroy, v4000)                                                                     \
 	X(EventRecord, v2000)                                                                      \
@@ -248,26 +249,47 @@ gpu_fn_info(const GpuFn *f, int *regs, int *local_bytes, int *shared_bytes)
 	*shared_bytes = f->shared_bytes;
 }
 
+/* Past 48 KiB of dynamic shared memory a kernel must opt in; past 8 CTAs a cluster too. A
+ * cluster's shape is not in the PTX (LLVM 19 cannot emit .reqnctapercluster), so it goes with
+ * the launch, through cuLaunchKernelEx. */
 static int
-launch(Gpu *g, GpuFn *f, const unsigned grid[3], const unsigned block[3], unsigned smem,
-       void **args, Diag *d)
+launch(Gpu *g, GpuFn *f, const Manifest *m, void **args, Diag *d)
 {
-	/* Past 48 KiB of dynamic shared memory a kernel must opt in. */
+	unsigned smem = m->dynamic_smem;
+	unsigned csize = m->cluster[0] * m->cluster[1] * m->cluster[2];
 	if (smem > 48 * 1024 &&
 	    CU(g, FuncSetAttribute,
 	       (f->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem), d))
 		return -1;
-	return CU(g, LaunchKernel,
-		  (f->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], smem, NULL, args,
-		   NULL),
-		  d);
+	if (csize == 1)
+		return CU(g, LaunchKernel,
+			  (f->fn, m->grid[0], m->grid[1], m->grid[2], m->block[0], m->block[1],
+			   m->block[2], smem, NULL, args, NULL),
+			  d);
+	if (csize > 8 &&
+	    CU(g, FuncSetAttribute, (f->fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
+	       d))
+		return -1;
+	CUlaunchAttribute at = {.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION};
+	at.value.clusterDim.x = m->cluster[0];
+	at.value.clusterDim.y = m->cluster[1];
+	at.value.clusterDim.z = m->cluster[2];
+	CUlaunchConfig lc = {.gridDimX = m->grid[0],
+			     .gridDimY = m->grid[1],
+			     .gridDimZ = m->grid[2],
+			     .blockDimX = m->block[0],
+			     .blockDimY = m->block[1],
+			     .blockDimZ = m->block[2],
+			     .sharedMemBytes = smem,
+			     .attrs = &at,
+			     .numAttrs = 1};
+	return CU(g, LaunchKernelEx, (&lc, f->fn, args, NULL), d);
 }
 
 int
-gpu_launch(Gpu *g, GpuFn *f, const unsigned grid[3], const unsigned block[3], unsigned smem,
-	   void **args, Diag *d)
+gpu_launch(Gpu *g, GpuFn *f, const Manifest *m, void **args, Diag *d)
 {
-	return launch(g, f, grid, block, smem, args, d) || CU(g, CtxSynchronize, (), d);
+	return launch(g, f, m, args, d) || CU(g, CtxSynchronize, (), d);
 }
 
 static int
@@ -280,9 +302,8 @@ cmp_double(const void *a, const void *b)
 /* Each timed launch is bracketed by its own events after a flush of the L2; the median of the
  * per-launch times keeps a stray slow launch (clock ramp, another process) out of the figure. */
 static int
-time_loop(Gpu *g, GpuFn *f, const unsigned grid[3], const unsigned block[3], unsigned smem,
-	  void **args, CUdeviceptr src, CUdeviceptr dst, size_t copy_bytes, int reps, double *ms,
-	  Diag *d)
+time_loop(Gpu *g, GpuFn *f, const Manifest *m, void **args, CUdeviceptr src, CUdeviceptr dst,
+	  size_t copy_bytes, int reps, double *ms, Diag *d)
 {
 	CUevent *ev = calloc((size_t)reps * 2, sizeof(CUevent));
 	int rc = 0, made = 0;
@@ -297,7 +318,7 @@ time_loop(Gpu *g, GpuFn *f, const unsigned grid[3], const unsigned block[3], uns
 		if (!rc)
 			rc = CU(g, EventRecord, (ev[2 * i], NULL), d);
 		if (!rc)
-			rc = f ? launch(g, f, grid, block, smem, args, d)
+			rc = f ? launch(g, f, m, args, d)
 			       : CU(g, MemcpyDtoDAsync, (dst, src, copy_bytes, NULL), d);
 		if (!rc)
 			rc = CU(g, EventRecord, (ev[2 * i + 1], NULL), d);
@@ -332,19 +353,18 @@ median(double *v, int n)
 }
 
 int
-gpu_time(Gpu *g, GpuFn *f, const unsigned grid[3], const unsigned block[3], unsigned smem,
-	 void **args, double *median_us, int *reps, Diag *d)
+gpu_time(Gpu *g, GpuFn *f, const Manifest *m, void **args, double *median_us, int *reps, Diag *d)
 {
 	double probe[5];
-	if (ensure_flush(g, d) || gpu_launch(g, f, grid, block, smem, args, d) ||
-	    time_loop(g, f, grid, block, smem, args, 0, 0, 0, 5, probe, d))
+	if (ensure_flush(g, d) || gpu_launch(g, f, m, args, d) ||
+	    time_loop(g, f, m, args, 0, 0, 0, 5, probe, d))
 		return -1;
 	/* About 0.3 s of kernel time, at least 20 and at most 1000 launches. */
 	double est = median(probe, 5);
 	int n = est > 0 ? (int)(300.0 / est) : 1000;
 	n = n < 20 ? 20 : n > 1000 ? 1000 : n;
 	double *ms = malloc(sizeof(double) * (size_t)n);
-	int rc = time_loop(g, f, grid, block, smem, args, 0, 0, 0, n, ms, d);
+	int rc = time_loop(g, f, m, args, 0, 0, 0, n, ms, d);
 	if (!rc) {
 		*median_us = median(ms, n) * 1e3;
 		*reps = n;
@@ -362,7 +382,7 @@ gpu_copy_gbps(Gpu *g, double *gbps, Diag *d)
 	double ms[20];
 	int rc = ensure_flush(g, d) || CU(g, MemAlloc, (&src, bytes), d) ||
 		 CU(g, MemAlloc, (&dst, bytes), d) || CU(g, MemsetD8, (src, 0x5a, bytes), d) ||
-		 time_loop(g, NULL, NULL, NULL, 0, NULL, src, dst, bytes, 20, ms, d);
+		 time_loop(g, NULL, NULL, NULL, src, dst, bytes, 20, ms, d);
 	if (!rc)
 		*gbps = 2.0 * (double)bytes / (median(ms, 20) * 1e-3) / 1e9;
 	if (dst)

@@ -93,8 +93,8 @@ get_dim(unsigned *v, json_t *o, const char *obj, const char *axis, const char *f
 {
 	char key[16];
 	snprintf(key, sizeof key, "%s_value", axis);
-	json_t *j = json_object_get(o, key);
-	if (!j)
+	json_t *j = o ? json_object_get(o, key) : NULL;
+	if (!j && o)
 		j = json_object_get(o, axis);
 	if (!j)
 		*v = 1;
@@ -154,11 +154,24 @@ manifest_parse(Manifest *m, const char *file, const char *text, Diag *d)
 		diag_at(d, file, (Loc){0}, "manifest: \"grid\" and \"block\" must be objects");
 		goto out;
 	}
+	json_t *cluster = json_object_get(root, "cluster");
+	if (cluster && !json_is_object(cluster)) {
+		diag_at(d, file, (Loc){0}, "manifest: \"cluster\" must be an object");
+		goto out;
+	}
 	static const char *axes[] = {"x", "y", "z"};
 	for (int a = 0; a < 3; a++)
 		if (get_dim(&m->grid[a], grid, "grid", axes[a], file, d) ||
-		    get_dim(&m->block[a], block, "block", axes[a], file, d))
+		    get_dim(&m->block[a], block, "block", axes[a], file, d) ||
+		    get_dim(&m->cluster[a], cluster, "cluster", axes[a], file, d))
 			goto out;
+	for (int a = 0; a < 3; a++)
+		if (m->grid[a] % m->cluster[a]) {
+			diag_at(d, file, (Loc){0},
+				"manifest: grid.%s (%u) must be a multiple of cluster.%s (%u)",
+				axes[a], m->grid[a], axes[a], m->cluster[a]);
+			goto out;
+		}
 	if (smem && (!json_is_integer(smem) || json_integer_value(smem) < 0)) {
 		diag_at(d, file, (Loc){0},
 			"manifest: \"dynamic_smem\" must be a non-negative integer");

@@ -109,7 +109,7 @@ run_once(Gpu *g, GpuFn *f, const Manifest *m, Args *l, const Kernel *k, const Te
 				       (size_t)ts[p].count * (size_t)type_size(ts[p].type), d))
 			return -1;
 	}
-	if (gpu_launch(g, f, m->grid, m->block, m->dynamic_smem, l->args, d))
+	if (gpu_launch(g, f, m, l->args, d))
 		return -1;
 	for (int i = 0; i < m->nparams; i++) {
 		int p = m->params[i].kind == MP_OUT ? kernel_param(k, m->params[i].name) : -1;
@@ -219,7 +219,7 @@ run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *
 	if (o->time) {
 		r->copy_gbps = o->copy_gbps;
 		if ((r->copy_gbps <= 0 && gpu_copy_gbps(g, &r->copy_gbps, d)) ||
-		    gpu_time(g, f, m->grid, m->block, m->dynamic_smem, l.args, &r->us, &r->reps, d))
+		    gpu_time(g, f, m, l.args, &r->us, &r->reps, d))
 			goto out;
 		r->gbps = (double)r->bytes / (r->us * 1e-6) / 1e9;
 	}

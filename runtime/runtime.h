@@ -38,6 +38,7 @@ typedef struct {
 	MParam params[MAX_MPARAMS];
 	int nparams;
 	unsigned grid[3], block[3];
+	unsigned cluster[3]; /* CTAs a cluster; 1, 1, 1 for none */
 	unsigned dynamic_smem;
 } Manifest;
 
@@ -137,12 +138,12 @@ GpuFn *gpu_load(Gpu *g, const char *ptx, const char *entry, Diag *d);
 void gpu_unload(Gpu *g, GpuFn *f);
 /* Registers, local (spill) bytes per thread and static shared bytes the driver JIT gave. */
 void gpu_fn_info(const GpuFn *f, int *regs, int *local_bytes, int *shared_bytes);
-/* Launches and waits, so a fault is reported against this launch. */
-int gpu_launch(Gpu *g, GpuFn *f, const unsigned grid[3], const unsigned block[3], unsigned smem,
-	       void **args, Diag *d);
+/* Launches as the manifest says (grid, block, cluster, dynamic shared memory) and waits, so a
+ * fault is reported against this launch. */
+int gpu_launch(Gpu *g, GpuFn *f, const Manifest *m, void **args, Diag *d);
 /* Median GPU time of launches, each after the L2 is flushed by writing a buffer twice its size. */
-int gpu_time(Gpu *g, GpuFn *f, const unsigned grid[3], const unsigned block[3], unsigned smem,
-	     void **args, double *median_us, int *reps, Diag *d);
+int gpu_time(Gpu *g, GpuFn *f, const Manifest *m, void **args, double *median_us, int *reps,
+	     Diag *d);
 /* Device-to-device copy bandwidth, bytes read plus written, GB/s (median of several). */
 int gpu_copy_gbps(Gpu *g, double *gbps, Diag *d);
 

@@ -55,13 +55,15 @@ print_text(const Kernel *k, const Result *r, int64_t M, int64_t N, const char *d
 	printf("; persistent holds %d tile(s), %d word(s) an element\n\n", f->held_tiles,
 	       f->held_words);
 	const Config *g = &c->cfg;
-	printf("config\n  %s r_block %lld  m_block %d  num_warps %d  vec %d  split %d  evict %d  "
-	       "min_ctas %d\n",
+	printf("config\n  %s r_block %lld  m_block %d  num_warps %d  vec %d  split %d  cluster %d  "
+	       "smem %d  evict %d  min_ctas %d\n",
 	       g->persistent ? "persistent" : "looped", (long long)g->r_block, g->m_block,
-	       g->num_warps, g->vec, g->split, g->evict, g->min_ctas > 1 ? g->min_ctas : 1);
-	printf("  streams the row %d time(s); predicted %d regs/thread, %lld live bytes/thread, "
+	       g->num_warps, g->vec, g->split, g->cluster > 1 ? g->cluster : 1, g->smem, g->evict,
+	       g->min_ctas > 1 ? g->min_ctas : 1);
+	printf("  streams the row %d time(s)%s; predicted %d regs/thread, %lld live bytes/thread, "
 	       "modelled %.1f us\n\n",
-	       r->passes, c->cost.regs, (long long)c->cost.live_bytes, c->cost.us);
+	       r->passes, g->smem ? " (from HBM once, then from shared memory)" : "", c->cost.regs,
+	       (long long)c->cost.live_bytes, c->cost.us);
 	printf("reasons\n");
 	for (int i = 0; i < c->nreasons; i++)
 		printf("  - %s\n", c->reasons[i]);
@@ -77,15 +79,16 @@ print_json(const Kernel *k, const Result *r, int64_t M, int64_t N, const char *d
 		json_array_append_new(reasons, json_string(c->reasons[i]));
 	const Config *g = &c->cfg;
 	json_t *o = json_pack(
-	    "{s:s,s:I,s:I,s:s,s:s,s:s,s:b,s:I,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:I,s:f,s:o,s:o}",
+	    "{s:s,s:I,s:I,s:s,s:s,s:s,s:b,s:I,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:I,s:f,s:o,"
+	    "s:o}",
 	    "kernel", k->name, "M", (json_int_t)M, "N", (json_int_t)N, "dtype", dtype, "arch",
 	    r->compile.arch, "policy", policy_name(p), "persistent", g->persistent, "r_block",
 	    (json_int_t)g->r_block, "m_block", g->m_block, "num_warps", g->num_warps, "vec", g->vec,
 	    "split", g->split, "evict", g->evict, "min_ctas", g->min_ctas > 1 ? g->min_ctas : 1,
-	    "passes", r->passes, "predicted_regs", c->cost.regs, "live_bytes_per_thread",
-	    (json_int_t)c->cost.live_bytes, "modelled_us",
-	    (double)(long long)(c->cost.us * 10 + 0.5) / 10, "reasons", reasons, "facts",
-	    facts_json(f));
+	    "smem", g->smem, "cluster", g->cluster > 1 ? g->cluster : 1, "passes", r->passes,
+	    "predicted_regs", c->cost.regs, "live_bytes_per_thread", (json_int_t)c->cost.live_bytes,
+	    "modelled_us", (double)(long long)(c->cost.us * 10 + 0.5) / 10, "reasons", reasons,
+	    "facts", facts_json(f));
 	char *s = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
 	puts(s);
 	free(s);

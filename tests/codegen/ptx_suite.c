@@ -83,7 +83,11 @@ read_forced(const char *list)
 			fclose(f);
 			return -1;
 		}
-		for (int a = 0; a < 2; a++) {
+		/* clusters exist from sm_90 on: a cluster line is assembled for sm_90 only */
+		Config probe = {0};
+		Diag pd = {0};
+		int archs = !config_parse(cfg, &probe, &pd) && probe.cluster > 1 ? 1 : 2;
+		for (int a = 0; a < archs; a++) {
 			Point *p = add_point();
 			Diag d = {0};
 			snprintf(p->kernel, sizeof p->kernel, "%s", kn);
@@ -133,6 +137,8 @@ read_golden(const char *file)
 		g->split = (int)json_integer_value(json_object_get(pt, "split"));
 		g->evict = (int)json_integer_value(json_object_get(pt, "evict"));
 		g->min_ctas = (int)json_integer_value(json_object_get(pt, "min_ctas"));
+		g->smem = (int)json_integer_value(json_object_get(pt, "smem"));
+		g->cluster = (int)json_integer_value(json_object_get(pt, "cluster"));
 		snprintf(p->what, sizeof p->what, "%s %lldx%lld %s (%s)", p->kernel,
 			 (long long)p->c.M, (long long)p->c.N, dt ? dt : "?", file);
 		if (!dt || dtype_parse(dt, &p->c.dtype)) {

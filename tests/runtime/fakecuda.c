@@ -170,6 +170,20 @@ fLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
 	return args && gx && gy && gz && bx && by && bz ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
+/* A cluster launch: the grid must be whole clusters of at most 16 CTAs. */
+static CUresult
+fLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **args, void **extra)
+{
+	for (unsigned i = 0; i < c->numAttrs; i++)
+		if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+			unsigned x = c->attrs[i].value.clusterDim.x;
+			if (!x || x > 16 || c->gridDimX % x)
+				return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+		}
+	return fLaunchKernel(f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY,
+			     c->blockDimZ, c->sharedMemBytes, c->hStream, args, extra);
+}
+
 static CUresult
 fEventCreate(CUevent *e, unsigned flags)
 {
@@ -239,6 +253,7 @@ static const struct {
     {"cuFuncGetAttribute", (void *)fFuncGetAttribute},
     {"cuFuncSetAttribute", (void *)fFuncSetAttribute},
     {"cuLaunchKernel", (void *)fLaunchKernel},
+    {"cuLaunchKernelEx", (void *)fLaunchKernelEx},
     {"cuEventCreate", (void *)fEventCreate},
     {"cuEventDestroy", (void *)fEventDestroy},
     {"cuEventRecord", (void *)fEventRecord},

@@ -1,0 +1,42 @@
+/* Shared memory: the one layout of a config's shared memory, read by codegen, the launch and the
+ * models. */
+#include "heuristics/heuristics.h"
+
+/* A row segment's columns: under split or cluster, whole r_block chunks of cdiv(N, segments)
+ * (the last segment may be shorter), else the row. */
+static int64_t
+segment_len(const Config *c, int64_t N)
+{
+	int s = config_segments(c);
+	if (s == 1)
+		return N;
+	int64_t per = cdiv(N, s), len = cdiv(per, c->r_block) * c->r_block;
+	return len < N ? len : N;
+}
+
+void
+smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, int64_t *row_off,
+	    int64_t *row_bytes)
+{
+	const Plan *p = k->plan;
+	s->red_bytes = config_tpr(c) > 32 ? p->nred * c->num_warps * 4 : 0;
+	s->cluster_bytes = c->cluster > 1 ? p->nred * c->m_block * 4 : 0;
+	s->dyn_bytes = 0;
+	int64_t seg = segment_len(c, N);
+	for (int i = 0; i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		int keep = c->smem && !c->persistent && in->op == OP_LOAD &&
+			   p->last_read[i] > p->first_read[i] &&
+			   k->params[in->param].shape == SH_TILE;
+		int64_t bytes = 0;
+		if (keep) {
+			int size = type_size(type_resolve(k->params[in->param].type, dtype));
+			bytes = (seg * size + 15) / 16 * 16;
+		}
+		if (row_off)
+			row_off[i] = keep ? s->dyn_bytes : -1;
+		if (row_bytes)
+			row_bytes[i] = bytes;
+		s->dyn_bytes += bytes * c->m_block;
+	}
+}
