@@ -1,12 +1,12 @@
 #!/bin/bash
-# One whole GPU run: check and time every kernel on every shape of both suites at bf16 and fp32,
+# One whole GPU run: check and time every kernel on every shape of the shape suites at bf16 and fp32,
 # compute-sanitizer memcheck on every kernel at odd shapes, full logs under $OUT, a short table
 # last. Run from the repository root on the GPU host.
 #
 # usage: bench/gpu_run.sh [RKC]     RKC: the rkc binary (default $RKC, else ./rkc, else build/rkc)
 # env:   OUT      where logs go (default bench/out)
-#        SUITES   testdata/shapes/<suite>.json to run (default "core transfer"; empty: none,
-#                 for a memcheck-only run)
+#        SUITES   testdata/shapes/<suite>.json to run (default "core transfer long_rows few_rows";
+#                 empty: none, for a memcheck-only run)
 #        DTYPES   (default "bf16 f32")
 #        KERNELS  only these kernels (default: every kernel of the suites)
 #        SANITIZE 0 to skip compute-sanitizer;  TIME 0 to check only
@@ -24,7 +24,7 @@ if [ -z "$RKC" ] || [ ! -x "$RKC" ]; then
 	exit 2
 fi
 OUT=${OUT:-bench/out}
-SUITES=${SUITES-core transfer}
+SUITES=${SUITES-core transfer long_rows few_rows}
 DTYPES=${DTYPES:-bf16 f32}
 KERNELS=${KERNELS:-}
 SANITIZE=${SANITIZE:-1}

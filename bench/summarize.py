@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The short table of a bench/gpu_run.sh run: reads OUT/run/*.log and OUT/sanitize/*.log (the
-RESULT lines rkc run prints), writes OUT/points.csv and OUT/summary.md, prints the table."""
+RESULT lines rkc run prints), writes OUT/points.csv and OUT/summary.md, prints the tables: per
+kernel and dtype over every suite, then per suite and dtype (a suite is the first dot-separated
+field of a run log's name, SUITE.KERNEL.DTYPE.log, so any testdata/shapes/<suite>.json works)."""
 import csv
 import glob
 import math
@@ -77,6 +79,16 @@ def main(out):
         san = ", ".join(v for v in sanitize.get(k, []) if v.startswith(dt + " "))
         lines.append(f"| {k} | {dt} | {len(rs)} | {len(ok)} | {worst:.2e} | {geomean(pct):.1f} | "
                      f"{geomean(big):.1f} | {local} | {san.split(' ', 1)[-1] if san else '-'} |")
+    # The same points per suite (any testdata/shapes/<suite>.json: the log name's first field).
+    lines += ["", "| suite | dtype | points | ok | worst rel L2 | %copy geomean | %copy >=64MB |",
+              "|---|---|---|---|---|---|---|"]
+    for s, dt in sorted({(r["suite"], r["dtype"]) for r in rows}):
+        rs = [r for r in rows if (r["suite"], r["dtype"]) == (s, dt)]
+        ok = [r for r in rs if r.get("status") == "ok"]
+        worst = max((num(r, "worst_rel_l2") for r in rs if "worst_rel_l2" in r), default=float("nan"))
+        big = [num(r, "copy_pct") for r in ok if num(r, "mbytes") >= BIG_MB]
+        lines.append(f"| {s} | {dt} | {len(rs)} | {len(ok)} | {worst:.2e} | "
+                     f"{geomean([num(r, 'copy_pct') for r in ok]):.1f} | {geomean(big):.1f} |")
     ok = [r for r in rows if r.get("status") == "ok"]
     status = {}
     for r in rows:

@@ -1,32 +1,43 @@
 #!/usr/bin/env python3
 """rkc against torch.compile on the same GPU, inputs and process.
 
-For each kernel: a PyTorch definition of the same math (testdata/kernels/*.rk; compute in f32,
-outputs in the kernel's types) compiled with torch.compile (default mode, dynamic=False), and
-rkc's PTX (`rkc compile`) loaded with CuPy's RawModule and launched per its manifest on the
-same torch tensors. Both are timed as CUDA-graph replays under triton's do_bench (median; it
-flushes the L2 before every call). rkc's outputs are checked against the definition run in
-float64 first.
+For each kernel and suite: a PyTorch definition of the same math (testdata/kernels/*.rk; compute
+in f32, outputs in the kernel's types) compiled with torch.compile (default mode, dynamic=False),
+and rkc's PTX (`rkc compile`) loaded with the CUDA driver API (cuda.bindings.driver) and launched
+per its manifest (dynamic shared memory, a thread-block cluster) with cuLaunchKernelEx on torch's
+current stream, on the same torch tensors. Both are timed as CUDA-graph replays under triton's
+do_bench (median; it flushes the L2 before every call). rkc's outputs are checked against the
+definition run in float64 first. A point rkc cannot compile or launch is reported in the table.
 
 usage: bench/torch_compare.py [--rkc RKC] [--dtype bf16] [--kernels a,b] [--shapes-per-kernel 3]
-                              [--csv FILE] [--workdir DIR]
+                              [--suites core,transfer,few_rows] [--csv FILE] [--workdir DIR]
+       bench/torch_compare.py --selftest [MANIFEST.json ...]   (no GPU, no torch: checks the
+           argument packing and launch plan against manifests `rkc compile` writes, and the
+           parameter list of the PTX beside each)
 """
 import argparse
+import ctypes
 import statistics
 import csv
 import json
 import math
 import os
+import re
+import struct
 import subprocess
 import sys
-import warnings
+import tempfile
 
-import torch
-import torch.nn.functional as F
+try:
+    import torch
+    import torch.nn.functional as F
+except ImportError:  # --selftest needs neither torch nor a GPU
+    torch = F = None
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TORCH_DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32,
-                "i64": torch.int64, "i32": torch.int32, "i8": torch.int8}
+                "i64": torch.int64, "i32": torch.int32, "i8": torch.int8} if torch else {}
+DEFAULT_SUITES = "core,transfer,few_rows"
 
 
 # The 17 kernels, each the .rk file's math: inputs in storage types, params as floats; returns
@@ -248,53 +259,168 @@ def pick_shapes(shapes, n):
     s = sorted(shapes, key=lambda sh: sh[0] * sh[1])
     if len(s) <= n:
         return s
+    if n <= 1:
+        return s[-1:] if n == 1 else []
     return [s[round(i * (len(s) - 1) / (n - 1))] for i in range(n)]
 
 
-def suite_shapes():
-    out = {}
-    for suite in ("core", "transfer"):
-        with open(os.path.join(ROOT, "testdata", "shapes", f"{suite}.json")) as f:
-            for k in json.load(f)["kernels"]:
-                # (B, L, V) is M = B*L rows of V
-                out[k["kernel"]] = [(sh[0] * sh[1], sh[2]) if len(sh) == 3 else tuple(sh)
-                                    for sh in k["shapes"]]
+def parse_suites(text, default_n):
+    """"core,transfer,few_rows:2" -> [("core", n), ("transfer", n), ("few_rows", 2)]: each
+    testdata/shapes/<suite>.json and how many of a kernel's shapes to take from it."""
+    out = []
+    for item in filter(None, (t.strip() for t in text.split(","))):
+        name, _, n = item.partition(":")
+        out.append((name, int(n) if n else default_n))
     return out
+
+
+def suite_shapes(suite):
+    """{kernel: [(M, N), ...]} of testdata/shapes/<suite>.json, in the file's kernel order."""
+    out = {}
+    with open(os.path.join(ROOT, "testdata", "shapes", f"{suite}.json")) as f:
+        for k in json.load(f)["kernels"]:
+            # (B, L, V) is M = B*L rows of V
+            out[k["kernel"]] = [(sh[0] * sh[1], sh[2]) if len(sh) == 3 else tuple(sh)
+                                for sh in k["shapes"]]
+    return out
+
+
+class RkcError(Exception):
+    """rkc could not compile a point: reported in the table as NOCOMPILE."""
 
 
 def compile_rkc(rkc, kernel, M, N, dtype, workdir):
     ptx = os.path.join(workdir, f"{kernel}.{dtype}.{M}x{N}.ptx")
-    subprocess.run([rkc, "compile", os.path.join(ROOT, "testdata", "kernels", kernel + ".rk"),
-                    "--shape", f"{M}x{N}", "--dtype", dtype, "-o", ptx], check=True)
+    try:
+        r = subprocess.run([rkc, "compile", os.path.join(ROOT, "testdata", "kernels", kernel + ".rk"),
+                            "--shape", f"{M}x{N}", "--dtype", dtype, "-o", ptx],
+                           capture_output=True, text=True)
+    except OSError as e:
+        raise RkcError(f"cannot run {rkc}: {e}") from e
+    if r.returncode != 0:
+        msg = (r.stderr.strip() or r.stdout.strip() or f"exit {r.returncode}").splitlines()
+        raise RkcError(f"rkc compile exit {r.returncode}: {msg[0] if msg else ''}")
     with open(ptx[:-4] + ".json") as f:
         return ptx, json.load(f)
 
 
-def rkc_launcher(ptx, man, tensors):
-    """A function that launches rkc's kernel on the tensors, on torch's current stream."""
-    import cupy
-    import numpy as np
-    fn = cupy.RawModule(path=ptx).get_function(man["entry"])
-    args = []
+# The launch, per docs/codegen.md's ABI: parameters in manifest order, arrays and the workspace
+# as 64-bit device pointers, params as f32, dims (M, N) as integers of their manifest type.
+ARG_CTYPES = {"ptr": ctypes.c_uint64, "f32": ctypes.c_float, "i64": ctypes.c_int64,
+              "i32": ctypes.c_int32}
+SMEM_OPT_IN = 48 * 1024  # more dynamic shared memory than this needs the function attribute
+PORTABLE_CLUSTER = 8     # larger clusters need the non-portable attribute
+
+
+def arg_slots(man):
+    """(ctypes type, what) per kernel parameter in manifest order; what is ("ptr", name),
+    ("f32", value) or ("dim", value)."""
+    slots = []
     for p in man["params"]:
-        if p["kind"] in ("in", "out", "workspace"):
-            args.append(np.uint64(tensors[p["name"]].data_ptr()))
-        elif p["kind"] == "param":
-            args.append(np.float32(p["default"]))
-        elif p["kind"] == "dim":
-            v = man["M"] if p["name"] == "M" else man["N"]
-            args.append(np.int64(v) if p["type"] == "i64" else np.int32(v))
-    grid = (man["grid"]["x_value"], man["grid"].get("y", 1), man["grid"].get("z", 1))
-    block = (man["block"]["x"], man["block"].get("y", 1), man["block"].get("z", 1))
-    smem = man.get("dynamic_smem", 0)
+        kind = p["kind"]
+        if kind in ("in", "out", "workspace"):
+            slots.append((ARG_CTYPES["ptr"], ("ptr", p["name"])))
+        elif kind == "param":
+            slots.append((ARG_CTYPES["f32"], ("f32", float(p["default"]))))
+        elif kind == "dim":
+            if p["name"] not in ("M", "N") or p["type"] not in ("i64", "i32"):
+                raise ValueError(f"manifest: unknown dim {p['name']}: {p['type']}")
+            slots.append((ARG_CTYPES[p["type"]], ("dim", int(man[p["name"]]))))
+        else:
+            raise ValueError(f"manifest: unknown parameter kind {kind!r} ({p['name']})")
+    return slots
+
+
+def pack_args(man, ptrs):
+    """The kernel's arguments for cuLaunchKernelEx's kernelParams: (values, array), values the
+    ctypes objects in manifest order, array a void*[] of their addresses. ptrs maps array and
+    workspace names to device addresses. Keep both alive as long as the launch can run."""
+    values = []
+    for ctype, (what, v) in arg_slots(man):
+        values.append(ctype(ptrs[v] if what == "ptr" else v))
+    array = (ctypes.c_void_p * max(1, len(values)))(*(ctypes.addressof(v) for v in values))
+    return values, array
+
+
+def launch_plan(man):
+    """Grid, block, dynamic shared memory and cluster dims from the manifest, and the function
+    attributes to set before the first launch, as (CUfunction_attribute name, value) pairs.
+    "dynamic_smem" and "cluster" are optional (absent: 0 and no cluster)."""
+    g, b = man["grid"], man["block"]
+    grid = (int(g["x_value"]), int(g.get("y", 1)), int(g.get("z", 1)))
+    block = (int(b["x"]), int(b.get("y", 1)), int(b.get("z", 1)))
+    smem = int(man.get("dynamic_smem", 0) or 0)
+    c = man.get("cluster") or {}
+    cluster = (int(c.get("x", 1)), int(c.get("y", 1)), int(c.get("z", 1)))
+    if smem < 0 or min(grid + block + cluster) < 1:
+        raise ValueError(f"manifest: bad launch dims grid {grid} block {block} "
+                         f"cluster {cluster} smem {smem}")
+    if any(gd % cd for gd, cd in zip(grid, cluster)):
+        raise ValueError(f"manifest: grid {grid} is not a whole number of clusters {cluster}")
+    attrs = []
+    if smem > SMEM_OPT_IN:
+        attrs.append(("CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES", smem))
+    csize = cluster[0] * cluster[1] * cluster[2]
+    if csize > PORTABLE_CLUSTER:
+        attrs.append(("CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED", 1))
+    return {"grid": grid, "block": block, "smem": smem,
+            "cluster": cluster if csize > 1 else None, "func_attrs": attrs}
+
+
+def cu_check(cu, res, what):
+    """The value(s) of a cuda.bindings call's (CUresult, ...) tuple; raises on an error."""
+    err = res[0]
+    if err != cu.CUresult.CUDA_SUCCESS:
+        e, s = cu.cuGetErrorString(err)
+        text = s.decode() if e == cu.CUresult.CUDA_SUCCESS and s else ""
+        raise RuntimeError(f"{what}: {getattr(err, 'name', err)} {text}".rstrip())
+    return res[1] if len(res) == 2 else res[1:] or None
+
+
+def rkc_launcher(ptx, man, tensors):
+    """A function that launches rkc's kernel on the tensors with cuLaunchKernelEx, on torch's
+    current stream at the time of the call (so a CUDA graph captures it), in torch's context."""
+    from cuda.bindings import driver as cu
+    plan = launch_plan(man)
+    cu_check(cu, cu.cuInit(0), "cuInit")
+    if int(cu_check(cu, cu.cuCtxGetCurrent(), "cuCtxGetCurrent")) == 0:
+        # torch's runtime makes the device's primary context current; make sure of it
+        dev = cu_check(cu, cu.cuDeviceGet(torch.cuda.current_device()), "cuDeviceGet")
+        ctx = cu_check(cu, cu.cuDevicePrimaryCtxRetain(dev), "cuDevicePrimaryCtxRetain")
+        cu_check(cu, cu.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
+    with open(ptx, "rb") as f:
+        image = f.read() + b"\0"
+    mod = cu_check(cu, cu.cuModuleLoadData(image), f"cuModuleLoadData {ptx}")
+    fn = cu_check(cu, cu.cuModuleGetFunction(mod, man["entry"].encode()), "cuModuleGetFunction")
+    for name, value in plan["func_attrs"]:
+        cu_check(cu, cu.cuFuncSetAttribute(fn, getattr(cu.CUfunction_attribute, name), value),
+                 f"cuFuncSetAttribute {name}={value}")
+    values, array = pack_args(man, {n: t.data_ptr() for n, t in tensors.items()})
+    cfg = cu.CUlaunchConfig()
+    cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = plan["grid"]
+    cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = plan["block"]
+    cfg.sharedMemBytes = plan["smem"]
+    attrs = []
+    if plan["cluster"]:
+        a = cu.CUlaunchAttribute()
+        a.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+        dim = a.value.clusterDim
+        dim.x, dim.y, dim.z = plan["cluster"]
+        attrs.append(a)
+    cfg.numAttrs = len(attrs)
+    cfg.attrs = attrs
+    params = ctypes.addressof(array)
 
     def launch():
-        with cupy.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream):
-            fn(grid, block, tuple(args), shared_mem=smem)
+        cfg.hStream = cu.CUstream(torch.cuda.current_stream().cuda_stream)
+        cu_check(cu, cu.cuLaunchKernelEx(cfg, fn, params, 0), f"cuLaunchKernelEx {man['entry']}")
+    # the module stays loaded (a captured graph may still name the function), and the argument
+    # storage stays alive with the launcher
+    launch.keep = (mod, fn, values, array, cfg, attrs)
     return launch
 
 
-def run_point(args, kernel, M, N, inputs_spec, tols, gbps, gen):
+def run_point(args, suite, kernel, M, N, inputs_spec, tols, gbps, gen):
     ptx, man = compile_rkc(args.rkc, kernel, M, N, args.dtype, args.workdir)
     spec = inputs_spec["kernels"].get(kernel, {})
     made, params, outs = {}, {}, {}
@@ -344,7 +470,8 @@ def run_point(args, kernel, M, N, inputs_spec, tols, gbps, gen):
     tc_us = graph_us(lambda: compiled(**inputs, **params))
     rkc_us = graph_us(launch)
     cfg = man.get("config", {})
-    res = {"kernel": kernel, "dtype": args.dtype, "M": M, "N": N, "mbytes": round(mbytes, 1),
+    res = {"suite": suite, "kernel": kernel, "dtype": args.dtype, "M": M, "N": N,
+           "mbytes": round(mbytes, 1),
            "rkc_us": round(rkc_us, 2), "torch_us": round(tc_us, 2),
            "speedup": round(tc_us / rkc_us, 3),
            "rkc_pct_copy": round(100 * mbytes * 1e6 / (rkc_us * 1e-6) / 1e9 / gbps, 1),
@@ -361,68 +488,205 @@ def man_shape(man, name):
     return [p for p in man["params"] if p["name"] == name][0]["shape"]
 
 
+# --selftest: points that cover a split workspace, f32 params, [M] inputs and an i8 output.
+SELFTEST_POINTS = [("sum", 16, 1000003), ("grpo", 37, 128256), ("layer_norm", 64, 32768),
+                   ("dynamic_quant", 1, 32768)]
+PTX_TYPES = {"ptr": ("u64", "b64", "s64"), "f32": ("f32", "b32"), "i64": ("u64", "s64", "b64"),
+             "i32": ("u32", "s32", "b32")}
+PACK = {"ptr": "<Q", "f32": "<f", "i64": "<q", "i32": "<i"}
+
+
+def ptx_param_types(text, entry):
+    """The .param types of the .entry named entry, in order; None if it is not there."""
+    m = re.search(r"\.entry\s+" + re.escape(entry) + r"\s*\((.*?)\)", text, re.S)
+    return re.findall(r"\.param\s+\.(\w+)", m.group(1)) if m else None
+
+
+def selftest_manifest(path):
+    """Problems with packing and planning the launch of one manifest (and the PTX beside it)."""
+    with open(path) as f:
+        man = json.load(f)
+    bad = []
+    slots = arg_slots(man)
+    ptrs = {p["name"]: 0x7F0000000000 + 0x100000 * i for i, p in enumerate(man["params"])}
+    values, array = pack_args(man, ptrs)
+    kinds = []
+    for i, ((ctype, (what, v)), p) in enumerate(zip(slots, man["params"])):
+        kind = "ptr" if what == "ptr" else "f32" if what == "f32" else p["type"]
+        kinds.append(kind)
+        want = struct.pack(PACK[kind], ptrs[v] if what == "ptr" else v)
+        got = ctypes.string_at(array[i], ctypes.sizeof(ctype))
+        if array[i] != ctypes.addressof(values[i]) or got != want:
+            bad.append(f"argument {i} ({p['name']}): {got.hex()} where {want.hex()} belongs")
+    if len(values) != len(man["params"]):
+        bad.append(f"{len(values)} arguments for {len(man['params'])} parameters")
+    ptx = path[:-5] + ".ptx" if path.endswith(".json") else path + ".ptx"
+    types = None
+    if os.path.exists(ptx):
+        with open(ptx) as f:
+            types = ptx_param_types(f.read(), man["entry"])
+        if types is None:
+            bad.append(f"{ptx}: no .entry {man['entry']}")
+        elif len(types) != len(kinds) or any(t not in PTX_TYPES[k] for t, k in zip(types, kinds)):
+            bad.append(f"{ptx}: .param {' '.join(types)} where the manifest packs "
+                       f"{' '.join(kinds)}")
+    try:
+        plan = launch_plan(man)
+    except ValueError as e:
+        bad.append(str(e))
+        plan = None
+    ws = [p["bytes"] for p in man["params"] if p["kind"] == "workspace"]
+    print(f"{'FAIL' if bad else 'ok':5} {os.path.basename(path)}: {man['entry']}("
+          f"{', '.join(kinds)}){' workspace %d B' % ws[0] if ws else ''}; "
+          f"PTX {'checked' if types else 'not found'}; "
+          + (f"grid {plan['grid']} block {plan['block']} smem {plan['smem']} cluster "
+             f"{plan['cluster']} attrs {plan['func_attrs']}" if plan else ""))
+    for b in bad:
+        print("      " + b)
+    return man, len(bad)
+
+
+def selftest(rkc, manifests):
+    """No GPU, no torch: the packing and launch plan of each manifest (default: ones --rkc
+    compiles), then launch_plan on the first manifest with dynamic shared memory and cluster
+    dims written in. Returns the exit status."""
+    problems, base = 0, None
+    with tempfile.TemporaryDirectory(prefix="rkc_selftest_") as tmp:
+        if not manifests:
+            for kernel, M, N in SELFTEST_POINTS:
+                try:
+                    ptx, _ = compile_rkc(rkc, kernel, M, N, "bf16", tmp)
+                    manifests.append(ptx[:-4] + ".json")
+                except RkcError as e:
+                    print(f"FAIL  {kernel} {M}x{N}: {e}")
+                    problems += 1
+        for path in manifests:
+            man, n = selftest_manifest(path)
+            problems += n
+            base = base or man
+    if base is None:
+        print("FAIL  no manifest to check")
+        return 1
+    x = base["grid"]["x_value"]
+    cases = [  # (dynamic_smem, cluster, expected cluster dims, expected attribute names)
+        (0, None, None, []),
+        (48 * 1024, {"x": 1, "y": 1, "z": 1}, None, []),
+        (48 * 1024 + 16, {"x": 2, "y": 1, "z": 1}, (2, 1, 1),
+         ["CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES"]),
+        (0, {"x": 8, "y": 1, "z": 1}, (8, 1, 1), []),
+        (200 * 1024, {"x": 16, "y": 1, "z": 1}, (16, 1, 1),
+         ["CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES",
+          "CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED"]),
+    ]
+    for smem, cluster, want_cluster, want_attrs in cases:
+        man = dict(base, dynamic_smem=smem)
+        k = cluster["x"] if cluster else 1
+        man["grid"] = dict(base["grid"], x_value=-(-x // k) * k)  # a whole number of clusters
+        if cluster:
+            man["cluster"] = cluster
+        plan = launch_plan(man)
+        ok = (plan["cluster"] == want_cluster and plan["smem"] == smem
+              and [a for a, _ in plan["func_attrs"]] == want_attrs
+              and all(v == (smem if "SHARED" in a else 1) for a, v in plan["func_attrs"]))
+        problems += not ok
+        print(f"{'ok' if ok else 'FAIL':5} plan smem {smem} cluster {cluster}: cluster "
+              f"{plan['cluster']} attrs {plan['func_attrs']}")
+    man = dict(base, cluster={"x": 3, "y": 1, "z": 1}, grid=dict(base["grid"], x_value=3 * x + 1))
+    try:
+        launch_plan(man)
+        print("FAIL  a grid that is not a whole number of clusters was accepted")
+        problems += 1
+    except ValueError as e:
+        print(f"ok    plan refused: {e}")
+    print(f"selftest: {problems} problem(s)")
+    return 1 if problems else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rkc", default=os.environ.get("RKC", os.path.join(ROOT, "rkc")))
     ap.add_argument("--dtype", default="bf16", choices=["bf16", "f16", "f32"])
     ap.add_argument("--kernels", default="", help="comma-separated; default all 17")
-    ap.add_argument("--shapes-per-kernel", type=int, default=3)
+    ap.add_argument("--shapes-per-kernel", type=int, default=3,
+                    help="shapes a kernel takes from each suite, spread by size, the largest "
+                         "among them (default 3)")
+    ap.add_argument("--suites", default=DEFAULT_SUITES,
+                    help="testdata/shapes/<suite>.json to take shapes from, comma-separated; "
+                         "suite:n takes n shapes a kernel from that suite (default %(default)s)")
     ap.add_argument("--csv", default=os.path.join(os.environ.get("OUT", "."), "torch_compare.csv"))
     ap.add_argument("--workdir", default=os.path.join(os.environ.get("OUT", "."), "ptx"))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--copy-gbps", type=float, default=0,
                     help="copy bandwidth for the %% columns (default: measured, as rkc run does)")
+    ap.add_argument("--selftest", nargs="*", metavar="MANIFEST",
+                    help="no GPU: check the argument packing and launch plan on these manifests "
+                         "(the .ptx beside each), default some that --rkc compiles; then exit")
     args = ap.parse_args()
-    # CuPy 14 deprecates ExternalStream, once per launch; it still does what is needed here.
-    warnings.filterwarnings("ignore", category=DeprecationWarning, module=__name__)
+    if args.selftest is not None:
+        sys.exit(selftest(args.rkc, args.selftest))
+    if torch is None:
+        sys.exit("torch_compare: needs torch (and triton, cuda-bindings and a GPU)")
+    suites = parse_suites(args.suites, args.shapes_per_kernel)
     os.makedirs(args.workdir, exist_ok=True)
     with open(os.path.join(ROOT, "testdata", "inputs.json")) as f:
         inputs_spec = json.load(f)
     with open(os.path.join(ROOT, "testdata", "tolerances.json")) as f:
         tols = json.load(f)
-    shapes = suite_shapes()
+    shapes = {s: suite_shapes(s) for s, _ in suites}
     kernels = [k for k in (args.kernels.split(",") if args.kernels else DEFS) if k]
     gen = torch.Generator(device="cuda").manual_seed(args.seed)
     gbps = args.copy_gbps or copy_gbps()
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, copy {gbps:.0f} GB/s",
           flush=True)
     results = []
-    for k in kernels:
-        for M, N in pick_shapes(shapes[k], args.shapes_per_kernel):
-            try:
-                r = run_point(args, k, M, N, inputs_spec, tols, gbps, gen)
-            except Exception as e:  # one bad point must not lose the rest of the table
-                print(f"{k} {M}x{N}: ERROR {type(e).__name__}: {e}", flush=True)
-                r = {"kernel": k, "dtype": args.dtype, "M": M, "N": N, "rkc_ok": "ERROR"}
-                torch._dynamo.reset()
-                torch.cuda.empty_cache()
-            results.append(r)
-            print(",".join(str(r.get(c, "")) for c in ("kernel", "M", "N", "rkc_us", "torch_us",
-                                                       "speedup", "rkc_ok")), flush=True)
-    cols = ["kernel", "dtype", "M", "N", "mbytes", "rkc_us", "torch_us", "speedup",
-            "rkc_pct_copy", "torch_pct_copy", "rkc_ok", "rkc_max_err", "config"]
+    for suite, n in suites:
+        for k in kernels:
+            for M, N in pick_shapes(shapes[suite].get(k, []), n):
+                try:
+                    r = run_point(args, suite, k, M, N, inputs_spec, tols, gbps, gen)
+                except Exception as e:  # one bad point must not lose the rest of the table
+                    status = "NOCOMPILE" if isinstance(e, RkcError) else "ERROR"
+                    print(f"{suite} {k} {M}x{N}: {status} {type(e).__name__}: {e}", flush=True)
+                    r = {"suite": suite, "kernel": k, "dtype": args.dtype, "M": M, "N": N,
+                         "rkc_ok": status, "error": f"{type(e).__name__}: {e}"[:300]}
+                    torch._dynamo.reset()
+                    torch.cuda.empty_cache()
+                results.append(r)
+                print(",".join(str(r.get(c, "")) for c in ("suite", "kernel", "M", "N", "rkc_us",
+                                                           "torch_us", "speedup", "rkc_ok")),
+                      flush=True)
+    cols = ["suite", "kernel", "dtype", "M", "N", "mbytes", "rkc_us", "torch_us", "speedup",
+            "rkc_pct_copy", "torch_pct_copy", "rkc_ok", "rkc_max_err", "config", "error"]
     with open(args.csv, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=cols, extrasaction="ignore")
         w.writeheader()
         w.writerows(results)
     timed = [r for r in results if "speedup" in r]
-    print(f"\n{'kernel':24} {'M':>6} {'N':>7} {'MB':>7} {'rkc us':>9} {'tc us':>9} {'speedup':>7} "
-          f"{'rkc %cp':>7} {'tc %cp':>7} check")
+    print(f"\n{'suite':10} {'kernel':24} {'M':>6} {'N':>7} {'MB':>7} {'rkc us':>9} {'tc us':>9} "
+          f"{'speedup':>7} {'rkc %cp':>7} {'tc %cp':>7} check")
     for r in results:
         if "speedup" in r:
-            print(f"{r['kernel']:24} {r['M']:>6} {r['N']:>7} {r['mbytes']:>7} {r['rkc_us']:>9} "
-                  f"{r['torch_us']:>9} {r['speedup']:>7} {r['rkc_pct_copy']:>7} "
+            print(f"{r['suite']:10} {r['kernel']:24} {r['M']:>6} {r['N']:>7} {r['mbytes']:>7} "
+                  f"{r['rkc_us']:>9} {r['torch_us']:>9} {r['speedup']:>7} {r['rkc_pct_copy']:>7} "
                   f"{r['torch_pct_copy']:>7} {r['rkc_ok']}")
         else:
-            print(f"{r['kernel']:24} {r['M']:>6} {r['N']:>7} ERROR")
+            print(f"{r['suite']:10} {r['kernel']:24} {r['M']:>6} {r['N']:>7} {r['rkc_ok']}")
 
     def gm(xs):
         xs = [x for x in xs if x > 0]
         return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
+    for suite, _ in suites:
+        ts = [r for r in timed if r["suite"] == suite]
+        if ts and len(suites) > 1:
+            print(f"{suite}: geomean over {len(ts)} points: speedup "
+                  f"{gm([r['speedup'] for r in ts]):.3f}, rkc "
+                  f"{gm([r['rkc_pct_copy'] for r in ts]):.1f}% of copy, torch.compile "
+                  f"{gm([r['torch_pct_copy'] for r in ts]):.1f}%")
     print(f"geomean over {len(timed)} points: speedup {gm([r['speedup'] for r in timed]):.3f}, "
           f"rkc {gm([r['rkc_pct_copy'] for r in timed]):.1f}% of copy, "
           f"torch.compile {gm([r['torch_pct_copy'] for r in timed]):.1f}%; "
-          f"checks failed: {sum(r['rkc_ok'] != 'ok' for r in results)}; csv: {args.csv}")
+          f"checks failed: {sum(r['rkc_ok'] == 'FAIL' for r in results)}, not run: "
+          f"{sum(r['rkc_ok'] not in ('ok', 'FAIL') for r in results)}; csv: {args.csv}")
 
 
 if __name__ == "__main__":
