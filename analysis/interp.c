@@ -111,6 +111,10 @@ unary(Op op, double x)
 		return sigmoid(x);
 	case OP_SILU:
 		return x * sigmoid(x);
+	case OP_TANH:
+		return tanh(x);
+	case OP_ERF:
+		return erf(x);
 	default: /* OP_ROUND; the default rounding mode breaks ties to even */
 		return nearbyint(x);
 	}
@@ -133,6 +137,8 @@ binary(Op op, double a, double b)
 		return fmax(a, b);
 	case OP_MIN:
 		return fmin(a, b);
+	case OP_POW:
+		return pow(a, b);
 	case OP_LT:
 		return a < b;
 	case OP_LE:
@@ -162,10 +168,14 @@ int_max(Type t)
 }
 
 /* Float to int truncates and saturates, NaN giving 0 (PTX cvt.rzi.sat). Int to a narrower int
- * keeps the low bits, as LLVM's trunc does. */
+ * keeps the low bits, as LLVM's trunc does. Float to fp8 rounds and saturates as the GPU does:
+ * fp8's rounding error (up to 2^-4 of a value) is beyond every tolerance, so the oracle rounds
+ * too; the wider floats' rounding is left to the tolerances. */
 static double
 cast(Type to, Type from, double x)
 {
+	if (to == TY_F8E4M3 || to == TY_F8E5M2)
+		return f8_round(to, x);
 	if (type_is_float(to))
 		return x;
 	if (to == TY_BOOL)
@@ -242,26 +252,36 @@ load(Interp *it, const Instr *in)
 		it->data[v] = p->shape == SH_TILE ? b + it->row * it->N : b;
 }
 
+/* A store converts as cast does: of the types a store may take (docs/ir.md), that changes only
+ * values stored into fp8. */
 static void
 store(Interp *it, const Instr *in)
 {
 	const Param *p = &it->k->params[in->param];
 	double *b = it->bufs[in->param];
 	Src s = src(it, &in->args[in->nargs - 1]);
+	Type from = arg_type(it->k, &in->args[in->nargs - 1]);
 	if (p->shape == SH_ROW) {
-		b[it->row] = *s.p;
+		b[it->row] = cast(p->type, from, *s.p);
 		return;
 	}
 	if (p->shape == SH_TILE)
 		b += it->row * it->N;
 	for (int64_t j = 0; j < it->N; j++)
-		b[j] = s.p[j * s.step];
+		b[j] = cast(p->type, from, s.p[j * s.step]);
 }
 
-/* Elementwise ops: unary, binary, compares, cast, select and clamp. */
+/* Elementwise ops: unary, binary, compares, cast, select and clamp; and col, the column. */
 static void
 elementwise(Interp *it, const Instr *in)
 {
+	if (in->op == OP_COL) {
+		int64_t len;
+		double *y = dest(it, in->res[0], &len);
+		for (int64_t j = 0; j < len; j++)
+			y[j] = (double)j;
+		return;
+	}
 	Src a[MAX_ARGS];
 	for (int i = 0; i < in->nargs; i++)
 		a[i] = src(it, &in->args[i]);

@@ -298,12 +298,13 @@ diag(Diag *d, const char *fmt, ...)
 }
 
 static const char *type_names[TY_COUNT] = {
-    [TY_T] = "T",     [TY_F32] = "f32", [TY_BF16] = "bf16", [TY_F16] = "f16",
-    [TY_I64] = "i64", [TY_I32] = "i32", [TY_I8] = "i8",	    [TY_BOOL] = "bool",
+    [TY_T] = "T",	    [TY_F32] = "f32",	    [TY_BF16] = "bf16", [TY_F16] = "f16",
+    [TY_F8E4M3] = "f8e4m3", [TY_F8E5M2] = "f8e5m2", [TY_I64] = "i64",	[TY_I32] = "i32",
+    [TY_I8] = "i8",	    [TY_BOOL] = "bool",
 };
 static const int type_sizes[TY_COUNT] = {
-    [TY_T] = -1,  [TY_F32] = 4, [TY_BF16] = 2, [TY_F16] = 2,
-    [TY_I64] = 8, [TY_I32] = 4, [TY_I8] = 1,   [TY_BOOL] = 1,
+    [TY_T] = -1,     [TY_F32] = 4, [TY_BF16] = 2, [TY_F16] = 2, [TY_F8E4M3] = 1,
+    [TY_F8E5M2] = 1, [TY_I64] = 8, [TY_I32] = 4,  [TY_I8] = 1,	[TY_BOOL] = 1,
 };
 
 const char *
@@ -332,7 +333,74 @@ type_size(Type t)
 int
 type_is_float(Type t)
 {
-	return t == TY_T || t == TY_F32 || t == TY_BF16 || t == TY_F16;
+	return t == TY_T || t == TY_F32 || t == TY_BF16 || t == TY_F16 || t == TY_F8E4M3 ||
+	       t == TY_F8E5M2;
+}
+
+/* The two fp8 formats: mantissa bits and exponent bias; e4m3 has no infinities and one NaN
+ * mantissa at the top exponent, so its largest finite value is 1.75 * 2^8 = 448; e5m2 is IEEE
+ * like, 1.75 * 2^15 = 57344. */
+static int
+f8_mbits(Type t)
+{
+	return t == TY_F8E4M3 ? 3 : 2;
+}
+
+static int
+f8_bias(Type t)
+{
+	return t == TY_F8E4M3 ? 7 : 15;
+}
+
+static double
+f8_max(Type t)
+{
+	return t == TY_F8E4M3 ? 448 : 57344;
+}
+
+uint8_t
+f8_encode(Type t, double x)
+{
+	int mb = f8_mbits(t), bias = f8_bias(t);
+	uint8_t sign = signbit(x) ? 0x80 : 0;
+	if (isnan(x))
+		return sign | 0x7f;
+	double a = fabs(x);
+	if (a > f8_max(t))
+		a = f8_max(t);
+	/* below the smallest normal, 2^(1-bias), the code is a count of subnormal steps
+	 * 2^(1-bias-mb); the count 2^mb is the smallest normal, encoded the same way */
+	if (a < ldexp(1, 1 - bias))
+		return sign | (uint8_t)nearbyint(ldexp(a, bias - 1 + mb));
+	int e;
+	double f = frexp(a, &e); /* a = f * 2^e, f in [0.5, 1) */
+	double m = nearbyint((2 * f - 1) * (1 << mb));
+	if (m == 1 << mb) { /* rounded up to the next power of two */
+		m = 0;
+		e++;
+	}
+	return sign | (uint8_t)((e - 1 + bias) << mb | (int)m);
+}
+
+double
+f8_decode(Type t, uint8_t b)
+{
+	int mb = f8_mbits(t), bias = f8_bias(t);
+	int e = (b & 0x7f) >> mb, m = b & ((1 << mb) - 1);
+	double sign = b & 0x80 ? -1 : 1;
+	if (t == TY_F8E4M3 && (b & 0x7f) == 0x7f)
+		return NAN;
+	if (t == TY_F8E5M2 && e == 31)
+		return m ? NAN : sign * INFINITY;
+	if (e == 0)
+		return sign * ldexp(m, 1 - bias - mb);
+	return sign * ldexp((1 << mb) + m, e - bias - mb);
+}
+
+double
+f8_round(Type t, double x)
+{
+	return f8_decode(t, f8_encode(t, x));
 }
 
 int
@@ -373,17 +441,18 @@ shape_has_n(Shape s)
 }
 
 const OpInfo op_info[OP_COUNT] = {
-    [OP_LOAD] = {"load", -1},	   [OP_GATHER] = {"gather", -1},  [OP_STORE] = {"store", -1},
-    [OP_CAST] = {"cast", 1},	   [OP_NEG] = {"neg", 1},	  [OP_EXP] = {"exp", 1},
-    [OP_LOG] = {"log", 1},	   [OP_SQRT] = {"sqrt", 1},	  [OP_RSQRT] = {"rsqrt", 1},
-    [OP_ABS] = {"abs", 1},	   [OP_SIGMOID] = {"sigmoid", 1}, [OP_SILU] = {"silu", 1},
-    [OP_ROUND] = {"round", 1},	   [OP_ADD] = {"add", 2},	  [OP_SUB] = {"sub", 2},
-    [OP_MUL] = {"mul", 2},	   [OP_DIV] = {"div", 2},	  [OP_MAX] = {"max", 2},
-    [OP_MIN] = {"min", 2},	   [OP_LT] = {"lt", 2},		  [OP_LE] = {"le", 2},
-    [OP_GT] = {"gt", 2},	   [OP_GE] = {"ge", 2},		  [OP_EQ] = {"eq", 2},
-    [OP_NE] = {"ne", 2},	   [OP_SELECT] = {"select", 3},	  [OP_CLAMP] = {"clamp", 3},
-    [OP_RSUM] = {"sum", 1},	   [OP_RMAX] = {"max", 1},	  [OP_RMIN] = {"min", 1},
-    [OP_WELFORD] = {"welford", 1},
+    [OP_LOAD] = {"load", -1},  [OP_GATHER] = {"gather", -1},  [OP_STORE] = {"store", -1},
+    [OP_CAST] = {"cast", 1},   [OP_COL] = {"col", 0},	      [OP_NEG] = {"neg", 1},
+    [OP_EXP] = {"exp", 1},     [OP_TANH] = {"tanh", 1},	      [OP_ERF] = {"erf", 1},
+    [OP_POW] = {"pow", 2},     [OP_LOG] = {"log", 1},	      [OP_SQRT] = {"sqrt", 1},
+    [OP_RSQRT] = {"rsqrt", 1}, [OP_ABS] = {"abs", 1},	      [OP_SIGMOID] = {"sigmoid", 1},
+    [OP_SILU] = {"silu", 1},   [OP_ROUND] = {"round", 1},     [OP_ADD] = {"add", 2},
+    [OP_SUB] = {"sub", 2},     [OP_MUL] = {"mul", 2},	      [OP_DIV] = {"div", 2},
+    [OP_MAX] = {"max", 2},     [OP_MIN] = {"min", 2},	      [OP_LT] = {"lt", 2},
+    [OP_LE] = {"le", 2},       [OP_GT] = {"gt", 2},	      [OP_GE] = {"ge", 2},
+    [OP_EQ] = {"eq", 2},       [OP_NE] = {"ne", 2},	      [OP_SELECT] = {"select", 3},
+    [OP_CLAMP] = {"clamp", 3}, [OP_RSUM] = {"sum", 1},	      [OP_RMAX] = {"max", 1},
+    [OP_RMIN] = {"min", 1},    [OP_WELFORD] = {"welford", 1},
 };
 
 int
@@ -408,7 +477,7 @@ op_is_unary(Op op)
 int
 op_is_binary(Op op)
 {
-	return op >= OP_ADD && op <= OP_MIN;
+	return op >= OP_ADD && op <= OP_POW;
 }
 
 int

@@ -62,8 +62,22 @@ int shape_parse(const char *s, int64_t *M, int64_t *N, Diag *d);
 /* M and N inside the supported range: 0, or -1 with d set to the same message. */
 int shape_check(int64_t M, int64_t N, Diag *d);
 
-/* Element types. TY_T is the kernel's storage type, fixed at compile time by --dtype. */
-typedef enum { TY_T, TY_F32, TY_BF16, TY_F16, TY_I64, TY_I32, TY_I8, TY_BOOL, TY_COUNT } Type;
+/* Element types. TY_T is the kernel's storage type, fixed at compile time by --dtype. The two
+ * fp8 types are storage only (docs/ir.md, "fp8"): loads widen them to f32, stores and casts round
+ * to them. */
+typedef enum {
+	TY_T,
+	TY_F32,
+	TY_BF16,
+	TY_F16,
+	TY_F8E4M3,
+	TY_F8E5M2,
+	TY_I64,
+	TY_I32,
+	TY_I8,
+	TY_BOOL,
+	TY_COUNT
+} Type;
 /* Shapes: M is the row (grid) axis, N the reduction axis. */
 typedef enum { SH_SCALAR, SH_ROW, SH_VEC, SH_TILE } Shape; /* [], [M], [N], [M,N] */
 
@@ -71,12 +85,19 @@ const char *type_name(Type t);
 int type_parse(const char *s, Type *t);	 /* 0 on success */
 int dtype_parse(const char *s, Type *t); /* --dtype: bf16, fp16 or f16, fp32 or f32; 0 on success */
 int type_size(Type t);			 /* bytes; TY_T has none (-1) */
-int type_is_float(Type t);		 /* T, f32, bf16, f16 */
+int type_is_float(Type t);		 /* T, f32, bf16, f16, f8e4m3, f8e5m2 */
 int type_is_int(Type t);		 /* i64, i32, i8 */
 Type type_resolve(Type t, Type dtype);	 /* T -> dtype */
-const char *shape_name(Shape s);	 /* "", "[M]", "[N]", "[M,N]" */
-Shape shape_join(Shape a, Shape b);	 /* broadcast: [M] x [N] -> [M,N] */
-int shape_has_n(Shape s);		 /* [N] or [M,N]: an rdim-shaped value */
+/* fp8 (docs/ir.md, "fp8"): x rounded to t (TY_F8E4M3 or TY_F8E5M2) to nearest, ties to even,
+ * saturating: past the largest finite value (448, 57344), infinities included, gives it; a NaN
+ * stays a NaN (0x7f with x's sign). f8_encode gives the byte, f8_decode its value, and f8_round
+ * both. The lowering's conversion (codegen/lower_build.c) is the same function on f32. */
+uint8_t f8_encode(Type t, double x);
+double f8_decode(Type t, uint8_t b);
+double f8_round(Type t, double x);
+const char *shape_name(Shape s);    /* "", "[M]", "[N]", "[M,N]" */
+Shape shape_join(Shape a, Shape b); /* broadcast: [M] x [N] -> [M,N] */
+int shape_has_n(Shape s);	    /* [N] or [M,N]: an rdim-shaped value */
 
 typedef enum { P_IN, P_OUT, P_PARAM } ParamKind;
 
@@ -95,6 +116,7 @@ typedef enum {
 	OP_GATHER, /* in-param [M,N], int [M] -> [M] x[row, idx[row]] */
 	OP_STORE,  /* out-param, value -> nothing (float values convert to the param's type) */
 	OP_CAST,   /* v -> to; float->int truncates toward zero and saturates */
+	OP_COL,	   /* no operands -> [N] i64, each element's column 0..N-1 */
 	OP_NEG,	   /* unary, f -> f32 */
 	OP_EXP,
 	OP_LOG,
@@ -103,6 +125,8 @@ typedef enum {
 	OP_ABS,
 	OP_SIGMOID,
 	OP_SILU,
+	OP_TANH,
+	OP_ERF,
 	OP_ROUND, /* to nearest, ties to even */
 	OP_ADD,	  /* binary, f f -> f32, broadcasting */
 	OP_SUB,
@@ -110,7 +134,8 @@ typedef enum {
 	OP_DIV,
 	OP_MAX,
 	OP_MIN,
-	OP_LT, /* compare, f f -> bool */
+	OP_POW, /* x^y, C's pow (docs/ir.md) */
+	OP_LT,	/* compare, f f or int int -> bool */
 	OP_LE,
 	OP_GT,
 	OP_GE,
@@ -133,9 +158,9 @@ extern const OpInfo op_info[OP_COUNT];
 int op_parse(const char *s,
 	     Op *op); /* 0 on success; "sum" -> OP_RSUM, "cast.i8" is not an op name */
 int op_is_unary(Op op);
-int op_is_binary(Op op); /* arithmetic binary, not compares */
-int op_is_compare(Op op);
-int op_is_reduce(Op op); /* sum, max, min, welford */
+int op_is_binary(Op op);  /* arithmetic binary, not compares */
+int op_is_compare(Op op); /* on two floats, or two integers compared exactly */
+int op_is_reduce(Op op);  /* sum, max, min, welford */
 
 /* An operand: an SSA value, a scalar param, a literal, or the row length N. */
 typedef enum { ARG_VAL, ARG_PARAM, ARG_IMM, ARG_N } ArgKind;

@@ -30,11 +30,12 @@ live_helion(const Kernel *k)
 	return peak > 1 ? peak : 1;
 }
 
+/* col has no operands: recomputed from the thread's column wherever it is used, never held */
 static int
 is_elementwise(Op op)
 {
-	return op == OP_CAST || op_is_unary(op) || op_is_binary(op) || op_is_compare(op) ||
-	       op == OP_SELECT || op == OP_CLAMP;
+	return op == OP_CAST || op == OP_COL || op_is_unary(op) || op_is_binary(op) ||
+	       op_is_compare(op) || op == OP_SELECT || op == OP_CLAMP;
 }
 
 static int

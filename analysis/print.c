@@ -64,14 +64,13 @@ kernel_print(Buf *b, const Kernel *k)
 		if (in->nres)
 			buf_puts(b, " = ");
 		if (in->op == OP_CAST)
-			buf_printf(b, "cast.%s ", type_name(in->to));
+			buf_printf(b, "cast.%s", type_name(in->to));
 		else
-			buf_printf(b, "%s ", op_info[in->op].name);
+			buf_puts(b, op_info[in->op].name);
 		if (in->param >= 0)
-			buf_printf(b, "%s%s", k->params[in->param].name, in->nargs ? ", " : "");
+			buf_printf(b, " %s%s", k->params[in->param].name, in->nargs ? "," : "");
 		for (int a = 0; a < in->nargs; a++) {
-			if (a)
-				buf_puts(b, ", ");
+			buf_puts(b, a ? ", " : " ");
 			print_arg(b, k, &in->args[a]);
 		}
 		buf_puts(b, "\n");

@@ -68,6 +68,25 @@ want_float(Verifier *v, const Instr *in, int i)
 	return 0;
 }
 
+/* A compare takes two floats, or two integers (of any widths, compared exactly): an integer
+ * against a float is an error, not a silent rounding of either. */
+static int
+check_compare(Verifier *v, const Instr *in)
+{
+	Type t[2] = {arg_type(v->k, &in->args[0]), arg_type(v->k, &in->args[1])};
+	if (type_is_int(t[0]) && type_is_int(t[1]))
+		return 0;
+	if (!type_is_int(t[0]) && !type_is_int(t[1]))
+		return want_float(v, in, 0) < 0 || want_float(v, in, 1) < 0 ? -1 : 0;
+	char a[160], b[160];
+	int f = type_is_int(t[0]); /* the operand that is not an integer */
+	return diag_at(v->d, v->k->file, in->args[f].loc,
+		       "'%s' compares two floats or two integers, but %s is %s and %s is %s (cast "
+		       "one of them)",
+		       op_info[in->op].name, arg_text(v->k, &in->args[0], a, sizeof a),
+		       type_name(t[0]), arg_text(v->k, &in->args[1], b, sizeof b), type_name(t[1]));
+}
+
 static int
 check_instr(Verifier *v, int at, Instr *in)
 {
@@ -125,6 +144,10 @@ check_instr(Verifier *v, int at, Instr *in)
 		ty = in->to;
 		sh = arg_shape(k, &in->args[0]);
 		break;
+	case OP_COL: /* i64: N reaches 2^40, and labels are integers to compare it with */
+		ty = TY_I64;
+		sh = SH_VEC;
+		break;
 	case OP_SELECT:
 		if (arg_type(k, &in->args[0]) != TY_BOOL)
 			return err(v, in->args[0].loc, "'%s' needs a bool condition, got %s", name,
@@ -146,8 +169,10 @@ check_instr(Verifier *v, int at, Instr *in)
 		sh = SH_ROW;
 		break;
 	default: /* unary, binary, compare, clamp */
+		if (op_is_compare(in->op) && check_compare(v, in) < 0)
+			return -1;
 		for (int i = 0; i < in->nargs; i++) {
-			if (want_float(v, in, i) < 0)
+			if (!op_is_compare(in->op) && want_float(v, in, i) < 0)
 				return -1;
 			sh = shape_join(sh, arg_shape(k, &in->args[i]));
 		}

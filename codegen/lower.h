@@ -112,6 +112,8 @@ LLVMValueRef from_storage(Lower *L, Type t, LLVMValueRef v);
 LLVMValueRef to_storage(Lower *L, Type t, LLVMValueRef v);
 /* An elementwise op on operands already in registers. */
 LLVMValueRef apply_op(Lower *L, const Instr *in, LLVMValueRef *x);
+/* Element e's column in the row (i64): what the col instruction gives at element e. */
+LLVMValueRef chunk_col(Lower *L, const Chunk *ch, int e);
 
 /* >>> chunks, memory access and the tile and uniform instructions (lower_mem.c) */
 /* Operand a: element e of the current chunk when it varies along N, else the row's value. */

@@ -1,4 +1,5 @@
 /* Lowering: the LLVM builder helpers: constants, float ops, intrinsics, storage casts, ops. */
+#include <math.h>
 #include <string.h>
 
 #include "codegen/lower.h"
@@ -138,9 +139,72 @@ storage_type(Lower *L, Type t)
 		return L->i64;
 	case TY_I32:
 		return L->i32;
-	default: /* i8, bool */
+	default: /* i8, bool, and the fp8 types as their bytes */
 		return L->i8;
 	}
+}
+
+static int
+is_f8(Type t)
+{
+	return t == TY_F8E4M3 || t == TY_F8E5M2;
+}
+
+/*
+ * fp8 conversions in plain integer and f32 IR, the same on every arch and in the emulator (sm_80
+ * has no fp8 cvt, and sm_90's cvt.rn.satfinite would leave the emulator testing another path).
+ * f8_enc is f8_encode of analysis/ir.c on f32: |x| clamped to the largest finite value (so
+ * infinities saturate), then below the smallest normal the count of subnormal steps rounded to
+ * even, above it the f32 bits rebiased and rounded to even at the fp8 mantissa's last bit (a carry
+ * into the exponent is the correct rounding up); a NaN gives 0x7f; the sign bit is x's.
+ */
+static LLVMValueRef
+f8_enc(Lower *L, Type t, LLVMValueRef x)
+{
+	LLVMBuilderRef b = L->b;
+	int e4 = t == TY_F8E4M3, mb = e4 ? 3 : 2, bias = e4 ? 7 : 15, sh = 23 - mb;
+	LLVMValueRef bits = LLVMBuildBitCast(b, x, L->i32, "");
+	LLVMValueRef sign =
+	    LLVMBuildAnd(b, LLVMBuildLShr(b, bits, ci32(L, 24), ""), ci32(L, 0x80), "");
+	LLVMValueRef a = fmin2(L, intr1(L, "llvm.fabs", L->f32, x), cf(L, e4 ? 448 : 57344));
+	LLVMValueRef sub = LLVMBuildFMul(b, a, cf(L, ldexp(1, bias - 1 + mb)), "");
+	sub = LLVMBuildFPToUI(b, intr1(L, "llvm.roundeven", L->f32, sub), L->i32, "");
+	LLVMValueRef r = LLVMBuildSub(b, LLVMBuildBitCast(b, a, L->i32, ""),
+				      ci32(L, (long long)(127 - bias) << 23), "");
+	LLVMValueRef odd = LLVMBuildAnd(b, LLVMBuildLShr(b, r, ci32(L, sh), ""), ci32(L, 1), "");
+	r = LLVMBuildAdd(b, r, LLVMBuildAdd(b, odd, ci32(L, (1 << (sh - 1)) - 1), ""), "");
+	LLVMValueRef nor = LLVMBuildLShr(b, r, ci32(L, sh), "");
+	LLVMValueRef tiny = LLVMBuildFCmp(b, LLVMRealOLT, a, cf(L, ldexp(1, 1 - bias)), "");
+	LLVMValueRef code = LLVMBuildOr(b, LLVMBuildSelect(b, tiny, sub, nor, ""), sign, "");
+	LLVMValueRef nan = LLVMBuildFCmp(b, LLVMRealUNO, x, x, "");
+	code = LLVMBuildSelect(b, nan, LLVMBuildOr(b, sign, ci32(L, 0x7f), ""), code, "");
+	return LLVMBuildTrunc(b, code, L->i8, "");
+}
+
+/* An fp8 byte as f32, exactly, through f16: e5m2 is f16's top byte; e4m3's exponent and
+ * mantissa placed in f16's read 2^8 too small (biases 7 and 15), subnormals included, and its
+ * one NaN pattern (0x7f, either sign) would read 480. */
+static LLVMValueRef
+f8_dec(Lower *L, Type t, LLVMValueRef v)
+{
+	LLVMBuilderRef b = L->b;
+	LLVMTypeRef i16 = LLVMInt16TypeInContext(L->cx), half = LLVMHalfTypeInContext(L->cx);
+	LLVMValueRef w = LLVMBuildZExt(b, v, i16, "");
+	if (t == TY_F8E5M2)
+		return LLVMBuildFPExt(
+		    b,
+		    LLVMBuildBitCast(b, LLVMBuildShl(b, w, LLVMConstInt(i16, 8, 0), ""), half, ""),
+		    L->f32, "");
+	LLVMValueRef mag = LLVMBuildAnd(b, w, LLVMConstInt(i16, 0x7f, 0), "");
+	LLVMValueRef h =
+	    LLVMBuildOr(b,
+			LLVMBuildShl(b, LLVMBuildAnd(b, w, LLVMConstInt(i16, 0x80, 0), ""),
+				     LLVMConstInt(i16, 8, 0), ""),
+			LLVMBuildShl(b, mag, LLVMConstInt(i16, 7, 0), ""), "");
+	LLVMValueRef f = LLVMBuildFMul(
+	    b, LLVMBuildFPExt(b, LLVMBuildBitCast(b, h, half, ""), L->f32, ""), cf(L, 256), "");
+	LLVMValueRef nan = LLVMBuildICmp(b, LLVMIntEQ, mag, LLVMConstInt(i16, 0x7f, 0), "");
+	return LLVMBuildSelect(b, nan, cf(L, NAN), f, "");
 }
 
 LLVMValueRef
@@ -149,6 +213,8 @@ from_storage(Lower *L, Type t, LLVMValueRef v)
 	t = type_resolve(t, L->c->dtype);
 	if (t == TY_BF16 || t == TY_F16)
 		return LLVMBuildFPExt(L->b, v, L->f32, "");
+	if (is_f8(t))
+		return f8_dec(L, t, v);
 	if (t == TY_BOOL)
 		return LLVMBuildICmp(L->b, LLVMIntNE, v, LLVMConstInt(L->i8, 0, 0), "");
 	return v;
@@ -161,6 +227,8 @@ to_storage(Lower *L, Type t, LLVMValueRef v)
 	t = type_resolve(t, L->c->dtype);
 	if (t == TY_BF16 || t == TY_F16)
 		return LLVMBuildFPTrunc(L->b, v, st, "");
+	if (is_f8(t))
+		return f8_enc(L, t, v);
 	if (t == TY_BOOL)
 		return LLVMBuildZExt(L->b, v, st, "");
 	if (type_is_int(t))
@@ -181,6 +249,8 @@ cast(Lower *L, Type from, Type to, LLVMValueRef v)
 		if (to == TY_BF16 || to == TY_F16) /* round to the narrow type, compute in f32 */
 			v = LLVMBuildFPExt(L->b, LLVMBuildFPTrunc(L->b, v, storage_type(L, to), ""),
 					   L->f32, "");
+		if (is_f8(to))
+			v = f8_dec(L, to, f8_enc(L, to, v));
 		return v;
 	}
 	if (to == TY_BOOL) {
@@ -206,6 +276,120 @@ static Type
 arg_ty(Lower *L, const Arg *a)
 {
 	return a->kind == ARG_VAL ? L->k->vals[a->idx].type : TY_F32;
+}
+
+/* c[0] + c[1] y + ... + c[n-1] y^(n-1), by Horner's rule. */
+static LLVMValueRef
+horner(Lower *L, LLVMValueRef y, const double *c, int n)
+{
+	LLVMValueRef p = cf(L, c[n - 1]);
+	for (int i = n - 2; i >= 0; i--)
+		p = ffadd(L, ffmul(L, p, y), cf(L, c[i]));
+	return p;
+}
+
+static LLVMValueRef
+copysign2(Lower *L, LLVMValueRef mag, LLVMValueRef sign)
+{
+	LLVMValueRef a[2] = {mag, sign};
+	return intr(L, "llvm.copysign", L->f32, a, 2);
+}
+
+/*
+ * tanh in plain IR, which the emulator runs as it is (LLVM 19 has no tanh.approx intrinsic, and
+ * inline PTX would leave the emulator another path): below |x| = 0.5 the odd Taylor series to
+ * x^13 (the first term left out is under 1e-7 of tanh there), above it 1 - 2/(exp(2|x|) + 1)
+ * with x's sign, which is 1 when the exponential overflows. Accuracy in docs/ir.md.
+ */
+static LLVMValueRef
+ftanh(Lower *L, LLVMValueRef x)
+{
+	static const double c[] = {1,		-1.0 / 3,	  2.0 / 15,	    -17.0 / 315,
+				   62.0 / 2835, -1382.0 / 155925, 21844.0 / 6081075};
+	LLVMValueRef a = intr1(L, "llvm.fabs", L->f32, x);
+	LLVMValueRef small = ffmul(L, x, horner(L, ffmul(L, x, x), c, 7));
+	LLVMValueRef e = fexp(L, ffmul(L, a, cf(L, 2)));
+	LLVMValueRef big = ffsub(L, cf(L, 1), ffmul(L, cf(L, 2), frcp(L, ffadd(L, e, cf(L, 1)))));
+	LLVMValueRef lt = LLVMBuildFCmp(L->b, LLVMRealOLT, a, cf(L, 0.5), "");
+	return LLVMBuildSelect(L->b, lt, small, copysign2(L, big, x), "");
+}
+
+/*
+ * erf in plain IR: below |x| = 0.5 its Taylor series 2/sqrt(pi) (x - x^3/3 + x^5/10 - ...) to
+ * x^13; above, Abramowitz and Stegun 7.1.26, 1 - (a1 t + ... + a5 t^5) exp(-x^2) with t = 1/(1 +
+ * p|x|) (absolute error under 1.5e-7), with x's sign. Accuracy in docs/ir.md.
+ */
+static LLVMValueRef
+ferf(Lower *L, LLVMValueRef x)
+{
+	static const double c[] = {1,	      -1.0 / 3,	   1.0 / 10,  -1.0 / 42,
+				   1.0 / 216, -1.0 / 1320, 1.0 / 9360};
+	static const double as[] = {0,		 0.254829592,  -0.284496736,
+				    1.421413741, -1.453152027, 1.061405429};
+	LLVMValueRef a = intr1(L, "llvm.fabs", L->f32, x);
+	LLVMValueRef small =
+	    ffmul(L, ffmul(L, x, cf(L, 1.1283791670955126)), horner(L, ffmul(L, x, x), c, 7));
+	LLVMValueRef t = frcp(L, ffadd(L, ffmul(L, a, cf(L, 0.3275911)), cf(L, 1)));
+	LLVMValueRef e = fexp(L, LLVMBuildFNeg(L->b, ffmul(L, a, a), ""));
+	LLVMValueRef big = ffsub(L, cf(L, 1), ffmul(L, horner(L, t, as, 6), e));
+	LLVMValueRef lt = LLVMBuildFCmp(L->b, LLVMRealOLT, a, cf(L, 0.5), "");
+	return LLVMBuildSelect(L->b, lt, small, copysign2(L, big, x), "");
+}
+
+/*
+ * pow(x, y) = 2^(y log2|x|) with C's rules for the rest: 1 when y is 0 or |x| is 1 (even for a
+ * NaN other operand or an infinite y); for x < 0, negative when y is an odd integer, and NaN
+ * when y is not an integer unless x is -inf. -0 counts as +0 (C gives -inf for pow(-0, -1)).
+ */
+static LLVMValueRef
+fpow(Lower *L, LLVMValueRef x, LLVMValueRef y)
+{
+	LLVMBuilderRef b = L->b;
+	LLVMValueRef a = intr1(L, "llvm.fabs", L->f32, x);
+	LLVMValueRef mag = intr1(L, "llvm.nvvm.ex2.approx.f", NULL,
+				 ffmul(L, y, intr1(L, "llvm.nvvm.lg2.approx.f", NULL, a)));
+	LLVMValueRef one = LLVMBuildOr(b, LLVMBuildFCmp(b, LLVMRealOEQ, a, cf(L, 1), ""),
+				       LLVMBuildFCmp(b, LLVMRealOEQ, y, cf(L, 0), ""), "");
+	mag = LLVMBuildSelect(b, one, cf(L, 1), mag, "");
+	LLVMValueRef h = LLVMBuildFMul(b, y, cf(L, 0.5), "");
+	LLVMValueRef yint =
+	    LLVMBuildFCmp(b, LLVMRealOEQ, intr1(L, "llvm.roundeven", L->f32, y), y, "");
+	LLVMValueRef yodd = LLVMBuildAnd(
+	    b, yint, LLVMBuildFCmp(b, LLVMRealUNE, intr1(L, "llvm.roundeven", L->f32, h), h, ""),
+	    "");
+	LLVMValueRef neg = LLVMBuildFCmp(b, LLVMRealOLT, x, cf(L, 0), "");
+	LLVMValueRef r =
+	    LLVMBuildSelect(b, LLVMBuildAnd(b, neg, yodd, ""), LLVMBuildFNeg(b, mag, ""), mag, "");
+	LLVMValueRef fin = LLVMBuildFCmp(b, LLVMRealONE, a, cf(L, INFINITY), "");
+	LLVMValueRef bad =
+	    LLVMBuildAnd(b, LLVMBuildAnd(b, neg, fin, ""), LLVMBuildNot(b, yint, ""), "");
+	return LLVMBuildSelect(b, bad, cf(L, NAN), r, "");
+}
+
+/* A compare: ordered on floats (NaN compares false but for ne), signed on integers, which are
+ * widened to i64 first, so that an i64 label compares exactly with an i64 column. */
+static LLVMValueRef
+compare(Lower *L, const Instr *in, LLVMValueRef *x)
+{
+	static const LLVMRealPredicate fp[] = {LLVMRealOLT, LLVMRealOLE, LLVMRealOGT,
+					       LLVMRealOGE, LLVMRealOEQ, LLVMRealUNE};
+	static const LLVMIntPredicate ip[] = {LLVMIntSLT, LLVMIntSLE, LLVMIntSGT,
+					      LLVMIntSGE, LLVMIntEQ,  LLVMIntNE};
+	int i = in->op - OP_LT;
+	if (!type_is_int(type_resolve(arg_ty(L, &in->args[0]), L->c->dtype)))
+		return LLVMBuildFCmp(L->b, fp[i], x[0], x[1], "");
+	LLVMValueRef a = LLVMBuildSExtOrBitCast(L->b, x[0], L->i64, "");
+	LLVMValueRef c = LLVMBuildSExtOrBitCast(L->b, x[1], L->i64, "");
+	return LLVMBuildICmp(L->b, ip[i], a, c, "");
+}
+
+LLVMValueRef
+chunk_col(Lower *L, const Chunk *ch, int e)
+{
+	if (ch->vcol)
+		return ch->vcol[e];
+	long long off = (long long)(e / ch->vec) * L->tpr * ch->vec + e % ch->vec;
+	return LLVMBuildAdd(L->b, ch->col, ci64(L, off), "");
 }
 
 /* An elementwise op on operands already in registers. */
@@ -234,6 +418,10 @@ apply_op(Lower *L, const Instr *in, LLVMValueRef *x)
 		LLVMValueRef s = frcp(L, ffadd(L, e, cf(L, 1)));
 		return in->op == OP_SILU ? ffmul(L, x[0], s) : s;
 	}
+	case OP_TANH:
+		return ftanh(L, x[0]);
+	case OP_ERF:
+		return ferf(L, x[0]);
 	case OP_ROUND:
 		return intr1(L, "llvm.roundeven", L->f32, x[0]);
 	case OP_ADD:
@@ -251,18 +439,15 @@ apply_op(Lower *L, const Instr *in, LLVMValueRef *x)
 		return fmax2(L, x[0], x[1]);
 	case OP_MIN:
 		return fmin2(L, x[0], x[1]);
+	case OP_POW:
+		return fpow(L, x[0], x[1]);
 	case OP_LT:
-		return LLVMBuildFCmp(b, LLVMRealOLT, x[0], x[1], "");
 	case OP_LE:
-		return LLVMBuildFCmp(b, LLVMRealOLE, x[0], x[1], "");
 	case OP_GT:
-		return LLVMBuildFCmp(b, LLVMRealOGT, x[0], x[1], "");
 	case OP_GE:
-		return LLVMBuildFCmp(b, LLVMRealOGE, x[0], x[1], "");
 	case OP_EQ:
-		return LLVMBuildFCmp(b, LLVMRealOEQ, x[0], x[1], "");
 	case OP_NE:
-		return LLVMBuildFCmp(b, LLVMRealUNE, x[0], x[1], "");
+		return compare(L, in, x);
 	case OP_SELECT:
 		return LLVMBuildSelect(b, x[0], x[1], x[2], "");
 	case OP_CLAMP:

@@ -381,6 +381,9 @@ lower_tile(Lower *L, const Instr *in, const Chunk *ch)
 	L->el = ch->el;
 	if (in->op == OP_LOAD) {
 		lower_load_tile(L, in, ch, out);
+	} else if (in->op == OP_COL) {
+		for (int e = 0; e < ch->E; e++)
+			out[e] = chunk_col(L, ch, e);
 	} else if (in->op == OP_DIV &&
 		   (in->args[1].kind != ARG_VAL || !is_tile(L, in->args[1].idx))) {
 		/* dividing by a row value or a scalar: one reciprocal, then multiplies */

@@ -184,7 +184,8 @@ parse_decl(Parser *p)
 	Type ty;
 	if (p->tok.kind != TK_WORD || type_parse(p->tok.text, &ty) < 0)
 		return diag_at(p->d, p->b.file, p->tok.loc,
-			       "expected a type (T, f32, bf16, f16, i64, i32, i8, bool), got '%s'",
+			       "expected a type (T, f32, bf16, f16, f8e4m3, f8e5m2, i64, i32, i8, "
+			       "bool), got '%s'",
 			       p->tok.text);
 	if (next(p) < 0)
 		return -1;
@@ -295,7 +296,8 @@ parse_stmt(Parser *p)
 		if (type_parse(optok.text + 5, &to) < 0 || to == TY_T)
 			return diag_at(
 			    p->d, p->b.file, optok.loc,
-			    "unknown cast type '%s' (f32, bf16, f16, i64, i32, i8, bool)",
+			    "unknown cast type '%s' (f32, bf16, f16, f8e4m3, f8e5m2, i64, i32, i8, "
+			    "bool)",
 			    optok.text + 5);
 	} else if (!strcmp(optok.text, "store")) {
 		return diag_at(p->d, p->b.file, optok.loc, "'store' has no result");
@@ -311,10 +313,11 @@ parse_stmt(Parser *p)
 	in->to = to;
 	if (next(p) < 0)
 		return -1;
-	if (p->tok.kind == TK_NL || p->tok.kind == TK_EOF)
+	int eol = p->tok.kind == TK_NL || p->tok.kind == TK_EOF;
+	if (eol && op_info[op].nargs != 0)
 		return diag_at(p->d, p->b.file, p->tok.loc, "expected an operand for '%s'",
 			       optok.text);
-	if (parse_operands(p, in, op == OP_LOAD || op == OP_GATHER) < 0)
+	if (!eol && parse_operands(p, in, op == OP_LOAD || op == OP_GATHER) < 0)
 		return -1;
 	/* max and min with one operand are the reductions */
 	if (in->nargs == 1 && (op == OP_MAX || op == OP_MIN))

@@ -1,4 +1,4 @@
-/* Element storage on the host: the GPU's rounding to bf16 and f16, and typed access to arrays. */
+/* Element storage on the host: the GPU's rounding to bf16, f16 and fp8, typed access to arrays. */
 #include <math.h>
 #include <string.h>
 
@@ -71,6 +71,9 @@ elem_get(Type t, const void *p, int64_t i)
 		return bf16_to_f32(((const uint16_t *)p)[i]);
 	case TY_F16:
 		return f16_to_f32(((const uint16_t *)p)[i]);
+	case TY_F8E4M3:
+	case TY_F8E5M2:
+		return f8_decode(t, ((const uint8_t *)p)[i]);
 	case TY_I64:
 		return (double)((const int64_t *)p)[i];
 	case TY_I32:
@@ -102,6 +105,10 @@ elem_set(Type t, void *p, int64_t i, double v)
 		break;
 	case TY_F16:
 		((uint16_t *)p)[i] = f16_from_f32((float)v);
+		break;
+	case TY_F8E4M3: /* from f32, as the GPU's stores convert */
+	case TY_F8E5M2:
+		((uint8_t *)p)[i] = f8_encode(t, (float)v);
 		break;
 	case TY_I64:
 		((int64_t *)p)[i] = (int64_t)clampd(nearbyint(v), -9.2e18, 9.2e18);

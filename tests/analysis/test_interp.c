@@ -770,6 +770,104 @@ test_other_ops(void **state)
 	kernel_free(k);
 }
 
+/* col against an integer label (onehot), and tanh, erf and pow against values computed
+ * elsewhere (to 17 digits); C's pow rules for a negative base. */
+static void
+test_training_ops(void **state)
+{
+	(void)state;
+	Kernel *k = parse_text("train.rk", "kernel train\n"
+					   "in x: f32[M,N]\n"
+					   "in t: i64[M]\n"
+					   "out oh: f32[M,N]\n"
+					   "out th: f32[M,N]\n"
+					   "out ef: f32[M,N]\n"
+					   "out pw: f32[M,N]\n"
+					   "out cb: f32[M,N]\n"
+					   "%x = load x\n"
+					   "%t = load t\n"
+					   "%j = col\n"
+					   "%c = eq %j, %t\n"
+					   "%oh = select %c, 1, 0\n"
+					   "%th = tanh %x\n"
+					   "%ef = erf %x\n"
+					   "%pw = pow %x, 0.5\n"
+					   "%cb = pow %x, 3\n"
+					   "store oh, %oh\n"
+					   "store th, %th\n"
+					   "store ef, %ef\n"
+					   "store pw, %pw\n"
+					   "store cb, %cb\n");
+	static const double x[] = {0.5, -1, 2, 0, -2};
+	static const double th[] = {0.46211715726000974, -0.76159415595576489, 0.96402758007581690,
+				    0, -0.96402758007581690};
+	static const double ef[] = {0.52049987781304654, -0.84270079294971487, 0.99532226501895273,
+				    0, -0.99532226501895273};
+	static const double pw[] = {0.70710678118654752, NAN, 1.4142135623730951, 0, NAN};
+	static const double cb[] = {0.125, -1, 8, 0, -8};
+	Run r;
+	run_init(&r, k, 2, 5);
+	for (int i = 0; i < 2; i++)
+		memcpy(buf(&r, "x") + i * 5, x, sizeof x);
+	buf(&r, "t")[0] = 3;
+	buf(&r, "t")[1] = 0;
+	interp(&r);
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 5; j++) {
+			int e = i * 5 + j;
+			near(buf(&r, "oh")[e], j == (i ? 0 : 3), 0, "oh", e);
+			near(buf(&r, "th")[e], th[j], 1e-15, "th", e);
+			near(buf(&r, "ef")[e], ef[j], 1e-15, "ef", e);
+			near(buf(&r, "cb")[e], cb[j], 0, "cb", e);
+			if (isnan(pw[j]))
+				assert_true(isnan(buf(&r, "pw")[e]));
+			else
+				near(buf(&r, "pw")[e], pw[j], 1e-15, "pw", e);
+		}
+	run_free(&r);
+	kernel_free(k);
+}
+
+/* Stores into fp8 outputs and casts to fp8 round to nearest even and saturate (docs/ir.md); the
+ * float64 value of a store into f32 does not round. */
+static void
+test_f8_rounding(void **state)
+{
+	(void)state;
+	Kernel *k = parse_text("f8.rk", "kernel f8\n"
+					"in x: f32[M,N]\n"
+					"out a: f8e4m3[M,N]\n"
+					"out b: f8e5m2[M,N]\n"
+					"out c: f32[M,N]\n"
+					"%x = load x\n"
+					"%c8 = cast.f8e4m3 %x\n"
+					"%c = mul %c8, 2\n"
+					"store a, %x\n"
+					"store b, %x\n"
+					"store c, %c\n");
+	static const double x[] = {1.0625, 1.1875,    0.3,     464,   500,
+				   1e6,	   -INFINITY, 0x1p-10, 1e-30, NAN};
+	static const double a[] = {1, 1.25, 0.3125, 448, 448, 448, -448, 0, 0, NAN};
+	static const double b[] = {1, 1.25, 0.3125, 448, 512, 57344, -57344, 0x1p-10, 0, NAN};
+	enum { NX = sizeof x / sizeof x[0] };
+	Run r;
+	run_init(&r, k, 1, NX);
+	memcpy(buf(&r, "x"), x, sizeof x);
+	interp(&r);
+	for (int j = 0; j < NX; j++) {
+		if (isnan(x[j])) {
+			assert_true(isnan(buf(&r, "a")[j]) && isnan(buf(&r, "b")[j]));
+			assert_true(isnan(buf(&r, "c")[j]));
+			continue;
+		}
+		near(buf(&r, "a")[j], a[j], 0, "a", j);
+		near(buf(&r, "b")[j], b[j], 0, "b", j);
+		near(buf(&r, "c")[j], 2 * a[j], 0, "c", j);
+	}
+	run_free(&r);
+	kernel_free(k);
+}
+
 int
 main(void)
 {
@@ -800,11 +898,13 @@ main(void)
 		return 1;
 	}
 	Case *cases = calloc((size_t)n, sizeof *cases);
-	struct CMUnitTest *tests = calloc((size_t)n + 6, sizeof *tests);
-	const struct CMUnitTest fixed[6] = {
+	enum { NFIXED = 8 };
+	struct CMUnitTest *tests = calloc((size_t)n + NFIXED, sizeof *tests);
+	const struct CMUnitTest fixed[NFIXED] = {
 	    cmocka_unit_test(test_cast_saturates),     cmocka_unit_test(test_int_cast_wraps),
 	    cmocka_unit_test(test_round_ties_to_even), cmocka_unit_test(test_gather_out_of_range),
 	    cmocka_unit_test(test_other_ops),	       cmocka_unit_test(test_bad_call),
+	    cmocka_unit_test(test_training_ops),       cmocka_unit_test(test_f8_rounding),
 	};
 	memcpy(tests, fixed, sizeof fixed);
 	for (int i = 0; i < n; i++) {
@@ -812,10 +912,10 @@ main(void)
 		for (size_t j = 0; j < sizeof known / sizeof known[0]; j++)
 			if (!strcmp(known[j].kernel, names[i]))
 				cases[i].check = known[j].check;
-		tests[6 + i] = (struct CMUnitTest){
+		tests[NFIXED + i] = (struct CMUnitTest){
 		    .name = names[i], .test_func = test_kernel, .initial_state = &cases[i]};
 	}
-	int rc = _cmocka_run_group_tests("test_interp", tests, (size_t)n + 6, NULL, NULL);
+	int rc = _cmocka_run_group_tests("test_interp", tests, (size_t)n + NFIXED, NULL, NULL);
 	free(tests);
 	free(cases);
 	kernel_names_free(names);

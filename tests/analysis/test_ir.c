@@ -1,11 +1,12 @@
 /* The IR layer's bounds: size helpers at the ends of int64_t, the shapes shape_parse accepts and
- * what it makes of them, and the verifier's size limits. */
+ * what it makes of them, the verifier's size limits, and the fp8 encodings. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "analysis/ir.h"
@@ -113,14 +114,72 @@ test_verify_limits(void **state)
 			    "out and param declarations (docs/ir.md, Limits)");
 }
 
+/* fp8 bytes from the formats' definitions (OCP 8-bit floating point): e4m3 has bias 7, no
+ * infinities and 0x7f as NaN, so 448 (0x7e) is its largest value; e5m2 has bias 15 and IEEE's
+ * infinities and NaNs, 57344 (0x7b) its largest finite value. */
+static void
+test_f8(void **state)
+{
+	(void)state;
+	static const struct {
+		double x;
+		uint8_t e4, e5;
+	} enc[] = {
+	    {1, 0x38, 0x3c},
+	    {-2, 0xc0, 0xc0},
+	    {448, 0x7e, 0x5f},
+	    {464, 0x7e, 0x5f},	    /* e4m3: a tie between 448 and 480 goes to even, 448 */
+	    {1e6, 0x7e, 0x7b},	    /* saturates */
+	    {INFINITY, 0x7e, 0x7b}, /* saturates too */
+	    {-INFINITY, 0xfe, 0xfb},
+	    {57344, 0x7e, 0x7b},
+	    {1.0625, 0x38, 0x3c},    /* ties to even: 1 */
+	    {1.1875, 0x3a, 0x3d},    /* e4m3 tie of 1.125 and 1.25: even 1.25; e5m2 nearest 1.25 */
+	    {0x1p-9, 0x01, 0x18},    /* e4m3's smallest subnormal */
+	    {0x1p-10, 0x00, 0x14},   /* e4m3: a tie of 0 and 2^-9 goes to 0 */
+	    {0x1.8p-10, 0x01, 0x16}, /* e4m3: 0.75 of a step rounds up */
+	    {0x1p-6, 0x08, 0x24},    /* e4m3's smallest normal */
+	    {0x1p-16, 0x00, 0x01},   /* e5m2's smallest subnormal */
+	    {-0.0, 0x80, 0x80},
+	    {NAN, 0x7f, 0x7f},
+	};
+	for (size_t i = 0; i < sizeof enc / sizeof enc[0]; i++) {
+		if (f8_encode(TY_F8E4M3, enc[i].x) != enc[i].e4 ||
+		    f8_encode(TY_F8E5M2, enc[i].x) != enc[i].e5)
+			fail_msg("%a: 0x%02x 0x%02x, want 0x%02x 0x%02x", enc[i].x,
+				 f8_encode(TY_F8E4M3, enc[i].x), f8_encode(TY_F8E5M2, enc[i].x),
+				 enc[i].e4, enc[i].e5);
+	}
+	assert_true(f8_decode(TY_F8E4M3, 0x7e) == 448);
+	assert_true(f8_decode(TY_F8E4M3, 0x01) == 0x1p-9);
+	assert_true(f8_decode(TY_F8E4M3, 0xb8) == -1);
+	assert_true(isnan(f8_decode(TY_F8E4M3, 0x7f)) && isnan(f8_decode(TY_F8E4M3, 0xff)));
+	assert_true(f8_decode(TY_F8E5M2, 0x7b) == 57344);
+	assert_true(f8_decode(TY_F8E5M2, 0x7c) == INFINITY);
+	assert_true(f8_decode(TY_F8E5M2, 0xfc) == -INFINITY);
+	assert_true(isnan(f8_decode(TY_F8E5M2, 0x7d)));
+	assert_true(f8_decode(TY_F8E5M2, 0x01) == 0x1p-16);
+	/* every finite byte reads back to itself */
+	for (int b = 0; b < 256; b++) {
+		double v4 = f8_decode(TY_F8E4M3, (uint8_t)b), v5 = f8_decode(TY_F8E5M2, (uint8_t)b);
+		if (!isnan(v4) && f8_encode(TY_F8E4M3, v4) != b)
+			fail_msg("e4m3 0x%02x reads %g, which encodes 0x%02x", b, v4,
+				 f8_encode(TY_F8E4M3, v4));
+		if (!isnan(v5) && !isinf(v5) && f8_encode(TY_F8E5M2, v5) != b)
+			fail_msg("e5m2 0x%02x reads %g, which encodes 0x%02x", b, v5,
+				 f8_encode(TY_F8E5M2, v5));
+	}
+	assert_int_equal(type_size(TY_F8E4M3), 1);
+	assert_true(type_is_float(TY_F8E5M2) && !type_is_int(TY_F8E5M2));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_size_helpers),
-	    cmocka_unit_test(test_shape_parse),
-	    cmocka_unit_test(test_shape_check),
-	    cmocka_unit_test(test_verify_limits),
+	    cmocka_unit_test(test_size_helpers), cmocka_unit_test(test_shape_parse),
+	    cmocka_unit_test(test_shape_check),	 cmocka_unit_test(test_verify_limits),
+	    cmocka_unit_test(test_f8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
