@@ -75,6 +75,8 @@ typedef struct {
 	int pass_words[MAX_PASSES];    /* 32-bit words per element of the chunk a pass holds */
 	int pass_partials[MAX_PASSES]; /* scalar partials a thread carries through the pass */
 	int split_ok;		       /* reductions combinable in one pass and no [M,N] output */
+	int kept_bytes;		       /* [M,N] loads a later looped pass reads again, an element */
+	int red_results;	       /* reduction results (welford counts 3): partials to combine */
 	int helion_live;	       /* Helion's body_live_tiles, counted on our body */
 	int held_tiles;		       /* persistent: rdim values held at the peak (our model) */
 	int held_words;		       /* the same in 32-bit words per element */

@@ -197,6 +197,13 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 			f->load_isz = sz;
 	}
 
+	/* the [M,N] loads a later looped pass reads again: what smem=1 keeps on chip */
+	for (int i = 0; i < k->nins; i++)
+		if (plan->last_read[i] > plan->first_read[i] &&
+		    k->params[k->ins[i].param].shape == SH_TILE)
+			f->kept_bytes +=
+			    type_size(type_resolve(k->params[k->ins[i].param].type, dtype));
+	f->red_results = plan->nred;
 	f->levels = plan->nreduce;
 	f->online = plan->nonline;
 	f->passes = plan->npasses;

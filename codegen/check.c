@@ -28,8 +28,9 @@ codegen_check(const Kernel *k, const Compile *c, Diag *d)
 		return -1;
 	/* NVPTX cannot select the cluster intrinsics below sm_90 (it would abort) */
 	if (g->cluster > 1 && strcmp(c->arch, "sm_90") < 0)
-		return diag(d, "cluster=%d: %s has no thread-block clusters (sm_90 and later have them)",
-			    g->cluster, c->arch);
+		return diag(
+		    d, "cluster=%d: %s has no thread-block clusters (sm_90 and later have them)",
+		    g->cluster, c->arch);
 	return config_check_emit(k, c->dtype, c->M, c->N, g, d);
 }
 

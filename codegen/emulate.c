@@ -208,8 +208,8 @@ launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag
 				sm.dyn_bytes);
 	int nt = l.block_x, K = l.cluster_x, all = nt * K;
 	if (all > MAX_EMU_THREADS)
-		return diag(d, "emulator: a cluster of %d CTA(s) of %d threads is over %d threads", K,
-			    nt, MAX_EMU_THREADS);
+		return diag(d, "emulator: a cluster of %d CTA(s) of %d threads is over %d threads",
+			    K, nt, MAX_EMU_THREADS);
 	Cluster cl = {.cta = calloc((size_t)K, sizeof(Cta)), .n = K};
 	Thread *th = calloc((size_t)all, sizeof *th);
 	pthread_t *pt = calloc((size_t)all, sizeof *pt);
@@ -230,7 +230,11 @@ launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag
 		for (int r = 0; r < K; r++)
 			memset(cl.cta[r].smem, 0xff, bytes);
 		for (int t = 0; t < all; t++) {
-			th[t] = (Thread){fn, args, &cl, &cl.cta[t / nt], (unsigned)(t % nt),
+			th[t] = (Thread){fn,
+					 args,
+					 &cl,
+					 &cl.cta[t / nt],
+					 (unsigned)(t % nt),
 					 (unsigned)(b + t / nt)};
 			if (pthread_create(&pt[t], &attr, run_thread, &th[t]) != 0)
 				break;

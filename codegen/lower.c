@@ -73,9 +73,8 @@ prologue(Lower *L)
 	if (L->nseg > 1) {
 		/* segments are whole chunks: cdiv(cdiv(N, nseg), r_block) * r_block columns (a
 		 * cluster's CTAs are consecutive in x, so its rank is the segment) */
-		LLVMValueRef per =
-		    LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, L->N, ci64(L, L->nseg - 1), ""),
-				  ci64(L, L->nseg), "");
+		LLVMValueRef per = LLVMBuildSDiv(
+		    L->b, LLVMBuildAdd(L->b, L->N, ci64(L, L->nseg - 1), ""), ci64(L, L->nseg), "");
 		LLVMValueRef rbk = ci64(L, g->r_block);
 		LLVMValueRef len = LLVMBuildMul(
 		    L->b,
@@ -138,12 +137,12 @@ shared_arrays(Lower *L)
 		L->smem = shared_global(L, "red_smem", LLVMArrayType(L->f32, sm.red_bytes / 4),
 					LLVMInternalLinkage);
 	if (sm.cluster_bytes)
-		L->clu = shared_global(L, "cluster_smem",
-				       LLVMArrayType(L->f32, sm.cluster_bytes / 4),
-				       LLVMInternalLinkage);
+		L->clu =
+		    shared_global(L, "cluster_smem", LLVMArrayType(L->f32, sm.cluster_bytes / 4),
+				  LLVMInternalLinkage);
 	if (sm.dyn_bytes)
-		L->dyn = shared_global(L, "rows_smem", LLVMArrayType(L->i8, 0),
-				       LLVMExternalLinkage);
+		L->dyn =
+		    shared_global(L, "rows_smem", LLVMArrayType(L->i8, 0), LLVMExternalLinkage);
 }
 
 static void

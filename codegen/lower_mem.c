@@ -181,8 +181,8 @@ load_policy(Lower *L, const Instr *in, int bytes)
 		return NULL;
 	const Param *p = &L->k->params[in->param];
 	int i = (int)(in - L->k->ins);
-	int again = p->shape == SH_VEC ||
-		    (L->last_read && L->pass < L->last_read[i] && L->row_off[i] < 0);
+	int again =
+	    p->shape == SH_VEC || (L->last_read && L->pass < L->last_read[i] && L->row_off[i] < 0);
 	return L->policy[again];
 }
 
@@ -243,11 +243,10 @@ kept_ptr(Lower *L, const Instr *in, const Chunk *ch, int j)
 {
 	int i = (int)(in - L->k->ins);
 	LLVMTypeRef st = storage_type(L, L->k->params[in->param].type);
-	LLVMValueRef row = LLVMBuildAdd(
-	    L->b, ci64(L, L->row_off[i]),
-	    LLVMBuildMul(L->b, LLVMBuildZExt(L->b, L->grp, L->i64, ""), ci64(L, L->row_bytes[i]),
-			 ""),
-	    "");
+	LLVMValueRef row = LLVMBuildAdd(L->b, ci64(L, L->row_off[i]),
+					LLVMBuildMul(L->b, LLVMBuildZExt(L->b, L->grp, L->i64, ""),
+						     ci64(L, L->row_bytes[i]), ""),
+					"");
 	LLVMValueRef base = LLVMBuildGEP2(L->b, L->i8, L->dyn, &row, 1, "");
 	LLVMValueRef col = LLVMBuildAdd(L->b, LLVMBuildSub(L->b, ch->col, L->body_lo, ""),
 					ci64(L, (long long)j * L->tpr * ch->vec), "");
@@ -285,7 +284,7 @@ lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 			LLVMValueRef pol = unaligned(L, ch, p) ? NULL : load_policy(L, in, bytes);
 			v = unaligned(L, ch, p) ? load_elems(L, p->type, ptr, ch->vec)
 			    : pol		? load_hinted(L, vt, ptr, bytes, pol)
-					: load_inv(L, vt, ptr, vec_align(L, p->type, ch->vec));
+				  : load_inv(L, vt, ptr, vec_align(L, p->type, ch->vec));
 		}
 		LLVMBuildBr(L->b, next);
 		LLVMPositionBuilderAtEnd(L->b, next);

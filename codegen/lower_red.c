@@ -279,7 +279,8 @@ cluster_cross(Lower *L, Red *rs, int n)
 	LLVMPositionBuilderAtEnd(L->b, wr);
 	for (int i = 0, s = base; i < n; i++)
 		for (int c = 0; c < rs[i].ncomp; c++, s++) {
-			LLVMValueRef ix[2] = {ci32(L, 0), LLVMBuildAdd(L->b, grp, ci32(L, s * mb), "")};
+			LLVMValueRef ix[2] = {ci32(L, 0),
+					      LLVMBuildAdd(L->b, grp, ci32(L, s * mb), "")};
 			LLVMValueRef p = LLVMBuildGEP2(L->b, at, L->clu, ix, 2, "");
 			LLVMSetAlignment(LLVMBuildStore(L->b, rs[i].acc[c], p), 4);
 		}

@@ -40,7 +40,8 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy,
 	buf_printf(b,
 		   ",\n  \"config\": {\"persistent\": %s, \"r_block\": %lld, \"m_block\": %d, "
 		   "\"num_warps\": %d, \"vec\": %d, \"split\": %d, \"evict\": %d, "
-		   "\"min_ctas\": %d, \"smem\": %d, \"cluster\": %d},\n  \"passes\": %d,\n  \"reasons\": [",
+		   "\"min_ctas\": %d, \"smem\": %d, \"cluster\": %d},\n  \"passes\": %d,\n  "
+		   "\"reasons\": [",
 		   g->persistent ? "true" : "false", (long long)g->r_block, g->m_block,
 		   g->num_warps, g->vec, g->split, g->evict, g->min_ctas > 1 ? g->min_ctas : 1,
 		   g->smem, l.cluster_x, plan_streams(k->plan, g->persistent));

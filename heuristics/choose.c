@@ -43,7 +43,8 @@ config_settle(Config *g, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 	int own = g->min_ctas == -1;
 	if (own)
 		g->min_ctas = 1;
-	if (config_check_emit(k, f->dtype, M, N, g, d) || config_check_target(k, f->dtype, N, g, t, d))
+	if (config_check_emit(k, f->dtype, M, N, g, d) ||
+	    config_check_target(k, f->dtype, N, g, t, d))
 		return -1;
 	if (own && p == POLICY_RKC) {
 		Cost o;

@@ -34,7 +34,8 @@ config_equal(const Config *a, const Config *b)
 	return a->persistent == b->persistent && a->r_block == b->r_block &&
 	       a->m_block == b->m_block && a->num_warps == b->num_warps && a->vec == b->vec &&
 	       a->split == b->split && a->evict == b->evict && a->min_ctas == b->min_ctas &&
-	       a->smem == b->smem && (a->cluster > 1 ? a->cluster : 1) == (b->cluster > 1 ? b->cluster : 1);
+	       a->smem == b->smem &&
+	       (a->cluster > 1 ? a->cluster : 1) == (b->cluster > 1 ? b->cluster : 1);
 }
 
 void

@@ -17,13 +17,17 @@
  *   BW * (1 - exp(-r / BW)), so it saturates smoothly and more bytes in flight always help a
  *   little. Full waves run with k = the resident slots, the last partial wave with fewer.
  * - a spilling config moves its spilled words through L2: stored once, loaded once per pass.
+ * - rows kept on chip (smem=1): no re-read bytes; later passes wait on shared memory; shared
+ *   memory bounds the resident CTAs. A cluster: whole clusters are resident, and each dependent
+ *   reduction level adds an exchange of partials (cluster_ns).
  * - time = memory time + L2 time + launch (+ the split combine).
  */
 void
 cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o)
 {
-	int tpr = config_tpr(c), threads = 32 * c->num_warps;
-	int64_t seg = cdiv(N, c->split);
+	int tpr = config_tpr(c), threads = 32 * c->num_warps, segs = config_segments(c);
+	int64_t seg = cdiv(N, segs);
+	int kept = c->smem && !c->persistent; /* later passes read shared memory, not L2/HBM */
 	int64_t ept = c->r_block / tpr;
 	o->regs = regs_predict(f, c->persistent, ept, c->vec);
 	o->live_bytes = live_bytes_thread(f, c->persistent, ept, c->vec);
@@ -38,10 +42,24 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	int by_regs = t->regs_per_sm / (alloc * threads);
 	o->ctas_per_sm = by_threads < by_regs ? by_threads : by_regs;
 	o->ctas_per_sm = o->ctas_per_sm < t->max_ctas_sm ? o->ctas_per_sm : t->max_ctas_sm;
+	/* shared memory: the rows kept on chip (heuristics/smem.c has the exact layout) and the
+	 * partials, plus the 1 KiB a CTA the hardware reserves */
+	int64_t smem =
+	    (kept ? (int64_t)c->m_block * seg * f->kept_bytes : 0) +
+	    (int64_t)f->red_results * 4 *
+		((tpr > 32 ? c->num_warps : 0) + (segs > 1 && c->cluster > 1 ? c->m_block : 0));
+	if (smem > 0) {
+		int by_smem = (int)(t->smem_per_sm / (smem + 1024));
+		by_smem = by_smem > 1 ? by_smem : 1;
+		o->ctas_per_sm = by_smem < o->ctas_per_sm ? by_smem : o->ctas_per_sm;
+	}
 
 	int64_t row_ctas = cdiv(M, c->m_block);
-	o->ctas = row_ctas * c->split;
+	o->ctas = row_ctas * segs;
 	int64_t slots = (int64_t)t->sms * o->ctas_per_sm;
+	/* a cluster's CTAs are resident together: only whole clusters fill the slots */
+	if (c->cluster > 1)
+		slots = slots / c->cluster * c->cluster;
 	o->waves = (double)o->ctas / slots;
 
 	double MN = (double)M * N;
@@ -54,10 +72,10 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	for (int p = 0; p < passes && p < MAX_PASSES; p++) {
 		double vec = c->persistent ? f->vec_in_bytes : f->pass_vec_bytes[p];
 		l2 += (double)readers * seg * vec;
-		if (!c->persistent)
+		if (!c->persistent && !kept)
 			reread += MN * f->pass_tile_bytes[p];
 	}
-	if (!c->persistent)
+	if (!c->persistent && !kept)
 		reread -= MN * f->tile_in_bytes;
 	if (reread > 0) {
 		int64_t inflight = o->ctas < slots ? o->ctas : slots;
@@ -74,7 +92,16 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	int64_t chunks = c->persistent ? 1 : cdiv(seg, c->r_block);
 	int lanes = tpr < 32 ? tpr : 32;
 	double red_ns = log2(lanes > 1 ? lanes : 1) * t->shfl_ns + (tpr > 32 ? t->barrier_ns : 0);
-	double cta_ns = passes * chunks * t->mem_latency_ns + f->levels * red_ns + t->cta_ns;
+	/* a pass waits a DRAM round trip a chunk; a later pass over a kept row waits on shared
+	 * memory instead, and on L2 where it reads an [N] input; under a cluster each dependent
+	 * level adds the exchange through distributed shared memory */
+	double cta_ns = chunks * t->mem_latency_ns + f->levels * red_ns + t->cta_ns;
+	for (int p = 1; p < passes && p < MAX_PASSES; p++)
+		cta_ns += chunks * (!kept		   ? t->mem_latency_ns
+				    : f->pass_vec_bytes[p] ? t->smem_ns + t->mem_latency_ns
+							   : t->smem_ns);
+	if (c->cluster > 1)
+		cta_ns += f->levels * t->cluster_ns;
 	o->cta_us = cta_ns / 1e3;
 
 	double per_cta = hbm / o->ctas;

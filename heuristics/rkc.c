@@ -4,10 +4,16 @@
 
 #include "heuristics/heuristics.h"
 
-/* Configs within 1% are a tie: prefer persistent (one read), then no split, then fewer chunks
- * (less loop overhead, which the model leaves out), then the fewest registers (the most headroom
- * for the register model's error). */
+/* Configs within 1% are a tie: prefer no cluster (no exchange between CTAs), then persistent (one
+ * read), then rows not kept in shared memory, then no split, then fewer chunks (less loop
+ * overhead, which the model leaves out), then the fewest registers (the most headroom for the
+ * register model's error). */
 #define TIE 0.01
+/* Between a persistent row and a row kept in shared memory the tie is wider: where both fit they
+ * measured within a few percent of each other on the H100, the model errs further than that on
+ * persistent rows of one CTA an SM (its [N] inputs' L2 reads are added, not overlapped), and
+ * registers need no shared-memory traffic (bench/results/h100-2026-11-23-onchip.md). */
+#define SMEM_TIE 0.15
 /* A looped chunk past 64 elements a thread only adds registers: the round trips it saves are
  * already hidden by the other resident CTAs. */
 #define MAX_CHUNK_PER_THREAD 64
@@ -44,12 +50,17 @@ static int
 better(const Cand *a, const Cand *b)
 {
 	double ta = a->score, tb = b->score;
-	if (ta < tb * (1 - TIE))
+	double tie = a->c.smem != b->c.smem && a->c.persistent != b->c.persistent ? SMEM_TIE : TIE;
+	if (ta < tb * (1 - tie))
 		return 1;
-	if (tb < ta * (1 - TIE))
+	if (tb < ta * (1 - tie))
 		return 0;
+	if (a->c.cluster != b->c.cluster)
+		return a->c.cluster < b->c.cluster;
 	if (a->c.persistent != b->c.persistent)
 		return a->c.persistent;
+	if (a->c.smem != b->c.smem)
+		return a->c.smem < b->c.smem;
 	if (a->c.split != b->c.split)
 		return a->c.split < b->c.split;
 	if (a->c.r_block != b->c.r_block && !a->c.persistent)
@@ -77,6 +88,7 @@ occupancy_penalty(const Cost *o, const Config *c, const Target *t)
 	int by_regs = t->regs_per_sm / (alloc * threads);
 	int by_threads = t->max_threads_sm / threads;
 	int k = by_regs < by_threads ? by_regs : by_threads;
+	k = k < o->ctas_per_sm ? k : o->ctas_per_sm; /* shared memory and the CTA cap */
 	if (o->ctas <= t->sms)
 		return 0;
 	return k < 2 || k * c->num_warps < MIN_WARPS_SM ? OCCUPANCY : 0;
@@ -87,7 +99,8 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
     const Target *t)
 {
 	/* only what codegen can emit and the target run */
-	if (config_check_emit(k, f->dtype, M, N, c, NULL) || config_check_target(k, f->dtype, N, c, t, NULL))
+	if (config_check_emit(k, f->dtype, M, N, c, NULL) ||
+	    config_check_target(k, f->dtype, N, c, t, NULL))
 		return;
 	Cand x = {*c, {0}, 0};
 	cost_model(f, c, M, N, t, &x.cost);
@@ -101,20 +114,62 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 	cs->v[cs->n++] = x;
 }
 
+/* The ways to cut a row into segments: split s (through the workspace, where the plan allows) or
+ * a cluster of c CTAs (where the target has clusters); at most one over 1. Whether a cluster may
+ * cut a given config is cluster_fits'. */
+typedef struct {
+	int split, cluster;
+} Cut;
+
+static int
+cuts(Cut *out, const Facts *f, int64_t M, const Target *t)
+{
+	int n = 0;
+	out[n++] = (Cut){1, 1};
+	if (f->split_ok)
+		for (int s = 2; s <= 1024 && M * s <= 16 * t->sms; s *= 2)
+			out[n++] = (Cut){s, 1};
+	for (int c = 2; c <= t->cluster_max; c *= 2)
+		out[n++] = (Cut){1, c};
+	return n;
+}
+
+/* Clusters cost an exchange and a barrier that hold every CTA of the cluster, and on the H100
+ * they measured slower than one CTA a row wherever the row fits a CTA and the rows fill the GPU,
+ * and slower held in registers than streamed (a cluster's CTAs are few and wide, and a
+ * persistent one waits on all its loads at once) (bench/results/h100-2026-11-23-onchip.md). So a
+ * cluster cuts only a looped row, and only where one CTA a row
+ * cannot do the job: fewer rows than SMs (the GPU would idle), or a row kept on chip that leaves
+ * fewer than two CTAs an SM (the HBM would idle while the one CTA reduces). */
+/* A cluster's CTAs run together and each pays the same exchange and barrier whatever its size;
+ * every cluster config measured fast had 4 to 16 warps a CTA, none smaller was measured. */
+#define MIN_CLUSTER_WARPS 4
+
+static int
+cluster_fits(const Config *c, const Facts *f, int64_t M, int64_t N, const Target *t)
+{
+	if (c->cluster <= 1)
+		return 1;
+	if (c->persistent || c->num_warps < MIN_CLUSTER_WARPS)
+		return 0;
+	if (M < t->sms)
+		return 1;
+	return c->smem && N * f->kept_bytes > t->smem_per_sm / 2;
+}
+
 static void
 enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 	  int64_t mcap)
 {
 	int vec = config_vec(k, f->dtype, N);
-	int max_split = 1;
-	if (f->split_ok)
-		while (max_split < 1024 && M * max_split * 2 <= 16 * t->sms)
-			max_split *= 2;
-	for (int split = 1; split <= max_split; split *= 2) {
-		int64_t seg = cdiv(N, split);
+	Cut cut[16];
+	int ncut = cuts(cut, f, M, t);
+	for (int ci = 0; ci < ncut; ci++) {
+		int split = cut[ci].split, cluster = cut[ci].cluster, segs = split * cluster;
+		int64_t seg = cdiv(N, segs);
 		for (int w = 1; 32 * w <= t->max_threads_cta; w *= 2)
 			for (int m = 1; m <= 32 * w && m <= mcap; m *= 2) {
-				Config c = {0, 0, m, w, vec, split, 0, 1, 0, 1};
+				Config c = {0, 0, m, w, vec, split, 0, 1, 0, cluster};
 				int64_t step = (int64_t)config_tpr(&c) * vec;
 				/* a thread with no element of its row is waste the model cannot
 				 * see, unless no more rows fit in the CTA to give it one */
@@ -122,34 +177,40 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 				if (step > (vec > np2(seg) ? vec : np2(seg)) &&
 				    config_tpr(&c) > 1 && !last_m)
 					continue;
-				if (split > 1 && seg < step)
+				if (segs > 1 && seg < step)
 					continue;
 				c.persistent = 1;
 				c.r_block = cdiv(seg, step) * step;
-				if (c.r_block / config_tpr(&c) <= MAX_HELD_PER_THREAD)
+				if (c.r_block / config_tpr(&c) <= MAX_HELD_PER_THREAD &&
+				    cluster_fits(&c, f, M, N, t))
 					add(cs, k, f, &c, M, N, t);
 				c.persistent = 0;
 				for (c.r_block = step; c.r_block < seg; c.r_block *= 2) {
 					if (c.r_block / config_tpr(&c) > MAX_CHUNK_PER_THREAD)
 						break;
-					add(cs, k, f, &c, M, N, t);
+					for (c.smem = 0; c.smem <= (f->kept_bytes > 0); c.smem++)
+						if (cluster_fits(&c, f, M, N, t))
+							add(cs, k, f, &c, M, N, t);
+					c.smem = 0;
 				}
 			}
 	}
 }
 
 /* The best candidate that differs from b in the knob, or NULL. */
-enum { K_MODE, K_WARPS, K_MBLOCK, K_SPLIT };
+enum { K_MODE, K_WARPS, K_MBLOCK, K_SPLIT, K_CLUSTER, K_SMEM };
 static const Cand *
 best_other(const Cands *cs, const Cand *b, int knob)
 {
 	const Cand *best = NULL;
 	for (int i = 0; i < cs->n; i++) {
 		const Config *c = &cs->v[i].c;
-		int differs = knob == K_MODE	 ? c->persistent != b->c.persistent
-			      : knob == K_WARPS	 ? c->num_warps != b->c.num_warps
-			      : knob == K_MBLOCK ? c->m_block != b->c.m_block
-						 : c->split != b->c.split;
+		int differs = knob == K_MODE	  ? c->persistent != b->c.persistent
+			      : knob == K_WARPS	  ? c->num_warps != b->c.num_warps
+			      : knob == K_MBLOCK  ? c->m_block != b->c.m_block
+			      : knob == K_SPLIT	  ? c->split != b->c.split
+			      : knob == K_CLUSTER ? c->cluster != b->c.cluster
+						  : c->smem != b->c.smem;
 		if (differs && (!best || better(&cs->v[i], best)))
 			best = &cs->v[i];
 	}
@@ -181,7 +242,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	const Config *c = &b->c;
 	const Cost *o = &b->cost;
 	int size = config_elem_size(k, f->dtype), tpr = config_tpr(c);
-	int64_t seg = cdiv(N, c->split), ept = c->r_block / tpr;
+	int64_t seg = cdiv(N, config_segments(c)), ept = c->r_block / tpr;
 	char alt[200];
 
 	if (N * size % 16 == 0)
@@ -248,10 +309,50 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	if (!f->split_ok)
 		choice_reason(out, "split=1: not applicable, the kernel has %s",
 			      plan_no_split(k->plan));
+	else if (c->cluster > 1)
+		choice_reason(out,
+			      "split=1: the cluster cuts the row instead (no workspace, no second "
+			      "phase); %s",
+			      vs(alt, sizeof alt, b, best_other(cs, b, K_SPLIT)));
 	else
 		choice_reason(out, "split=%d: %lld row(s) x %d segment(s) of %lld on %d SMs; %s",
 			      c->split, (long long)M, c->split, (long long)seg, t->sms,
 			      vs(alt, sizeof alt, b, best_other(cs, b, K_SPLIT)));
+	if (c->cluster > 1)
+		choice_reason(
+		    out,
+		    "cluster=%d: each row over %d CTAs of a cluster (segments of %lld), their "
+		    "partials combined through distributed shared memory in rank order: %lld "
+		    "CTAs; %s",
+		    c->cluster, c->cluster, (long long)seg, (long long)o->ctas,
+		    vs(alt, sizeof alt, b, best_other(cs, b, K_CLUSTER)));
+	else if (t->cluster_max <= 1)
+		choice_reason(out, "cluster=1: %s has no thread-block clusters", t->arch);
+	else if (M >= t->sms && (!f->kept_bytes || N * f->kept_bytes <= t->smem_per_sm / 2))
+		choice_reason(
+		    out,
+		    "cluster=1: one CTA a row, as %lld rows fill %d SMs and a row kept on "
+		    "chip (%lld bytes) leaves two CTAs an SM (clusters only where either "
+		    "fails)",
+		    (long long)M, t->sms, (long long)N * f->kept_bytes);
+	else
+		choice_reason(out, "cluster=1: %s",
+			      vs(alt, sizeof alt, b, best_other(cs, b, K_CLUSTER)));
+	if (c->smem)
+		choice_reason(
+		    out,
+		    "smem=1: the %d byte(s) an element the later passes read again stay in "
+		    "shared memory (%lld bytes a CTA), so the row comes from HBM once, not "
+		    "%d times; %d CTA(s) an SM; %s",
+		    f->kept_bytes, (long long)c->m_block * seg * f->kept_bytes, f->passes,
+		    o->ctas_per_sm, vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
+	else if (!f->kept_bytes)
+		choice_reason(out, "smem=0: no pass reads an [M,N] input again");
+	else if (c->persistent)
+		choice_reason(out, "smem=0: the row is held in registers; %s",
+			      vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
+	else
+		choice_reason(out, "smem=0: %s", vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
 	int64_t words = o->live_bytes / 4;
 	int base = REG_BASE + (c->persistent ? 0 : REG_LOOP);
 	const char *what = c->persistent ? "base" : "base and loop state";
@@ -369,7 +470,8 @@ choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *
 	enumerate(&cs, k, f, M, N, t, mcap);
 	if (!cs.n) {
 		/* nothing fits without spilling: the smallest looped chunk at the widest CTA */
-		Config c = {0, 0, 1, t->max_threads_cta / 32, config_vec(k, f->dtype, N), 1, 0, 1, 0, 1};
+		Config c = {0, 0, 1, t->max_threads_cta / 32, config_vec(k, f->dtype, N), 1, 0,
+			    1, 0, 1};
 		c.r_block = (int64_t)config_tpr(&c) * c.vec;
 		c.persistent = c.r_block >= N;
 		out->cfg = c;

@@ -64,8 +64,9 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 		return diag(d, "smem=%d: must be 0 or 1 (rows read again kept in shared memory)",
 			    c->smem);
 	if (c->smem && c->persistent)
-		return diag(d, "smem=1 keeps the inputs a looped row's later passes read again; a "
-			       "persistent row is held in registers (use persistent=0 with smem=1)");
+		return diag(d,
+			    "smem=1 keeps the inputs a looped row's later passes read again; a "
+			    "persistent row is held in registers (use persistent=0 with smem=1)");
 	if (c->smem && !k->plan->nreread)
 		return diag(d,
 			    "smem=1: no looped pass of this kernel reads an [M,N] input again (%d "
@@ -74,10 +75,11 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 	if (c->cluster < 0 || c->cluster > MAX_CLUSTER)
 		return diag(d, "cluster=%d: must be from 1 to %d", c->cluster, MAX_CLUSTER);
 	if (c->cluster > 1 && c->split > 1)
-		return diag(d,
-			    "split=%d with cluster=%d: both cut a row into segments; at most one of "
-			    "them may be over 1",
-			    c->split, c->cluster);
+		return diag(
+		    d,
+		    "split=%d with cluster=%d: both cut a row into segments; at most one of "
+		    "them may be over 1",
+		    c->split, c->cluster);
 	if (c->split > 1 && !k->plan->split_ok)
 		return diag(d,
 			    "split=%d: row splitting needs one pass of plain reductions and no [N] "
@@ -90,7 +92,9 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 		    d,
 		    "persistent needs r_block >= %s (%lld); r_block=%lld would leave part of "
 		    "the row out",
-		    c->split > 1 ? "the split segment" : c->cluster > 1 ? "the cluster segment" : "N",
+		    c->split > 1     ? "the split segment"
+		    : c->cluster > 1 ? "the cluster segment"
+				     : "N",
 		    (long long)seg, (long long)c->r_block);
 	if (tpr > 32 && c->num_warps > config_smem_warps(k))
 		return diag(
@@ -109,10 +113,11 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    k->plan->nred, c->m_block, (long long)sm.cluster_bytes,
 			    (long long)(sm.red_bytes + sm.cluster_bytes), MAX_STATIC_SMEM);
 	if (sm.dyn_bytes > MAX_DYN_SMEM)
-		return diag(d,
-			    "smem=1: %d row(s) a CTA of the re-read inputs take %lld bytes of shared "
-			    "memory; at most %d (a smaller m_block, or a cluster to cut the row)",
-			    c->m_block, (long long)sm.dyn_bytes, MAX_DYN_SMEM);
+		return diag(
+		    d,
+		    "smem=1: %d row(s) a CTA of the re-read inputs take %lld bytes of shared "
+		    "memory; at most %d (a smaller m_block, or a cluster to cut the row)",
+		    c->m_block, (long long)sm.dyn_bytes, MAX_DYN_SMEM);
 	int64_t blocks = M / c->m_block + (M % c->m_block != 0);
 	if (blocks > INT32_MAX / segs)
 		return diag(d,
@@ -138,10 +143,11 @@ config_check_target(const Kernel *k, Type dtype, int64_t N, const Config *c, con
 	smem_layout(k, dtype, N, c, &sm, NULL, NULL);
 	int64_t all = sm.red_bytes + sm.cluster_bytes + sm.dyn_bytes;
 	if (all > t->smem_per_cta)
-		return diag(d,
-			    "shared memory: %lld bytes a CTA (%lld of rows kept on chip); %s gives a "
-			    "CTA at most %d",
-			    (long long)all, (long long)sm.dyn_bytes, t->arch, t->smem_per_cta);
+		return diag(
+		    d,
+		    "shared memory: %lld bytes a CTA (%lld of rows kept on chip); %s gives a "
+		    "CTA at most %d",
+		    (long long)all, (long long)sm.dyn_bytes, t->arch, t->smem_per_cta);
 	if (32 * c->num_warps > t->max_threads_cta)
 		return diag(d, "num_warps=%d: %s takes at most %d threads a CTA (num_warps %d)",
 			    c->num_warps, t->arch, t->max_threads_cta, t->max_threads_cta / 32);

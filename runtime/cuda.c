@@ -266,9 +266,8 @@ launch(Gpu *g, GpuFn *f, const Manifest *m, void **args, Diag *d)
 			  (f->fn, m->grid[0], m->grid[1], m->grid[2], m->block[0], m->block[1],
 			   m->block[2], smem, NULL, args, NULL),
 			  d);
-	if (csize > 8 &&
-	    CU(g, FuncSetAttribute, (f->fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
-	       d))
+	if (csize > 8 && CU(g, FuncSetAttribute,
+			    (f->fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1), d))
 		return -1;
 	CUlaunchAttribute at = {.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION};
 	at.value.clusterDim.x = m->cluster[0];

@@ -12,6 +12,7 @@ while IFS='|' read -r point msg; do
 	msg=${msg# }
 	for cmd in explain compile; do
 		o=
+		rm -f "$t/k.ptx"
 		[ $cmd = compile ] && o="-o $t/k.ptx"
 		# shellcheck disable=SC2086 # $o is an option and its value, or nothing
 		out=$("$rkc" $cmd "testdata/kernels/$1.rk" --shape "$2" --dtype "$3" --arch "$4" \

@@ -19,8 +19,10 @@ static int
 check_both(const Config *c, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 	   Diag *d)
 {
-	return config_check_emit(k, f->dtype, M, N, c, d) || config_check_target(k, f->dtype, N, c, t, d) ? -1
-											     : 0;
+	return config_check_emit(k, f->dtype, M, N, c, d) ||
+		       config_check_target(k, f->dtype, N, c, t, d)
+		   ? -1
+		   : 0;
 }
 
 static Target
@@ -475,7 +477,8 @@ rkc_picks_are_valid(void **state)
 	}
 }
 
-/* A long row with few rows splits; narrow rows pack several rows per CTA. */
+/* A long row with few rows is cut over CTAs (split or a cluster); narrow rows pack several rows
+ * per CTA. */
 static void
 rkc_split_and_pack(void **state)
 {
@@ -486,7 +489,7 @@ rkc_split_and_pack(void **state)
 	Choice c;
 	Diag d = {0};
 	assert_int_equal(choose(k, &f, 8, 2097152, &t, POLICY_RKC, &c, &d), 0);
-	assert_true(c.cfg.split > 1);
+	assert_true(config_segments(&c.cfg) > 1);
 	kernel_free(k);
 	k = load_kernel("rms_norm");
 	facts_compute(k, TY_BF16, &f);
