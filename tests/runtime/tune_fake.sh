@@ -36,6 +36,11 @@ expect 1 "wrong results, not a candidate" "FAIL      <- seed (rkc)" \
 expect 0 "TUNE kernel=rms_norm dtype=f32 M=8 N=64" "seed_rank=1" -- \
 	tune - --shape 2x4x64 --dtype f32 --top 1 --no-check --copy-gbps 3000 <$k
 
+# --json: a line a candidate, then the TUNE line's fields.
+expect 0 '"kind":"candidate"' '"seed":true' '"kind":"tune"' '"seed_rank":1' '"dtype":"bf16"' -- \
+	tune $k --shape=64x128 --dtype bf16 --top 1 --no-check --copy-gbps 3000 --json
+[ "$(printf '%s\n' "$out" | grep -vc '^{"')" = 0 ] || fail "tune --json: a line not JSON"
+
 expect 0 "usage: rkc tune" -- tune --help
 expect 0 "tune      On a GPU" -- --help
 expect 2 "usage: rkc tune" -- tune $k --dtype bf16

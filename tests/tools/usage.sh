@@ -78,5 +78,13 @@ for c in $cmds; do
 			{ printf 'FAIL: rkc %s lists %s %s, which it does not take:\n%s\n' "$c" "$opt" "$arg" "$out"; exit 1; }
 	done || fail=1
 done
+# check --json: a JSON object a line for each file, good or bad.
+want='{"file":"testdata/kernels/sum.rk","inputs":1,"kernel":"sum","ok":true,"ops":3,"outputs":1,"reductions":1}
+{"error":"error: cannot open '"'nope.rk'"': No such file or directory","file":"nope.rk","ok":false}'
+got=$("$rkc" check --json $k nope.rk 2>/dev/null)
+[ $? = 1 ] && [ "$got" = "$want" ] || {
+	printf 'FAIL: check --json:\n%s\n' "$got"
+	fail=1
+}
 [ $fail = 0 ] && echo ok
 exit $fail
