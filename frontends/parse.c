@@ -198,6 +198,24 @@ parse_decl(Parser *p)
 }
 
 /* Operands: a comma-separated list up to the end of the line. */
+/* What may follow '=': every op_info name once (max and min name two ops), store and the bare
+ * cast left out, so the list grows with the IR and is never written out twice. */
+static const char *
+op_list(char *buf, size_t n)
+{
+	size_t at = 0;
+	buf[0] = 0;
+	for (int i = 0; i < OP_COUNT && at < n; i++) {
+		Op op;
+		if (i != OP_STORE && i != OP_CAST && op_parse(op_info[i].name, &op) == 0 &&
+		    (int)op == i)
+			at += snprintf(buf + at, n - at, "%s, ", op_info[i].name);
+	}
+	if (at < n)
+		snprintf(buf + at, n - at, "cast.TYPE");
+	return buf;
+}
+
 static int
 parse_operands(Parser *p, Instr *in, int first_is_param)
 {
@@ -305,7 +323,9 @@ parse_stmt(Parser *p)
 		return diag_at(p->d, p->b.file, optok.loc,
 			       "'cast' needs a type: cast.f32, cast.i8, ...");
 	} else if (op_parse(optok.text, &op) < 0) {
-		return diag_at(p->d, p->b.file, optok.loc, "unknown operation '%s'", optok.text);
+		char ops[512];
+		return diag_at(p->d, p->b.file, optok.loc, "unknown operation '%s' (expected %s)",
+			       optok.text, op_list(ops, sizeof ops));
 	}
 	Instr *in = kb_instr(&p->b, op, sloc);
 	if (!in)

@@ -59,21 +59,13 @@ print_ptxas(FILE *f, const char *arch, const PtxasFunc *p)
 		p->barriers);
 }
 
-int
-cmd_compile(int argc, char **argv)
+static int
+compile_run(const Args *a)
 {
-	const char *path, *out = NULL;
-	int run_ptxas = 0;
-	const ToolOpt own[] = {
-	    {"-o", &out, NULL, "no output given (-o out.ptx, or -o - for stdout)"},
-	    {"--ptxas", NULL, &run_ptxas, NULL},
-	    {NULL, NULL, NULL, NULL},
-	};
+	const char *path = a->operands[0], *out = arg_value(a, "-o");
+	int run_ptxas = arg_count(a, "--ptxas");
 	Request rq;
-	if (tool_request_args("compile",
-			      "rkc compile K.rk --shape MxN --dtype bf16|fp16|fp32 [--arch sm_90] "
-			      "[--policy rkc|helion2828] [--config k=v,...] [--ptxas] -o out.ptx",
-			      argc, argv, own, &rq, &path))
+	if (tool_request(a, &rq))
 		return 2;
 	rq.emit = 1;
 	const char *arch = rq.arch;
@@ -109,3 +101,28 @@ out:
 	kernel_free(k);
 	return rc;
 }
+
+const Cmd cmd_compile = {
+    .name = "compile",
+    .operands = "K.rk",
+    .min_operands = 1,
+    .max_operands = 1,
+    .missing = "no kernel file given",
+    .summary = "Compile a kernel for a shape to PTX, with the launch manifest beside it.",
+    .opts =
+	(const Opt[]){
+	    OPT_SHAPE,
+	    OPT_DTYPE,
+	    OPT_ARCH,
+	    OPT_POLICY,
+	    OPT_CONFIG,
+	    {"--ptxas", NULL, "assemble the PTX with ptxas and print its report", 0},
+	    {"-o", "FILE",
+	     "the PTX, and the manifest as FILE with .json for .ptx; - prints the PTX alone",
+	     OPT_REQUIRED},
+	    {0},
+	},
+    .about = "Both files are written to temporaries and renamed into place together, so an error "
+	     "changes\nneither; the input is never written over.\n",
+    .run = compile_run,
+};

@@ -95,19 +95,15 @@ print_json(const Kernel *k, const Result *r, int64_t M, int64_t N, const char *d
 	json_decref(o);
 }
 
-int
-cmd_explain(int argc, char **argv)
+static int
+explain_run(const Args *a)
 {
-	const char *path;
-	int json = 0;
-	const ToolOpt own[] = {{"--json", NULL, &json, NULL}, {NULL, NULL, NULL, NULL}};
+	const char *path = a->operands[0];
+	int json = arg_count(a, "--json");
 	Request rq;
-	if (tool_request_args("explain",
-			      "rkc explain K.rk --shape MxN --dtype bf16|fp16|fp32 [--arch sm_90] "
-			      "[--policy rkc|helion2828] [--config k=v,...] [--json]",
-			      argc, argv, own, &rq, &path))
+	if (tool_request(a, &rq))
 		return 2;
-	const char *dtype = rq.dtype == TY_BF16 ? "bf16" : rq.dtype == TY_F16 ? "fp16" : "fp32";
+	const char *dtype = tool_dtype_name(rq.dtype);
 	Diag d = {0};
 	Kernel *k = tool_load_kernel(path);
 	if (!k)
@@ -128,3 +124,25 @@ cmd_explain(int argc, char **argv)
 	kernel_free(k);
 	return 0;
 }
+
+const Cmd cmd_explain = {
+    .name = "explain",
+    .operands = "K.rk",
+    .min_operands = 1,
+    .max_operands = 1,
+    .missing = "no kernel file given",
+    .summary = "A kernel's facts, the config a policy picks for a shape, and the reason for each "
+	       "knob.",
+    .opts =
+	(const Opt[]){
+	    OPT_SHAPE,
+	    OPT_DTYPE,
+	    OPT_ARCH,
+	    OPT_POLICY,
+	    OPT_CONFIG,
+	    {"--json", NULL, "the same as one JSON object (docs/heuristics.md lists its fields)",
+	     0},
+	    {0},
+	},
+    .run = explain_run,
+};

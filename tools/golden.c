@@ -291,7 +291,7 @@ run_all(int update)
 			secs += (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 			if (rc) {
 				points_free(&gen);
-				return 2;
+				return 1;
 			}
 			char *path = golden_path(policies[pi], *a);
 			files++;
@@ -348,7 +348,7 @@ diff(const char *a, const char *b)
 	if (read_points(a, &old) || read_points(b, &now)) {
 		points_free(&old);
 		points_free(&now);
-		return 2;
+		return 1;
 	}
 	printf("# rkc golden diff %s -> %s\n\n", a, b);
 	printf("Config: P persistent / L looped with r_block, m rows per CTA, w warps, v vector "
@@ -406,15 +406,35 @@ diff(const char *a, const char *b)
 	return 0;
 }
 
-int
-cmd_golden(int argc, char **argv)
+static int
+golden_run(const Args *a)
 {
-	if (argc == 2 && !strcmp(argv[1], "check"))
-		return run_all(0);
-	if (argc == 2 && !strcmp(argv[1], "update"))
-		return run_all(1);
-	if (argc == 4 && !strcmp(argv[1], "diff"))
-		return diff(argv[2], argv[3]);
-	fputs("usage: rkc golden check | update | diff OLD.json NEW.json\n", stderr);
-	return 2;
+	const char *action = a->operands[0];
+	int n = a->noperands;
+	if (strcmp(action, "check") && strcmp(action, "update") && strcmp(action, "diff"))
+		return args_error(a, "unknown action '%s' (expected check, update or diff)",
+				  action);
+	if (!strcmp(action, "diff") && n != 3)
+		return args_error(a, "diff takes two golden files, OLD and NEW");
+	if (strcmp(action, "diff") && n != 1)
+		return args_error(a, "%s takes no files", action);
+	if (!strcmp(action, "diff"))
+		return diff(a->operands[1], a->operands[2]);
+	return run_all(!strcmp(action, "update"));
 }
+
+const Cmd cmd_golden = {
+    .name = "golden",
+    .operands = "check | update | diff OLD.json NEW.json",
+    .min_operands = 1,
+    .max_operands = 3,
+    .missing = "no action given (check, update or diff)",
+    .summary = "The golden-config suite (testdata/golden/): check it, update it, or table what "
+	       "changed.",
+    .opts = (const Opt[]){{0}},
+    .about = "check    regenerate every policy's choice on the shape suites for every arch, and "
+	     "list each point\n         that differs from testdata/golden/ (exit 1 on any)\n"
+	     "update   rewrite testdata/golden/ with the choices made now\n"
+	     "diff     the before -> after table of two golden files, per kernel and dtype\n",
+    .run = golden_run,
+};

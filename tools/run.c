@@ -1,29 +1,10 @@
 /* rkc run: compile (or take PTX and its manifest), then check and time on the GPU. */
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime/runtime.h"
 #include "tools/tools.h"
-
-#define MAX_SHAPES 64
-
-/* Options that take a value, each between spaces so a prefix does not match. */
-static const char value_opts[] = " --shape --dtype --arch --policy --config --seed --copy-gbps "
-				 "--ptx --manifest --inputs --tolerances ";
-
-static int
-is_value_opt(const char *a)
-{
-	char key[64];
-	snprintf(key, sizeof key, " %s ", a);
-	return strstr(value_opts, key) != NULL;
-}
-
-static const char run_usage[] =
-    "usage: rkc run K.rk --shape MxN [--shape ...] --dtype bf16|f16|f32 [--arch sm_90]\n"
-    "       [--policy rkc|helion2828] [--config key=value,...] [--check] [--time] [--seed S]\n"
-    "       [--copy-gbps X] [--ptx FILE --manifest FILE] [--inputs FILE] [--tolerances FILE]\n"
-    "A shape BxLxN runs as M = B*L rows. Without --check or --time, both.\n";
 
 int
 tool_build(const Request *rq, Buf *ptx, Manifest *m, Diag *d)
@@ -61,90 +42,65 @@ tool_read_data(const char *given, const char *name, const char **used, Diag *d)
 	return NULL;
 }
 
-int
-cmd_run(int argc, char **argv)
+/* A point that could not run, as rkc run --json prints it. */
+static void
+print_error_json(const Gpu *g, const Kernel *k, Type dtype, const char *where, const char *err)
 {
-	const char *path = NULL, *dtype_s = NULL, *ptx_file = NULL, *man_file = NULL;
-	const char *inputs = NULL, *tols = NULL;
-	const char *shapes[MAX_SHAPES];
-	int nshapes = 0;
-	Request co = {.arch = "sm_90", .policy = POLICY_RKC, .emit = 1};
-	RunOpts ro = {.seed = 1};
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int takes = 1;
-		if (a[0] == '-' && a[1] && !is_value_opt(a) && strcmp(a, "--check") &&
-		    strcmp(a, "--time")) {
-			fprintf(stderr, "rkc run: error: unknown option '%s'\n%s", a, run_usage);
-			return 2;
-		}
-		if (!strcmp(a, "--check"))
-			ro.check = 1, takes = 0;
-		else if (!strcmp(a, "--time"))
-			ro.time = 1, takes = 0;
-		else if (a[0] == '-' && a[1] && !v) {
-			fprintf(stderr, "rkc run: error: '%s' needs a value\n%s", a, run_usage);
-			return 2;
-		} else if (!strcmp(a, "--shape")) {
-			if (nshapes == MAX_SHAPES) {
-				fprintf(stderr, "rkc run: error: at most %d shapes\n", MAX_SHAPES);
-				return 2;
-			}
-			shapes[nshapes++] = v;
-		} else if (!strcmp(a, "--dtype"))
-			dtype_s = v;
-		else if (!strcmp(a, "--arch"))
-			co.arch = v;
-		else if (!strcmp(a, "--config"))
-			co.forced = v;
-		else if (!strcmp(a, "--policy")) {
-			Diag e = {0};
-			if (rkc_parse_policy(v, &co.policy, &e)) {
-				fprintf(stderr, "rkc run: %s\n", e.msg);
-				return 2;
-			}
-		} else if (!strcmp(a, "--seed"))
-			ro.seed = strtoull(v, NULL, 0);
-		else if (!strcmp(a, "--copy-gbps"))
-			ro.copy_gbps = strtod(v, NULL);
-		else if (!strcmp(a, "--ptx"))
-			ptx_file = v;
-		else if (!strcmp(a, "--manifest"))
-			man_file = v;
-		else if (!strcmp(a, "--inputs"))
-			inputs = v;
-		else if (!strcmp(a, "--tolerances"))
-			tols = v;
-		else if (path) {
-			fputs("rkc run: error: one kernel file at a time\n", stderr);
-			return 2;
-		} else {
-			path = a;
-			takes = 0;
-		}
-		i += takes;
+	tool_put_json(json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}", "device", gpu_describe(g), "kernel",
+				k->name, "dtype", tool_dtype_name(dtype), "shape", where, "status",
+				"ERROR", "error", err));
+}
+
+/* A point as rkc run --json prints it: what run_report prints, one JSON object. */
+static void
+print_point_json(const Gpu *g, const Kernel *k, const Manifest *m, const RunResult *r)
+{
+	json_t *o = json_pack("{s:s,s:s,s:s,s:I,s:I}", "device", gpu_describe(g), "kernel", k->name,
+			      "dtype", tool_dtype_name(m->dtype), "M", (json_int_t)m->M, "N",
+			      (json_int_t)m->N);
+	json_t *checks = json_array();
+	for (int i = 0; i < r->nchecks; i++) {
+		const Check *c = &r->checks[i];
+		json_array_append_new(
+		    checks,
+		    json_pack("{s:s,s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:b}", "output", c->name, "metric",
+			      c->is_int ? "max_diff" : "rel_l2", "error", c->err, "tol", c->tol,
+			      "rows", (json_int_t)c->rows, "total_rows", (json_int_t)c->total_rows,
+			      "nonfinite", (json_int_t)c->nonfinite, "unwritten",
+			      (json_int_t)c->unwritten, "pass", c->pass));
 	}
-	Type dtype = TY_T;
-	if (!path || !dtype_s || (nshapes == 0 && !man_file)) {
-		fputs(run_usage, stderr);
+	json_t *cfg = json_loads(m->config, 0, NULL);
+	const char *status = r->nchecks == 0 ? "unchecked" : r->pass ? "ok" : "FAIL";
+	json_object_update_new(o, json_pack("{s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:i,s:I,s:i,s:i}",
+					    "status", status, "policy", m->policy, "config",
+					    cfg ? cfg : json_null(), "checks", checks, "us", r->us,
+					    "gbps", r->gbps, "copy_gbps", r->copy_gbps, "reps",
+					    r->reps, "bytes", (json_int_t)r->bytes, "regs", r->regs,
+					    "local_bytes", r->local_bytes));
+	tool_put_json(o);
+}
+
+static int
+run_run(const Args *a)
+{
+	const char *path = a->operands[0], *ptx_file = arg_value(a, "--ptx");
+	const char *man_file = arg_value(a, "--manifest");
+	const char *const *shapes = arg_values(a, "--shape");
+	int nshapes = arg_count(a, "--shape"), json = arg_count(a, "--json");
+	Request co;
+	RunOpts ro = {.check = arg_count(a, "--check"), .time = arg_count(a, "--time")};
+	if (tool_request(a, &co) || tool_run_opts(a, &ro))
 		return 2;
-	}
-	Diag e = {0};
-	if (rkc_parse_dtype(dtype_s, &dtype, &e) || rkc_parse_arch(co.arch, &e)) {
-		fprintf(stderr, "rkc run: %s\n", e.msg);
-		return 2;
-	}
-	if (!ptx_file != !man_file || (ptx_file && nshapes > 1)) {
-		fputs("rkc run: error: --ptx and --manifest go together, for one shape\n", stderr);
-		return 2;
-	}
-	int64_t Ms[MAX_SHAPES], Ns[MAX_SHAPES];
+	co.emit = 1;
+	Type dtype = co.dtype;
+	if (nshapes == 0 && !man_file)
+		return args_error(a, "no --shape given (or --ptx and --manifest)");
+	if (!ptx_file != !man_file || (ptx_file && nshapes > 1))
+		return args_error(a, "--ptx and --manifest go together, for one shape");
+	int64_t Ms[MAX_REPEAT], Ns[MAX_REPEAT];
 	for (int s = 0; s < nshapes; s++)
 		if (tool_parse_shape("run", shapes[s], &Ms[s], &Ns[s]))
 			return 2;
-	if (co.forced && tool_check_config("run", co.forced))
-		return 2;
 	if (!ro.check && !ro.time)
 		ro.check = ro.time = 1;
 	Kernel *k = tool_load_kernel(path);
@@ -154,8 +110,10 @@ cmd_run(int argc, char **argv)
 	char *in_json = NULL, *tol_json = NULL, *ptx_text = NULL, *man_text = NULL;
 	Gpu *g = NULL;
 	int status = 1;
-	if (!(in_json = tool_read_data(inputs, "inputs.json", &ro.inputs_file, &d)) ||
-	    !(tol_json = tool_read_data(tols, "tolerances.json", &ro.tol_file, &d)))
+	if (!(in_json =
+		  tool_read_data(arg_value(a, "--inputs"), "inputs.json", &ro.inputs_file, &d)) ||
+	    !(tol_json = tool_read_data(arg_value(a, "--tolerances"), "tolerances.json",
+					&ro.tol_file, &d)))
 		goto out;
 	ro.inputs_json = in_json;
 	ro.tol_json = tol_json;
@@ -164,7 +122,8 @@ cmd_run(int argc, char **argv)
 		goto out;
 	if (!(g = gpu_open(&d)))
 		goto out;
-	printf("device: %s\n", gpu_describe(g));
+	if (!json)
+		printf("device: %s\n", gpu_describe(g));
 	status = 0;
 	for (int s = 0; s < (ptx_file ? 1 : nshapes); s++) {
 		Manifest m;
@@ -179,7 +138,7 @@ cmd_run(int argc, char **argv)
 					  shapes[0], (long long)m.M, (long long)m.N);
 			if (!rc && m.dtype != dtype)
 				rc = diag(&d, "--dtype %s does not match the manifest's %s",
-					  dtype_s, type_name(m.dtype));
+					  tool_dtype_name(dtype), tool_dtype_name(m.dtype));
 		} else {
 			Request rq = co;
 			rq.k = k;
@@ -192,18 +151,27 @@ cmd_run(int argc, char **argv)
 			rc = run_point(&r, g, k, &m, ptx_file ? ptx_text : ptx.s, &ro, &d);
 		buf_free(&ptx);
 		if (rc) {
-			fprintf(stderr, "rkc run: %s %s %s: %s\n", k->name, dtype_s,
-				ptx_file ? man_file : shapes[s], d.msg);
-			printf("RESULT kernel=%s dtype=%s shape=%s status=ERROR\n", k->name,
-			       type_name(dtype), ptx_file ? man_file : shapes[s]);
+			const char *where = ptx_file ? man_file : shapes[s];
+			fprintf(stderr, "rkc run: %s %s %s: %s\n", k->name, tool_dtype_name(dtype),
+				where, d.msg);
+			if (json)
+				print_error_json(g, k, dtype, where, d.msg);
+			else
+				printf("RESULT kernel=%s dtype=%s shape=%s status=ERROR\n", k->name,
+				       type_name(dtype), where);
+			fflush(stdout);
 			status = 1;
 			continue;
 		}
-		Buf out = {0};
-		run_report(&out, k, &m, &r);
-		fputs(out.s, stdout);
+		if (json) {
+			print_point_json(g, k, &m, &r);
+		} else {
+			Buf out = {0};
+			run_report(&out, k, &m, &r);
+			fputs(out.s, stdout);
+			buf_free(&out);
+		}
 		fflush(stdout);
-		buf_free(&out);
 		if (ro.check && !r.pass)
 			status = 1;
 		if (r.copy_gbps > 0)
@@ -221,3 +189,34 @@ out:
 	kernel_free(k);
 	return status;
 }
+
+const Cmd cmd_run = {
+    .name = "run",
+    .operands = "K.rk",
+    .min_operands = 1,
+    .max_operands = 1,
+    .missing = "no kernel file given",
+    .summary = "On a GPU: run a kernel at each shape; check it against the reference, and time it.",
+    .opts =
+	(const Opt[]){
+	    {"--shape", "MxN", OPT_SHAPE_HELP, OPT_REPEAT},
+	    OPT_DTYPE,
+	    OPT_ARCH,
+	    OPT_POLICY,
+	    OPT_CONFIG,
+	    {"--check", NULL, "check the results (without --check or --time, both)", 0},
+	    {"--time", NULL, "time the kernel with the L2 flushed before each launch", 0},
+	    OPT_SEED,
+	    OPT_COPY_GBPS,
+	    {"--ptx", "FILE", "run this PTX instead of compiling (with --manifest, one shape)", 0},
+	    {"--manifest", "FILE", "the launch manifest of --ptx (rkc compile writes it)", 0},
+	    {"--inputs", "FILE", "the input distributions (default testdata/inputs.json)", 0},
+	    {"--tolerances", "FILE", "the tolerances (default testdata/tolerances.json)", 0},
+	    {"--json", NULL, "a JSON object a line for each shape instead of the report", 0},
+	    {0},
+	},
+    .about = "Prints the device, then for each shape the config, each output's error against the "
+	     "reference,\nthe time, and a RESULT line. Exit 1 when a check fails or a shape cannot "
+	     "run.\n",
+    .run = run_run,
+};

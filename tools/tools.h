@@ -2,34 +2,114 @@
 #ifndef RKC_TOOLS_H
 #define RKC_TOOLS_H
 
+#include <jansson.h>
 #include <sys/stat.h>
 
 #include "driver/rkc.h"
 #include "frontends/frontends.h"
 #include "runtime/runtime.h"
 
-/* A command's own option: one that takes a value (value set; required, when set, is the
- * message for its absence) or a flag. A list ends with an empty name. */
+/* The command line (tools/args.c): every command is a Cmd, a table of its options, and one parser
+ * reads any command's arguments by its table; the usage line and --help are printed from the same
+ * table, so what a command lists is what it takes. */
+
+/* An option: a flag (arg NULL) or one that takes a value, as "--opt VALUE", "--opt=VALUE" or,
+ * for a one-letter name, "-oVALUE". */
+typedef struct {
+	const char *name; /* "--shape", or a one-letter "-o" */
+	const char *arg;  /* the value's name in usage ("MxN"); NULL: a flag */
+	const char *help; /* its line in --help */
+	int flags;
+} Opt;
+enum {
+	OPT_REQUIRED = 1, /* a usage error when absent */
+	OPT_REPEAT = 2,	  /* may be given up to MAX_REPEAT times; else twice is a usage error */
+};
+#define MAX_OPTS 16
+#define MAX_REPEAT 64
+
+/* The options every command that compiles takes, one spelling and one help line each. */
+#define OPT_SHAPE_HELP "M rows of N elements; BxLxN is M = B*L rows"
+#define OPT_SHAPE                                                                                  \
+	{                                                                                          \
+		"--shape", "MxN", OPT_SHAPE_HELP, OPT_REQUIRED                                     \
+	}
+#define OPT_DTYPE                                                                                  \
+	{                                                                                          \
+		"--dtype", "D", "bf16, fp16 or fp32 (f16 and f32 are accepted)", OPT_REQUIRED      \
+	}
+#define OPT_ARCH                                                                                   \
+	{                                                                                          \
+		"--arch", "ARCH", "sm_80, sm_86, sm_89 or sm_90 (default sm_90)", 0                \
+	}
+#define OPT_POLICY                                                                                 \
+	{                                                                                          \
+		"--policy", "P", "rkc or helion2828 (default rkc)", 0                              \
+	}
+#define OPT_CONFIG                                                                                 \
+	{                                                                                          \
+		"--config", "K=V,...",                                                             \
+		    "force knobs over the policy's choice: r_block=2048,num_warps=8", 0            \
+	}
+#define OPT_SEED                                                                                   \
+	{                                                                                          \
+		"--seed", "S", "the seed the inputs are drawn from (default 1)", 0                 \
+	}
+#define OPT_COPY_GBPS                                                                              \
+	{                                                                                          \
+		"--copy-gbps", "G",                                                                \
+		    "the copy bandwidth to compare with, in GB/s (default: measured)", 0           \
+	}
+
+typedef struct Args Args;
 typedef struct {
 	const char *name;
-	const char **value;
-	int *flag;
-	const char *required;
-} ToolOpt;
-/* The options of a command that compiles through the pipeline (--shape, --dtype, --arch,
- * --policy, --config) and its own, into rq (all but k) and the kernel file's path: 0, or 2 after
- * a usage error naming cmd and its usage line (tools/args.c). */
-int tool_request_args(const char *cmd, const char *usage, int argc, char **argv, const ToolOpt *own,
-		      Request *rq, const char **path);
+	const char *operands;		/* in the usage line: "K.rk", "K.rk..." */
+	int min_operands, max_operands; /* max -1: any number */
+	const char *missing;		/* the message for too few operands */
+	const char *summary;		/* a line, for rkc --help and the top of --help */
+	const Opt *opts;	   /* ends with an empty name; -h and --help are every command's */
+	const char *about;	   /* more, after the options in --help; or NULL */
+	int (*run)(const Args *a); /* the exit status */
+} Cmd;
 
-/* Each command: argv[0] is the command name; returns the process exit status. */
-int cmd_check(int argc, char **argv);
-int cmd_print(int argc, char **argv);
-int cmd_explain(int argc, char **argv); /* tools/explain.c */
-int cmd_golden(int argc, char **argv);	/* tools/golden.c */
-int cmd_compile(int argc, char **argv); /* tools/compile.c */
-int cmd_run(int argc, char **argv);	/* tools/run.c */
-int cmd_tune(int argc, char **argv);	/* tools/tune.c */
+/* What a command was given: operands in order, and each option's values by table index. */
+struct Args {
+	const Cmd *cmd;
+	char **operands; /* argv's own slots, moved to its front */
+	int noperands;
+	int n[MAX_OPTS]; /* times given */
+	const char *val[MAX_OPTS][MAX_REPEAT];
+};
+
+enum { ARGS_OK = 0, ARGS_HELP = 1, ARGS_BAD = 2 };
+/* argv[0] is the command's name. ARGS_OK, or ARGS_HELP after --help was printed to stdout, or
+ * ARGS_BAD after a usage error was printed to stderr. */
+int args_parse(const Cmd *c, int argc, char **argv, Args *a);
+/* An option's value (the first, for a repeated one), or NULL when not given or not the
+ * command's; how many times it was given, and its values. */
+const char *arg_value(const Args *a, const char *name);
+int arg_count(const Args *a, const char *name);
+const char *const *arg_values(const Args *a, const char *name);
+/* A usage error: "rkc CMD: error: ..." and the usage line on stderr; returns 2. */
+int args_error(const Args *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The usage line(s), and the whole of --help. */
+void args_usage(FILE *f, const Cmd *c);
+void args_help(FILE *f, const Cmd *c);
+
+/* --dtype, --arch, --policy, --config and a single --shape, whichever the command takes, into rq
+ * (all but k): 0, or 2 after a bad value's message ("rkc CMD: error: ..."). */
+int tool_request(const Args *a, Request *rq);
+/* --seed and --copy-gbps into ro: 0, or 2 after a bad value's message. */
+int tool_run_opts(const Args *a, RunOpts *ro);
+/* o on a line of its own, compact with sorted keys; o is freed. */
+void tool_put_json(json_t *o);
+/* The spelling every command prints a dtype with: bf16, fp16, fp32 (what --dtype lists). */
+const char *tool_dtype_name(Type t);
+
+/* The commands, each in its file. */
+extern const Cmd cmd_check, cmd_print; /* tools/main.c */
+extern const Cmd cmd_explain, cmd_compile, cmd_golden, cmd_run, cmd_tune;
 
 /* Read and parse a kernel file ("-" is stdin), printing the diagnostic to stderr on error. */
 Kernel *tool_load_kernel(const char *path);

@@ -8,15 +8,6 @@
 
 #define MAX_TOP 256
 
-static const char tune_usage[] =
-    "usage: rkc tune K.rk --shape MxN --dtype bf16|f16|f32 [--arch sm_90] [--top N] [--seed S]\n"
-    "       [--copy-gbps G] [--no-check]\n"
-    "On a GPU, one shape a call (BxLxN runs as M = B*L rows): compile and time the rkc policy's\n"
-    "first N candidates in its own ranking (default 24; the first is its pick, the seed) and the\n"
-    "helion2828 policy's pick, check each against the reference (--no-check: time only), and\n"
-    "print them fastest first, then a TUNE line with the seed's time over the best one's.\n"
-    "Exit 0 when the seed and at least one candidate ran and passed, 1 otherwise, 2 on usage.\n";
-
 /* One candidate and what became of it. */
 typedef struct {
 	const Choice *ch;
@@ -44,13 +35,117 @@ by_time(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-static int
-usage_error(const char *fmt, const char *arg)
+/* A candidate's row in the table, rank its place by time; cand: its place in the rkc policy's
+ * ranking ("h": helion2828's pick, added). */
+static void
+print_row(const Trial *tr, int rank, int c, int nrkc)
 {
-	fputs("rkc tune: error: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%s", tune_usage);
-	return 2;
+	Buf line = {0};
+	if (tr->status < T_FAIL)
+		buf_printf(&line, "%4d  ", rank);
+	else
+		buf_puts(&line, "   -  ");
+	if (c < nrkc)
+		buf_printf(&line, "%4d  ", c + 1);
+	else
+		buf_puts(&line, "   h  ");
+	size_t at = line.len;
+	config_short(&line, &tr->ch->cfg);
+	int pad = 30 - (int)(line.len - at);
+	buf_printf(&line, "%*s %9.2f ", pad > 0 ? pad : 0, "", tr->ch->cost.us);
+	if (tr->status == T_ERROR)
+		buf_printf(&line, "%10s %7s %5s %6s ", "-", "-", "-", "-");
+	else
+		buf_printf(&line, "%10.2f %6.1f%% %5d %6d ", tr->us, tr->copy_pct, tr->regs,
+			   tr->local_bytes);
+	buf_printf(&line, " %s", status_names[tr->status]);
+	if (tr->seed || tr->helion)
+		buf_printf(&line, "%*s%s%s", 10 - (int)strlen(status_names[tr->status]), "",
+			   tr->seed ? "<- seed (rkc)" : "",
+			   tr->helion ? (tr->seed ? ", helion2828" : "<- helion2828") : "");
+	puts(line.s);
+	buf_free(&line);
+}
+
+/* The row as rkc tune --json prints it: rank null where the table has '-', cand "h". */
+static void
+print_row_json(const Trial *tr, int rank, int c, int nrkc)
+{
+	Buf cfg = {0};
+	config_short(&cfg, &tr->ch->cfg);
+	json_t *o = json_pack("{s:s,s:o,s:o,s:s,s:s,s:f,s:s,s:b,s:b}", "kind", "candidate", "rank",
+			      tr->status < T_FAIL ? json_integer(rank) : json_null(), "cand",
+			      c < nrkc ? json_integer(c + 1) : json_string("h"), "config", cfg.s,
+			      "policy", tr->policy, "model_us", tr->ch->cost.us, "status",
+			      status_names[tr->status], "seed", tr->seed, "helion", tr->helion);
+	if (tr->status == T_ERROR)
+		json_object_set_new(o, "error", json_string(tr->err));
+	else
+		json_object_update_new(o, json_pack("{s:f,s:f,s:i,s:i}", "us", tr->us, "copy_pct",
+						    tr->copy_pct, "regs", tr->regs, "local_bytes",
+						    tr->local_bytes));
+	buf_free(&cfg);
+	tool_put_json(o);
+}
+
+/* The point tuned, for the summary. */
+typedef struct {
+	const Kernel *k;
+	Type dtype;
+	int64_t M, N;
+	int n;
+	double copy_gbps;
+	const char *device;
+} Point;
+
+/* The seed against the best, and the TUNE line; seed_rank 0: the seed did not run and pass. */
+static void
+print_summary(const Point *p, const Trial *seed, const Trial *h, const Trial *best, int seed_rank)
+{
+	double best_us = best ? best->us : 0;
+	Buf bs = {0}, ss = {0};
+	config_short(&ss, &seed->ch->cfg);
+	if (best)
+		config_short(&bs, &best->ch->cfg);
+	double ratio = seed_rank ? seed->us / best_us : INFINITY;
+	if (seed_rank)
+		printf(
+		    "seed %s: %.2f us, rank %d of %d; best %s: %.2f us; seed/best %.3f (%s 5%%)\n",
+		    ss.s, seed->us, seed_rank, p->n, bs.s, best_us, ratio,
+		    ratio <= 1.05 ? "within" : "over");
+	else
+		printf("seed %s: %s; best %s\n", ss.s,
+		       seed->status == T_FAIL ? "wrong results" : "did not run",
+		       best ? bs.s : "none");
+	/* Printed even without a best, so a bench table shows what became of the point. */
+	printf(
+	    "TUNE kernel=%s dtype=%s M=%lld N=%lld seed_us=%.2f best_us=%.2f seed_over_best=%.3f "
+	    "seed_rank=%d candidates=%d copy_gbps=%.0f seed_status=%s helion_us=%.2f "
+	    "helion_over_best=%.3f best_config=%s\n",
+	    p->k->name, type_name(p->dtype), (long long)p->M, (long long)p->N, seed->us, best_us,
+	    ratio, seed_rank, p->n, p->copy_gbps, status_names[seed->status], h->us,
+	    best && h->status < T_FAIL ? h->us / best_us : INFINITY, best ? best->config : "none");
+	buf_free(&bs);
+	buf_free(&ss);
+}
+
+/* The TUNE line's fields as one JSON object; a ratio with nothing to divide by is null. */
+static void
+print_summary_json(const Point *p, const Trial *seed, const Trial *h, const Trial *best,
+		   int seed_rank)
+{
+	double best_us = best ? best->us : 0;
+	json_t *cfg = best ? json_loads(best->config, 0, NULL) : NULL;
+	json_t *o = json_pack(
+	    "{s:s,s:s,s:s,s:s,s:I,s:I,s:f,s:f,s:o,s:i,s:i,s:f,s:s,s:f,s:o,s:o}", "kind", "tune",
+	    "device", p->device, "kernel", p->k->name, "dtype", tool_dtype_name(p->dtype), "M",
+	    (json_int_t)p->M, "N", (json_int_t)p->N, "seed_us", seed->us, "best_us", best_us,
+	    "seed_over_best", seed_rank ? json_real(seed->us / best_us) : json_null(), "seed_rank",
+	    seed_rank, "candidates", p->n, "copy_gbps", p->copy_gbps, "seed_status",
+	    status_names[seed->status], "helion_us", h->us, "helion_over_best",
+	    best && h->status < T_FAIL ? json_real(h->us / best_us) : json_null(), "best_config",
+	    cfg ? cfg : json_null());
+	tool_put_json(o);
 }
 
 /* The candidates: the rkc ranking (*nrkc of them, the seed first), then helion2828's pick unless
@@ -71,70 +166,29 @@ candidates(Choice *cs, int top, int *nrkc, int *helion, const Kernel *k, const F
 	return *helion == n ? n + 1 : n;
 }
 
-int
-cmd_tune(int argc, char **argv)
+static int
+tune_run(const Args *a)
 {
-	const char *path = NULL, *dtype_s = NULL, *shape = NULL, *arch = "sm_90";
-	int top = 24, check = 1;
-	RunOpts ro = {.seed = 1, .time = 1};
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(tune_usage, stdout);
-			return 0;
-		}
-		if (!strcmp(a, "--no-check")) {
-			check = 0;
-			continue;
-		}
-		if (a[0] != '-' || !a[1]) {
-			if (path)
-				return usage_error("one kernel file at a time ('%s')", a);
-			path = a;
-			continue;
-		}
-		const char *v = i + 1 < argc ? argv[++i] : NULL;
-		char *end = NULL;
-		if (strcmp(a, "--shape") && strcmp(a, "--dtype") && strcmp(a, "--arch") &&
-		    strcmp(a, "--top") && strcmp(a, "--seed") && strcmp(a, "--copy-gbps"))
-			return usage_error("unknown option '%s'", a);
-		if (!v)
-			return usage_error("'%s' needs a value", a);
-		if (!strcmp(a, "--shape")) {
-			if (shape)
-				return usage_error("one shape a call ('%s' is a second)", v);
-			shape = v;
-		} else if (!strcmp(a, "--dtype"))
-			dtype_s = v;
-		else if (!strcmp(a, "--arch"))
-			arch = v;
-		else if (!strcmp(a, "--top")) {
-			long n = strtol(v, &end, 10);
-			if (*end || end == v || n < 1 || n > MAX_TOP)
-				return usage_error("--top wants 1 to 256, not '%s'", v);
-			top = (int)n;
-		} else if (!strcmp(a, "--seed")) {
-			ro.seed = strtoull(v, &end, 0);
-			if (*end || end == v)
-				return usage_error("--seed wants an integer, not '%s'", v);
-		} else {
-			ro.copy_gbps = strtod(v, &end);
-			if (*end || end == v || ro.copy_gbps <= 0)
-				return usage_error("--copy-gbps wants a positive number, not '%s'",
-						   v);
-		}
-	}
-	if (!path || !dtype_s || !shape) {
-		fputs(tune_usage, stderr);
+	const char *path = a->operands[0], *shape = arg_value(a, "--shape");
+	const char *top_s = arg_value(a, "--top");
+	int top = 24, check = !arg_count(a, "--no-check"), json = arg_count(a, "--json");
+	RunOpts ro = {.time = 1};
+	Request rq;
+	if (tool_request(a, &rq) || tool_run_opts(a, &ro))
 		return 2;
+	if (top_s) {
+		char *end;
+		long n = strtol(top_s, &end, 10);
+		if (*end || end == top_s || n < 1 || n > MAX_TOP) {
+			fprintf(stderr, "rkc tune: error: --top takes 1 to %d, not '%s'\n", MAX_TOP,
+				top_s);
+			return 2;
+		}
+		top = (int)n;
 	}
-	Type dtype;
-	int64_t M, N;
-	Diag e = {0};
-	if (rkc_parse_dtype(dtype_s, &dtype, &e) || rkc_parse_arch(arch, &e))
-		return usage_error("%s", e.msg + 7);
-	if (tool_parse_shape("tune", shape, &M, &N))
-		return 2;
+	Type dtype = rq.dtype;
+	int64_t M = rq.M, N = rq.N;
+	const char *dtype_s = tool_dtype_name(dtype);
 	ro.check = check;
 
 	Kernel *k = tool_load_kernel(path);
@@ -150,7 +204,7 @@ cmd_tune(int argc, char **argv)
 	Gpu *g = NULL;
 	int status = 1, n = 0, nrkc = 0, helion = 0;
 	/* the pipeline's facts and target, then the candidates it compiles one by one */
-	Request rq = {.k = k, .M = M, .N = N, .dtype = dtype, .arch = arch};
+	rq.k = k;
 	Result base;
 	int failed = rkc_compile(&rq, &base, &d);
 	f = base.facts;
@@ -166,10 +220,14 @@ cmd_tune(int argc, char **argv)
 	/* one set of inputs and one reference for every candidate */
 	if (!(ro.data = run_data_new(k, dtype, M, N, &ro, &d)))
 		goto out;
-	printf("device: %s\n", gpu_describe(g));
-	printf("%s %s %lldx%lld: %d candidates: the rkc policy's first %d by its ranking%s\n",
-	       k->name, type_name(dtype), (long long)M, (long long)N, n, nrkc,
-	       helion == nrkc ? ", then helion2828's pick" : " (helion2828's pick among them)");
+	if (!json) {
+		printf("device: %s\n", gpu_describe(g));
+		printf(
+		    "%s %s %lldx%lld: %d candidates: the rkc policy's first %d by its ranking%s\n",
+		    k->name, dtype_s, (long long)M, (long long)N, n, nrkc,
+		    helion == nrkc ? ", then helion2828's pick"
+				   : " (helion2828's pick among them)");
+	}
 	fflush(stdout);
 
 	for (int i = 0; i < n; i++) {
@@ -215,72 +273,28 @@ cmd_tune(int argc, char **argv)
 	d.set = 0;
 	qsort(order, (size_t)n, sizeof *order, by_time);
 
-	/* cand: the place in the rkc policy's ranking ("h": helion2828's pick, added) */
-	printf("rank  cand  %-30s %9s %10s %7s %5s %6s  status\n", "config", "model_us", "us",
-	       "%copy", "regs", "local");
 	int seed_rank = 0;
-	for (int i = 0; i < n; i++) {
-		const Trial *tr = order[i];
-		int ranked = tr->status < T_FAIL, c = (int)(tr - ts);
-		Buf line = {0};
-		if (ranked)
-			buf_printf(&line, "%4d  ", i + 1);
-		else
-			buf_puts(&line, "   -  ");
-		if (c < nrkc)
-			buf_printf(&line, "%4d  ", c + 1);
-		else
-			buf_puts(&line, "   h  ");
-		size_t at = line.len;
-		config_short(&line, &tr->ch->cfg);
-		int pad = 30 - (int)(line.len - at);
-		buf_printf(&line, "%*s %9.2f ", pad > 0 ? pad : 0, "", tr->ch->cost.us);
-		if (tr->status == T_ERROR)
-			buf_printf(&line, "%10s %7s %5s %6s ", "-", "-", "-", "-");
-		else
-			buf_printf(&line, "%10.2f %6.1f%% %5d %6d ", tr->us, tr->copy_pct, tr->regs,
-				   tr->local_bytes);
-		buf_printf(&line, " %s", status_names[tr->status]);
-		if (tr->seed || tr->helion)
-			buf_printf(&line, "%*s%s%s", 10 - (int)strlen(status_names[tr->status]), "",
-				   tr->seed ? "<- seed (rkc)" : "",
-				   tr->helion ? (tr->seed ? ", helion2828" : "<- helion2828") : "");
-		puts(line.s);
-		if (tr->seed && ranked)
+	for (int i = 0; i < n; i++)
+		if (order[i]->seed && order[i]->status < T_FAIL)
 			seed_rank = i + 1;
-		buf_free(&line);
+	if (json) {
+		for (int i = 0; i < n; i++)
+			print_row_json(order[i], i + 1, (int)(order[i] - ts), nrkc);
+	} else {
+		printf("rank  cand  %-30s %9s %10s %7s %5s %6s  status\n", "config", "model_us",
+		       "us", "%copy", "regs", "local");
+		for (int i = 0; i < n; i++)
+			print_row(order[i], i + 1, (int)(order[i] - ts), nrkc);
 	}
-
-	const Trial *seed = &ts[0], *h = &ts[helion];
 	const Trial *best = order[0]->status < T_FAIL ? order[0] : NULL;
-	double best_us = best ? best->us : 0;
-	Buf bs = {0}, ss = {0};
-	config_short(&ss, &seed->ch->cfg);
-	if (best)
-		config_short(&bs, &best->ch->cfg);
-	else
+	if (!best)
 		fprintf(stderr, "rkc tune: %s %s %s: no candidate ran and passed its check\n",
 			k->name, dtype_s, shape);
-	double ratio = seed_rank ? seed->us / best_us : INFINITY;
-	if (seed_rank)
-		printf(
-		    "seed %s: %.2f us, rank %d of %d; best %s: %.2f us; seed/best %.3f (%s 5%%)\n",
-		    ss.s, seed->us, seed_rank, n, bs.s, best_us, ratio,
-		    ratio <= 1.05 ? "within" : "over");
+	Point pt = {k, dtype, M, N, n, ro.copy_gbps, gpu_describe(g)};
+	if (json)
+		print_summary_json(&pt, &ts[0], &ts[helion], best, seed_rank);
 	else
-		printf("seed %s: %s; best %s\n", ss.s,
-		       seed->status == T_FAIL ? "wrong results" : "did not run",
-		       best ? bs.s : "none");
-	/* Printed even without a best, so a bench table shows what became of the point. */
-	printf(
-	    "TUNE kernel=%s dtype=%s M=%lld N=%lld seed_us=%.2f best_us=%.2f seed_over_best=%.3f "
-	    "seed_rank=%d candidates=%d copy_gbps=%.0f seed_status=%s helion_us=%.2f "
-	    "helion_over_best=%.3f best_config=%s\n",
-	    k->name, type_name(dtype), (long long)M, (long long)N, seed->us, best_us, ratio,
-	    seed_rank, n, ro.copy_gbps, status_names[seed->status], h->us,
-	    best && h->status < T_FAIL ? h->us / best_us : INFINITY, best ? best->config : "none");
-	buf_free(&bs);
-	buf_free(&ss);
+		print_summary(&pt, &ts[0], &ts[helion], best, seed_rank);
 	status = seed_rank ? 0 : 1;
 out:
 	if (d.set)
@@ -295,3 +309,33 @@ out:
 	kernel_free(k);
 	return status;
 }
+
+const Cmd cmd_tune = {
+    .name = "tune",
+    .operands = "K.rk",
+    .min_operands = 1,
+    .max_operands = 1,
+    .missing = "no kernel file given",
+    .summary = "On a GPU: time a policy's best-ranked configs at one shape; its pick against the "
+	       "best.",
+    .opts =
+	(const Opt[]){
+	    OPT_SHAPE,
+	    OPT_DTYPE,
+	    OPT_ARCH,
+	    {"--top", "N", "how many of the rkc policy's ranking to time, 1 to 256 (default 24)",
+	     0},
+	    OPT_SEED,
+	    OPT_COPY_GBPS,
+	    {"--no-check", NULL, "time only; do not check each candidate against the reference", 0},
+	    {"--json", NULL, "a JSON object a line: each candidate's row, then the TUNE line's", 0},
+	    {0},
+	},
+    .about =
+	"Compiles and times the rkc policy's first N candidates in its own ranking (the first "
+	"is its pick,\nthe seed) and the helion2828 policy's pick, checks each against the "
+	"reference, and prints\nthem fastest first, then a TUNE line with the seed's time over "
+	"the best one's. Exit 0 when the\nseed and at least one candidate ran and passed, 1 "
+	"otherwise (docs/tune.md).\n",
+    .run = tune_run,
+};

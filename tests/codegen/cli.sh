@@ -32,7 +32,7 @@ grep -q "error: infeasible --config 'split=2'" "$t/err" || fail "infeasible mess
 if $rkc compile testdata/kernels/sum.rk --shape 8x4096 --dtype fp32 --arch sm_100 -o "$t/e.ptx" 2>"$t/err"; then
 	fail "sm_100 accepted"
 fi
-grep -q -- "--arch needs sm_80, sm_86, sm_89 or sm_90, got sm_100" "$t/err" || fail "arch message: $(cat "$t/err")"
+grep -q -- "unsupported arch 'sm_100' (expected sm_80, sm_86, sm_89 or sm_90)" "$t/err" || fail "arch message: $(cat "$t/err")"
 if $rkc compile testdata/kernels/sum.rk --shape 8x0 --dtype fp32 -o "$t/e.ptx" 2>/dev/null; then fail "N=0 accepted"; fi
 if $rkc compile testdata/kernels/sum.rk --shape 8x8 -o "$t/e.ptx" 2>/dev/null; then fail "no dtype accepted"; fi
 echo ok

@@ -32,5 +32,10 @@ expect 1 "loading the PTX failed" "JIT log: fake JIT: no .entry in the PTX" -- \
 	run testdata/kernels/rms_norm.rk --dtype bf16 --ptx $data/dists.rk --manifest $data/rms_norm.manifest.json
 expect 1 "cuModuleGetFunction failed: CUDA_ERROR_FAKE" -- \
 	run testdata/kernels/rms_norm.rk --dtype bf16 --ptx $data/softmax.ptx --manifest $data/rms_norm.manifest.json
+# --json: a JSON object a line for each shape, in place of the report.
+expect 0 '{"M":64,"N":128,' '"dtype":"fp32"' '"status":"unchecked"' '{"M":8,"N":64,' -- \
+	run testdata/kernels/rms_norm.rk --shape 64x128 --shape=2x4x64 --dtype f32 --time --copy-gbps 3000 --json
+[ "$(printf '%s\n' "$out" | grep -c '^{.*}$')" = 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 2 ] ||
+	fail "run --json: two JSON lines and nothing else"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -36,15 +36,20 @@ expect 1 "wrong results, not a candidate" "FAIL      <- seed (rkc)" \
 expect 0 "TUNE kernel=rms_norm dtype=f32 M=8 N=64" "seed_rank=1" -- \
 	tune - --shape 2x4x64 --dtype f32 --top 1 --no-check --copy-gbps 3000 <$k
 
+# --json: a line a candidate, then the TUNE line's fields.
+expect 0 '"kind":"candidate"' '"seed":true' '"kind":"tune"' '"seed_rank":1' '"dtype":"bf16"' -- \
+	tune $k --shape=64x128 --dtype bf16 --top 1 --no-check --copy-gbps 3000 --json
+[ "$(printf '%s\n' "$out" | grep -vc '^{"')" = 0 ] || fail "tune --json: a line not JSON"
+
 expect 0 "usage: rkc tune" -- tune --help
-expect 0 "rkc tune K.rk" -- --help
+expect 0 "tune      On a GPU" -- --help
 expect 2 "usage: rkc tune" -- tune $k --dtype bf16
-expect 2 "one shape a call" -- tune $k --shape 64x128 --shape 8x64 --dtype bf16
-expect 2 "--top wants 1 to 256, not '0'" -- tune $k --shape 64x128 --dtype bf16 --top 0
+expect 2 "--shape given twice ('64x128', then '8x64'); it takes one" -- tune $k --shape 64x128 --shape 8x64 --dtype bf16
+expect 2 "--top takes 1 to 256, not '0'" -- tune $k --shape 64x128 --dtype bf16 --top 0
 expect 2 "unknown option '--config'" -- tune $k --shape 64x128 --dtype bf16 --config vec=4
 expect 2 "unsupported dtype 'f64' (expected bf16, fp16 or fp32)" -- tune $k --shape 64x128 --dtype f64
 expect 2 "bad shape '64x'" -- tune $k --shape 64x --dtype bf16
-expect 2 "'--top' needs a value" -- tune $k --shape 64x128 --dtype bf16 --top
+expect 2 "--top needs a value (--top N)" -- tune $k --shape 64x128 --dtype bf16 --top
 printf 'kernel broken(\n' >"$tmp/bad.rk"
 expect 1 "bad.rk:" "error:" -- tune "$tmp/bad.rk" --shape 64x128 --dtype bf16
 expect 1 "cannot open" -- tune "$tmp/missing.rk" --shape 64x128 --dtype bf16
