@@ -593,6 +593,84 @@ check_fused_linear_jsd(Run *r)
 	free(xt);
 }
 
+/*
+ * Cross-entropy forward and backward of one row: q = (1-ls)*onehot(t) + ls/N is the smoothed
+ * target, loss = sum_j q_j (lse - x_j) / n and g_j = (softmax(x)_j - q_j) / n; an ignored row
+ * gives 0 for both.
+ */
+static double
+ref_ce_backward(const double *x, double t, int64_t N, double ls, double n, double *g)
+{
+	if (t == -100) {
+		for (int64_t j = 0; j < N; j++)
+			g[j] = 0;
+		return 0;
+	}
+	double lse = logsumexp(x, N), loss = 0;
+	for (int64_t j = 0; j < N; j++) {
+		double q = (j == (int64_t)t ? 1 - ls : 0) + ls / N;
+		loss += q * (lse - x[j]);
+		g[j] = (exp(x[j] - lse) - q) / n;
+	}
+	return loss / n;
+}
+
+/* The loss and gradient of a row add up in another order than the kernel's, and both cancel:
+ * lse - x[t] when x[t] dominates (0 when N = 1), p_j - q_j at the label when p_j is near 1. So
+ * within CE_TOL of the value or of 1e-6, whichever is larger. */
+#define CE_TOL 1e-10
+
+static void
+near_abs(double got, double want, const char *what, int64_t i)
+{
+	if (!(fabs(got - want) <= CE_TOL * (fabs(want) + 1e-6)))
+		fail_msg("%s[%lld]: got %.17g, want %.17g", what, (long long)i, got, want);
+}
+
+static void
+near_ce(Run *r, const double *loss, const double *g)
+{
+	for (int64_t i = 0; i < r->M; i++)
+		near_abs(buf(r, "loss")[i], loss[i], "loss", i);
+	for (int64_t e = 0; e < r->M * r->N; e++)
+		near_abs(buf(r, "dx")[e], g[e], "dx", e);
+}
+
+static void
+check_cross_entropy_backward(Run *r)
+{
+	int64_t M = r->M, N = r->N;
+	fill(r, "x", -6, 6);
+	fill_labels(r, "t");
+	double *t = buf(r, "t");
+	for (int64_t i = 1; i < M; i += 2)
+		t[i] = -100; /* ignore_index's default: rows 1 and 3 are ignored */
+	double loss[MAXM], *g = calloc(M * N, sizeof(double));
+	/* the defaults (ls 0, n 1), then smoothing and a mean over the rows kept */
+	static const double ls[] = {0, 0.1}, n[] = {1, 3};
+	for (int c = 0; c < 2; c++) {
+		double lsv = ls[c], nv = n[c];
+		r->bufs[kernel_param(r->k, "ls")] = c ? &lsv : NULL;
+		r->bufs[kernel_param(r->k, "n")] = c ? &nv : NULL;
+		interp(r);
+		r->bufs[kernel_param(r->k, "ls")] = NULL;
+		r->bufs[kernel_param(r->k, "n")] = NULL;
+		for (int64_t i = 0; i < M; i++)
+			loss[i] =
+			    ref_ce_backward(buf(r, "x") + i * N, t[i], N, ls[c], n[c], g + i * N);
+		near_ce(r, loss, g);
+		for (int64_t i = 1; i < M; i += 2) {
+			assert_true(buf(r, "loss")[i] == 0);
+			for (int64_t j = 0; j < N; j++)
+				assert_true(buf(r, "dx")[i * N + j] == 0);
+		}
+	}
+	/* with the defaults, dx is the loss's gradient (the last run above had smoothing) */
+	interp(r);
+	check_fd(r, "x", "dx");
+	free(g);
+}
+
 /* Edge semantics, each on a small kernel of its own. */
 
 static void
@@ -901,6 +979,7 @@ main(void)
 	    {"dynamic_quant", check_dynamic_quant},
 	    {"grpo", check_grpo},
 	    {"fused_linear_jsd", check_fused_linear_jsd},
+	    {"cross_entropy_backward", check_cross_entropy_backward},
 	};
 	/* one test a kernel of testdata/kernels; one without a reference above fails */
 	int n;

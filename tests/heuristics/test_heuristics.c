@@ -59,6 +59,7 @@ live_counts(void **state)
 	    {"dynamic_quant", 2, 1},
 	    {"grpo", 2, 1},
 	    {"fused_linear_jsd", 7, 2},
+	    {"cross_entropy_backward", 4, 3},
 	};
 	int n;
 	char **names = kernel_names(&n);
