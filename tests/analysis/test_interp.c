@@ -671,6 +671,54 @@ check_cross_entropy_backward(Run *r)
 	free(g);
 }
 
+/* The e4m3 value nearest v, ties to the even mantissa, from the format's definition: 3 mantissa
+ * bits, exponents -6 to 8 (below 2^-6 the subnormals' step, 2^-9), 448 the largest value, and
+ * anything larger in magnitude saturating to it. */
+static double
+e4m3(double v)
+{
+	if (isnan(v))
+		return v;
+	double a = fabs(v);
+	if (a >= 448)
+		return copysign(448, v);
+	int ex;
+	frexp(a, &ex); /* a = f * 2^ex, f in [0.5, 1): its leading bit is 2^(ex-1) */
+	double step = ldexp(1, (ex - 1 < -6 ? -6 : ex - 1) - 3);
+	return copysign(round_even(a / step) * step, v);
+}
+
+static void
+check_fp8_quant(Run *r)
+{
+	int64_t M = r->M, N = r->N;
+	fill(r, "x", -3, 3);
+	double *x = buf(r, "x");
+	if (M > 2) /* a row of zeros: amax's floor keeps the scale above 0, and q is 0 */
+		memset(x + 2 * N, 0, N * sizeof(double));
+	if (M > 3) /* a row of values under the floor, whose q are under e4m3's smallest */
+		for (int64_t j = 0; j < N; j++)
+			x[3 * N + j] *= 1e-20;
+	interp(r);
+	double s[MAXM], *q = calloc(M * N, sizeof(double));
+	int hit448 = 0;
+	for (int64_t i = 0; i < M; i++) {
+		double amax = 0;
+		for (int64_t j = 0; j < N; j++)
+			amax = fmax(amax, fabs(x[i * N + j]));
+		s[i] = fmax(amax, 1e-12) / 448;
+		for (int64_t j = 0; j < N; j++) {
+			q[i * N + j] = e4m3(x[i * N + j] / s[i]);
+			hit448 |= fabs(q[i * N + j]) == 448;
+		}
+	}
+	near_all(r, "scale", s);
+	for (int64_t e = 0; e < M * N; e++)
+		near(buf(r, "q")[e], q[e], 0, "q", e); /* the same rounding, so exactly */
+	assert_true(hit448);			       /* each row's amax maps to 448 */
+	free(q);
+}
+
 /* Edge semantics, each on a small kernel of its own. */
 
 static void
@@ -980,6 +1028,7 @@ main(void)
 	    {"grpo", check_grpo},
 	    {"fused_linear_jsd", check_fused_linear_jsd},
 	    {"cross_entropy_backward", check_cross_entropy_backward},
+	    {"fp8_quant", check_fp8_quant},
 	};
 	/* one test a kernel of testdata/kernels; one without a reference above fails */
 	int n;
