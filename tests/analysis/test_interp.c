@@ -719,6 +719,28 @@ check_fp8_quant(Run *r)
 	free(q);
 }
 
+static void
+check_gelu_tanh_gated(Run *r)
+{
+	int64_t M = r->M, N = r->N;
+	fill(r, "gate", -4, 4);
+	fill(r, "up", -2, 2);
+	fill(r, "w", 0.5, 1.5);
+	interp(r);
+	double *h = calloc(M * N, sizeof(double)), *y = calloc(M * N, sizeof(double)), rstd[MAXM];
+	for (int64_t i = 0; i < M * N; i++) {
+		double g = buf(r, "gate")[i];
+		double gelu = 0.5 * g * (1 + tanh(sqrt(2 / M_PI) * (g + 0.044715 * g * g * g)));
+		h[i] = gelu * buf(r, "up")[i];
+	}
+	for (int64_t i = 0; i < M; i++)
+		ref_rmsnorm(h + i * N, buf(r, "w"), N, y + i * N, &rstd[i]);
+	near_all(r, "y", y);
+	near_all(r, "rstd", rstd);
+	free(h);
+	free(y);
+}
+
 /* Edge semantics, each on a small kernel of its own. */
 
 static void
@@ -1029,6 +1051,7 @@ main(void)
 	    {"fused_linear_jsd", check_fused_linear_jsd},
 	    {"cross_entropy_backward", check_cross_entropy_backward},
 	    {"fp8_quant", check_fp8_quant},
+	    {"gelu_tanh_gated", check_gelu_tanh_gated},
 	};
 	/* one test a kernel of testdata/kernels; one without a reference above fails */
 	int n;

@@ -61,6 +61,7 @@ live_counts(void **state)
 	    {"fused_linear_jsd", 7, 2},
 	    {"cross_entropy_backward", 4, 3},
 	    {"fp8_quant", 2, 1},
+	    {"gelu_tanh_gated", 4, 2},
 	};
 	int n;
 	char **names = kernel_names(&n);
