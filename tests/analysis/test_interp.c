@@ -874,7 +874,7 @@ test_bad_call(void **state)
 	kernel_free(k);
 }
 
-/* Ops none of the 17 kernels use, row-invariant [N] and scalar values
+/* Ops the kernels of testdata/kernels use little or not at all, row-invariant [N] and scalar values
  * over several rows, a discarded result, and a scalar param given at run time. */
 static void
 test_other_ops(void **state)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Each of the 17 kernels, and the kernels of the ops they do not use (col, tanh, erf, pow, fp8):
+# Each of the 20 kernels, and the two of tests/codegen for col, tanh, erf, pow and both fp8 types:
 # print -> parse -> print is identical text, the JSON form round-trips to identical JSON, and the
 # JSON form prints back to the same .rk text.
 rkc=$1
