@@ -61,6 +61,9 @@ live_counts(void **state)
 	    {"dynamic_quant", 2, 1},
 	    {"grpo", 2, 1},
 	    {"fused_linear_jsd", 7, 2},
+	    {"cross_entropy_backward", 4, 3},
+	    {"fp8_quant", 2, 1},
+	    {"gelu_tanh_gated", 4, 2},
 	};
 	int n;
 	char **names = kernel_names(&n);
