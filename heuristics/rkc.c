@@ -9,11 +9,6 @@
  * overhead, which the model leaves out), then the fewest registers (the most headroom for the
  * register model's error). */
 #define TIE 0.01
-/* Between a persistent row and a row kept in shared memory the tie is wider: where both fit they
- * measured within a few percent of each other on the H100, the model errs further than that on
- * persistent rows of one CTA an SM (its [N] inputs' L2 reads are added, not overlapped), and
- * registers need no shared-memory traffic (bench/results/h100-2026-11-23-onchip.md). */
-#define SMEM_TIE 0.15
 /* A looped chunk past 64 elements a thread only adds registers: the round trips it saves are
  * already hidden by the other resident CTAs. */
 #define MAX_CHUNK_PER_THREAD 64
@@ -50,10 +45,9 @@ static int
 better(const Cand *a, const Cand *b)
 {
 	double ta = a->score, tb = b->score;
-	double tie = a->c.smem != b->c.smem && a->c.persistent != b->c.persistent ? SMEM_TIE : TIE;
-	if (ta < tb * (1 - tie))
+	if (ta < tb * (1 - TIE))
 		return 1;
-	if (tb < ta * (1 - tie))
+	if (tb < ta * (1 - TIE))
 		return 0;
 	if (a->c.cluster != b->c.cluster)
 		return a->c.cluster < b->c.cluster;
@@ -136,9 +130,11 @@ cuts(Cut *out, const Facts *f, int64_t M, const Target *t)
 
 /* Clusters cost an exchange and a barrier that hold every CTA of the cluster, and on the H100
  * they measured slower than one CTA a row wherever the row fits a CTA and the rows fill the GPU,
- * and slower held in registers than streamed (a cluster's CTAs are few and wide, and a
- * persistent one waits on all its loads at once) (bench/results/h100-2026-11-23-onchip.md). So a
- * cluster cuts only a looped row, and only where one CTA a row
+ * slower held in registers than streamed (a cluster's CTAs are few and wide, and a persistent
+ * one waits on all its loads at once), and slower than split rows where the plan allows a split
+ * (long_sum, sum: a split spreads a row over up to 1024 CTAs that need not run together)
+ * (bench/results/h100-2026-11-23-onchip.md). So a cluster cuts only a looped row of a kernel that
+ * cannot split, and only where one CTA a row
  * cannot do the job: fewer rows than SMs (the GPU would idle), or a row kept on chip that leaves
  * fewer than two CTAs an SM (the HBM would idle while the one CTA reduces). */
 /* A cluster's CTAs run together and each pays the same exchange and barrier whatever its size;
@@ -150,11 +146,31 @@ cluster_fits(const Config *c, const Facts *f, int64_t M, int64_t N, const Target
 {
 	if (c->cluster <= 1)
 		return 1;
-	if (c->persistent || c->num_warps < MIN_CLUSTER_WARPS)
+	if (c->persistent || c->num_warps < MIN_CLUSTER_WARPS || f->split_ok)
 		return 0;
 	if (M < t->sms)
 		return 1;
 	return c->smem && N * f->kept_bytes > t->smem_per_sm / 2;
+}
+
+/* Rows kept in shared memory only where no row fits in registers: wherever both fit, the
+ * persistent row measured as fast or faster on the H100 (softmax 2048x40960 and
+ * fused_add_layernorm 2048x12288 bf16 7% faster, layer_norm 4096x16384 and welford 8192x14336 fp32
+ * within 2%), and the model, which adds a persistent CTA's [N] reads from L2 instead of
+ * overlapping them, would pick the kept row. */
+static void
+drop_kept_rows(Cands *cs)
+{
+	int held = 0;
+	for (int i = 0; i < cs->n; i++)
+		held |= cs->v[i].c.persistent && config_segments(&cs->v[i].c) == 1;
+	if (!held)
+		return;
+	int n = 0;
+	for (int i = 0; i < cs->n; i++)
+		if (!cs->v[i].c.smem)
+			cs->v[n++] = cs->v[i];
+	cs->n = n;
 }
 
 static void
@@ -195,6 +211,7 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 				}
 			}
 	}
+	drop_kept_rows(cs);
 }
 
 /* The best candidate that differs from b in the knob, or NULL. */
@@ -328,6 +345,10 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    vs(alt, sizeof alt, b, best_other(cs, b, K_CLUSTER)));
 	else if (t->cluster_max <= 1)
 		choice_reason(out, "cluster=1: %s has no thread-block clusters", t->arch);
+	else if (f->split_ok)
+		choice_reason(out,
+			      "cluster=1: the kernel can split its rows instead, which measured "
+			      "faster than a cluster");
 	else if (M >= t->sms && (!f->kept_bytes || N * f->kept_bytes <= t->smem_per_sm / 2))
 		choice_reason(
 		    out,

@@ -249,17 +249,17 @@ gpu_fn_info(const GpuFn *f, int *regs, int *local_bytes, int *shared_bytes)
 	*shared_bytes = f->shared_bytes;
 }
 
-/* Past 48 KiB of dynamic shared memory a kernel must opt in; past 8 CTAs a cluster too. A
- * cluster's shape is not in the PTX (LLVM 19 cannot emit .reqnctapercluster), so it goes with
- * the launch, through cuLaunchKernelEx. */
+/* Dynamic shared memory always sets the attribute: past 48 KiB a kernel must opt in, and the 48
+ * KiB count the static shared memory too (a CTA with 48 KiB of rows and its partials needs it).
+ * Past 8 CTAs a cluster must opt in too. A cluster's shape is not in the PTX (LLVM 19 cannot emit
+ * .reqnctapercluster), so it goes with the launch, through cuLaunchKernelEx. */
 static int
 launch(Gpu *g, GpuFn *f, const Manifest *m, void **args, Diag *d)
 {
 	unsigned smem = m->dynamic_smem;
 	unsigned csize = m->cluster[0] * m->cluster[1] * m->cluster[2];
-	if (smem > 48 * 1024 &&
-	    CU(g, FuncSetAttribute,
-	       (f->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem), d))
+	if (smem > 0 && CU(g, FuncSetAttribute,
+			   (f->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem), d))
 		return -1;
 	if (csize == 1)
 		return CU(g, LaunchKernel,
