@@ -9,7 +9,7 @@
 #include "heuristics/heuristics.h"
 #include "tools/tools.h"
 
-static const char *suites[] = {"core", "transfer"};
+static const char *suites[] = {"core", "transfer", "long_rows", "few_rows"};
 static const Policy policies[] = {POLICY_HELION2828, POLICY_RKC};
 
 /* testdata/ in the working directory, else in the source tree rkc was built from. */
