@@ -19,4 +19,4 @@ while read -r k shape dt; do
 		[ -n "$g" ] && copy=(--copy-gbps "$g")
 	fi
 	echo "$k $shape $dt | $(grep '^TUNE' "$log" || tail -1 "$log")"
-done <bench/onchip/calibrate.txt
+done <"${LIST:-bench/onchip/calibrate.txt}"
