@@ -128,19 +128,19 @@ cuts(Cut *out, const Facts *f, int64_t M, const Target *t)
 	return n;
 }
 
+/* A cluster's CTAs run together and each pays the same exchange and barrier whatever its size;
+ * every cluster config measured fast had 4 to 16 warps a CTA, none smaller was measured. */
+#define MIN_CLUSTER_WARPS 4
+
 /* Clusters cost an exchange and a barrier that hold every CTA of the cluster, and on the H100
  * they measured slower than one CTA a row wherever the row fits a CTA and the rows fill the GPU,
  * slower held in registers than streamed (a cluster's CTAs are few and wide, and a persistent
  * one waits on all its loads at once), and slower than split rows where the plan allows a split
  * (long_sum, sum: a split spreads a row over up to 1024 CTAs that need not run together)
- * (bench/results/h100-2026-11-23-onchip.md). So a cluster cuts only a looped row of a kernel that
- * cannot split, and only where one CTA a row
+ * (bench/results/h100-2026-11-23-onchip.md). So a cluster cuts only a looped row of
+ * MIN_CLUSTER_WARPS or more warps of a kernel that cannot split, and only where one CTA a row
  * cannot do the job: fewer rows than SMs (the GPU would idle), or a row kept on chip that leaves
  * fewer than two CTAs an SM (the HBM would idle while the one CTA reduces). */
-/* A cluster's CTAs run together and each pays the same exchange and barrier whatever its size;
- * every cluster config measured fast had 4 to 16 warps a CTA, none smaller was measured. */
-#define MIN_CLUSTER_WARPS 4
-
 static int
 cluster_fits(const Config *c, const Facts *f, int64_t M, int64_t N, const Target *t)
 {
