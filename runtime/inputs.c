@@ -201,6 +201,7 @@ typedef struct {
 	int64_t cols; /* elements per generated row: N, or 1 for [M] */
 	int64_t n;    /* the row length N, which labels index */
 	uint64_t seed;
+	int64_t row0; /* the first row's index in the stream of rows (0 for an [N] input) */
 } Gen;
 
 static void
@@ -212,7 +213,7 @@ gen_rows(void *ctx, int64_t lo, int64_t hi)
 	int64_t C = g->cols;
 	double *row = malloc(sizeof(double) * (size_t)C);
 	for (int64_t r = lo; r < hi; r++) {
-		Rng rng = rng_row(g->seed, g->p, r);
+		Rng rng = rng_row(g->seed, g->p, g->row0 + r);
 		double mx = -INFINITY, sum = 0;
 		for (int64_t c = 0; c < C; c++) {
 			double v = 0;
@@ -273,7 +274,7 @@ gen_selected(void *ctx, int64_t lo, int64_t hi)
 	const Tensor *x = &g->ts[t->logits], *lab = &g->ts[t->labels];
 	int64_t N = g->n;
 	for (int64_t r = lo; r < hi; r++) {
-		Rng rng = rng_row(g->seed, g->p, r);
+		Rng rng = rng_row(g->seed, g->p, g->row0 + r);
 		double mx = -INFINITY, sum = 0;
 		for (int64_t c = 0; c < N; c++)
 			mx = fmax(mx, elem_get(x->type, x->data, r * N + c) / t->temperature);
@@ -289,6 +290,13 @@ gen_selected(void *ctx, int64_t lo, int64_t hi)
 int
 inputs_make(Tensor *ts, const Kernel *k, Type dtype, int64_t M, int64_t N, uint64_t seed,
 	    const Dist *ds, Diag *d)
+{
+	return inputs_make_rows(ts, k, dtype, M, N, seed, 0, ds, d);
+}
+
+int
+inputs_make_rows(Tensor *ts, const Kernel *k, Type dtype, int64_t M, int64_t N, uint64_t seed,
+		 int64_t first_row, const Dist *ds, Diag *d)
 {
 	memset(ts, 0, sizeof(Tensor) * (size_t)k->nparams);
 	for (int p = 0; p < k->nparams; p++) {
@@ -313,7 +321,13 @@ inputs_make(Tensor *ts, const Kernel *k, Type dtype, int64_t M, int64_t N, uint6
 			const Param *pa = &k->params[p];
 			if (pa->kind != P_IN || (ds[p].kind == D_SELECTED) != pass)
 				continue;
-			Gen g = {ts, ds, p, pa->shape == SH_ROW ? 1 : N, N, seed};
+			Gen g = {ts,
+				 ds,
+				 p,
+				 pa->shape == SH_ROW ? 1 : N,
+				 N,
+				 seed,
+				 pa->shape == SH_VEC ? 0 : first_row};
 			if (pass)
 				parallel_for(M, gen_selected, &g);
 			else

@@ -21,7 +21,7 @@ run_data_new(const Kernel *k, Type dtype, int64_t M, int64_t N, const RunOpts *o
 	Dist *ds = calloc((size_t)k->nparams, sizeof(Dist));
 	*rd = (RunData){k, dtype, M, N, calloc((size_t)k->nparams, sizeof(Tensor)), NULL, 0, NULL};
 	int rc = inputs_spec(ds, k, o->inputs_file, o->inputs_json, d) ||
-		 inputs_make(rd->ts, k, dtype, M, N, o->seed, ds, d);
+		 inputs_make_rows(rd->ts, k, dtype, M, N, o->seed, o->first_row, ds, d);
 	free(ds);
 	if (rc) {
 		run_data_free(rd);
@@ -120,6 +120,25 @@ run_once(Gpu *g, GpuFn *f, const Manifest *m, Args *l, const Kernel *k, const Te
 	return 0;
 }
 
+/* FNV-1a, 64 bits: a row's output bits in a line, to compare a row across batches. */
+static uint64_t
+fnv1a(const unsigned char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t
+row_digest(const Param *pa, const Tensor *t, const char *data, int64_t row, int64_t N)
+{
+	size_t size = (size_t)type_size(t->type);
+	size_t n = pa->shape == SH_TILE ? (size_t)N : pa->shape == SH_VEC ? (size_t)t->count : 1;
+	size_t at = pa->shape == SH_VEC ? 0 : (size_t)row * n;
+	return fnv1a((const unsigned char *)data + at * size, n * size);
+}
+
 static int
 check_all(RunResult *r, Gpu *g, GpuFn *f, const Kernel *k, const Manifest *m, Args *l, RunData *rd,
 	  const RunOpts *o, Diag *d)
@@ -178,6 +197,9 @@ check_all(RunResult *r, Gpu *g, GpuFn *f, const Kernel *k, const Manifest *m, Ar
 			     pa->shape == SH_ROW ? 1 : m->N, vec ? &zero : rows, c->rows, ref[p],
 			     tol);
 		r->pass &= c->pass;
+		if (o->digest_row >= 0)
+			r->digest[r->nchecks - 1] =
+			    row_digest(pa, &ts[p], run1[p], o->digest_row, m->N);
 		oi++;
 	}
 	rc = 0;
@@ -196,8 +218,12 @@ run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *
 	  const RunOpts *o, Diag *d)
 {
 	memset(r, 0, sizeof *r);
+	r->digest_row = o->check && o->digest_row >= 0 ? o->first_row + o->digest_row : -1;
 	if (manifest_match(m, k, d))
 		return -1;
+	if (o->digest_row >= m->M)
+		return diag(d, "--digest-row %lld is not a row of %lld", (long long)o->digest_row,
+			    (long long)m->M);
 	RunData *rd = o->data;
 	if (rd && (rd->k != k || rd->dtype != m->dtype || rd->M != m->M || rd->N != m->N))
 		return diag(d, "internal error: shared run data of another point");
@@ -268,4 +294,9 @@ run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r)
 				   : "FAIL",
 		   worst, r->us, r->gbps, pct, (double)r->bytes / 1e6, r->regs, r->local_bytes,
 		   m->config);
+	for (int i = 0; r->digest_row >= 0 && i < r->nchecks; i++)
+		buf_printf(
+		    b, "DIGEST kernel=%s dtype=%s M=%lld N=%lld row=%lld output=%s hash=%016llx\n",
+		    k->name, dt, (long long)m->M, (long long)m->N, (long long)r->digest_row,
+		    r->checks[i].name, (unsigned long long)r->digest[i]);
 }

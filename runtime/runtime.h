@@ -83,6 +83,11 @@ typedef struct {
  * the thread count and a sampled row is the row of the full tensor. */
 int inputs_make(Tensor *ts, const Kernel *k, Type dtype, int64_t M, int64_t N, uint64_t seed,
 		const Dist *dists, Diag *d);
+/* The same, with the rows first_row .. first_row+M-1 of the stream of rows (inputs_make's are
+ * 0 .. M-1): the same row lands at another position in a batch of another size. [N] inputs are
+ * the same whatever first_row. */
+int inputs_make_rows(Tensor *ts, const Kernel *k, Type dtype, int64_t M, int64_t N, uint64_t seed,
+		     int64_t first_row, const Dist *dists, Diag *d);
 void tensors_free(Tensor *ts, int n);
 
 /* Runs fn over [0, n) split into contiguous ranges, one thread each (RKC_THREADS, default the
@@ -155,6 +160,9 @@ typedef struct RunData RunData;
 /* One kernel at one shape: inputs, launch per the manifest, check, time. */
 typedef struct {
 	uint64_t seed;
+	int64_t first_row; /* the inputs are rows first_row.. of the seed's stream (default 0) */
+	int64_t
+	    digest_row; /* with check: a digest of each output's row at this position; -1 none */
 	int check, time;
 	double copy_gbps; /* 0: measure it in this run */
 	const char *inputs_file, *inputs_json;
@@ -170,7 +178,9 @@ typedef struct {
 	int pass;
 	double us, gbps, copy_gbps;
 	int reps;
-	int64_t bytes; /* each input read once, each output written once */
+	int64_t bytes;	    /* each input read once, each output written once */
+	int64_t digest_row; /* the stream row the digests are of (first_row + position); -1 */
+	uint64_t digest[MAX_CHECKS]; /* per output (checks' order), FNV-1a 64 of that row's bytes */
 	int regs, local_bytes;
 } RunResult;
 

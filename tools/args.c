@@ -249,6 +249,7 @@ tool_run_opts(const Args *a, RunOpts *ro)
 	const char *seed = arg_value(a, "--seed"), *gbps = arg_value(a, "--copy-gbps");
 	char *end = NULL;
 	ro->seed = 1;
+	ro->digest_row = -1;
 	if (seed && ((ro->seed = strtoull(seed, &end, 0)), *end || end == seed || *seed == '-'))
 		return bad(a, "--seed takes a non-negative integer, not '%s'", seed);
 	if (gbps && ((ro->copy_gbps = strtod(gbps, &end)),

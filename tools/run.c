@@ -80,6 +80,28 @@ print_point_json(const Gpu *g, const Kernel *k, const Manifest *m, const RunResu
 	tool_put_json(o);
 }
 
+/* --first-row and --digest-row: a row's outputs compared across batches (docs/tune.md). */
+static int
+rows_opts(const Args *a, RunOpts *ro)
+{
+	const char *v[2] = {arg_value(a, "--first-row"), arg_value(a, "--digest-row")};
+	int64_t *dst[2] = {&ro->first_row, &ro->digest_row};
+	for (int i = 0; i < 2; i++) {
+		char *end = NULL;
+		if (!v[i])
+			continue;
+		long long x = strtoll(v[i], &end, 10);
+		if (*end || end == v[i] || x < 0 || x > INT32_MAX)
+			return args_error(a, "%s takes an integer from 0 to 2^31-1, not '%s'",
+					  i ? "--digest-row" : "--first-row", v[i]);
+		*dst[i] = x;
+	}
+	if (v[1] && !ro->check)
+		return args_error(a,
+				  "--digest-row needs --check (the digest is of the checked run)");
+	return 0;
+}
+
 static int
 run_run(const Args *a)
 {
@@ -103,6 +125,8 @@ run_run(const Args *a)
 			return 2;
 	if (!ro.check && !ro.time)
 		ro.check = ro.time = 1;
+	if (rows_opts(a, &ro))
+		return 2;
 	Kernel *k = tool_load_kernel(path);
 	if (!k)
 		return 1;
@@ -208,6 +232,12 @@ const Cmd cmd_run = {
 	    {"--time", NULL, "time the kernel with the L2 flushed before each launch", 0},
 	    OPT_SEED,
 	    OPT_COPY_GBPS,
+	    {"--first-row", "F",
+	     "the inputs are rows F.. of the seed's stream of rows (default 0): the same row at "
+	     "another position",
+	     0},
+	    {"--digest-row", "P",
+	     "print a DIGEST line per output: a hash of row P's bits (with --check)", 0},
 	    {"--ptx", "FILE", "run this PTX instead of compiling (with --manifest, one shape)", 0},
 	    {"--manifest", "FILE", "the launch manifest of --ptx (rkc compile writes it)", 0},
 	    {"--inputs", "FILE", "the input distributions (default testdata/inputs.json)", 0},

@@ -198,10 +198,23 @@ test_inputs_deterministic(void **state)
 	Tensor e[16];
 	assert_int_equal(inputs_make(e, k, TY_F32, 5, 53, 11, s->ds, &d), 0);
 	assert_memory_equal(a[x].data, e[x].data, 5 * 53 * 4);
+	/* nor on where it sits: rows 30..36 of the stream as a batch of 7, every input alike */
+	Tensor f[16];
+	assert_int_equal(inputs_make_rows(f, k, TY_F32, 7, 53, 11, 30, s->ds, &d), 0);
+	for (int p = 0; p < k->nparams; p++) {
+		if (!f[p].data || k->params[p].kind != P_IN)
+			continue;
+		size_t size = (size_t)type_size(f[p].type);
+		size_t per = k->params[p].shape == SH_TILE ? 53 : 1;
+		size_t at = k->params[p].shape == SH_VEC ? 0 : 30 * per;
+		assert_memory_equal((char *)a[p].data + at * size, f[p].data,
+				    (size_t)f[p].count * size);
+	}
 	tensors_free(a, k->nparams);
 	tensors_free(b, k->nparams);
 	tensors_free(c, k->nparams);
 	tensors_free(e, k->nparams);
+	tensors_free(f, k->nparams);
 	spec_free(s);
 }
 
