@@ -13,6 +13,7 @@
 #        LIMIT    seconds one rkc process may take (default 600)
 #        POLICY   the policy whose configs run (default rkc; helion2828 for Helion's seed)
 #        CONFIG   knobs forced over the policy's pick on every shape (e.g. evict=1)
+#        RUNARGS  more arguments for every rkc run (e.g. --batch-invariant)
 set -u
 cd "$(dirname "$0")/.."
 RKC=${1:-${RKC:-}}
@@ -32,13 +33,14 @@ TIME=${TIME:-1}
 LIMIT=${LIMIT:-600}
 POLICY=${POLICY:-rkc}
 CONFIG=${CONFIG:-}
+RUNARGS=${RUNARGS:-}
 mkdir -p "$OUT/run" "$OUT/sanitize"
 start=$(date +%s)
 elapsed() { echo "$(($(date +%s) - start))s"; }
 
 {
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "command: bench/gpu_run.sh $RKC (SUITES='$SUITES' DTYPES='$DTYPES' KERNELS='$KERNELS' POLICY=$POLICY CONFIG='$CONFIG' SANITIZE=$SANITIZE TIME=$TIME)"
+	echo "command: bench/gpu_run.sh $RKC (SUITES='$SUITES' DTYPES='$DTYPES' KERNELS='$KERNELS' POLICY=$POLICY CONFIG='$CONFIG' RUNARGS='$RUNARGS' SANITIZE=$SANITIZE TIME=$TIME)"
 	echo "rkc: $("$RKC" --version 2>&1)"
 	echo "git: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1
@@ -63,6 +65,8 @@ mode=(--check)
 [ "$TIME" = 1 ] && mode+=(--time)
 cfg=()
 [ -n "$CONFIG" ] && cfg=(--config "$CONFIG") && mode+=("${cfg[@]}")
+# shellcheck disable=SC2206 # RUNARGS is words
+[ -n "$RUNARGS" ] && mode+=($RUNARGS)
 copy=()
 while read -r suite kernel shapes; do
 	for dt in $DTYPES; do
