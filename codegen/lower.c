@@ -71,16 +71,17 @@ prologue(Lower *L)
 	    LLVMBuildSelect(L->b, L->rowok, L->row, LLVMBuildSub(L->b, L->M, ci64(L, 1), ""), "");
 	L->rowoff = LLVMBuildMul(L->b, rowc, L->N, "");
 	if (L->nseg > 1) {
-		/* segments are whole chunks: cdiv(cdiv(N, nseg), r_block) * r_block columns (a
-		 * cluster's CTAs are consecutive in x, so its rank is the segment) */
+		/* segments are cdiv(cdiv(N, nseg), granule) * granule columns
+		 * (config_segment_granule; a cluster's CTAs are consecutive in x, so its rank is
+		 * the segment) */
 		LLVMValueRef per = LLVMBuildSDiv(
 		    L->b, LLVMBuildAdd(L->b, L->N, ci64(L, L->nseg - 1), ""), ci64(L, L->nseg), "");
-		LLVMValueRef rbk = ci64(L, g->r_block);
+		int64_t gr = config_segment_granule(g);
+		LLVMValueRef rbk = ci64(L, gr);
 		LLVMValueRef len = LLVMBuildMul(
 		    L->b,
-		    LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, per, ci64(L, g->r_block - 1), ""), rbk,
-				  ""),
-		    rbk, "");
+		    LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, per, ci64(L, gr - 1), ""), rbk, ""), rbk,
+		    "");
 		L->seg_start = LLVMBuildMul(L->b, L->seg, len, "");
 		LLVMValueRef e = LLVMBuildAdd(L->b, L->seg_start, len, "");
 		LLVMValueRef lt = LLVMBuildICmp(L->b, LLVMIntSLT, e, L->N, "");

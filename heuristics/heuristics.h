@@ -47,6 +47,14 @@ config_segments(const Config *c)
 	return c->cluster > 1 ? c->cluster : c->split > 1 ? c->split : 1;
 }
 
+/* A segment is cdiv(N, segments) columns rounded up to this: whole vectors under a cluster, so
+ * its CTAs share the row evenly; whole chunks under split (the rule split rows were built on). */
+static inline int64_t
+config_segment_granule(const Config *c)
+{
+	return c->cluster > 1 ? c->vec : c->r_block;
+}
+
 static inline int
 config_tpr(const Config *c)
 {
@@ -105,7 +113,8 @@ int config_elem_size(const Kernel *k, Type dtype);
  * what is wrong and what would be accepted. config_check_emit: what codegen can emit at all, for
  * any target (powers of two, access widths, elements a thread, split only where the plan allows,
  * smem only where a pass reads again, shared memory, the grid). config_check_target: what target
- * t allows (threads a CTA, CTAs an SM, clusters, shared memory a CTA). The policies' picks, forced configs and codegen all pass through it. */
+ * t allows (threads a CTA, CTAs an SM, clusters, shared memory a CTA). The policies' picks, forced
+ * configs and codegen all pass through it. */
 int config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Config *c, Diag *d);
 int config_check_target(const Kernel *k, Type dtype, int64_t N, const Config *c, const Target *t,
 			Diag *d);
@@ -127,11 +136,11 @@ void smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *
 		 int64_t *row_bytes);
 
 /* Override c's fields from "persistent=1,r_block=2048,m_block=1,num_warps=8,vec=8,split=1,evict=0,
- * min_ctas=1,smem=0,cluster=1" (any subset). -1 with d set to a "bad --config" message, which names the key's
- * accepted values, on bad syntax, an unknown key or a value out of the key's range; whether
- * the values suit a kernel, shape and target is config_check's to say. A knob the string sets
- * turns off one it leaves alone that contradicts it: persistent=1 sets smem=0, split over 1 sets
- * cluster=1, cluster over 1 sets split=1. */
+ * min_ctas=1,smem=0,cluster=1" (any subset). -1 with d set to a "bad --config" message, which names
+ * the key's accepted values, on bad syntax, an unknown key or a value out of the key's range;
+ * whether the values suit a kernel, shape and target is config_check's to say. A knob the string
+ * sets turns off one it leaves alone that contradicts it: persistent=1 sets smem=0, split over 1
+ * sets cluster=1, cluster over 1 sets split=1. */
 int config_parse(const char *s, Config *c, Diag *d);
 /* Every knob the same. */
 int config_equal(const Config *a, const Config *b);

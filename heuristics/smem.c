@@ -2,15 +2,15 @@
  * models. */
 #include "heuristics/heuristics.h"
 
-/* A row segment's columns: under split or cluster, whole r_block chunks of cdiv(N, segments)
- * (the last segment may be shorter), else the row. */
+/* A row segment's columns: under split or cluster, cdiv(N, segments) rounded up to the segment
+ * granule (the last segment may be shorter), else the row. */
 static int64_t
 segment_len(const Config *c, int64_t N)
 {
 	int s = config_segments(c);
 	if (s == 1)
 		return N;
-	int64_t per = cdiv(N, s), len = cdiv(per, c->r_block) * c->r_block;
+	int64_t g = config_segment_granule(c), len = cdiv(cdiv(N, s), g) * g;
 	return len < N ? len : N;
 }
 
