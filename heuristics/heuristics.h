@@ -105,7 +105,8 @@ int config_elem_size(const Kernel *k, Type dtype);
  * what is wrong and what would be accepted. config_check_emit: what codegen can emit at all, for
  * any target (powers of two, access widths, elements a thread, split only where the plan allows,
  * smem only where a pass reads again, shared memory, the grid). config_check_target: what target
- * t allows (threads a CTA, CTAs an SM, clusters, shared memory a CTA). The policies' picks, forced configs and codegen all pass through it. */
+ * t allows (threads a CTA, CTAs an SM, clusters, shared memory a CTA). The policies' picks, forced
+ * configs and codegen all pass through it. */
 int config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Config *c, Diag *d);
 int config_check_target(const Kernel *k, Type dtype, int64_t N, const Config *c, const Target *t,
 			Diag *d);
@@ -127,11 +128,11 @@ void smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *
 		 int64_t *row_bytes);
 
 /* Override c's fields from "persistent=1,r_block=2048,m_block=1,num_warps=8,vec=8,split=1,evict=0,
- * min_ctas=1,smem=0,cluster=1" (any subset). -1 with d set to a "bad --config" message, which names the key's
- * accepted values, on bad syntax, an unknown key or a value out of the key's range; whether
- * the values suit a kernel, shape and target is config_check's to say. A knob the string sets
- * turns off one it leaves alone that contradicts it: persistent=1 sets smem=0, split over 1 sets
- * cluster=1, cluster over 1 sets split=1. */
+ * min_ctas=1,smem=0,cluster=1" (any subset). -1 with d set to a "bad --config" message, which names
+ * the key's accepted values, on bad syntax, an unknown key or a value out of the key's range;
+ * whether the values suit a kernel, shape and target is config_check's to say. A knob the string
+ * sets turns off one it leaves alone that contradicts it: persistent=1 sets smem=0, split over 1
+ * sets cluster=1, cluster over 1 sets split=1. */
 int config_parse(const char *s, Config *c, Diag *d);
 /* Every knob the same. */
 int config_equal(const Config *a, const Config *b);
@@ -175,6 +176,24 @@ void choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Tar
  * config fits the budget). For `rkc tune`, which times them. */
 int rkc_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 		   Choice *out, int max);
+/* The batch-invariant mode (heuristics/rkc.c; docs/heuristics.md, "Batch-invariant mode"): a
+ * row's output bits do not depend on M or on where the row sits. The knobs that fix a row's
+ * reduction order (persistent, r_block, threads per row, vec, the split or cluster cut) are the
+ * rkc policy's pick at a fixed reference row count with vec dividing N; at M the policy ranks
+ * only the configs that keep them. choose_invariant: choose() in the mode, -1 with d set for a
+ * policy other than rkc, a shape out of range, or no emittable config keeping the order;
+ * rkc_invariant_candidates: rkc_candidates in the mode (-1 with d set as choose_invariant). */
+int choose_invariant(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+		     Policy p, Choice *out, Diag *d);
+int choose_rkc_invariant(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+			 Choice *out, Diag *d);
+int rkc_invariant_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+			     Choice *out, int max, Diag *d);
+/* The mode's vector width: the largest power of two that divides N, at most config_vec. */
+int rkc_invariant_vec(const Kernel *k, Type dtype, int64_t N);
+/* a and b reduce a row in the same order: the same persistent, r_block, threads per row, vec
+ * and cut. */
+int rkc_same_order(const Config *a, const Config *b);
 /* The rkc policy's min_ctas for config c (its other knobs as they are); o gets c's cost at one
  * CTA an SM, from which it plans. */
 int rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o);

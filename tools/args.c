@@ -226,7 +226,9 @@ tool_request(const Args *a, Request *rq)
 {
 	const char *cmd = a->cmd->name, *shape = arg_value(a, "--shape");
 	const char *policy = arg_value(a, "--policy");
-	*rq = (Request){.arch = arg_value(a, "--arch"), .forced = arg_value(a, "--config")};
+	*rq = (Request){.arch = arg_value(a, "--arch"),
+			.forced = arg_value(a, "--config"),
+			.batch_invariant = arg_count(a, "--batch-invariant") > 0};
 	if (!rq->arch)
 		rq->arch = "sm_90";
 	int o = opt_index(a, "--shape");
@@ -240,6 +242,10 @@ tool_request(const Args *a, Request *rq)
 	if (rkc_parse_dtype(arg_value(a, "--dtype"), &rq->dtype, &d) ||
 	    (policy && rkc_parse_policy(policy, &rq->policy, &d)) || rkc_parse_arch(rq->arch, &d))
 		return bad(a, "%s", d.msg + (strncmp(d.msg, "error: ", 7) ? 0 : 7));
+	if (rq->batch_invariant && rq->policy != POLICY_RKC)
+		return args_error(
+		    a, "--batch-invariant is the rkc policy's mode; --policy %s has none",
+		    policy_name(rq->policy));
 	return 0;
 }
 
