@@ -6,9 +6,10 @@
 
 /* What one compile is for: the arch, the storage type T and the shape the config was chosen for.
  * The kernel takes M and N at launch; it is correct for any M, and for any N that keeps the config
- * valid (r_block >= the row segment when persistent, N no larger than compiled when smem=1). When the compile's N is not a multiple of
- * vec, rows start misaligned and each row's misaligned head and its tail are read element by
- * element; compiled for such an N, the kernel is correct for any N, else for multiples of vec. */
+ * valid (r_block >= the row segment when persistent, N no larger than compiled when smem=1). When
+ * the compile's N is not a multiple of vec, rows start misaligned and each row's misaligned head
+ * and its tail are read element by element; compiled for such an N, the kernel is correct for any
+ * N, else for multiples of vec. */
 typedef struct {
 	const char *arch; /* sm_80, sm_86, sm_89, sm_90 */
 	Type dtype;	  /* TY_BF16, TY_F16 or TY_F32 */
@@ -44,9 +45,10 @@ int codegen_ptx(const Kernel *k, const Compile *c, Buf *ptx, Buf *llvm, Diag *d)
  * The approximate math is exact here: this checks the logic, not the rounding. */
 int codegen_emulate(const Kernel *k, const Compile *c, void **args, Diag *d);
 
-/* The launch manifest (docs/codegen.md), deterministic, with a trailing newline. */
+/* The launch manifest (docs/codegen.md), deterministic, with a trailing newline;
+ * batch_invariant: whether the config was chosen in the batch-invariant mode. */
 void codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy,
-		      const char *const *reasons, int nreasons);
+		      int batch_invariant, const char *const *reasons, int nreasons);
 
 /* One function of a ptxas -v report. Absent fields are 0. */
 typedef struct {

@@ -22,7 +22,7 @@ jstr(Buf *b, const char *s)
 static const char *const kinds[] = {"in", "out", "param"};
 
 void
-codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy,
+codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, int batch_invariant,
 		 const char *const *reasons, int nreasons)
 {
 	const Config *g = &c->cfg;
@@ -37,6 +37,7 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy,
 	buf_printf(b, ",\n  \"dtype\": \"%s\",\n  \"M\": %lld,\n  \"N\": %lld,\n  \"policy\": ",
 		   type_name(c->dtype), (long long)c->M, (long long)c->N);
 	jstr(b, policy ? policy : "forced");
+	buf_printf(b, ",\n  \"batch_invariant\": %s", batch_invariant ? "true" : "false");
 	buf_printf(b,
 		   ",\n  \"config\": {\"persistent\": %s, \"r_block\": %lld, \"m_block\": %d, "
 		   "\"num_warps\": %d, \"vec\": %d, \"split\": %d, \"evict\": %d, "

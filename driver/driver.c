@@ -53,7 +53,9 @@ stage_choose(const Request *rq, Result *r, Choice *own, char (*notes)[400], int 
 {
 	const Kernel *k = rq->k;
 	Choice *ch = &r->choice;
-	if (choose(k, &r->facts, rq->M, rq->N, &r->target, rq->policy, ch, d))
+	if (rq->batch_invariant
+		? choose_invariant(k, &r->facts, rq->M, rq->N, &r->target, rq->policy, ch, d)
+		: choose(k, &r->facts, rq->M, rq->N, &r->target, rq->policy, ch, d))
 		return -1;
 	*own = *ch;
 	if (!rq->forced && !rq->cfg)
@@ -73,6 +75,16 @@ stage_choose(const Request *rq, Result *r, Choice *own, char (*notes)[400], int 
 		snprintf(notes[(*nnotes)++], 400,
 			 "--config %.300s forced over the %s policy's choice", rq->forced,
 			 policy_name(rq->policy));
+	}
+	if (rq->batch_invariant && !rkc_same_order(&g, &own->cfg)) {
+		Buf b = {0};
+		config_short(&b, &own->cfg);
+		diag(d,
+		     "%s changes the row's reduction order, which --batch-invariant fixes (%s: "
+		     "persistent, r_block, threads per row, vec, split and cluster as chosen)",
+		     rq->cfg ? "the config given" : "--config", b.s);
+		buf_free(&b);
+		return -1;
 	}
 	ch->cfg = g;
 	cost_model(&r->facts, &g, rq->M, rq->N, &r->target, &ch->cost);
@@ -146,8 +158,8 @@ rkc_compile(const Request *rq, Result *r, Diag *d)
 	const char *reasons[MAX_REASONS];
 	for (int i = 0; i < r->choice.nreasons; i++)
 		reasons[i] = r->choice.reasons[i];
-	codegen_manifest(&r->manifest, rq->k, &r->compile, policy_name(rq->policy), reasons,
-			 r->choice.nreasons);
+	codegen_manifest(&r->manifest, rq->k, &r->compile, policy_name(rq->policy),
+			 rq->batch_invariant, reasons, r->choice.nreasons);
 	return 0;
 }
 

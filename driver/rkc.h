@@ -16,6 +16,10 @@ typedef struct {
 	Policy policy;
 	const char *forced; /* or NULL */
 	const Config *cfg;  /* or NULL */
+	/* 1: batch-invariant (rkc policy only): a row's output bits do not depend on M or on the
+	 * row's place in the batch (docs/heuristics.md, "Batch-invariant mode"); forced knobs and
+	 * a whole cfg may not change the row's reduction order */
+	int batch_invariant;
 	int emit; /* 0: stop at the config and its reasons (explain); 1: PTX and manifest */
 } Request;
 

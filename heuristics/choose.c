@@ -37,6 +37,20 @@ choose(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t, P
 }
 
 int
+choose_invariant(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t, Policy p,
+		 Choice *out, Diag *d)
+{
+	memset(out, 0, sizeof *out);
+	if (p != POLICY_RKC)
+		return diag(d,
+			    "the batch-invariant mode is the rkc policy's; the %s policy has none",
+			    policy_name(p));
+	if (shape_check(M, N, d))
+		return -1;
+	return choose_rkc_invariant(k, f, M, N, t, out, d);
+}
+
+int
 config_settle(Config *g, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 	      Policy p, Diag *d)
 {

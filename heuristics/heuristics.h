@@ -184,6 +184,24 @@ void choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Tar
  * config fits the budget). For `rkc tune`, which times them. */
 int rkc_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 		   Choice *out, int max);
+/* The batch-invariant mode (heuristics/rkc.c; docs/heuristics.md, "Batch-invariant mode"): a
+ * row's output bits do not depend on M or on where the row sits. The knobs that fix a row's
+ * reduction order (persistent, r_block, threads per row, vec, the split or cluster cut) are the
+ * rkc policy's pick at a fixed reference row count with vec dividing N; at M the policy ranks
+ * only the configs that keep them. choose_invariant: choose() in the mode, -1 with d set for a
+ * policy other than rkc, a shape out of range, or no emittable config keeping the order;
+ * rkc_invariant_candidates: rkc_candidates in the mode (-1 with d set as choose_invariant). */
+int choose_invariant(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+		     Policy p, Choice *out, Diag *d);
+int choose_rkc_invariant(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+			 Choice *out, Diag *d);
+int rkc_invariant_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+			     Choice *out, int max, Diag *d);
+/* The mode's vector width: the largest power of two that divides N, at most config_vec. */
+int rkc_invariant_vec(const Kernel *k, Type dtype, int64_t N);
+/* a and b reduce a row in the same order: the same persistent, r_block, threads per row, vec
+ * and cut. */
+int rkc_same_order(const Config *a, const Config *b);
 /* The rkc policy's min_ctas for config c (its other knobs as they are); o gets c's cost at one
  * CTA an SM, from which it plans. */
 int rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o);

@@ -173,11 +173,11 @@ drop_kept_rows(Cands *cs)
 	cs->n = n;
 }
 
+/* Every candidate at vector width vec (config_vec's, or the batch-invariant mode's). */
 static void
 enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
-	  int64_t mcap)
+	  int64_t mcap, int vec)
 {
-	int vec = config_vec(k, f->dtype, N);
 	Cut cut[16];
 	int ncut = cuts(cut, f, M, t);
 	for (int ci = 0; ci < ncut; ci++) {
@@ -262,7 +262,13 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	int64_t seg = cdiv(N, config_segments(c)), ept = c->r_block / tpr;
 	char alt[200];
 
-	if (N * size % 16 == 0)
+	if (c->vec < config_vec(k, f->dtype, N))
+		choice_reason(out,
+			      "vec=%d: the batch-invariant mode's, the largest power of two that "
+			      "divides N = %lld up to the default %d, so every row starts aligned "
+			      "and no row is cut into head, body and tail by its position",
+			      c->vec, (long long)N, config_vec(k, f->dtype, N));
+	else if (N * size % 16 == 0)
 		choice_reason(
 		    out, "vec=%d: 16-byte accesses, N*size = %lld*%d bytes is a multiple of 16",
 		    c->vec, (long long)N, size);
@@ -456,29 +462,57 @@ settle(Choice *out, const Facts *f, int64_t M, int64_t N, const Target *t)
 			      (long long)M);
 }
 
+/* The candidates of cs best first into out (at most max), each explained and settled, after
+ * the reason first when one is given. Returns how many. */
+static int
+ranked(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+       int64_t mcap, const char *first, Choice *out, int max)
+{
+	int n = 0;
+	char *used = calloc(cs->n + 1, 1);
+	for (; n < max && n < cs->n; n++) {
+		int b = -1;
+		for (int i = 0; i < cs->n; i++)
+			if (!used[i] && (b < 0 || better(&cs->v[i], &cs->v[b])))
+				b = i;
+		used[b] = 1;
+		memset(&out[n], 0, sizeof out[n]);
+		if (first)
+			choice_reason(&out[n], "%s", first);
+		out[n].cfg = cs->v[b].c;
+		out[n].cost = cs->v[b].cost;
+		Cand x = cs->v[b];
+		explain(&out[n], cs, &x, k, f, M, N, t, mcap);
+		settle(&out[n], f, M, N, t);
+	}
+	free(used);
+	return n;
+}
+
+static int64_t
+m_cap(int64_t M, const Target *t)
+{
+	return pp2(M / t->sms > 1 ? M / t->sms : 1);
+}
+
+/* When nothing fits the budget: the smallest looped chunk at the widest CTA. */
+static Config
+fallback(int64_t N, const Target *t, int vec)
+{
+	Config c = {0, 0, 1, t->max_threads_cta / 32, vec, 1, 0, 1, 0, 1};
+	c.r_block = (int64_t)config_tpr(&c) * c.vec;
+	c.persistent = c.r_block >= N;
+	return c;
+}
+
 int
 rkc_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t, Choice *out,
 	       int max)
 {
-	int64_t mcap = pp2(M / t->sms > 1 ? M / t->sms : 1);
+	int64_t mcap = m_cap(M, t);
 	Cands cs = {0};
-	enumerate(&cs, k, f, M, N, t, mcap);
-	int n = 0;
-	char *used = calloc(cs.n + 1, 1);
-	for (; n < max && n < cs.n; n++) {
-		int b = -1;
-		for (int i = 0; i < cs.n; i++)
-			if (!used[i] && (b < 0 || better(&cs.v[i], &cs.v[b])))
-				b = i;
-		used[b] = 1;
-		memset(&out[n], 0, sizeof out[n]);
-		out[n].cfg = cs.v[b].c;
-		out[n].cost = cs.v[b].cost;
-		Cand x = cs.v[b];
-		explain(&out[n], &cs, &x, k, f, M, N, t, mcap);
-		settle(&out[n], f, M, N, t);
-	}
-	free(used);
+	enumerate(&cs, k, f, M, N, t, mcap, config_vec(k, f->dtype, N));
+	int n = ranked(&cs, k, f, M, N, t, mcap, NULL, out, max);
 	free(cs.v);
 	return n;
 }
@@ -486,29 +520,161 @@ rkc_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Targ
 void
 choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t, Choice *out)
 {
-	int64_t mcap = pp2(M / t->sms > 1 ? M / t->sms : 1);
+	int64_t mcap = m_cap(M, t);
 	Cands cs = {0};
-	enumerate(&cs, k, f, M, N, t, mcap);
+	enumerate(&cs, k, f, M, N, t, mcap, config_vec(k, f->dtype, N));
 	if (!cs.n) {
-		/* nothing fits without spilling: the smallest looped chunk at the widest CTA */
-		Config c = {0, 0, 1, t->max_threads_cta / 32, config_vec(k, f->dtype, N), 1, 0,
-			    1, 0, 1};
-		c.r_block = (int64_t)config_tpr(&c) * c.vec;
-		c.persistent = c.r_block >= N;
-		out->cfg = c;
-		cost_model(f, &c, M, N, t, &out->cost);
+		out->cfg = fallback(N, t, config_vec(k, f->dtype, N));
+		cost_model(f, &out->cfg, M, N, t, &out->cost);
 		choice_reason(
 		    out, "no config fits the budget; the smallest chunk at %d threads: %d regs",
 		    t->max_threads_cta, out->cost.regs);
 		return;
 	}
-	const Cand *b = &cs.v[0];
-	for (int i = 1; i < cs.n; i++)
-		if (better(&cs.v[i], b))
-			b = &cs.v[i];
-	out->cfg = b->c;
-	out->cost = b->cost;
-	explain(out, &cs, b, k, f, M, N, t, mcap);
-	settle(out, f, M, N, t);
+	ranked(&cs, k, f, M, N, t, mcap, NULL, out, 1);
 	free(cs.v);
+}
+
+/*
+ * Batch-invariant mode (docs/heuristics.md, "Batch-invariant mode"). It lives here, in the rkc
+ * policy, because it is the policy's own ranking (enumerate, better, explain, settle) run twice
+ * under a constraint: once at M_REF rows to fix the knobs that set a row's reduction order, and
+ * once at the actual M over the knobs that do not.
+ */
+
+/* The row count the order-fixing knobs are chosen at: many rows, so the choice is the one for a
+ * GPU full of rows, which is where the throughput matters most. */
+#define M_REF 65536
+
+int
+rkc_invariant_vec(const Kernel *k, Type dtype, int64_t N)
+{
+	int v = config_vec(k, dtype, N);
+	while (v > 1 && N % v)
+		v /= 2;
+	return v;
+}
+
+/* The knobs that fix a row's reduction order: persistent or looped, r_block, threads per row,
+ * vec and the row's cut (split or cluster, and how many). */
+static int
+same_order(const Config *a, const Config *b)
+{
+	return a->persistent == b->persistent && a->r_block == b->r_block &&
+	       config_tpr(a) == config_tpr(b) && a->vec == b->vec &&
+	       (a->split > 1 ? a->split : 1) == (b->split > 1 ? b->split : 1) &&
+	       (a->cluster > 1 ? a->cluster : 1) == (b->cluster > 1 ? b->cluster : 1);
+}
+
+int
+rkc_same_order(const Config *a, const Config *b)
+{
+	return same_order(a, b);
+}
+
+/* The order-fixing knobs: the policy's pick at M_REF rows with vec dividing N. */
+static Config
+invariant_ref(const Kernel *k, const Facts *f, int64_t N, const Target *t)
+{
+	int vec = rkc_invariant_vec(k, f->dtype, N);
+	Cands cs = {0};
+	enumerate(&cs, k, f, M_REF, N, t, m_cap(M_REF, t), vec);
+	Config c = fallback(N, t, vec);
+	if (cs.n) {
+		const Cand *b = &cs.v[0];
+		for (int i = 1; i < cs.n; i++)
+			if (better(&cs.v[i], b))
+				b = &cs.v[i];
+		c = b->c;
+	}
+	free(cs.v);
+	return c;
+}
+
+/* The candidates at M that keep ref's order (*built: 1 when none of the enumerated ones did and
+ * the one below was built directly); -1 with d set when not even that one can be emitted. */
+static int
+invariant_cands(Cands *cs, const Config *ref, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+		const Target *t, int *built, Diag *d)
+{
+	enumerate(cs, k, f, M, N, t, m_cap(M, t), ref->vec);
+	int n = 0;
+	for (int i = 0; i < cs->n; i++)
+		if (same_order(&cs->v[i].c, ref))
+			cs->v[n++] = cs->v[i];
+	cs->n = n;
+	*built = 0;
+	if (n)
+		return 0;
+	/* none qualifies (the m_block cap at few rows, the budget): one row a CTA, or one warp of
+	 * 32/tpr rows, the order knobs as fixed */
+	Config c = *ref;
+	int tpr = config_tpr(ref);
+	c.m_block = tpr >= 32 ? 1 : 32 / tpr;
+	c.num_warps = tpr >= 32 ? tpr / 32 : 1;
+	c.min_ctas = 1;
+	c.evict = 0;
+	if (c.smem && (config_check_emit(k, f->dtype, M, N, &c, NULL) ||
+		       config_check_target(k, f->dtype, N, &c, t, NULL)))
+		c.smem = 0;
+	Diag e = {0};
+	if (config_check_emit(k, f->dtype, M, N, &c, &e) ||
+	    config_check_target(k, f->dtype, N, &c, t, &e))
+		return diag(d,
+			    "batch-invariant: no config at M = %lld keeps the order fixed at "
+			    "%d rows: %s",
+			    (long long)M, M_REF, e.msg);
+	Cand x = {c, {0}, 0};
+	cost_model(f, &c, M, N, t, &x.cost);
+	x.score = x.cost.us;
+	cs->cap = 1;
+	cs->v = realloc(cs->v, sizeof *cs->v);
+	cs->v[0] = x;
+	cs->n = 1;
+	*built = 1;
+	return 0;
+}
+
+static void
+invariant_reason(char *buf, size_t n, const Config *ref, int built)
+{
+	char cut[64];
+	if (ref->cluster > 1)
+		snprintf(cut, sizeof cut, "cut cluster=%d", ref->cluster);
+	else if (ref->split > 1)
+		snprintf(cut, sizeof cut, "cut split=%d", ref->split);
+	else
+		snprintf(cut, sizeof cut, "cut none");
+	snprintf(buf, n,
+		 "batch-invariant: tpr=%d, r_block=%lld, vec=%d, %s, %s: chosen at M_REF=%d rows, "
+		 "fixed for any M; m_block, num_warps, smem, min_ctas and evict %s",
+		 config_tpr(ref), (long long)ref->r_block, ref->vec,
+		 ref->persistent ? "persistent" : "looped", cut, M_REF,
+		 built ? "built directly (no ranked candidate keeps the order at this M)"
+		       : "ranked at this M among the configs that keep the order");
+}
+
+int
+rkc_invariant_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+			 Choice *out, int max, Diag *d)
+{
+	Config ref = invariant_ref(k, f, N, t);
+	Cands cs = {0};
+	int built;
+	if (invariant_cands(&cs, &ref, k, f, M, N, t, &built, d)) {
+		free(cs.v);
+		return -1;
+	}
+	char why[400];
+	invariant_reason(why, sizeof why, &ref, built);
+	int n = ranked(&cs, k, f, M, N, t, m_cap(M, t), why, out, max);
+	free(cs.v);
+	return n;
+}
+
+int
+choose_rkc_invariant(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+		     Choice *out, Diag *d)
+{
+	return rkc_invariant_candidates(k, f, M, N, t, out, 1, d) < 0 ? -1 : 0;
 }

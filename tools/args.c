@@ -154,6 +154,11 @@ args_parse(const Cmd *c, int argc, char **argv, Args *a)
 {
 	memset(a, 0, sizeof *a);
 	a->cmd = c;
+	int nopts = 0;
+	while (c->opts[nopts].name)
+		nopts++;
+	if (nopts > MAX_OPTS) /* a table that outgrew Args: a bug, said before it indexes past */
+		return args_error(a, "internal error: %d options, Args holds %d", nopts, MAX_OPTS);
 	a->operands = argv + 1; /* written no further than read, so argv holds them in place */
 	int options = 1;
 	for (int i = 1; i < argc; i++) {
@@ -226,7 +231,9 @@ tool_request(const Args *a, Request *rq)
 {
 	const char *cmd = a->cmd->name, *shape = arg_value(a, "--shape");
 	const char *policy = arg_value(a, "--policy");
-	*rq = (Request){.arch = arg_value(a, "--arch"), .forced = arg_value(a, "--config")};
+	*rq = (Request){.arch = arg_value(a, "--arch"),
+			.forced = arg_value(a, "--config"),
+			.batch_invariant = arg_count(a, "--batch-invariant") > 0};
 	if (!rq->arch)
 		rq->arch = "sm_90";
 	int o = opt_index(a, "--shape");
@@ -240,6 +247,10 @@ tool_request(const Args *a, Request *rq)
 	if (rkc_parse_dtype(arg_value(a, "--dtype"), &rq->dtype, &d) ||
 	    (policy && rkc_parse_policy(policy, &rq->policy, &d)) || rkc_parse_arch(rq->arch, &d))
 		return bad(a, "%s", d.msg + (strncmp(d.msg, "error: ", 7) ? 0 : 7));
+	if (rq->batch_invariant && rq->policy != POLICY_RKC)
+		return args_error(
+		    a, "--batch-invariant is the rkc policy's mode; --policy %s has none",
+		    policy_name(rq->policy));
 	return 0;
 }
 

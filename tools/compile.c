@@ -116,6 +116,7 @@ const Cmd cmd_compile = {
 	    OPT_ARCH,
 	    OPT_POLICY,
 	    OPT_CONFIG,
+	    OPT_BATCH_INVARIANT,
 	    {"--ptxas", NULL, "assemble the PTX with ptxas and print its report", 0},
 	    {"-o", "FILE",
 	     "the PTX, and the manifest as FILE with .json for .ptx; - prints the PTX alone",

@@ -30,13 +30,16 @@ facts_json(const Facts *f)
 }
 
 static void
-print_text(const Kernel *k, const Result *r, int64_t M, int64_t N, const char *dtype, Policy p)
+print_text(const Kernel *k, const Result *r, const Request *rq, const char *dtype)
 {
+	int64_t M = rq->M, N = rq->N;
+	Policy p = rq->policy;
 	const Facts *f = &r->facts;
 	const Choice *c = &r->choice;
 	const Target *t = &r->target;
-	printf("kernel %s  shape %lldx%lld  dtype %s  arch %s (%s)  policy %s\n\n", k->name,
-	       (long long)M, (long long)N, dtype, r->compile.arch, t->name, policy_name(p));
+	printf("kernel %s  shape %lldx%lld  dtype %s  arch %s (%s)  policy %s%s\n\n", k->name,
+	       (long long)M, (long long)N, dtype, r->compile.arch, t->name, policy_name(p),
+	       rq->batch_invariant ? "  batch-invariant" : "");
 	int measured = helion_measured_live(k->name);
 	printf("facts\n");
 	printf("  loads %d (%d [M,N], %d [N]), stores %d (%d [M,N])\n", f->nloads, f->ntile_loads,
@@ -70,8 +73,10 @@ print_text(const Kernel *k, const Result *r, int64_t M, int64_t N, const char *d
 }
 
 static void
-print_json(const Kernel *k, const Result *r, int64_t M, int64_t N, const char *dtype, Policy p)
+print_json(const Kernel *k, const Result *r, const Request *rq, const char *dtype)
 {
+	int64_t M = rq->M, N = rq->N;
+	Policy p = rq->policy;
 	const Facts *f = &r->facts;
 	const Choice *c = &r->choice;
 	json_t *reasons = json_array();
@@ -80,7 +85,7 @@ print_json(const Kernel *k, const Result *r, int64_t M, int64_t N, const char *d
 	const Config *g = &c->cfg;
 	json_t *o = json_pack(
 	    "{s:s,s:I,s:I,s:s,s:s,s:s,s:b,s:I,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:I,s:f,s:o,"
-	    "s:o}",
+	    "s:o,s:b}",
 	    "kernel", k->name, "M", (json_int_t)M, "N", (json_int_t)N, "dtype", dtype, "arch",
 	    r->compile.arch, "policy", policy_name(p), "persistent", g->persistent, "r_block",
 	    (json_int_t)g->r_block, "m_block", g->m_block, "num_warps", g->num_warps, "vec", g->vec,
@@ -88,7 +93,7 @@ print_json(const Kernel *k, const Result *r, int64_t M, int64_t N, const char *d
 	    "smem", g->smem, "cluster", g->cluster > 1 ? g->cluster : 1, "passes", r->passes,
 	    "predicted_regs", c->cost.regs, "live_bytes_per_thread", (json_int_t)c->cost.live_bytes,
 	    "modelled_us", (double)(long long)(c->cost.us * 10 + 0.5) / 10, "reasons", reasons,
-	    "facts", facts_json(f));
+	    "facts", facts_json(f), "batch_invariant", rq->batch_invariant);
 	char *s = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
 	puts(s);
 	free(s);
@@ -117,9 +122,9 @@ explain_run(const Args *a)
 		return 1;
 	}
 	if (json)
-		print_json(k, &r, rq.M, rq.N, dtype, rq.policy);
+		print_json(k, &r, &rq, dtype);
 	else
-		print_text(k, &r, rq.M, rq.N, dtype, rq.policy);
+		print_text(k, &r, &rq, dtype);
 	rkc_result_free(&r);
 	kernel_free(k);
 	return 0;
@@ -140,6 +145,7 @@ const Cmd cmd_explain = {
 	    OPT_ARCH,
 	    OPT_POLICY,
 	    OPT_CONFIG,
+	    OPT_BATCH_INVARIANT,
 	    {"--json", NULL, "the same as one JSON object (docs/heuristics.md lists its fields)",
 	     0},
 	    {0},

@@ -10,7 +10,11 @@
 #include "tools/tools.h"
 
 static const char *suites[] = {"core", "transfer", "long_rows", "few_rows"};
-static const Policy policies[] = {POLICY_HELION2828, POLICY_RKC};
+/* The golden files of each arch: a policy, in the batch-invariant mode or not. */
+static const struct {
+	Policy p;
+	int invariant;
+} policies[] = {{POLICY_HELION2828, 0}, {POLICY_RKC, 0}, {POLICY_RKC, 1}};
 
 /* testdata/ in the working directory, else in the source tree rkc was built from. */
 static const char *
@@ -115,7 +119,7 @@ point_error(json_t *o, char *buf, size_t n)
 
 /* Every point of one (policy, arch), in suite order; -1 on a missing kernel or bad suite. */
 static int
-generate(Policy p, const char *arch, Points *out, long *npoints)
+generate(Policy p, int invariant, const char *arch, Points *out, long *npoints)
 {
 	for (size_t s = 0; s < sizeof suites / sizeof suites[0]; s++) {
 		char path[4096];
@@ -150,8 +154,11 @@ generate(Policy p, const char *arch, Points *out, long *npoints)
 				json_t *sh;
 				json_array_foreach(json_object_get(ks, "shapes"), si, sh)
 				{
-					Request rq = {
-					    .k = k, .dtype = type, .arch = arch, .policy = p};
+					Request rq = {.k = k,
+						      .dtype = type,
+						      .arch = arch,
+						      .policy = p,
+						      .batch_invariant = invariant};
 					rq.M = json_integer_value(json_array_get(sh, 0));
 					rq.N = json_integer_value(json_array_get(sh, 1));
 					int64_t M = rq.M, N = rq.N;
@@ -197,20 +204,29 @@ generate(Policy p, const char *arch, Points *out, long *npoints)
 	return 0;
 }
 
+/* "rkc", or "rkc-invariant" for the batch-invariant mode: the file's name before the arch. */
+static const char *
+file_policy(Policy p, int invariant)
+{
+	return invariant ? "rkc-invariant" : policy_name(p);
+}
+
 static char *
-golden_path(Policy p, const char *arch)
+golden_path(Policy p, int invariant, const char *arch)
 {
 	char *s = malloc(4096);
-	snprintf(s, 4096, "%s/testdata/golden/%s-%s.json", root(), policy_name(p), arch);
+	snprintf(s, 4096, "%s/testdata/golden/%s-%s.json", root(), file_policy(p, invariant), arch);
 	return s;
 }
 
 /* The file: a header, then one point a line, so a changed decision is a one-line git diff. */
 static void
-render(Buf *b, Policy p, const char *arch, const Points *ps)
+render(Buf *b, Policy p, int invariant, const char *arch, const Points *ps)
 {
-	buf_printf(b, "{\n  \"arch\": \"%s\",\n  \"policy\": \"%s\",\n  \"points\": [\n", arch,
-		   policy_name(p));
+	buf_printf(b, "{\n  \"arch\": \"%s\",\n  \"policy\": \"%s\",\n", arch, policy_name(p));
+	if (invariant)
+		buf_puts(b, "  \"batch_invariant\": true,\n");
+	buf_puts(b, "  \"points\": [\n");
 	for (int i = 0; i < ps->n; i++)
 		buf_printf(b, "    %s%s\n", ps->v[i].line, i + 1 < ps->n ? "," : "");
 	buf_puts(b, "  ]\n}\n");
@@ -286,18 +302,20 @@ run_all(int update)
 			Points gen = {0}, old = {0};
 			struct timespec t0, t1;
 			clock_gettime(CLOCK_MONOTONIC, &t0);
-			int rc = generate(policies[pi], *a, &gen, &npoints);
+			Policy p = policies[pi].p;
+			int inv = policies[pi].invariant;
+			int rc = generate(p, inv, *a, &gen, &npoints);
 			clock_gettime(CLOCK_MONOTONIC, &t1);
 			secs += (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 			if (rc) {
 				points_free(&gen);
 				return 1;
 			}
-			char *path = golden_path(policies[pi], *a);
+			char *path = golden_path(p, inv, *a);
 			files++;
 			if (update) {
 				Buf b = {0};
-				render(&b, policies[pi], *a, &gen);
+				render(&b, p, inv, *a, &gen);
 				rc = tool_write_file(path, b.s, b.len);
 				buf_free(&b);
 				if (rc)
@@ -313,8 +331,8 @@ run_all(int update)
 					if (o)
 						config_of(&was, o->line);
 					config_of(&now, gen.v[i].line);
-					printf("%s-%s: %s: %s -> %s%s\n", policy_name(policies[pi]),
-					       *a, gen.v[i].key, o ? was.s : "(missing)", now.s,
+					printf("%s-%s: %s: %s -> %s%s\n", file_policy(p, inv), *a,
+					       gen.v[i].key, o ? was.s : "(missing)", now.s,
 					       o && !strcmp(was.s, now.s)
 						   ? " (reasons or regs differ)"
 						   : "");
@@ -325,7 +343,7 @@ run_all(int update)
 				for (int i = 0; i < old.n; i++)
 					if (!points_find(&gen, old.v[i].key)) {
 						printf("%s-%s: %s: no longer in the suite\n",
-						       policy_name(policies[pi]), *a, old.v[i].key);
+						       file_policy(p, inv), *a, old.v[i].key);
 						bad++;
 					}
 			}
@@ -432,9 +450,11 @@ const Cmd cmd_golden = {
     .summary = "The golden-config suite (testdata/golden/): check it, update it, or table what "
 	       "changed.",
     .opts = (const Opt[]){{0}},
-    .about = "check    regenerate every policy's choice on the shape suites for every arch, and "
-	     "list each point\n         that differs from testdata/golden/ (exit 1 on any)\n"
-	     "update   rewrite testdata/golden/ with the choices made now\n"
-	     "diff     the before -> after table of two golden files, per kernel and dtype\n",
+    .about =
+	"check    regenerate every policy's choice (and the rkc policy's in the batch-invariant "
+	"mode,\n         rkc-invariant-ARCH.json) on the shape suites for every arch, and "
+	"list each point\n         that differs from testdata/golden/ (exit 1 on any)\n"
+	"update   rewrite testdata/golden/ with the choices made now\n"
+	"diff     the before -> after table of two golden files, per kernel and dtype\n",
     .run = golden_run,
 };

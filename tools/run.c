@@ -228,6 +228,7 @@ const Cmd cmd_run = {
 	    OPT_ARCH,
 	    OPT_POLICY,
 	    OPT_CONFIG,
+	    OPT_BATCH_INVARIANT,
 	    {"--check", NULL, "check the results (without --check or --time, both)", 0},
 	    {"--time", NULL, "time the kernel with the L2 flushed before each launch", 0},
 	    OPT_SEED,

@@ -25,7 +25,7 @@ enum {
 	OPT_REQUIRED = 1, /* a usage error when absent */
 	OPT_REPEAT = 2,	  /* may be given up to MAX_REPEAT times; else twice is a usage error */
 };
-#define MAX_OPTS 16
+#define MAX_OPTS 32
 #define MAX_REPEAT 64
 
 /* The options every command that compiles takes, one spelling and one help line each. */
@@ -50,6 +50,11 @@ enum {
 	{                                                                                          \
 		"--config", "K=V,...",                                                             \
 		    "force knobs over the policy's choice: r_block=2048,num_warps=8", 0            \
+	}
+#define OPT_BATCH_INVARIANT                                                                        \
+	{                                                                                          \
+		"--batch-invariant", NULL,                                                         \
+		    "a row's results do not depend on M or its place (rkc policy only)", 0         \
 	}
 #define OPT_SEED                                                                                   \
 	{                                                                                          \
@@ -97,8 +102,9 @@ int args_error(const Args *a, const char *fmt, ...) __attribute__((format(printf
 void args_usage(FILE *f, const Cmd *c);
 void args_help(FILE *f, const Cmd *c);
 
-/* --dtype, --arch, --policy, --config and a single --shape, whichever the command takes, into rq
- * (all but k): 0, or 2 after a bad value's message ("rkc CMD: error: ..."). */
+/* --dtype, --arch, --policy, --config, --batch-invariant and a single --shape, whichever the
+ * command takes, into rq (all but k): 0, or 2 after a bad value's message ("rkc CMD: error: ...")
+ * or a usage error (--batch-invariant with a policy other than rkc). */
 int tool_request(const Args *a, Request *rq);
 /* --seed and --copy-gbps into ro: 0, or 2 after a bad value's message. */
 int tool_run_opts(const Args *a, RunOpts *ro);

@@ -148,13 +148,17 @@ print_summary_json(const Point *p, const Trial *seed, const Trial *h, const Tria
 	tool_put_json(o);
 }
 
-/* The candidates: the rkc ranking (*nrkc of them, the seed first), then helion2828's pick unless
- * the ranking holds it; *helion is its index. Returns how many, or -1 with d set. */
+/* The candidates: the rkc ranking (*nrkc of them, the seed first; in the batch-invariant mode
+ * its ranking of the configs that keep the row's order), then helion2828's pick unless the
+ * ranking holds it; *helion is its index. Returns how many, or -1 with d set. */
 static int
-candidates(Choice *cs, int top, int *nrkc, int *helion, const Kernel *k, const Facts *f, int64_t M,
-	   int64_t N, const Target *t, Diag *d)
+candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, const Kernel *k,
+	   const Facts *f, int64_t M, int64_t N, const Target *t, Diag *d)
 {
-	int n = rkc_candidates(k, f, M, N, t, cs, top);
+	int n = invariant ? rkc_invariant_candidates(k, f, M, N, t, cs, top, d)
+			  : rkc_candidates(k, f, M, N, t, cs, top);
+	if (n < 0)
+		return -1;
 	/* Nothing fits the budget: the policy's fallback is its pick, and the only candidate. */
 	if (n == 0 && choose(k, f, M, N, t, POLICY_RKC, &cs[n++], d))
 		return -1;
@@ -210,7 +214,9 @@ tune_run(const Args *a)
 	f = base.facts;
 	t = base.target;
 	rkc_result_free(&base);
-	if (failed || (n = candidates(cs, top, &nrkc, &helion, k, &f, M, N, &t, &d)) < 0 ||
+	if (failed ||
+	    (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, k, &f, M, N, &t, &d)) <
+		0 ||
 	    !(in_json = tool_read_data(NULL, "inputs.json", &ro.inputs_file, &d)) ||
 	    !(tol_json = tool_read_data(NULL, "tolerances.json", &ro.tol_file, &d)) ||
 	    !(g = gpu_open(&d)))
@@ -244,6 +250,8 @@ tune_run(const Args *a)
 		Request one = rq;
 		one.cfg = &tr->ch->cfg;
 		one.policy = i < nrkc ? POLICY_RKC : POLICY_HELION2828;
+		/* helion2828's pick is timed for comparison, outside the mode */
+		one.batch_invariant = rq.batch_invariant && i < nrkc;
 		one.emit = 1;
 		int rc = tool_build(&one, &ptx, &m, &d) || run_point(&r, g, k, &m, ptx.s, &ro, &d);
 		buf_free(&ptx);
@@ -323,6 +331,7 @@ const Cmd cmd_tune = {
 	    OPT_SHAPE,
 	    OPT_DTYPE,
 	    OPT_ARCH,
+	    OPT_BATCH_INVARIANT,
 	    {"--top", "N", "how many of the rkc policy's ranking to time, 1 to 256 (default 24)",
 	     0},
 	    OPT_SEED,

@@ -126,7 +126,7 @@ check_manifest(const char *kernel, Compile c, const char *expected)
 	Kernel *k = load_kernel(kernel);
 	Buf b = {0};
 	const char *reasons[] = {"a reason with \"quotes\"", "another"};
-	codegen_manifest(&b, k, &c, "rkc", reasons, 2);
+	codegen_manifest(&b, k, &c, "rkc", 0, reasons, 2);
 	char *want = slurp_file(expected);
 	if (strcmp(b.s, want))
 		fail_msg("manifest differs from %s:\n%s", expected, b.s);

@@ -39,7 +39,7 @@ static int
 manifest_passes(const Kernel *k, const Compile *c)
 {
 	Buf b = {0};
-	codegen_manifest(&b, k, c, "rkc", NULL, 0);
+	codegen_manifest(&b, k, c, "rkc", 0, NULL, 0);
 	const char *s = strstr(b.s, "\"passes\": ");
 	int n = s ? atoi(s + 10) : -1;
 	buf_free(&b);
