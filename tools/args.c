@@ -86,15 +86,22 @@ args_help(FILE *f, const Cmd *c)
 	fputs("'--' ends the options. Exit status: 0 done, 1 failed, 2 a usage error.\n", f);
 }
 
+/* "rkc CMD: error: ..." and a newline, the one form of both kinds of error below. */
+static void
+verror(const Args *a, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "rkc %s: error: ", a->cmd->name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 int
 args_error(const Args *a, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "rkc %s: error: ", a->cmd->name);
-	vfprintf(stderr, fmt, ap);
+	verror(a, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	args_usage(stderr, a->cmd);
 	return ARGS_BAD;
 }
@@ -219,10 +226,8 @@ static int __attribute__((format(printf, 2, 3))) bad(const Args *a, const char *
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "rkc %s: error: ", a->cmd->name);
-	vfprintf(stderr, fmt, ap);
+	verror(a, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return 2;
 }
 
