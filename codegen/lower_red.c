@@ -190,6 +190,61 @@ shfl(Lower *L, const char *name, LLVMValueRef v, LLVMValueRef lane)
 	return intr(L, name, NULL, a, 4);
 }
 
+/* Word at + off of a shared array of partials. */
+static LLVMValueRef
+word(Lower *L, LLVMValueRef arr, LLVMValueRef at, int off)
+{
+	LLVMValueRef ix[2] = {ci32(L, 0), LLVMBuildAdd(L->b, at, ci32(L, off), "")};
+	return LLVMBuildGEP2(L->b, LLVMArrayType(L->f32, 0), arr, ix, 2, "");
+}
+
+/* Where component c of contributor k's partial is (a warp of the CTA, a CTA of the cluster). */
+typedef LLVMValueRef (*PartialAt)(Lower *L, const void *ctx, int c, int k);
+
+/* The partials of nk contributors read in order and combined into r: every thread of the row
+ * reads the same words in the same order, so every thread ends with the same bits. */
+static void
+combine_partials(Lower *L, Red *r, int nk, PartialAt at, const void *ctx)
+{
+	LLVMValueRef acc[RED_COMP];
+	for (int k = 0; k < nk; k++) {
+		LLVMValueRef v[RED_COMP];
+		for (int c = 0; c < r->ncomp; c++) {
+			v[c] = LLVMBuildLoad2(L->b, L->f32, at(L, ctx, c, k), "");
+			LLVMSetAlignment(v[c], 4);
+		}
+		if (k == 0)
+			memcpy(acc, v, sizeof v);
+		else
+			combine(L, r, acc, v, acc);
+	}
+	memcpy(r->acc, acc, sizeof acc);
+}
+
+/* A row's partials in shared memory: slot s of its first word at, stride words apart. */
+typedef struct {
+	LLVMValueRef at;
+	int slot, stride;
+} Slots;
+
+static LLVMValueRef
+warp_partial(Lower *L, const void *ctx, int c, int k)
+{
+	const Slots *sl = ctx;
+	return word(L, L->smem, sl->at, (sl->slot + c) * sl->stride + k);
+}
+
+static LLVMValueRef
+cta_partial(Lower *L, const void *ctx, int c, int k)
+{
+	const Slots *sl = ctx;
+	LLVMValueRef p = word(L, L->clu, sl->at, (sl->slot + c) * sl->stride);
+	if (!L->host)
+		p = LLVMBuildAddrSpaceCast(L->b, p, LLVMPointerTypeInContext(L->cx, 0), "");
+	LLVMValueRef a[2] = {p, ci32(L, k)};
+	return intr(L, "llvm.nvvm.mapa", NULL, a, 2);
+}
+
 /* The CTA's part of red_cross. */
 static void
 red_cta(Lower *L, Red *rs, int n)
@@ -215,41 +270,21 @@ red_cta(Lower *L, Red *rs, int n)
 	int nw = L->c->cfg.num_warps, base = L->smem_next;
 	for (int i = 0; i < n; i++)
 		L->smem_next += rs[i].ncomp;
-	LLVMTypeRef at = LLVMArrayType(L->f32, 0);
 	LLVMBasicBlockRef wr = LLVMAppendBasicBlockInContext(L->cx, L->fn, "smem.wr");
 	LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "smem.rd");
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, L->lane32, ci32(L, 0), ""), wr, next);
 	LLVMPositionBuilderAtEnd(L->b, wr);
 	for (int i = 0, s = base; i < n; i++)
-		for (int c = 0; c < rs[i].ncomp; c++, s++) {
-			LLVMValueRef ix[2] = {ci32(L, 0),
-					      LLVMBuildAdd(L->b, L->warp, ci32(L, s * nw), "")};
-			LLVMValueRef p = LLVMBuildGEP2(L->b, at, L->smem, ix, 2, "");
-			LLVMSetAlignment(LLVMBuildStore(L->b, rs[i].acc[c], p), 4);
-		}
+		for (int c = 0; c < rs[i].ncomp; c++, s++)
+			LLVMSetAlignment(
+			    LLVMBuildStore(L->b, rs[i].acc[c], word(L, L->smem, L->warp, s * nw)),
+			    4);
 	LLVMBuildBr(L->b, next);
 	LLVMPositionBuilderAtEnd(L->b, next);
 	barrier(L);
 	LLVMValueRef w0 = LLVMBuildMul(L->b, L->grp, ci32(L, L->wpr), "");
-	for (int i = 0, s = base; i < n; s += rs[i].ncomp, i++) {
-		LLVMValueRef acc[RED_COMP];
-		for (int k = 0; k < L->wpr; k++) {
-			LLVMValueRef v[RED_COMP];
-			for (int c = 0; c < rs[i].ncomp; c++) {
-				LLVMValueRef at_w =
-				    LLVMBuildAdd(L->b, w0, ci32(L, (s + c) * nw + k), "");
-				LLVMValueRef ix[2] = {ci32(L, 0), at_w};
-				LLVMValueRef p = LLVMBuildGEP2(L->b, at, L->smem, ix, 2, "");
-				v[c] = LLVMBuildLoad2(L->b, L->f32, p, "");
-				LLVMSetAlignment(v[c], 4);
-			}
-			if (k == 0)
-				memcpy(acc, v, sizeof v);
-			else
-				combine(L, &rs[i], acc, v, acc);
-		}
-		memcpy(rs[i].acc, acc, sizeof acc);
-	}
+	for (int i = 0, s = base; i < n; s += rs[i].ncomp, i++)
+		combine_partials(L, &rs[i], L->wpr, warp_partial, &(Slots){w0, s, nw});
 }
 
 static void
@@ -271,45 +306,19 @@ cluster_cross(Lower *L, Red *rs, int n)
 	int mb = L->c->cfg.m_block, base = L->clu_next;
 	for (int i = 0; i < n; i++)
 		L->clu_next += rs[i].ncomp;
-	LLVMTypeRef at = LLVMArrayType(L->f32, 0);
-	LLVMValueRef grp = L->grp;
 	LLVMBasicBlockRef wr = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clu.wr");
 	LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clu.rd");
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, L->lane, ci64(L, 0), ""), wr, next);
 	LLVMPositionBuilderAtEnd(L->b, wr);
 	for (int i = 0, s = base; i < n; i++)
-		for (int c = 0; c < rs[i].ncomp; c++, s++) {
-			LLVMValueRef ix[2] = {ci32(L, 0),
-					      LLVMBuildAdd(L->b, grp, ci32(L, s * mb), "")};
-			LLVMValueRef p = LLVMBuildGEP2(L->b, at, L->clu, ix, 2, "");
-			LLVMSetAlignment(LLVMBuildStore(L->b, rs[i].acc[c], p), 4);
-		}
+		for (int c = 0; c < rs[i].ncomp; c++, s++)
+			LLVMSetAlignment(
+			    LLVMBuildStore(L->b, rs[i].acc[c], word(L, L->clu, L->grp, s * mb)), 4);
 	LLVMBuildBr(L->b, next);
 	LLVMPositionBuilderAtEnd(L->b, next);
 	cluster_barrier(L);
-	LLVMTypeRef gen = LLVMPointerTypeInContext(L->cx, 0);
-	for (int i = 0, s = base; i < n; s += rs[i].ncomp, i++) {
-		LLVMValueRef acc[RED_COMP];
-		for (int r = 0; r < L->cluster; r++) {
-			LLVMValueRef v[RED_COMP];
-			for (int c = 0; c < rs[i].ncomp; c++) {
-				LLVMValueRef ix[2] = {
-				    ci32(L, 0), LLVMBuildAdd(L->b, grp, ci32(L, (s + c) * mb), "")};
-				LLVMValueRef p = LLVMBuildGEP2(L->b, at, L->clu, ix, 2, "");
-				if (!L->host)
-					p = LLVMBuildAddrSpaceCast(L->b, p, gen, "");
-				LLVMValueRef a[2] = {p, ci32(L, r)};
-				p = intr(L, "llvm.nvvm.mapa", NULL, a, 2);
-				v[c] = LLVMBuildLoad2(L->b, L->f32, p, "");
-				LLVMSetAlignment(v[c], 4);
-			}
-			if (r == 0)
-				memcpy(acc, v, sizeof v);
-			else
-				combine(L, &rs[i], acc, v, acc);
-		}
-		memcpy(rs[i].acc, acc, sizeof acc);
-	}
+	for (int i = 0, s = base; i < n; s += rs[i].ncomp, i++)
+		combine_partials(L, &rs[i], L->cluster, cta_partial, &(Slots){L->grp, s, mb});
 }
 
 void
