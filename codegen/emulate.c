@@ -204,8 +204,8 @@ launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag
 	codegen_launch(k, c, &l);
 	Smem sm;
 	smem_layout(k, c->dtype, c->N, &c->cfg, &sm, NULL, NULL);
-	size_t bytes = (size_t)((sm.red_bytes + 15) / 16 * 16 + (sm.cluster_bytes + 15) / 16 * 16 +
-				sm.dyn_bytes);
+	int64_t at[3];
+	size_t bytes = (size_t)smem_block(&sm, at);
 	int nt = l.block_x, K = l.cluster_x, all = nt * K;
 	if (all > MAX_EMU_THREADS)
 		return diag(d, "emulator: a cluster of %d CTA(s) of %d threads is over %d threads",

@@ -125,8 +125,8 @@ shared_arrays(Lower *L)
 		LLVMTypeRef ft = LLVMFunctionType(L->ptr1, NULL, 0, 0);
 		LLVMValueRef f = LLVMAddFunction(L->mod, "emu.smem.base", ft);
 		LLVMValueRef base = LLVMBuildCall2(L->b, ft, f, NULL, 0, "");
-		int64_t at[3] = {0, (sm.red_bytes + 15) / 16 * 16, 0};
-		at[2] = at[1] + (sm.cluster_bytes + 15) / 16 * 16;
+		int64_t at[3];
+		smem_block(&sm, at);
 		LLVMValueRef *dst[3] = {&L->smem, &L->clu, &L->dyn};
 		for (int i = 0; i < 3; i++) {
 			LLVMValueRef off = ci64(L, at[i]);

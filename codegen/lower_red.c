@@ -245,6 +245,29 @@ cta_partial(Lower *L, const void *ctx, int c, int k)
 	return intr(L, "llvm.nvvm.mapa", NULL, a, 2);
 }
 
+/* Claims the next slots (one a partial component, counted in *next) for rs, and has the threads
+ * where who holds store their partials there, slot s at word at + s*stride of arr. Returns the
+ * first slot; the builder is left after the stores, before any barrier. */
+static int
+store_partials(Lower *L, Red *rs, int n, int *next, LLVMValueRef who, LLVMValueRef arr,
+	       LLVMValueRef at, int stride, const char *wr_name, const char *rd_name)
+{
+	int base = *next;
+	for (int i = 0; i < n; i++)
+		*next += rs[i].ncomp;
+	LLVMBasicBlockRef wr = LLVMAppendBasicBlockInContext(L->cx, L->fn, wr_name);
+	LLVMBasicBlockRef rd = LLVMAppendBasicBlockInContext(L->cx, L->fn, rd_name);
+	LLVMBuildCondBr(L->b, who, wr, rd);
+	LLVMPositionBuilderAtEnd(L->b, wr);
+	for (int i = 0, s = base; i < n; i++)
+		for (int c = 0; c < rs[i].ncomp; c++, s++)
+			LLVMSetAlignment(
+			    LLVMBuildStore(L->b, rs[i].acc[c], word(L, arr, at, s * stride)), 4);
+	LLVMBuildBr(L->b, rd);
+	LLVMPositionBuilderAtEnd(L->b, rd);
+	return base;
+}
+
 /* The CTA's part of red_cross. */
 static void
 red_cta(Lower *L, Red *rs, int n)
@@ -267,20 +290,10 @@ red_cta(Lower *L, Red *rs, int n)
 				    shfl(L, "llvm.nvvm.shfl.sync.idx.f32", rs[i].acc[c], lead);
 	if (L->wpr == 1)
 		return;
-	int nw = L->c->cfg.num_warps, base = L->smem_next;
-	for (int i = 0; i < n; i++)
-		L->smem_next += rs[i].ncomp;
-	LLVMBasicBlockRef wr = LLVMAppendBasicBlockInContext(L->cx, L->fn, "smem.wr");
-	LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "smem.rd");
-	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, L->lane32, ci32(L, 0), ""), wr, next);
-	LLVMPositionBuilderAtEnd(L->b, wr);
-	for (int i = 0, s = base; i < n; i++)
-		for (int c = 0; c < rs[i].ncomp; c++, s++)
-			LLVMSetAlignment(
-			    LLVMBuildStore(L->b, rs[i].acc[c], word(L, L->smem, L->warp, s * nw)),
-			    4);
-	LLVMBuildBr(L->b, next);
-	LLVMPositionBuilderAtEnd(L->b, next);
+	int nw = L->c->cfg.num_warps;
+	int base = store_partials(L, rs, n, &L->smem_next,
+				  LLVMBuildICmp(L->b, LLVMIntEQ, L->lane32, ci32(L, 0), ""),
+				  L->smem, L->warp, nw, "smem.wr", "smem.rd");
 	barrier(L);
 	LLVMValueRef w0 = LLVMBuildMul(L->b, L->grp, ci32(L, L->wpr), "");
 	for (int i = 0, s = base; i < n; s += rs[i].ncomp, i++)
@@ -303,19 +316,10 @@ cluster_barrier(Lower *L)
 static void
 cluster_cross(Lower *L, Red *rs, int n)
 {
-	int mb = L->c->cfg.m_block, base = L->clu_next;
-	for (int i = 0; i < n; i++)
-		L->clu_next += rs[i].ncomp;
-	LLVMBasicBlockRef wr = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clu.wr");
-	LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clu.rd");
-	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, L->lane, ci64(L, 0), ""), wr, next);
-	LLVMPositionBuilderAtEnd(L->b, wr);
-	for (int i = 0, s = base; i < n; i++)
-		for (int c = 0; c < rs[i].ncomp; c++, s++)
-			LLVMSetAlignment(
-			    LLVMBuildStore(L->b, rs[i].acc[c], word(L, L->clu, L->grp, s * mb)), 4);
-	LLVMBuildBr(L->b, next);
-	LLVMPositionBuilderAtEnd(L->b, next);
+	int mb = L->c->cfg.m_block;
+	int base = store_partials(L, rs, n, &L->clu_next,
+				  LLVMBuildICmp(L->b, LLVMIntEQ, L->lane, ci64(L, 0), ""), L->clu,
+				  L->grp, mb, "clu.wr", "clu.rd");
 	cluster_barrier(L);
 	for (int i = 0, s = base; i < n; s += rs[i].ncomp, i++)
 		combine_partials(L, &rs[i], L->cluster, cta_partial, &(Slots){L->grp, s, mb});

@@ -134,6 +134,9 @@ typedef struct {
  * sizes are for rows of N columns: the kernel is valid for no longer rows. */
 void smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, int64_t *row_off,
 		 int64_t *row_bytes);
+/* The three arrays packed in one block at 16-byte aligned offsets (red, cluster, dyn into at[]),
+ * as the host emulator gives each CTA its shared memory. Returns the block's bytes. */
+int64_t smem_block(const Smem *s, int64_t at[3]);
 
 /* Override c's fields from "persistent=1,r_block=2048,m_block=1,num_warps=8,vec=8,split=1,evict=0,
  * min_ctas=1,smem=0,cluster=1" (any subset). -1 with d set to a "bad --config" message, which names

@@ -141,6 +141,13 @@ cuts(Cut *out, const Facts *f, int64_t M, const Target *t)
  * MIN_CLUSTER_WARPS or more warps of a kernel that cannot split, and only where one CTA a row
  * cannot do the job: fewer rows than SMs (the GPU would idle), or a row kept on chip that leaves
  * fewer than two CTAs an SM (the HBM would idle while the one CTA reduces). */
+/* A row kept on chip would take more than half an SM's shared memory: one CTA an SM. */
+static int
+kept_row_crowds_sm(const Facts *f, int64_t N, const Target *t)
+{
+	return N * f->kept_bytes > t->smem_per_sm / 2;
+}
+
 static int
 cluster_fits(const Config *c, const Facts *f, int64_t M, int64_t N, const Target *t)
 {
@@ -150,7 +157,7 @@ cluster_fits(const Config *c, const Facts *f, int64_t M, int64_t N, const Target
 		return 0;
 	if (M < t->sms)
 		return 1;
-	return c->smem && N * f->kept_bytes > t->smem_per_sm / 2;
+	return c->smem && kept_row_crowds_sm(f, N, t);
 }
 
 /* Rows kept in shared memory only where no row fits in registers: wherever both fit, the
@@ -355,7 +362,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		choice_reason(out,
 			      "cluster=1: the kernel can split its rows instead, which measured "
 			      "faster than a cluster");
-	else if (M >= t->sms && (!f->kept_bytes || N * f->kept_bytes <= t->smem_per_sm / 2))
+	else if (M >= t->sms && !kept_row_crowds_sm(f, N, t))
 		choice_reason(
 		    out,
 		    "cluster=1: one CTA a row, as %lld rows fill %d SMs and a row kept on "

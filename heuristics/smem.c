@@ -40,3 +40,12 @@ smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, in
 		s->dyn_bytes += bytes * c->m_block;
 	}
 }
+
+int64_t
+smem_block(const Smem *s, int64_t at[3])
+{
+	at[0] = 0;
+	at[1] = (s->red_bytes + 15) / 16 * 16;
+	at[2] = at[1] + (s->cluster_bytes + 15) / 16 * 16;
+	return at[2] + s->dyn_bytes;
+}
