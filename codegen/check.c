@@ -39,6 +39,8 @@ codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 {
 	const Config *g = &c->cfg;
 	l->grid_x = (c->M + g->m_block - 1) / g->m_block * config_segments(g);
+	if (g->grid > 0 && g->grid < l->grid_x)
+		l->grid_x = g->grid;
 	l->block_x = g->num_warps * 32;
 	l->cluster_x = g->cluster > 1 ? g->cluster : 1;
 	Smem sm;
@@ -54,4 +56,6 @@ codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 		l->workspace_bytes =
 		    (c->M * 4 + 15) / 16 * 16 + c->M * (int64_t)g->split * l->nworkspace * 4;
 	}
+	if (g->grid > 0 && g->dynamic) /* the next free row block and the CTAs done, u32 each */
+		l->workspace_bytes = 16;
 }

@@ -23,7 +23,7 @@ typedef struct {
 	int block_x;
 	int cluster_x;		 /* CTAs a cluster: 1, or cluster (the PTX does not say it) */
 	int64_t dynamic_smem;	 /* bytes, given at launch: the rows kept on chip */
-	int64_t workspace_bytes; /* 0 when split == 1 */
+	int64_t workspace_bytes; /* split rows and the dynamic grid's counters; else 0 */
 	int nworkspace;		 /* workspace floats per (row, segment) */
 } Launch;
 

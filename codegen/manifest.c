@@ -41,11 +41,12 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, 
 	buf_printf(b,
 		   ",\n  \"config\": {\"persistent\": %s, \"r_block\": %lld, \"m_block\": %d, "
 		   "\"num_warps\": %d, \"vec\": %d, \"split\": %d, \"evict\": %d, "
-		   "\"min_ctas\": %d, \"smem\": %d, \"cluster\": %d},\n  \"passes\": %d,\n  "
-		   "\"reasons\": [",
+		   "\"min_ctas\": %d, \"smem\": %d, \"cluster\": %d, \"grid\": %d, "
+		   "\"dynamic\": %d, \"ahead\": %d},\n  \"passes\": %d,\n  \"reasons\": [",
 		   g->persistent ? "true" : "false", (long long)g->r_block, g->m_block,
 		   g->num_warps, g->vec, g->split, g->evict, g->min_ctas > 1 ? g->min_ctas : 1,
-		   g->smem, l.cluster_x, plan_streams(k->plan, g->persistent));
+		   g->smem, l.cluster_x, g->grid, g->dynamic, g->ahead,
+		   plan_streams(k->plan, g->persistent));
 	for (int i = 0; i < nreasons; i++) {
 		buf_puts(b, i ? ",\n    " : "\n    ");
 		jstr(b, reasons[i]);
@@ -68,18 +69,22 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, 
 		 "\n    {\"name\": \"M\", \"kind\": \"dim\", \"type\": \"i64\", \"shape\": \"\"},");
 	buf_puts(b,
 		 "\n    {\"name\": \"N\", \"kind\": \"dim\", \"type\": \"i64\", \"shape\": \"\"}");
-	if (g->split > 1)
+	if (l.workspace_bytes > 0)
 		buf_printf(b,
 			   ",\n    {\"name\": \"workspace\", \"kind\": \"workspace\", \"type\": "
 			   "\"i8\", \"shape\": \"\", \"bytes\": %lld}",
 			   (long long)l.workspace_bytes);
 	buf_puts(b, "\n  ],\n  \"grid\": {\"x\": \"");
+	if (g->grid > 0)
+		buf_puts(b, "min(");
 	if (g->m_block == 1)
 		buf_puts(b, "M");
 	else
 		buf_printf(b, "cdiv(M,%d)", g->m_block);
 	if (config_segments(g) > 1)
 		buf_printf(b, "*%d", config_segments(g));
+	if (g->grid > 0)
+		buf_printf(b, ",%d)", g->grid);
 	buf_printf(b, "\", \"x_value\": %lld, \"y\": 1, \"z\": 1},\n", (long long)l.grid_x);
 	buf_printf(b, "  \"block\": {\"x\": %d, \"y\": 1, \"z\": 1},\n", l.block_x);
 	buf_printf(b, "  \"cluster\": {\"x\": %d, \"y\": 1, \"z\": 1},\n", l.cluster_x);
