@@ -83,26 +83,6 @@ prologue(Lower *L)
 	}
 }
 
-/* The thread's row in row block rb (m_block rows from row rb * m_block), and the aligned body of
- * its segment. */
-void
-place_row(Lower *L, LLVMValueRef rb)
-{
-	L->row = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, rb, ci64(L, L->c->cfg.m_block), ""),
-			      LLVMBuildZExt(L->b, L->grp, L->i64, ""), "");
-	L->rowok = LLVMBuildICmp(L->b, LLVMIntSLT, L->row, L->M, "");
-	/* rows past M read row M-1 (masked out), so no load needs a branch */
-	LLVMValueRef rowc =
-	    LLVMBuildSelect(L->b, L->rowok, L->row, LLVMBuildSub(L->b, L->M, ci64(L, 1), ""), "");
-	L->rowoff = LLVMBuildMul(L->b, rowc, L->N, "");
-	if (L->shifted) {
-		body_bounds(L);
-	} else {
-		L->body_lo = L->seg_start;
-		L->body_hi = L->seg_end;
-	}
-}
-
 static LLVMValueRef
 shared_global(Lower *L, const char *name, LLVMTypeRef t, LLVMLinkage link)
 {

@@ -171,10 +171,9 @@ RedPhi *red_phis(Lower *L, Red *rs, int n, LLVMBasicBlockRef pre);
 void red_phis_close(Red *rs, int n, RedPhi *phi, LLVMBasicBlockRef end);
 void split_finish(Lower *L, Red *rs, int n);
 
-/* The thread's row in row block rb and its segment's aligned body (lower.c). */
-void place_row(Lower *L, LLVMValueRef rb);
-
 /* >>> the rows a CTA walks: one row block, or a persistent grid's (lower_sched.c) */
+/* The thread's row in row block rb and its segment's aligned body. */
+void place_row(Lower *L, LLVMValueRef rb);
 /* The kernel's body from the prologue to the return: the row block of the CTA, or under a
  * persistent grid a loop over row blocks (static stride or the work counter). */
 void lower_rows(Lower *L);

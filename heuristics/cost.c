@@ -21,12 +21,18 @@
  *   memory bounds the resident CTAs. A cluster: whole clusters are resident, and each dependent
  *   reduction level adds an exchange of partials (cluster_ns).
  * - a persistent grid (grid > 0): min(grid, row blocks) CTAs, all resident, each walking
- *   cdiv(blocks, CTAs) row blocks (static; dynamic: blocks / CTAs, and each block waits a ticket
- *   round trip); its start and retirement once per CTA, not per block; persistent rows that start
- *   aligned hold the [N] inputs across blocks (read once per CTA, held in registers) and under
- *   ahead=1 also the next block's [M,N] loads: two blocks in flight a CTA.
+ *   cdiv(blocks, CTAs) row blocks (dynamic: each block also waits a ticket round trip); its start
+ * and retirement once per CTA, not per block; persistent rows that start aligned hold the [N]
+ * inputs across blocks (read once per CTA, held in registers) and under ahead=1 also the next
+ * block's [M,N] loads: two blocks in flight a CTA.
+ * - a row whose threads cover less than a 32-byte sector per warp access (one thread a row at
+ *   16 bytes) moves each sector twice: its [M,N] bytes count 32 / span times (measured on the
+ *   H100: layer_norm f32 1048576x32 at one thread a row ran 1.84x the time of four).
  * - time = memory time + L2 time + launch (+ the split combine).
  */
+/* A DRAM sector: the unit HBM and L2 move. */
+#define SECTOR 32
+
 void
 cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o)
 {
@@ -71,16 +77,24 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	if (c->grid > 0) {
 		o->ctas = c->grid < row_ctas ? c->grid : row_ctas;
 		o->ctas = o->ctas < slots ? o->ctas : slots;
-		blocks = c->dynamic ? (double)row_ctas / o->ctas : (double)cdiv(row_ctas, o->ctas);
+		/* dynamic too: the hardware fills an SM as a CTA retires, so a grid of one CTA
+		 * a block has the same tail; the counter only helps where other work takes SMs,
+		 * which the model does not see */
+		blocks = (double)cdiv(row_ctas, o->ctas);
 	}
 	/* a cluster's CTAs are resident together: only whole clusters fill the slots */
 	if (c->cluster > 1)
 		slots = slots / c->cluster * c->cluster;
 	o->waves = (double)o->ctas / slots;
 
+	/* a row's part of one warp access: under a 32-byte sector, the rest of the sector is
+	 * fetched (or written) again by the row's next access */
+	int lanes = tpr < 32 ? tpr : 32;
+	int span = lanes * c->vec * (f->load_isz > 0 ? f->load_isz : 4);
+	double sector = span < SECTOR ? (double)SECTOR / span : 1;
 	double MN = (double)M * N;
-	double hbm = MN * (f->tile_in_bytes + f->tile_out_bytes) + (double)N * f->vec_in_bytes +
-		     (double)M * (f->row_in_bytes + f->row_out_bytes);
+	double hbm = MN * (f->tile_in_bytes + f->tile_out_bytes) * sector +
+		     (double)N * f->vec_in_bytes + (double)M * (f->row_in_bytes + f->row_out_bytes);
 	double l2 = 0, reread = 0;
 	int passes = c->persistent ? 1 : f->passes;
 	int64_t readers =
@@ -108,7 +122,6 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	o->l2_bytes = l2;
 
 	int64_t chunks = c->persistent ? 1 : cdiv(seg, c->r_block);
-	int lanes = tpr < 32 ? tpr : 32;
 	double red_ns = log2(lanes > 1 ? lanes : 1) * t->shfl_ns + (tpr > 32 ? t->barrier_ns : 0);
 	/* a pass waits a DRAM round trip a chunk; a later pass over a kept row waits on shared
 	 * memory instead, and on L2 where it reads an [N] input; under a cluster each dependent
