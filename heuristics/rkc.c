@@ -25,10 +25,12 @@
  * model errs most. */
 #define OCCUPANCY 0.25
 #define MIN_WARPS_SM 16
-/* L2 eviction hints (Config.evict) help where looped passes read the row again and where few long
- * rows stream, and cost a little on single-pass loops over many rows (the A/B on the H100:
- * docs/heuristics.md, bench/results/h100-2026-11-22b.md). So: on for re-reading passes and for
- * fewer rows than FEW_ROWS_PER_SM times the SMs, off otherwise. */
+/* L2 eviction hints (Config.evict) help where looped passes read the row again, where few long
+ * rows stream, and on a plain one-pass reduction of a single input at any row count
+ * (sum 1.12-1.14x, long_sum 1.05-1.23x), and cost a little on other single-pass loops over many
+ * rows (the A/Bs on the H100: docs/heuristics.md, bench/results/h100-2026-11-22b.md and
+ * h100-2026-11-23-sched.md). So: on for re-reading passes, for fewer rows than FEW_ROWS_PER_SM
+ * times the SMs and for a lone input stream, off otherwise. */
 #define FEW_ROWS_PER_SM 2
 /* A grid larger than any target's resident CTAs: the cost model clamps it to what fits. */
 #define GRID_PROBE (1 << 20)
@@ -550,12 +552,17 @@ settle(Choice *out, const Facts *f, int64_t M, int64_t N, const Target *t)
 	for (int p = 1; !c->persistent && c->split == 1 && p < f->passes && p < MAX_PASSES; p++)
 		reread |= f->pass_tile_bytes[p] > 0;
 	int few = M < (int64_t)FEW_ROWS_PER_SM * t->sms;
-	c->evict = reread || few;
+	/* a plain one-pass reduction of one [M,N] input (sum, long_sum): the stream is all there is
+	 */
+	int lone = f->split_ok && f->ntile_loads == 1 && f->nvec_loads == 0;
+	c->evict = reread || few || lone;
 	if (c->evict)
 		choice_reason(out, "evict=1: %s",
 			      reread ? "later passes read the row again: evict_last until its last "
 				       "read keeps it in L2"
-				     : "few rows, long streams: evict_first measured faster");
+			      : few  ? "few rows, long streams: evict_first measured faster"
+				    : "a plain reduction of one input stream: evict_first measured "
+				      "faster at every row count");
 	else
 		choice_reason(out,
 			      "evict=0: each input is read once over %lld rows, where the hints "
