@@ -10,7 +10,8 @@ do_bench (median; it flushes the L2 before every call). rkc's outputs are checke
 definition run in float64 first. A point rkc cannot compile or launch is reported in the table.
 
 usage: bench/torch_compare.py [--rkc RKC] [--dtype bf16] [--kernels a,b] [--shapes-per-kernel 3]
-                              [--suites core,transfer,few_rows] [--csv FILE] [--workdir DIR]
+                              [--suites core,transfer,few_rows,tiny_rows] [--csv FILE]
+                              [--workdir DIR]
        bench/torch_compare.py --selftest [MANIFEST.json ...]   (no GPU, no torch: checks the
            argument packing and launch plan against manifests `rkc compile` writes, and the
            parameter list of the PTX beside each)
@@ -36,11 +37,13 @@ except ImportError:  # --selftest needs neither torch nor a GPU
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TORCH_DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32,
-                "i64": torch.int64, "i32": torch.int32, "i8": torch.int8} if torch else {}
-DEFAULT_SUITES = "core,transfer,few_rows"
+                "i64": torch.int64, "i32": torch.int32, "i8": torch.int8,
+                "f8e4m3": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2} if torch else {}
+FP8 = (torch.float8_e4m3fn, torch.float8_e5m2) if torch else ()
+DEFAULT_SUITES = "core,transfer,few_rows,tiny_rows"
 
 
-# The 17 kernels, each the .rk file's math: inputs in storage types, params as floats; returns
+# The kernels, each the .rk file's math: inputs in storage types, params as floats; returns
 # the outputs by name. Arithmetic is in f32 as in rkc, or in f64 when given f64 inputs (the
 # reference the check compares against).
 
@@ -134,6 +137,13 @@ def dynamic_quant(x):
     return {"q": torch.round(xf / s).clamp(-128, 127).to(torch.int8), "s": s.squeeze(-1)}
 
 
+def fp8_quant(x):
+    xf = up(x)
+    s = torch.clamp_min(xf.abs().amax(-1, keepdim=True), 1e-12) / 448
+    # e4m3 has no infinity: torch's cast makes a value past 448 a NaN, the kernel's store saturates
+    return {"q": (xf / s).clamp(-448, 448).to(torch.float8_e4m3fn), "scale": s.squeeze(-1)}
+
+
 def grpo(x, t, old, ref, adv, temp, beta):
     xs = up(x) / temp
     lse = torch.logsumexp(xs, -1)
@@ -159,7 +169,7 @@ def fused_linear_jsd(student, teacher):
 DEFS = {f.__name__.rstrip("_"): f for f in [
     rms_norm, layer_norm, softmax, sum_, cross_entropy, kl_div, jsd, welford, fused_add_rmsnorm,
     fused_add_layernorm, gated_rmsnorm, scaled_masked_softmax, cross_entropy_ls_zloss,
-    dynamic_quant, grpo, fused_linear_jsd]}
+    dynamic_quant, grpo, fused_linear_jsd, fp8_quant]}
 DEFS["long_sum"] = sum_
 
 
@@ -446,14 +456,19 @@ def run_point(args, suite, kernel, M, N, inputs_spec, tols, gbps, gen):
 
     # correctness first: rkc's outputs against the definition in float64 on a spread of rows
     for n, t in outs.items():
-        if n != "workspace":
+        if t.dtype in FP8:
+            t.view(torch.uint8).fill_(0xFF)  # a NaN in both fp8 types
+        elif n != "workspace":
             t.fill_(float("nan") if t.is_floating_point() else 0)
     launch()
     torch.cuda.synchronize()
     rows = torch.linspace(0, M - 1, min(M, 256), device="cuda").round().long().unique()
 
     def sample(name, t):
-        return t[rows] if man_shape(man, name) in ("[M,N]", "[M]") else t
+        if man_shape(man, name) not in ("[M,N]", "[M]"):
+            return t
+        # fp8 rows through their bytes: indexing may not take an fp8 tensor
+        return t.view(torch.uint8)[rows].view(t.dtype) if t.dtype in FP8 else t[rows]
     ref = DEFS[kernel](**{n: (lambda v: v.double() if v.is_floating_point() else v)(sample(n, t))
                           for n, t in inputs.items()}, **params)
     errs, ok = [], True
@@ -608,7 +623,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rkc", default=os.environ.get("RKC", os.path.join(ROOT, "rkc")))
     ap.add_argument("--dtype", default="bf16", choices=["bf16", "f16", "f32"])
-    ap.add_argument("--kernels", default="", help="comma-separated; default all 17")
+    ap.add_argument("--kernels", default="",
+                    help="comma-separated; default every kernel with a definition here")
     ap.add_argument("--shapes-per-kernel", type=int, default=3,
                     help="shapes a kernel takes from each suite, spread by size, the largest "
                          "among them (default 3)")
