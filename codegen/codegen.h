@@ -11,7 +11,7 @@
  * and its tail are read element by element; compiled for such an N, the kernel is correct for any
  * N, else for multiples of vec. */
 typedef struct {
-	const char *arch; /* sm_80, sm_86, sm_89, sm_90 */
+	const char *arch; /* one of RKC_ARCHS */
 	Type dtype;	  /* TY_BF16, TY_F16 or TY_F32 */
 	int64_t M, N;
 	Config cfg;
@@ -27,10 +27,23 @@ typedef struct {
 	int nworkspace;		 /* workspace floats per (row, segment) */
 } Launch;
 
+/* An arch codegen emits for (codegen/check.c holds the list). */
+typedef struct {
+	const char *name;    /* what --arch takes: "sm_100" */
+	const char *cpu;     /* the CPU LLVM's NVPTX back end emits for: "sm_90" */
+	const char *ptx_isa; /* NULL: the header LLVM writes; else the PTX ISA written over its
+				.version, with .target the arch's name ("8.6") */
+	int clusters;	     /* 1: thread-block clusters (sm_90 and later) */
+} Arch;
+/* The spellings, as every message and --help lists them; test_codegen holds it to the table. */
+#define RKC_ARCHS "sm_80, sm_86, sm_89, sm_90 or sm_100"
+
 /* Checks everything LLVM would otherwise abort on: arch, dtype, shape, then the emit level of the
  * config validator (heuristics/validate.c). */
 int codegen_check(const Kernel *k, const Compile *c, Diag *d);
-int codegen_arch(const char *arch, Diag *d); /* 0 when codegen can emit for arch */
+int codegen_arch(const char *arch, Diag *d);	 /* 0 when codegen can emit for arch */
+const Arch *codegen_arch_info(const char *arch); /* NULL when it cannot */
+const Arch *codegen_archs(int *n);		 /* the table, n entries */
 void codegen_launch(const Kernel *k, const Compile *c, Launch *l);
 
 /* Lowers and emits PTX text into ptx (NUL-terminated). With llvm non-NULL, also the optimised

@@ -9,7 +9,8 @@
 #include "heuristics/heuristics.h"
 #include "tools/tools.h"
 
-static const char *suites[] = {"core", "transfer", "long_rows", "few_rows"};
+static const char *suites[] = {"core",	   "transfer",	"long_rows",
+			       "few_rows", "tiny_rows", "training"};
 /* The golden files of each arch: a policy, in the batch-invariant mode or not. */
 static const struct {
 	Policy p;
