@@ -85,6 +85,9 @@ typedef struct {
 	LLVMBasicBlockRef end; /* the exit that threads not writing row outputs branch to */
 	int pass;	       /* looped: the pass being lowered */
 	int *last_read;	       /* looped: per load instruction, the last pass that reads it */
+
+	/* --regions: the stamps' state (regions.c), else NULL */
+	struct LowerRegions *rg;
 } Lower;
 
 /* >>> LLVM builder helpers (lower_build.c) */
@@ -168,5 +171,18 @@ void split_finish(Lower *L, Red *rs, int n);
 void lower_looped(Lower *L);
 /* Persistent rows: one chunk holds the row in registers; the body runs in program order. */
 void lower_persistent(Lower *L);
+
+/* >>> --regions: timer stamps at phase boundaries (regions.c); all do nothing without it */
+typedef struct LowerRegions LowerRegions;
+/* Where a region starts: a looped pass's chunk loop (or the apply pass), a row's combine within
+ * the CTA (red_cross), across a cluster, a persistent body (loads and elementwise work), the row
+ * outputs (or the split rows' combine); R_END closes the last region at the kernel's exit. */
+enum { R_LOOP, R_CROSS, R_CLUSTER, R_BODY, R_ROWS, R_END };
+/* The parameter types with the stamp buffer's pointer appended (a copy), *np counted. */
+LLVMTypeRef *regions_param_type(Lower *L, LLVMTypeRef *pt, int *np);
+/* After the prologue: the buffer and this CTA's place in it. */
+void regions_begin(Lower *L);
+/* Ends the open region and starts one of kind (a barrier, then thread 0 stamps). */
+void region_mark(Lower *L, int kind);
 
 #endif
