@@ -37,5 +37,13 @@ expect 0 '{"M":64,"N":128,' '"dtype":"fp32"' '"status":"unchecked"' '{"M":8,"N":
 	run testdata/kernels/rms_norm.rk --shape 64x128 --shape=2x4x64 --dtype f32 --time --copy-gbps 3000 --json
 [ "$(printf '%s\n' "$out" | grep -c '^{.*}$')" = 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 2 ] ||
 	fail "run --json: two JSON lines and nothing else"
+# --regions: compiled with stamps, one more launch; the stand-in's launch writes none, and the
+# runner says so. A manifest without regions is refused.
+expect 1 "no CTA wrote its region stamps" "RESULT kernel=rms_norm dtype=bf16 shape=64x128 status=ERROR" -- \
+	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --regions
+expect 1 '"error":"error: no CTA wrote its region stamps' -- \
+	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --regions --time --copy-gbps 3000 --json
+expect 1 "--regions: the manifest has no regions (compile with --regions)" -- \
+	run testdata/kernels/rms_norm.rk --dtype bf16 --ptx $data/rms_norm.ptx --manifest $data/rms_norm.manifest.json --regions
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
