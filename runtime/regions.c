@@ -63,8 +63,9 @@ check_cta(const MRegions *info, const uint64_t *s, int64_t cta, uint64_t *first,
 		if (!a && !b)
 			continue;
 		if (!a || !b)
-			return diag(d, "CTA %lld: region %s has a %s but no %s", (long long)cta,
-				    info->r[r].name, a ? "start" : "end", a ? "end" : "start");
+			return diag(d, "CTA %lld: region %s has %s", (long long)cta,
+				    info->r[r].name,
+				    a ? "a start but no end" : "an end but no start");
 		if (b < a || a < prev)
 			return diag(d, "CTA %lld: the stamps go backwards at region %s",
 				    (long long)cta, info->r[r].name);
