@@ -55,6 +55,14 @@ codegen_check(const Kernel *k, const Compile *c, Diag *d)
 		return diag(
 		    d, "cluster=%d: %s has no thread-block clusters (sm_90 and later have them)",
 		    g->cluster, c->arch);
+	/* each CTA has one set of stamps; the blocks a persistent grid walks would overwrite them
+	 */
+	if (c->regions && g->grid > 0)
+		return diag(
+		    d,
+		    "--regions with grid=%d: a CTA of a persistent grid runs many row blocks "
+		    "and has one set of stamps; time the regions with grid=0",
+		    g->grid);
 	return config_check_emit(k, c->dtype, c->M, c->N, g, d);
 }
 

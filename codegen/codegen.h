@@ -15,6 +15,7 @@ typedef struct {
 	Type dtype;	  /* TY_BF16, TY_F16 or TY_F32 */
 	int64_t M, N;
 	Config cfg;
+	int regions; /* --regions: stamp each phase's start and end (docs/regions.md) */
 } Compile;
 
 /* The launch, as numbers for the compile's shape (docs/codegen.md gives the formulas). */
@@ -75,6 +76,24 @@ int ptxas_parse(const char *text, PtxasFunc *out, int max);
 const char *ptxas_path(void);
 /* Runs ptxas -v -arch=ARCH on the PTX text; log gets its stderr. Returns 0 when ptxas accepts. */
 int ptxas_run(const char *ptx, const char *arch, Buf *log, Diag *d);
+
+/* --regions: a kernel's regions in the order a CTA runs them (the stamp buffer's layout,
+ * docs/regions.md). wait: its start is a CTA's arrival at a combine across the group's CTAs (a
+ * cluster, or a split row's segments), group CTAs consecutive in x. */
+#define MAX_REGIONS 64
+typedef struct {
+	char name[32];
+	int wait;
+} Region;
+typedef struct {
+	Region r[MAX_REGIONS];
+	int n, group;
+} Regions;
+/* The regions the lowering marks for c (none when c->regions is 0): 0, or -1 with d set. */
+int codegen_regions(const Kernel *k, const Compile *c, Regions *out, Diag *d);
+/* The manifest's regions parameter and its block (the stamps of grid_x CTAs). */
+void regions_manifest_param(Buf *b, const Regions *rs, int64_t grid_x);
+void regions_manifest(Buf *b, const Regions *rs, int64_t grid_x);
 
 /* lower.c: builds the kernel into an LLVM module (LLVMContextRef, LLVMModuleRef); host: for
  * the host CPU and the emulator instead of NVPTX. */

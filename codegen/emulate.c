@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
@@ -92,6 +93,15 @@ emu_cluster_wait(void)
 	pthread_barrier_wait(&self->cl->all);
 }
 
+/* %globaltimer: a monotonic clock in ns. */
+static uint64_t
+emu_globaltimer(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 static void
 emu_membar(void)
 {
@@ -173,6 +183,7 @@ static const struct {
     {"emu.barrier.cluster.arrive", (void *)emu_cluster_arrive},
     {"emu.barrier.cluster.wait", (void *)emu_cluster_wait},
     {"emu.membar.gl", (void *)emu_membar},
+    {"emu.read.ptx.sreg.globaltimer", (void *)emu_globaltimer},
     {"emu.shfl.sync.bfly.f32", (void *)emu_shfl_bfly},
     {"emu.shfl.sync.idx.f32", (void *)emu_shfl_idx},
     {"emu.ex2.approx.f", (void *)emu_ex2},

@@ -22,6 +22,7 @@ prologue(Lower *L)
 	pt[k->nparams] = pt[k->nparams + 1] = L->i64;
 	if (L->has_ws)
 		pt[k->nparams + 2] = L->ptr1;
+	pt = regions_param_type(L, pt, &np);
 	L->fn = LLVMAddFunction(L->mod, k->name,
 				LLVMFunctionType(LLVMVoidTypeInContext(L->cx), pt, np, 0));
 	if (!L->host)
@@ -196,6 +197,7 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	if (g->evict && !host)
 		make_policies(&L);
 	shared_arrays(&L);
+	regions_begin(&L);
 	lower_rows(&L);
 	/* .maxntid alone makes ptxas cap registers for an occupancy it guesses (64 at 256 threads,
 	 * spilling held rows); .minnctapersm 1 lets it use what one CTA per SM allows */

@@ -47,7 +47,7 @@ typedef struct {
 
 	/* config constants: fixed for the whole kernel */
 	int tpr, wpr, vec, E, nvec, split;
-	int has_ws; /* the kernel takes a workspace: split rows or the work counter */
+	int has_ws;	    /* the kernel takes a workspace: split rows or the work counter */
 	int nseg;	    /* segments a row is cut into: split or cluster CTAs, else 1 */
 	int cluster;	    /* CTAs a cluster, 1 for none */
 	int64_t *row_off;   /* smem=1: per instruction, a kept load's region in dyn, else -1 */
@@ -90,6 +90,9 @@ typedef struct {
 	/* a persistent grid: per instruction, a load's raw vectors for the body chunk, issued
 	 * before the row's code (the next row ahead, an [N] input held across rows), else NULL */
 	LLVMValueRef **given;
+
+	/* --regions: the stamps' state (regions.c), else NULL */
+	struct LowerRegions *rg;
 } Lower;
 
 /* >>> LLVM builder helpers (lower_build.c) */
@@ -183,5 +186,18 @@ void lower_rows(Lower *L);
 void lower_looped(Lower *L);
 /* Persistent rows: one chunk holds the row in registers; the body runs in program order. */
 void lower_persistent(Lower *L);
+
+/* >>> --regions: timer stamps at phase boundaries (regions.c); all do nothing without it */
+typedef struct LowerRegions LowerRegions;
+/* Where a region starts: a looped pass's chunk loop (or the apply pass), a row's combine within
+ * the CTA (red_cross), across a cluster, a persistent body (loads and elementwise work), the row
+ * outputs (or the split rows' combine); R_END closes the last region at the kernel's exit. */
+enum { R_LOOP, R_CROSS, R_CLUSTER, R_BODY, R_ROWS, R_END };
+/* The parameter types with the stamp buffer's pointer appended (a copy), *np counted. */
+LLVMTypeRef *regions_param_type(Lower *L, LLVMTypeRef *pt, int *np);
+/* After the prologue: the buffer and this CTA's place in it. */
+void regions_begin(Lower *L);
+/* Ends the open region and starts one of kind (a barrier, then thread 0 stamps). */
+void region_mark(Lower *L, int kind);
 
 #endif

@@ -317,6 +317,7 @@ static void
 cluster_cross(Lower *L, Red *rs, int n)
 {
 	int mb = L->c->cfg.m_block;
+	region_mark(L, R_CLUSTER);
 	int base = store_partials(L, rs, n, &L->clu_next,
 				  LLVMBuildICmp(L->b, LLVMIntEQ, L->lane, ci64(L, 0), ""), L->clu,
 				  L->grp, mb, "clu.wr", "clu.rd");
@@ -341,6 +342,7 @@ red_cross(Lower *L, Red *rs, int n)
 {
 	if (n == 0)
 		return;
+	region_mark(L, R_CROSS);
 	red_cta(L, rs, n);
 	if (L->cluster > 1)
 		cluster_cross(L, rs, n);

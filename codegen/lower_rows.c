@@ -25,6 +25,7 @@ chunk_body(Lower *L, const char *need, Red *rs, int n, const Chunk *ch)
 static void
 chunk_loop(Lower *L, const char *need, Red *rs, int n)
 {
+	region_mark(L, R_LOOP);
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "chunk");
 	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "chunk.body");
@@ -87,6 +88,7 @@ lower_looped(Lower *L)
 	L->pass = p->nreduce;
 	if (p->apply)
 		chunk_loop(L, plan_need(p, k, p->nreduce), NULL, 0);
+	region_mark(L, R_ROWS);
 	cluster_done(L);
 	if_lane0_row(L);
 	if (L->split > 1)
@@ -104,6 +106,7 @@ lower_persistent(Lower *L)
 	const Kernel *k = L->k;
 	Chunk chs[2];
 	int nch = 1 + L->shifted;
+	region_mark(L, R_BODY);
 	chs[0] = chunk_at(L, L->body_lo);
 	if (L->shifted)
 		chs[1] = chunk_edge(L);
@@ -119,6 +122,7 @@ lower_persistent(Lower *L)
 		if (waits) {
 			red_cross(L, pend, np);
 			red_finish(L, pend, np);
+			region_mark(L, R_BODY);
 			np = 0;
 		}
 		/* a load is issued at its first use, so a row input used only after a reduction
@@ -148,6 +152,7 @@ lower_persistent(Lower *L)
 	}
 	red_cross(L, pend, np);
 	red_finish(L, pend, np);
+	region_mark(L, R_ROWS);
 	cluster_done(L);
 	if_lane0_row(L);
 	store_rows(L);

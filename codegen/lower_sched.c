@@ -208,5 +208,6 @@ lower_rows(Lower *L)
 		place_row(L, LLVMBuildUDiv(L->b, L->cta, ci64(L, L->nseg), ""));
 		row_body(L);
 	}
+	region_mark(L, R_END);
 	LLVMBuildRetVoid(L->b);
 }

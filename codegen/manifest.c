@@ -28,6 +28,9 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, 
 	const Config *g = &c->cfg;
 	Launch l;
 	codegen_launch(k, c, &l);
+	Regions rs = {.n = 0};
+	if (c->regions)
+		codegen_regions(k, c, &rs, &(Diag){0});
 	buf_puts(b, "{\n  \"kernel\": ");
 	jstr(b, k->name);
 	buf_puts(b, ",\n  \"entry\": ");
@@ -74,6 +77,8 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, 
 			   ",\n    {\"name\": \"workspace\", \"kind\": \"workspace\", \"type\": "
 			   "\"i8\", \"shape\": \"\", \"bytes\": %lld}",
 			   (long long)l.workspace_bytes);
+	if (c->regions)
+		regions_manifest_param(b, &rs, l.grid_x);
 	buf_puts(b, "\n  ],\n  \"grid\": {\"x\": \"");
 	if (g->grid > 0)
 		buf_puts(b, "min(");
@@ -88,5 +93,8 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, 
 	buf_printf(b, "\", \"x_value\": %lld, \"y\": 1, \"z\": 1},\n", (long long)l.grid_x);
 	buf_printf(b, "  \"block\": {\"x\": %d, \"y\": 1, \"z\": 1},\n", l.block_x);
 	buf_printf(b, "  \"cluster\": {\"x\": %d, \"y\": 1, \"z\": 1},\n", l.cluster_x);
-	buf_printf(b, "  \"dynamic_smem\": %lld\n}\n", (long long)l.dynamic_smem);
+	buf_printf(b, "  \"dynamic_smem\": %lld", (long long)l.dynamic_smem);
+	if (c->regions)
+		regions_manifest(b, &rs, l.grid_x);
+	buf_puts(b, "\n}\n");
 }

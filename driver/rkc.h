@@ -21,6 +21,9 @@ typedef struct {
 	 * a whole cfg may not change the row's reduction order */
 	int batch_invariant;
 	int emit; /* 0: stop at the config and its reasons (explain); 1: PTX and manifest */
+
+	/* 1: stamp each phase's start and end into a buffer (docs/regions.md) */
+	int regions;
 } Request;
 
 /* Everything a request produced. choice.reasons are the manifest's: notes on a forced config or

@@ -373,6 +373,16 @@ gpu_time(Gpu *g, GpuFn *f, const Manifest *m, void **args, double *median_us, in
 }
 
 int
+gpu_time_once(Gpu *g, GpuFn *f, const Manifest *m, void **args, double *us, Diag *d)
+{
+	double ms = 0;
+	if (ensure_flush(g, d) || time_loop(g, f, m, args, 0, 0, 0, 1, &ms, d))
+		return -1;
+	*us = ms * 1e3;
+	return 0;
+}
+
+int
 gpu_copy_gbps(Gpu *g, double *gbps, Diag *d)
 {
 	/* 1 GiB each way: the L2 holds a negligible part of it. */

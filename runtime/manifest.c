@@ -42,7 +42,7 @@ parse_shape(Shape *s, const char *str)
 static int
 parse_param(MParam *p, json_t *j, const char *file, Diag *d)
 {
-	static const char *kinds[] = {"in", "out", "param", "dim", "workspace"};
+	static const char *kinds[] = {"in", "out", "param", "dim", "workspace", "regions"};
 	char kind[16], type[16], shape[16] = "";
 	if (!json_is_object(j))
 		return diag_at(d, file, (Loc){0}, "manifest: each param must be an object");
@@ -50,13 +50,13 @@ parse_param(MParam *p, json_t *j, const char *file, Diag *d)
 	    get_str(kind, sizeof kind, j, "kind", file, d))
 		return -1;
 	int k = 0;
-	while (k < 5 && strcmp(kind, kinds[k]))
+	while (k < 6 && strcmp(kind, kinds[k]))
 		k++;
-	if (k == 5)
+	if (k == 6)
 		return diag_at(d, file, (Loc){0}, "manifest: param '%s' has unknown kind '%s'",
 			       p->name, kind);
 	p->kind = (MKind)k;
-	if (p->kind == MP_WORKSPACE) {
+	if (p->kind == MP_WORKSPACE || p->kind == MP_REGIONS) {
 		p->type = TY_I8;
 		p->shape = SH_SCALAR;
 		return get_int(&p->bytes, j, "bytes", file, d);
@@ -178,6 +178,9 @@ manifest_parse(Manifest *m, const char *file, const char *text, Diag *d)
 		goto out;
 	}
 	m->dynamic_smem = (unsigned)json_integer_value(smem);
+	json_t *regions = json_object_get(root, "regions");
+	if (regions && regions_parse(&m->regions, regions, file, d))
+		goto out;
 	if (cfg) {
 		char *s = json_dumps(cfg, JSON_COMPACT | JSON_PRESERVE_ORDER);
 		snprintf(m->config, sizeof m->config, "%s", s ? s : "");
@@ -204,7 +207,7 @@ manifest_match(const Manifest *m, const Kernel *k, Diag *d)
 				return diag(d, "manifest: dim '%s' must be i64 or i32", mp->name);
 			continue;
 		}
-		if (mp->kind == MP_WORKSPACE)
+		if (mp->kind == MP_WORKSPACE || mp->kind == MP_REGIONS)
 			continue;
 		int p = kernel_param(k, mp->name);
 		if (p < 0)

@@ -80,6 +80,7 @@ args_setup(Args *l, Gpu *g, const Kernel *k, const Manifest *m, const Tensor *ts
 			l->args[i] = &l->dev[i];
 			break;
 		case MP_WORKSPACE:
+		case MP_REGIONS:
 			if (gpu_alloc(g, &l->dev[i], (size_t)mp->bytes, d) ||
 			    gpu_fill(g, l->dev[i], 0, (size_t)mp->bytes, d))
 				return -1;
@@ -213,6 +214,35 @@ out:
 	return rc;
 }
 
+/* rkc run --regions: the stamps of one launch after a warm one, the L2 flushed before it. */
+static int
+regions_launch(RunResult *r, Gpu *g, GpuFn *f, const Manifest *m, Args *l, Diag *d)
+{
+	int i = 0;
+	while (i < m->nparams && m->params[i].kind != MP_REGIONS)
+		i++;
+	if (i == m->nparams || m->regions.n == 0)
+		return diag(d, "--regions: the manifest has no regions (compile with --regions)");
+	int64_t nctas = (int64_t)m->grid[0] * m->grid[1] * m->grid[2];
+	size_t bytes = (size_t)m->params[i].bytes;
+	if (bytes != (size_t)nctas * (size_t)m->regions.n * 16)
+		return diag(
+		    d, "manifest: the regions buffer is %zu bytes, not %lld CTAs of %d regions",
+		    bytes, (long long)nctas, m->regions.n);
+	uint64_t *st = malloc(bytes);
+	double us = 0;
+	int rc = !st || gpu_launch(g, f, m, l->args, d) || gpu_fill(g, l->dev[i], 0, bytes, d) ||
+		 gpu_time_once(g, f, m, l->args, &us, d) ||
+		 gpu_download(g, st, l->dev[i], bytes, d) ||
+		 regions_reduce(&r->regions, &m->regions, st, nctas, d);
+	if (!st)
+		diag(d, "out of memory for %zu bytes of region stamps", bytes);
+	free(st);
+	r->regions.kernel_us = us;
+	r->has_regions = !rc;
+	return rc ? -1 : 0;
+}
+
 int
 run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *ptx,
 	  const RunOpts *o, Diag *d)
@@ -249,6 +279,8 @@ run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *
 			goto out;
 		r->gbps = (double)r->bytes / (r->us * 1e-6) / 1e9;
 	}
+	if (o->regions && regions_launch(r, g, f, m, &l, d))
+		goto out;
 	rc = 0;
 out:
 	args_free(g, &l);
@@ -285,6 +317,8 @@ run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r)
 			   "  time %.2f us  %.1f GB/s  %.1f%% of copy (%.0f GB/s)  median of %d  "
 			   "regs %d  local %d B\n",
 			   r->us, r->gbps, pct, r->copy_gbps, r->reps, r->regs, r->local_bytes);
+	if (r->has_regions)
+		regions_report(b, &r->regions);
 	buf_printf(b,
 		   "RESULT kernel=%s dtype=%s M=%lld N=%lld status=%s worst_rel_l2=%.3e us=%.2f "
 		   "gbps=%.1f copy_pct=%.1f mbytes=%.1f regs=%d local=%d config=%s\n",
@@ -294,6 +328,16 @@ run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r)
 				   : "FAIL",
 		   worst, r->us, r->gbps, pct, (double)r->bytes / 1e6, r->regs, r->local_bytes,
 		   m->config);
+	if (r->has_regions) {
+		const RegionTable *t = &r->regions;
+		buf_printf(b,
+			   "REGIONS kernel=%s dtype=%s M=%lld N=%lld kernel_us=%.2f span_us=%.2f "
+			   "sum_med_us=%.3f cta_med_us=%.3f dominant=%s share=%.1f tick_ns=%.0f "
+			   "ctas=%lld\n",
+			   k->name, dt, (long long)m->M, (long long)m->N, t->kernel_us, t->span_us,
+			   t->sum_med_us, t->cta_med_us, t->r[t->dominant].name,
+			   100 * t->r[t->dominant].share, t->tick_ns, (long long)t->ctas);
+	}
 	for (int i = 0; r->digest_row >= 0 && i < r->nchecks; i++)
 		buf_printf(
 		    b, "DIGEST kernel=%s dtype=%s M=%lld N=%lld row=%lld output=%s hash=%016llx\n",

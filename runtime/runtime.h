@@ -18,17 +18,29 @@ int64_t shape_count(Shape s, int64_t M, int64_t N);
 
 /* The launch manifest that `rkc compile` writes beside the PTX. */
 /* MP_IN, MP_OUT and MP_PARAM are in ParamKind's order. */
-typedef enum { MP_IN, MP_OUT, MP_PARAM, MP_DIM, MP_WORKSPACE } MKind;
+typedef enum { MP_IN, MP_OUT, MP_PARAM, MP_DIM, MP_WORKSPACE, MP_REGIONS } MKind;
 typedef struct {
 	char name[64];
 	MKind kind;
 	Type type;     /* resolved; f32 for params, i64 for dims */
 	Shape shape;   /* SH_SCALAR for params, dims and workspace */
 	double def;    /* MP_PARAM: the default value */
-	int64_t bytes; /* MP_WORKSPACE: zeroed once before the first launch */
+	int64_t bytes; /* MP_WORKSPACE: zeroed once before the first launch; MP_REGIONS */
 } MParam;
 
 #define MAX_MPARAMS 32
+
+/* The manifest's regions block (rkc compile --regions, docs/regions.md): the stamp buffer is
+ * u64 [grid.x][n][2], each region's start and end in ns; a region with wait set starts at a CTA's
+ * arrival at a combine over group consecutive CTAs. n is 0 without the block. */
+#define MAX_MREGIONS 64
+typedef struct {
+	int n, group;
+	struct {
+		char name[32];
+		int wait;
+	} r[MAX_MREGIONS];
+} MRegions;
 
 typedef struct {
 	char kernel[64], entry[128], arch[16], policy[32];
@@ -40,11 +52,43 @@ typedef struct {
 	unsigned grid[3], block[3];
 	unsigned cluster[3]; /* CTAs a cluster; 1, 1, 1 for none */
 	unsigned dynamic_smem;
+	MRegions regions;
 } Manifest;
 
 int manifest_parse(Manifest *m, const char *file, const char *json, Diag *d);
 /* A kernel and a manifest describe the same params (names, kinds, types, shapes). */
 int manifest_match(const Manifest *m, const Kernel *k, Diag *d);
+
+/* The regions block (block a JSON object) into r: 0, or -1 with d set (runtime/regions.c). */
+struct json_t;
+int regions_parse(MRegions *r, struct json_t *block, const char *file, Diag *d);
+
+/* One region over the CTAs that ran it (start and end stamped): its duration's median, mean and
+ * max; its share, the sum of its durations over the sum of the CTAs' (first start to last end);
+ * for a wait region, the time from a CTA's arrival (the region's start) to its group's last. */
+typedef struct {
+	char name[32];
+	int wait;
+	int64_t ctas;
+	double med_ns, mean_ns, max_ns, share;
+	double wait_med_ns, wait_max_ns;
+} RegionStat;
+typedef struct {
+	RegionStat r[MAX_MREGIONS];
+	int n;
+	int64_t ctas;	  /* CTAs that stamped */
+	double kernel_us; /* the launch's time (events) */
+	double span_us;	  /* the first start to the last end, over all CTAs */
+	double cta_med_us, sum_med_us;
+	double tick_ns; /* the smallest step between two different stamps: the timer's resolution */
+	int dominant;	/* the region with the largest share */
+} RegionTable;
+/* Reduces the stamps of nctas CTAs (u64 [nctas][info->n][2]): 0, or -1 with d set when no CTA
+ * stamped, or a CTA's stamps go backwards or are half written. */
+int regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int64_t nctas,
+		   Diag *d);
+/* The table as rkc run prints it. */
+void regions_report(Buf *b, const RegionTable *t);
 
 /* Input distributions, as data (testdata/inputs.json). */
 typedef enum {
@@ -149,6 +193,8 @@ int gpu_launch(Gpu *g, GpuFn *f, const Manifest *m, void **args, Diag *d);
 /* Median GPU time of launches, each after the L2 is flushed by writing a buffer twice its size. */
 int gpu_time(Gpu *g, GpuFn *f, const Manifest *m, void **args, double *median_us, int *reps,
 	     Diag *d);
+/* The GPU time of one launch after the L2 is flushed as gpu_time flushes it. */
+int gpu_time_once(Gpu *g, GpuFn *f, const Manifest *m, void **args, double *us, Diag *d);
 /* Device-to-device copy bandwidth, bytes read plus written, GB/s (median of several). */
 int gpu_copy_gbps(Gpu *g, double *gbps, Diag *d);
 
@@ -164,6 +210,7 @@ typedef struct {
 	int64_t
 	    digest_row; /* with check: a digest of each output's row at this position; -1 none */
 	int check, time;
+	int regions;	  /* one more launch, L2 flushed, whose region stamps are reduced */
 	double copy_gbps; /* 0: measure it in this run */
 	const char *inputs_file, *inputs_json;
 	const char *tol_file, *tol_json;
@@ -182,6 +229,8 @@ typedef struct {
 	int64_t digest_row; /* the stream row the digests are of (first_row + position); -1 */
 	uint64_t digest[MAX_CHECKS]; /* per output (checks' order), FNV-1a 64 of that row's bytes */
 	int regs, local_bytes;
+	int has_regions;
+	RegionTable regions; /* with RunOpts.regions */
 } RunResult;
 
 int run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *ptx,

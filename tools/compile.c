@@ -118,6 +118,7 @@ const Cmd cmd_compile = {
 	    OPT_CONFIG,
 	    OPT_BATCH_INVARIANT,
 	    {"--ptxas", NULL, "assemble the PTX with ptxas and print its report", 0},
+	    {"--regions", NULL, "stamp each phase's start and end per CTA (docs/regions.md)", 0},
 	    {"-o", "FILE",
 	     "the PTX, and the manifest as FILE with .json for .ptx; - prints the PTX alone",
 	     OPT_REQUIRED},

@@ -51,6 +51,29 @@ print_error_json(const Gpu *g, const Kernel *k, Type dtype, const char *where, c
 				"ERROR", "error", err));
 }
 
+/* --regions' table as --json prints it. */
+static json_t *
+regions_json(const RegionTable *t)
+{
+	json_t *list = json_array();
+	for (int i = 0; i < t->n; i++) {
+		const RegionStat *s = &t->r[i];
+		json_t *o =
+		    json_pack("{s:s,s:I,s:f,s:f,s:f,s:f}", "name", s->name, "ctas",
+			      (json_int_t)s->ctas, "median_us", s->med_ns / 1e3, "mean_us",
+			      s->mean_ns / 1e3, "max_us", s->max_ns / 1e3, "share", s->share);
+		if (s->wait)
+			json_object_update_new(o, json_pack("{s:f,s:f}", "wait_median_us",
+							    s->wait_med_ns / 1e3, "wait_max_us",
+							    s->wait_max_ns / 1e3));
+		json_array_append_new(list, o);
+	}
+	return json_pack("{s:f,s:f,s:f,s:f,s:f,s:I,s:s,s:o}", "kernel_us", t->kernel_us, "span_us",
+			 t->span_us, "sum_median_us", t->sum_med_us, "cta_median_us", t->cta_med_us,
+			 "timer_step_ns", t->tick_ns, "ctas", (json_int_t)t->ctas, "dominant",
+			 t->r[t->dominant].name, "list", list);
+}
+
 /* A point as rkc run --json prints it: what run_report prints, one JSON object. */
 static void
 print_point_json(const Gpu *g, const Kernel *k, const Manifest *m, const RunResult *r)
@@ -77,6 +100,8 @@ print_point_json(const Gpu *g, const Kernel *k, const Manifest *m, const RunResu
 					    "gbps", r->gbps, "copy_gbps", r->copy_gbps, "reps",
 					    r->reps, "bytes", (json_int_t)r->bytes, "regs", r->regs,
 					    "local_bytes", r->local_bytes));
+	if (r->has_regions)
+		json_object_set_new(o, "regions", regions_json(&r->regions));
 	tool_put_json(o);
 }
 
@@ -110,7 +135,9 @@ run_run(const Args *a)
 	const char *const *shapes = arg_values(a, "--shape");
 	int nshapes = arg_count(a, "--shape"), json = arg_count(a, "--json");
 	Request co;
-	RunOpts ro = {.check = arg_count(a, "--check"), .time = arg_count(a, "--time")};
+	RunOpts ro = {.check = arg_count(a, "--check"),
+		      .time = arg_count(a, "--time"),
+		      .regions = arg_count(a, "--regions")};
 	if (tool_request(a, &co) || tool_run_opts(a, &ro))
 		return 2;
 	co.emit = 1;
@@ -123,7 +150,7 @@ run_run(const Args *a)
 	for (int s = 0; s < nshapes; s++)
 		if (tool_parse_shape("run", shapes[s], &Ms[s], &Ns[s]))
 			return 2;
-	if (!ro.check && !ro.time)
+	if (!ro.check && !ro.time && !ro.regions)
 		ro.check = ro.time = 1;
 	if (rows_opts(a, &ro))
 		return 2;
@@ -229,8 +256,12 @@ const Cmd cmd_run = {
 	    OPT_POLICY,
 	    OPT_CONFIG,
 	    OPT_BATCH_INVARIANT,
-	    {"--check", NULL, "check the results (without --check or --time, both)", 0},
+	    {"--check", NULL, "check the results (without --check, --time or --regions: both)", 0},
 	    {"--time", NULL, "time the kernel with the L2 flushed before each launch", 0},
+	    {"--regions", NULL,
+	     "compile with per-CTA phase stamps; one more launch, L2 flushed, and a table of "
+	     "its regions",
+	     0},
 	    OPT_SEED,
 	    OPT_COPY_GBPS,
 	    {"--first-row", "F",

@@ -23,6 +23,16 @@ grep -q '^ptxas sm_90 layer_norm: [0-9]* registers, 0 bytes spill stores' "$t/re
 grep -q '"persistent": false, "r_block": 1024' "$t/c.json" || fail "forced config in the manifest"
 grep -q 'forced over the rkc policy' "$t/c.json" || fail "forced reason"
 
+# --regions: a stamp per boundary (a barrier, then thread 0 reads %globaltimer), the buffer last
+# in the manifest's params and the regions block; the same compile without it has neither.
+$rkc compile testdata/kernels/softmax.rk --shape 1000x50257 --dtype bf16 --regions -o "$t/r.ptx" || fail "--regions"
+grep -q 'mov.u64 	%rd[0-9]*, %globaltimer;' "$t/r.ptx" || fail "--regions: no %globaltimer read"
+grep -q '"name": "regions", "kind": "regions", "type": "u64", "shape": "", "bytes": 96000}' "$t/r.json" ||
+	fail "--regions: the buffer's parameter: $(grep regions "$t/r.json")"
+grep -q '"layout": "u64 \[cta\]\[region\]\[start,end\]", "bytes": "grid.x\*6\*16"' "$t/r.json" ||
+	fail "--regions: the block: $(grep layout "$t/r.json")"
+! grep -q 'globaltimer' "$t/a.ptx" && ! grep -q 'regions' "$t/a.json" || fail "stamps without --regions"
+
 if $rkc compile testdata/kernels/layer_norm.rk --shape 64x4096 --dtype bf16 --config split=2 \
 	-o "$t/d.ptx" 2>"$t/err"; then fail "split on layer_norm accepted"; fi
 grep -q "error: infeasible --config 'split=2'" "$t/err" || fail "infeasible message: $(cat "$t/err")"

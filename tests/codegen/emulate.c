@@ -3,7 +3,9 @@
  * checked against the float64 interpreter with the runtime's checks: Helion's tolerances, every
  * element written (two runs with different poison), no NaN. Launching twice also checks that
  * split rows leave their workspace zeroed.
- *   emulate LIST      lines "kernel MxN dtype k=v,..." (all six knobs) */
+ * With --regions each point is compiled with the region stamps (docs/regions.md) too, and every
+ * CTA must stamp every region the manifest lists, in order, each start at or after the last end.
+ *   emulate [--regions] LIST      lines "kernel MxN dtype k=v,..." (all six knobs) */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,12 +15,19 @@
 
 static char *inputs_json, *tol_json;
 
+/* --regions: each launch's stamps, and their layout from the manifest. */
+typedef struct {
+	Manifest m;
+	uint64_t *st;
+	size_t bytes;
+} Stamps;
+
 static int
-run(const Kernel *k, const Compile *c, Tensor *ts, void *ws, unsigned char poison, char **out,
-    Diag *d)
+run(const Kernel *k, const Compile *c, Tensor *ts, void *ws, Stamps *rg, unsigned char poison,
+    char **out, Diag *d)
 {
 	int np = k->nparams;
-	void **args = calloc((size_t)np + 3, sizeof *args);
+	void **args = calloc((size_t)np + 4, sizeof *args);
 	void **ptrs = calloc((size_t)np, sizeof *ptrs);
 	float *f = calloc((size_t)np, sizeof *f);
 	int64_t M = c->M, N = c->N;
@@ -37,7 +46,13 @@ run(const Kernel *k, const Compile *c, Tensor *ts, void *ws, unsigned char poiso
 	}
 	args[np] = &M;
 	args[np + 1] = &N;
-	args[np + 2] = &ws;
+	int na = np + 2;
+	if (c->cfg.split > 1)
+		args[na++] = &ws;
+	if (c->regions) {
+		memset(rg->st, 0, rg->bytes);
+		args[na++] = &rg->st;
+	}
 	int rc = codegen_emulate(k, c, args, d);
 	for (int p = 0; p < np; p++)
 		if (k->params[p].kind == P_OUT)
@@ -47,6 +62,37 @@ run(const Kernel *k, const Compile *c, Tensor *ts, void *ws, unsigned char poiso
 	free(ptrs);
 	free(f);
 	return rc;
+}
+
+/* The manifest a compile with regions writes, and a buffer for the stamps it describes. */
+static int
+stamps_new(Stamps *rg, const Kernel *k, const Compile *c, Diag *d)
+{
+	Buf man = {0};
+	codegen_manifest(&man, k, c, "rkc", 0, NULL, 0);
+	int rc = manifest_parse(&rg->m, "<manifest>", man.s, d);
+	buf_free(&man);
+	if (rc)
+		return -1;
+	rg->bytes = (size_t)rg->m.params[rg->m.nparams - 1].bytes;
+	if (rg->m.params[rg->m.nparams - 1].kind != MP_REGIONS || rg->m.regions.n == 0)
+		return diag(d, "--regions: the manifest has no regions");
+	rg->st = calloc(1, rg->bytes);
+	return 0;
+}
+
+/* Every CTA stamped every region, in order (regions_reduce checks the order). */
+static int
+stamps_check(const Stamps *rg, Diag *d)
+{
+	RegionTable t;
+	if (regions_reduce(&t, &rg->m.regions, rg->st, rg->m.grid[0], d))
+		return -1;
+	for (int i = 0; i < t.n; i++)
+		if (t.r[i].ctas != rg->m.grid[0])
+			return diag(d, "region %s stamped by %lld of %u CTAs", t.r[i].name,
+				    (long long)t.r[i].ctas, rg->m.grid[0]);
+	return 0;
 }
 
 /* Returns the number of failed outputs, or -1 when the point could not run. */
@@ -63,7 +109,9 @@ point(const char *line, const Kernel *k, Compile *c)
 	Launch l;
 	codegen_launch(k, c, &l);
 	void *ws = calloc(1, (size_t)l.workspace_bytes + 16);
-	if (inputs_spec(dists, k, "testdata/inputs.json", inputs_json, &d) ||
+	Stamps rg = {.st = NULL};
+	if ((c->regions && stamps_new(&rg, k, c, &d)) ||
+	    inputs_spec(dists, k, "testdata/inputs.json", inputs_json, &d) ||
 	    inputs_make(ts, k, c->dtype, c->M, c->N, 1234, dists, &d))
 		goto out;
 	for (int p = 0; p < np; p++)
@@ -75,7 +123,8 @@ point(const char *line, const Kernel *k, Compile *c)
 		}
 	int64_t nrows = sample_rows(c->M, c->N, &rows);
 	if (reference_rows(ref, k, ts, c->M, c->N, rows, nrows, &d) ||
-	    run(k, c, ts, ws, 0xff, run1, &d) || run(k, c, ts, ws, 0x00, run2, &d))
+	    run(k, c, ts, ws, &rg, 0xff, run1, &d) || run(k, c, ts, ws, &rg, 0x00, run2, &d) ||
+	    (c->regions && stamps_check(&rg, &d)))
 		goto out;
 	for (int64_t i = 0; i < l.workspace_bytes; i++)
 		if (((unsigned char *)ws)[i] != 0 && i < (c->M * 4 + 15) / 16 * 16) {
@@ -123,16 +172,19 @@ out:
 	free(rows);
 	free(dists);
 	free(ws);
+	free(rg.st);
 	return bad;
 }
 
 int
 main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fputs("usage: emulate LIST\n", stderr);
+	int regions = argc == 3 && !strcmp(argv[1], "--regions");
+	if (argc != 2 + regions) {
+		fputs("usage: emulate [--regions] LIST\n", stderr);
 		return 2;
 	}
+	argv += regions;
 	Diag d = {0};
 	inputs_json = read_file("testdata/inputs.json", NULL, &d);
 	tol_json = read_file("testdata/tolerances.json", NULL, &d);
@@ -153,7 +205,7 @@ main(int argc, char **argv)
 			fprintf(stderr, "%s: bad line: %s\n", argv[1], line);
 			return 1;
 		}
-		Compile c = {.arch = "sm_90", .M = M, .N = N};
+		Compile c = {.arch = "sm_90", .M = M, .N = N, .regions = regions};
 		if (strstr(kn, ".rk")) /* a kernel file of its own */
 			snprintf(path, sizeof path, "%s", kn);
 		else

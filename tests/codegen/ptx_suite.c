@@ -3,6 +3,7 @@
  * ptxas missing is a failure.
  *   ptx_suite forced [--arch ARCH] LIST        lines "kernel MxN dtype k=v,..." (all six knobs),
  *                                              for sm_90 and sm_80, or for ARCH alone
+ *   ptx_suite regions LIST                     as forced, each compiled with --regions
  *   ptx_suite golden FILE...                   every point of each golden file, for its arch
  *   ptx_suite sweep [--widths N,...] ARCH...   the model against ptxas (docs/regmodel.md) */
 #include <jansson.h>
@@ -323,9 +324,11 @@ int
 main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fputs("usage: ptx_suite forced [--arch ARCH] LIST | golden FILE... | sweep "
-		      "[--widths N,...] ARCH...\n",
-		      stderr);
+		fputs(
+		    "usage: ptx_suite forced [--arch ARCH] LIST | regions LIST | golden FILE... | "
+		    "sweep "
+		    "[--widths N,...] ARCH...\n",
+		    stderr);
 		return 2;
 	}
 	const char *ptxas = ptxas_path();
@@ -357,11 +360,14 @@ main(int argc, char **argv)
 			}
 			continue;
 		}
-		if (sweep			 ? read_sweep(argv[i])
-		    : !strcmp(argv[1], "forced") ? read_forced(argv[i])
-						 : read_golden(argv[i]))
+		int forced = !strcmp(argv[1], "forced") || !strcmp(argv[1], "regions");
+		if (sweep    ? read_sweep(argv[i])
+		    : forced ? read_forced(argv[i])
+			     : read_golden(argv[i]))
 			return 1;
 	}
+	for (int i = 0; i < npts; i++)
+		pts[i].c.regions = !strcmp(argv[1], "regions");
 	char dir[] = "/tmp/rkc-ptx-suite-XXXXXX";
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");

@@ -1,6 +1,8 @@
 /* A stand-in CUDA driver for tests on machines without a GPU: memory is host memory, a launch
  * checks its entry and does nothing (so every output keeps its poison), time advances by 10 µs
- * per event. It lets `rkc run` go through its whole path here. */
+ * per event. It lets `rkc run` go through its whole path here. A kernel that reads %globaltimer
+ * (rkc compile --regions) gets made-up stamps in its last parameter's buffer, unless
+ * RKC_FAKE_STAMPS=0: CTA c's region r from 10^6 + 1000c + 100r ns, for 50 + 5r ns. */
 #include <cuda.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,12 @@ typedef struct {
 } Module;
 
 static int clock_us;
+
+/* The allocations, so a launch knows how large the stamp buffer is. */
+static struct {
+	CUdeviceptr p;
+	size_t n;
+} allocs[64];
 
 static CUresult
 fInit(unsigned flags)
@@ -73,12 +81,21 @@ fMemAlloc(CUdeviceptr *p, size_t n)
 {
 	void *m = malloc(n);
 	*p = (CUdeviceptr)(uintptr_t)m;
+	for (int i = 0; m && i < 64; i++)
+		if (!allocs[i].p) {
+			allocs[i].p = *p;
+			allocs[i].n = n;
+			break;
+		}
 	return m ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 
 static CUresult
 fMemFree(CUdeviceptr p)
 {
+	for (int i = 0; p && i < 64; i++)
+		if (allocs[i].p == p)
+			allocs[i].p = 0;
 	free((void *)(uintptr_t)p);
 	return CUDA_SUCCESS;
 }
@@ -163,11 +180,40 @@ fFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v)
 	return CUDA_SUCCESS;
 }
 
+/* The made-up stamps of a kernel compiled with --regions: its last parameter is the buffer, u64
+ * [ctas][n][2]. */
+static void
+stamp(const char *ptx, unsigned ctas, void **args)
+{
+	const char *e = getenv("RKC_FAKE_STAMPS");
+	const char *entry = strstr(ptx, ".entry"), *close = entry ? strchr(entry, ')') : NULL;
+	if ((e && !strcmp(e, "0")) || !strstr(ptx, "%globaltimer") || !close)
+		return;
+	int np = 0;
+	for (const char *q = entry; (q = strstr(q, ".param")) && q < close; q++)
+		np++;
+	CUdeviceptr buf = *(CUdeviceptr *)args[np - 1];
+	size_t bytes = 0;
+	for (int i = 0; i < 64; i++)
+		if (allocs[i].p == buf)
+			bytes = allocs[i].n;
+	size_t n = bytes / 16 / ctas;
+	uint64_t *st = (uint64_t *)(uintptr_t)buf;
+	for (size_t c = 0; c < ctas && n * ctas * 16 == bytes; c++)
+		for (size_t r = 0; r < n; r++) {
+			st[(c * n + r) * 2] = 1000000 + 1000 * c + 100 * r;
+			st[(c * n + r) * 2 + 1] = 1000000 + 1000 * c + 100 * r + 50 + 5 * r;
+		}
+}
+
 static CUresult
 fLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
 	      unsigned bz, unsigned smem, CUstream s, void **args, void **extra)
 {
-	return args && gx && gy && gz && bx && by && bz ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+	if (!(args && gx && gy && gz && bx && by && bz))
+		return CUDA_ERROR_INVALID_VALUE;
+	stamp(((Module *)f)->ptx, gx * gy * gz, args);
+	return CUDA_SUCCESS;
 }
 
 /* A cluster launch: the grid must be whole clusters of at most 16 CTAs. */

@@ -37,5 +37,28 @@ expect 0 '{"M":64,"N":128,' '"dtype":"fp32"' '"status":"unchecked"' '{"M":8,"N":
 	run testdata/kernels/rms_norm.rk --shape 64x128 --shape=2x4x64 --dtype f32 --time --copy-gbps 3000 --json
 [ "$(printf '%s\n' "$out" | grep -c '^{.*}$')" = 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 2 ] ||
 	fail "run --json: two JSON lines and nothing else"
+# --regions: compiled with stamps, one more launch whose made-up stamps (fakecuda.c: region r
+# lasts 50 + 5r ns, 100 ns apart) become the table; rms_norm persistent is load, combine0, body1
+# and rows, each CTA 365 ns. Without stamps written the runner says so; a manifest without
+# regions is refused.
+expect 0 "  regions: one launch, L2 flushed: kernel 10.00 us" "timer step 40 ns" \
+	"  load                    64      0.050      0.050      0.050   13.7%" \
+	"  rows                    64      0.065      0.065      0.065   17.8%" \
+	"medians sum to 0.230 us (2.3% of the kernel's time); a CTA's median 0.365 us; dominant: rows (17.8%)" \
+	"REGIONS kernel=rms_norm dtype=bf16 M=64 N=128 kernel_us=10.00 span_us=63.37 sum_med_us=0.230 cta_med_us=0.365 dominant=rows share=17.8 tick_ns=40 ctas=64" \
+	"RESULT kernel=rms_norm dtype=bf16 M=64 N=128 status=unchecked" -- \
+	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --regions --config m_block=1
+expect 0 '"regions":{"cta_median_us":0.365,"ctas":64,"dominant":"rows",' \
+	'{"ctas":64,"max_us":0.055,"mean_us":0.055,"median_us":0.055,"name":"combine0","share":0.1506849315}' -- \
+	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --regions --config m_block=1 --json
+RKC_FAKE_STAMPS=0
+export RKC_FAKE_STAMPS
+expect 1 "no CTA wrote its region stamps" "RESULT kernel=rms_norm dtype=bf16 shape=64x128 status=ERROR" -- \
+	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --regions
+expect 1 '"error":"error: no CTA wrote its region stamps' -- \
+	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --regions --time --copy-gbps 3000 --json
+unset RKC_FAKE_STAMPS
+expect 1 "--regions: the manifest has no regions (compile with --regions)" -- \
+	run testdata/kernels/rms_norm.rk --dtype bf16 --ptx $data/rms_norm.ptx --manifest $data/rms_norm.manifest.json --regions
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -504,7 +504,7 @@ test_manifest_inf_default(void **state)
 {
 	Kernel *k = parse_text("k.rk", "kernel k\nin x: T[M,N]\nout y: T[M,N]\nparam lo = -inf\n"
 				       "%x = load x\n%y = max %x, lo\nstore y, %y\n");
-	Compile c = {"sm_90", TY_F32, 8, 64, {1, 64, 1, 2, 1, 1, 0, 1, 0, 1, 0, 0, 0}};
+	Compile c = {"sm_90", TY_F32, 8, 64, {1, 64, 1, 2, 1, 1, 0, 1, 0, 1, 0, 0, 0}, 0};
 	Buf man = {0};
 	codegen_manifest(&man, k, &c, "rkc", 0, NULL, 0);
 	assert_non_null(strstr(man.s, "\"default\": \"-inf\""));
@@ -579,6 +579,150 @@ test_manifest_errors(void **state)
 			      "\"grid\" and \"block\" must be objects");
 }
 
+/* Four CTAs in clusters of two: load, the cluster combine (a wait region) and the row stores,
+ * which CTA 2 does not run. */
+static const uint64_t stamps4[] = {
+    1000, 1100, 1100, 1400, 1400, 1450, /* CTA 0 */
+    1000, 1300, 1300, 1400, 1400, 1410, /* CTA 1 */
+    2000, 2050, 2050, 2100, 0,	  0,	/* CTA 2 */
+    2000, 2200, 2200, 2250, 2250, 2260, /* CTA 3 */
+};
+
+static MRegions
+three_regions(void)
+{
+	MRegions info = {.n = 3, .group = 2};
+	strcpy(info.r[0].name, "load");
+	strcpy(info.r[1].name, "pass0.cluster");
+	info.r[1].wait = 1;
+	strcpy(info.r[2].name, "rows");
+	return info;
+}
+
+static void
+test_regions_reduce(void **state)
+{
+	MRegions info = three_regions();
+	RegionTable t;
+	Diag d = {0};
+	if (regions_reduce(&t, &info, stamps4, 4, &d))
+		fail_msg("%s", d.msg);
+	assert_int_equal(t.n, 3);
+	assert_int_equal(t.ctas, 4);
+	/* load: 100, 300, 50, 200 */
+	assert_true(t.r[0].med_ns == 150 && t.r[0].max_ns == 300 && t.r[0].mean_ns == 162.5);
+	assert_int_equal(t.r[0].ctas, 4);
+	/* the cluster combine: 300, 100, 50, 50; arrivals 1100, 1300 | 2050, 2200 */
+	assert_true(t.r[1].med_ns == 75 && t.r[1].max_ns == 300);
+	assert_true(t.r[1].wait_med_ns == 75 && t.r[1].wait_max_ns == 200);
+	/* rows: 50, 10, 10 by three CTAs */
+	assert_int_equal(t.r[2].ctas, 3);
+	assert_true(t.r[2].med_ns == 10 && t.r[2].max_ns == 50);
+	/* CTAs last 450, 410, 100 and 260 ns: 1220 in all */
+	assert_true(fabs(t.r[0].share - 650.0 / 1220) < 1e-12);
+	assert_true(fabs(t.r[1].share - 500.0 / 1220) < 1e-12);
+	assert_true(fabs(t.r[2].share - 70.0 / 1220) < 1e-12);
+	assert_int_equal(t.dominant, 0);
+	assert_true(fabs(t.span_us - 1.26) < 1e-12);
+	assert_true(fabs(t.cta_med_us - 0.335) < 1e-12);
+	assert_true(fabs(t.sum_med_us - 0.235) < 1e-12);
+	assert_true(t.tick_ns == 10);
+	t.kernel_us = 2;
+	Buf b = {0};
+	regions_report(&b, &t);
+	assert_non_null(strstr(b.s, "  pass0.cluster            4      0.075      0.125      0.300"
+				    "   41.0%      0.075/0.200"));
+	assert_non_null(strstr(b.s, "medians sum to 0.235 us (11.8% of the kernel's time)"));
+	assert_non_null(strstr(b.s, "dominant: load (53.3%)"));
+	buf_free(&b);
+}
+
+static void
+expect_regions_error(const uint64_t *st, int64_t nctas, const char *msg)
+{
+	MRegions info = three_regions();
+	RegionTable t;
+	Diag d = {0};
+	assert_int_equal(regions_reduce(&t, &info, st, nctas, &d), -1);
+	if (!strstr(d.msg, msg))
+		fail_msg("got '%s', expected '%s'", d.msg, msg);
+}
+
+static void
+test_regions_errors(void **state)
+{
+	uint64_t st[24];
+	memset(st, 0, sizeof st);
+	expect_regions_error(st, 4, "no CTA wrote its region stamps");
+	memcpy(st, stamps4, sizeof st);
+	st[15] = 0; /* CTA 2's cluster combine has no end */
+	expect_regions_error(st, 4, "CTA 2: region pass0.cluster has a start but no end");
+	memcpy(st, stamps4, sizeof st);
+	st[19] = 1900; /* CTA 3's load ends before it starts */
+	expect_regions_error(st, 4, "CTA 3: the stamps go backwards at region load");
+	memcpy(st, stamps4, sizeof st);
+	st[4] = 1390; /* CTA 0's rows start before its combine ends */
+	expect_regions_error(st, 4, "CTA 0: the stamps go backwards at region rows");
+}
+
+/* The manifest of a kernel compiled with regions: the buffer's parameter, last, and the list the
+ * lowering marks, read back by the runtime. */
+static void
+expect_regions_manifest(const char *kernel, const char *cfg, const char *const *names, int n,
+			int group)
+{
+	Kernel *k = load_kernel_file(kernel);
+	Compile c = {.arch = "sm_90", .dtype = TY_BF16, .M = 5, .N = 1000, .regions = 1};
+	Diag d = {0};
+	if (config_parse(cfg, &c.cfg, &d) || codegen_check(k, &c, &d))
+		fail_msg("%s", d.msg);
+	Buf man = {0};
+	codegen_manifest(&man, k, &c, "rkc", 0, NULL, 0);
+	Manifest m;
+	if (manifest_parse(&m, "m.json", man.s, &d) || manifest_match(&m, k, &d))
+		fail_msg("%s\n%s", d.msg, man.s);
+	assert_int_equal(m.regions.n, n);
+	assert_int_equal(m.regions.group, group);
+	for (int i = 0; i < n; i++) {
+		assert_string_equal(m.regions.r[i].name, names[i]);
+		assert_int_equal(m.regions.r[i].wait, !!strstr(names[i], "cluster"));
+	}
+	const MParam *last = &m.params[m.nparams - 1];
+	assert_int_equal(last->kind, MP_REGIONS);
+	assert_int_equal(last->bytes, (int64_t)m.grid[0] * n * 16);
+	buf_free(&man);
+	kernel_free(k);
+}
+
+static void
+test_regions_manifest(void **state)
+{
+	const char *persistent[] = {"load", "combine0", "body1", "rows"};
+	expect_regions_manifest("testdata/kernels/rms_norm.rk",
+				"persistent=1,r_block=1024,m_block=1,num_warps=4,vec=8,split=1",
+				persistent, 4, 1);
+	const char *looped[] = {"pass0.loop", "pass0.cross", "pass0.cluster", "apply", "rows"};
+	expect_regions_manifest(
+	    "testdata/kernels/softmax.rk",
+	    "persistent=0,r_block=1024,m_block=1,num_warps=4,vec=8,split=1,cluster=2", looped, 5,
+	    2);
+	const char *layer_norm[] = {"load",  "combine0", "combine0.cluster",
+				    "body1", "combine1", "combine1.cluster",
+				    "body2", "rows"};
+	expect_regions_manifest(
+	    "testdata/kernels/layer_norm.rk",
+	    "persistent=1,r_block=512,m_block=1,num_warps=2,vec=8,split=1,cluster=2", layer_norm, 8,
+	    2);
+	/* without regions, neither the parameter nor the block */
+	Kernel *k = load_kernel_file("testdata/kernels/rms_norm.rk");
+	Compile c = {"sm_90", TY_F32, 8, 64, {1, 64, 1, 2, 1, 1, 0, 1, 0, 1, 0, 0, 0}, 0};
+	Buf man = {0};
+	codegen_manifest(&man, k, &c, "rkc", 0, NULL, 0);
+	assert_null(strstr(man.s, "regions"));
+	buf_free(&man);
+	kernel_free(k);
+}
+
 static void
 test_no_driver(void **state)
 {
@@ -618,6 +762,9 @@ main(void)
 	    cmocka_unit_test(test_manifest),
 	    cmocka_unit_test(test_manifest_inf_default),
 	    cmocka_unit_test(test_manifest_errors),
+	    cmocka_unit_test(test_regions_reduce),
+	    cmocka_unit_test(test_regions_errors),
+	    cmocka_unit_test(test_regions_manifest),
 	    cmocka_unit_test(test_no_driver),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

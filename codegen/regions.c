@@ -1,0 +1,211 @@
+/* --regions: timer stamps at the boundaries of a kernel's phases, per CTA, into a global buffer. */
+#include <stdio.h>
+#include <string.h>
+
+#include "codegen/lower.h"
+
+/* The lowering's regions state. Slots are given in the order the lowering marks them, which is
+ * the order a CTA runs them; the buffer is u64 [grid.x][n][2] (start, end), and its per-CTA
+ * stride is known only when the last region closes, so it is read from a constant global whose
+ * initializer is set then (O3 folds the load). */
+struct LowerRegions {
+	LLVMValueRef buf;    /* the kernel's last parameter */
+	LLVMValueRef base;   /* i64: this CTA's first stamp */
+	LLVMValueRef stride; /* the constant global holding 2 * n */
+	LLVMValueRef tid0;   /* i1: thread 0, the one that stamps */
+	int open;	     /* the open region's slot, or -1 */
+	int open_kind;
+	int persistent; /* the first region was a persistent body */
+	int ncombine;	/* persistent: combines marked so far */
+	Regions list;
+};
+
+LLVMTypeRef *
+regions_param_type(Lower *L, LLVMTypeRef *pt, int *np)
+{
+	if (!L->c->regions)
+		return pt;
+	LLVMTypeRef *more = arena_alloc(L->a, sizeof(LLVMTypeRef) * (size_t)(*np + 1));
+	memcpy(more, pt, sizeof(LLVMTypeRef) * (size_t)*np);
+	more[(*np)++] = L->ptr1;
+	return more;
+}
+
+void
+regions_begin(Lower *L)
+{
+	if (!L->c->regions)
+		return;
+	LowerRegions *R = arena_alloc(L->a, sizeof *R);
+	memset(R, 0, sizeof *R);
+	R->open = -1;
+	R->list.group = L->nseg;
+	R->buf = LLVMGetParam(L->fn, (unsigned)L->np - 1);
+	LLVMSetValueName2(R->buf, "regions", 7);
+	R->stride = LLVMAddGlobal(L->mod, L->i64, "rkc.regions.stride");
+	LLVMSetLinkage(R->stride, LLVMInternalLinkage);
+	LLVMSetGlobalConstant(R->stride, 1);
+	LLVMValueRef cta = LLVMBuildZExt(
+	    L->b, intr(L, "llvm.nvvm.read.ptx.sreg.ctaid.x", NULL, NULL, 0), L->i64, "");
+	LLVMValueRef tid = intr(L, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, NULL, 0);
+	R->base = LLVMBuildMul(L->b, cta, LLVMBuildLoad2(L->b, L->i64, R->stride, ""), "");
+	R->tid0 = LLVMBuildICmp(L->b, LLVMIntEQ, tid, ci32(L, 0), "");
+	L->rg = R;
+}
+
+/* The open region's name and kind into the list: its slot. */
+static int
+add_region(Lower *L, LowerRegions *R, int kind)
+{
+	if (R->list.n == MAX_REGIONS) {
+		if (!L->err)
+			diag(L->d, "--regions: a kernel has at most %d regions", MAX_REGIONS);
+		L->err = 1;
+		return R->list.n - 1;
+	}
+	Region *r = &R->list.r[R->list.n];
+	int pass = L->pass;
+	switch (kind) {
+	case R_LOOP:
+		if (pass < L->plan->nreduce)
+			snprintf(r->name, sizeof r->name, "pass%d.loop", pass);
+		else
+			snprintf(r->name, sizeof r->name, "apply");
+		break;
+	case R_CROSS:
+		if (R->persistent)
+			snprintf(r->name, sizeof r->name, "combine%d", R->ncombine++);
+		else
+			snprintf(r->name, sizeof r->name, "pass%d.cross", pass);
+		break;
+	case R_CLUSTER:
+		if (R->persistent)
+			snprintf(r->name, sizeof r->name, "combine%d.cluster", R->ncombine - 1);
+		else
+			snprintf(r->name, sizeof r->name, "pass%d.cluster", pass);
+		r->wait = 1;
+		break;
+	case R_BODY:
+		if (R->list.n == 0)
+			snprintf(r->name, sizeof r->name, "load");
+		else
+			snprintf(r->name, sizeof r->name, "body%d", R->ncombine);
+		break;
+	default: /* R_ROWS */
+		snprintf(r->name, sizeof r->name, "%s", L->split > 1 ? "split" : "rows");
+		r->wait = L->split > 1;
+		break;
+	}
+	return R->list.n++;
+}
+
+/* Stamp slot s (a region's start or end) of this CTA with time t. */
+static void
+stamp(Lower *L, LowerRegions *R, int s, LLVMValueRef t)
+{
+	LLVMValueRef ix = LLVMBuildAdd(L->b, R->base, ci64(L, s), "");
+	LLVMValueRef p = LLVMBuildGEP2(L->b, L->i64, R->buf, &ix, 1, "");
+	LLVMSetAlignment(LLVMBuildStore(L->b, t, p), 8);
+}
+
+/* The end of the kernel: the list as named metadata, read back by codegen_regions, and the
+ * stride the stamps' addresses were built with. */
+static void
+regions_close(Lower *L, LowerRegions *R)
+{
+	LLVMSetInitializer(R->stride, ci64(L, 2 * (long long)R->list.n));
+	for (int i = 0; i < R->list.n; i++) {
+		const Region *r = &R->list.r[i];
+		LLVMMetadataRef md[2] = {
+		    LLVMMDStringInContext2(L->cx, r->name, strlen(r->name)),
+		    LLVMValueAsMetadata(ci32(L, r->wait)),
+		};
+		LLVMAddNamedMetadataOperand(
+		    L->mod, "rkc.regions",
+		    LLVMMetadataAsValue(L->cx, LLVMMDNodeInContext2(L->cx, md, 2)));
+	}
+}
+
+/* A boundary: every thread of the CTA meets at a barrier, so the region that ends is complete for
+ * the whole CTA (its loads consumed, its stores issued), then thread 0 reads %globaltimer and
+ * stores it as the open region's end and the new region's start. R_BODY while a body is open
+ * does nothing (a persistent kernel that waited on a value with no reduction pending); R_END
+ * closes the last region. */
+void
+region_mark(Lower *L, int kind)
+{
+	LowerRegions *R = L->rg;
+	if (!R || (kind == R_BODY && R->open >= 0 && R->open_kind == R_BODY))
+		return;
+	if (kind == R_BODY && R->list.n == 0)
+		R->persistent = 1;
+	int s = kind == R_END ? -1 : add_region(L, R, kind);
+	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+	LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.stamp");
+	LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.next");
+	LLVMBuildCondBr(L->b, R->tid0, yes, cont);
+	LLVMPositionBuilderAtEnd(L->b, yes);
+	LLVMValueRef t = intr(L, "llvm.nvvm.read.ptx.sreg.globaltimer", NULL, NULL, 0);
+	if (R->open >= 0)
+		stamp(L, R, 2 * R->open + 1, t);
+	if (s >= 0)
+		stamp(L, R, 2 * s, t);
+	LLVMBuildBr(L->b, cont);
+	LLVMPositionBuilderAtEnd(L->b, cont);
+	R->open = s;
+	R->open_kind = kind;
+	if (kind == R_END)
+		regions_close(L, R);
+}
+
+int
+codegen_regions(const Kernel *k, const Compile *c, Regions *out, Diag *d)
+{
+	memset(out, 0, sizeof *out);
+	if (!c->regions)
+		return 0;
+	LLVMContextRef cx = LLVMContextCreate();
+	LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(k->name, cx);
+	int rc = lower_kernel(k, c, 0, cx, mod, d);
+	out->group = config_segments(&c->cfg);
+	unsigned n = rc ? 0 : LLVMGetNamedMetadataNumOperands(mod, "rkc.regions");
+	LLVMValueRef ops[MAX_REGIONS];
+	if (n > MAX_REGIONS)
+		n = 0;
+	LLVMGetNamedMetadataOperands(mod, "rkc.regions", ops);
+	for (unsigned i = 0; i < n; i++) {
+		LLVMValueRef f[2];
+		LLVMGetMDNodeOperands(ops[i], f);
+		unsigned len = 0;
+		const char *s = LLVMGetMDString(f[0], &len);
+		Region *r = &out->r[out->n++];
+		snprintf(r->name, sizeof r->name, "%.*s", (int)len, s);
+		r->wait = (int)LLVMConstIntGetZExtValue(f[1]);
+	}
+	LLVMDisposeModule(mod);
+	LLVMContextDispose(cx);
+	return rc;
+}
+
+void
+regions_manifest_param(Buf *b, const Regions *rs, int64_t grid_x)
+{
+	buf_printf(b,
+		   ",\n    {\"name\": \"regions\", \"kind\": \"regions\", \"type\": \"u64\", "
+		   "\"shape\": \"\", \"bytes\": %lld}",
+		   (long long)(grid_x * rs->n * 16));
+}
+
+void
+regions_manifest(Buf *b, const Regions *rs, int64_t grid_x)
+{
+	buf_printf(b,
+		   ",\n  \"regions\": {\"param\": \"regions\", \"timer\": \"globaltimer\", "
+		   "\"unit\": \"ns\", \"layout\": \"u64 [cta][region][start,end]\", \"bytes\": "
+		   "\"grid.x*%d*16\", \"bytes_value\": %lld, \"group\": %d, \"list\": [",
+		   rs->n, (long long)(grid_x * rs->n * 16), rs->group);
+	for (int i = 0; i < rs->n; i++)
+		buf_printf(b, "%s\n    {\"name\": \"%s\", \"wait\": %s}", i ? "," : "",
+			   rs->r[i].name, rs->r[i].wait ? "true" : "false");
+	buf_puts(b, rs->n ? "\n  ]}" : "]}");
+}
