@@ -47,7 +47,9 @@ run(const Kernel *k, const Compile *c, Tensor *ts, void *ws, Stamps *rg, unsigne
 	args[np] = &M;
 	args[np + 1] = &N;
 	int na = np + 2;
-	if (c->cfg.split > 1)
+	Launch l;
+	codegen_launch(k, c, &l);
+	if (l.workspace_bytes > 0) /* split rows, the dynamic grid's counters */
 		args[na++] = &ws;
 	if (c->regions) {
 		memset(rg->st, 0, rg->bytes);
