@@ -17,14 +17,32 @@ typedef struct {
 	Config cfg;
 } Compile;
 
-/* The launch, as numbers for the compile's shape (docs/codegen.md gives the formulas). */
+/* The PTX ISA the emitted PTX declares (.version), one definition for emit.c and the manifest. */
+#define CODEGEN_PTX_ISA_MAJOR 7
+#define CODEGEN_PTX_ISA_MINOR 8
+
+/* One region of the workspace: round_up(per_row * M + fixed, align) bytes, after the region
+ * before it. The caller zeroes the whole workspace once; docs/manifest.md says when again. */
 typedef struct {
-	int64_t grid_x;
+	const char *name;
+	int64_t per_row, fixed;
+	int align;
+} WsRegion;
+#define MAX_WS_REGIONS 4
+
+/* The launch, as numbers for the compile's shape (docs/codegen.md gives the formulas). Each
+ * field is written to the manifest (codegen/manifest.c) as it stands. */
+typedef struct {
+	int64_t grid_x; /* cdiv(M, rows_per_cta) * segments */
+	int rows_per_cta;
+	int segments; /* CTAs a row: split, or cluster */
 	int block_x;
 	int cluster_x;		 /* CTAs a cluster: 1, or cluster (the PTX does not say it) */
 	int64_t dynamic_smem;	 /* bytes, given at launch: the rows kept on chip */
-	int64_t workspace_bytes; /* 0 when split == 1 */
+	int64_t workspace_bytes; /* codegen_workspace_bytes at the compile's M; 0 for none */
 	int nworkspace;		 /* workspace floats per (row, segment) */
+	WsRegion ws[MAX_WS_REGIONS];
+	int nws; /* 0 when the kernel takes no workspace (split == 1) */
 } Launch;
 
 /* Checks everything LLVM would otherwise abort on: arch, dtype, shape, then the emit level of the
@@ -32,6 +50,11 @@ typedef struct {
 int codegen_check(const Kernel *k, const Compile *c, Diag *d);
 int codegen_arch(const char *arch, Diag *d); /* 0 when codegen can emit for arch */
 void codegen_launch(const Kernel *k, const Compile *c, Launch *l);
+/* The bytes of l's workspace for a launch of M rows. */
+int64_t codegen_workspace_bytes(const Launch *l, int64_t M);
+/* FNV-1a, 64 bits, continuing from h (start with CODEGEN_FNV_BASIS): the manifest's kernel hash. */
+#define CODEGEN_FNV_BASIS 0xcbf29ce484222325ull
+uint64_t codegen_fnv1a(uint64_t h, const void *p, size_t n);
 
 /* Lowers and emits PTX text into ptx (NUL-terminated). With llvm non-NULL, also the optimised
  * LLVM IR. Returns 0, or -1 with d set (config errors and LLVM errors alike; never aborts for a

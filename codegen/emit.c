@@ -11,7 +11,9 @@
 
 #define TRIPLE "nvptx64-nvidia-cuda"
 /* PTX 7.8 is what sm_90 needs and gives sm_80 the native bf16 conversions; ptxas 12+ takes it. */
-#define PTX_FEATURES "+ptx78"
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define PTX_FEATURES "+ptx" STR(CODEGEN_PTX_ISA_MAJOR) STR(CODEGEN_PTX_ISA_MINOR)
 
 /* Without a handler an LLVM error diagnostic exits the process; with one it becomes ours. */
 typedef struct {

@@ -29,8 +29,10 @@ typedef struct {
 } MParam;
 
 #define MAX_MPARAMS 32
+#define MANIFEST_VERSION 2 /* the newest this reader takes; docs/manifest.md */
 
 typedef struct {
+	int version; /* manifest_version: 1 when absent */
 	char kernel[64], entry[128], arch[16], policy[32];
 	char config[256]; /* the chosen config, compact, for reports */
 	Type dtype;
