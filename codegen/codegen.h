@@ -85,6 +85,8 @@ int ptxas_parse(const char *text, PtxasFunc *out, int max);
 const char *ptxas_path(void);
 /* Runs ptxas -v -arch=ARCH on the PTX text; log gets its stderr. Returns 0 when ptxas accepts. */
 int ptxas_run(const char *ptx, const char *arch, Buf *log, Diag *d);
+/* The same, keeping what ptxas writes: the cubin (an ELF, binary: cubin->len bytes). */
+int ptxas_assemble(const char *ptx, const char *arch, Buf *cubin, Buf *log, Diag *d);
 
 /* lower.c: builds the kernel into an LLVM module (LLVMContextRef, LLVMModuleRef); host: for
  * the host CPU and the emulator instead of NVPTX. */
