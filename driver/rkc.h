@@ -41,6 +41,12 @@ typedef struct {
 int rkc_compile(const Request *rq, Result *r, Diag *d);
 void rkc_result_free(Result *r);
 
+/* explain's JSON object for a request and its result (driver/explain.c; docs/heuristics.md lists
+ * the fields): malloc'd, indented, keys sorted. */
+char *rkc_explain_json(const Request *rq, const Result *r);
+/* The spelling every command prints a dtype with: bf16, fp16, fp32 (what --dtype lists). */
+const char *rkc_dtype_name(Type t);
+
 /* The on-disk cache (driver/cache.c; docs/cache.md). What a compile left to keep: the PTX, the
  * manifest, and the cubin when one was asked for. */
 typedef struct {

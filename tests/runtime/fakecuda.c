@@ -9,7 +9,7 @@
 #include <string.h>
 
 typedef struct {
-	const char *ptx;
+	char *ptx; /* a copy, as the driver keeps none of the caller's memory */
 	char entry[128]; /* the function last got from it */
 } Module;
 
@@ -132,14 +132,21 @@ fModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, CUjit_option *o, v
 		return CUDA_ERROR_INVALID_PTX;
 	}
 	Module *mod = malloc(sizeof *mod);
-	mod->ptx = image;
+	mod->ptx = strdup(image);
 	*m = (CUmodule)mod;
 	return CUDA_SUCCESS;
 }
 
 static CUresult
+fModuleLoadData(CUmodule *m, const void *image)
+{
+	return fModuleLoadDataEx(m, image, 0, NULL, NULL);
+}
+
+static CUresult
 fModuleUnload(CUmodule m)
 {
+	free(((Module *)m)->ptx);
 	free(m);
 	return CUDA_SUCCESS;
 }
@@ -297,6 +304,7 @@ static const struct {
     {"cuMemsetD8", (void *)fMemsetD8},
     {"cuMemsetD32Async", (void *)fMemsetD32Async},
     {"cuModuleLoadDataEx", (void *)fModuleLoadDataEx},
+    {"cuModuleLoadData", (void *)fModuleLoadData},
     {"cuModuleUnload", (void *)fModuleUnload},
     {"cuModuleGetFunction", (void *)fModuleGetFunction},
     {"cuFuncGetAttribute", (void *)fFuncGetAttribute},
@@ -362,7 +370,7 @@ cuCtxSynchronize(void)
 CUresult
 cuModuleLoadData(CUmodule *m, const void *image)
 {
-	return fModuleLoadDataEx(m, image, 0, NULL, NULL);
+	return fModuleLoadData(m, image);
 }
 
 CUresult
