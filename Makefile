@@ -31,7 +31,7 @@ build: deps
 	cmake --build $(BUILD) -j $(JOBS)
 
 run: build
-	./$(BUILD)/rkc check --summary testdata/kernels/*.rk
+	./$(BUILD)/rkc table
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

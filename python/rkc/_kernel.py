@@ -5,6 +5,7 @@ import hashlib
 import json
 import os
 import re
+import sys
 import threading
 
 from . import _cuda, _lib
@@ -163,6 +164,9 @@ class Kernel:
         self._compiled = {}
         self._lock = threading.Lock()
         self._op = None
+        if "torch" in sys.modules:  # the custom op now, so that torch.compile never makes one
+            from . import _torch
+            _torch.op(self)
 
     def __repr__(self):
         return f"<rkc.Kernel {self.name} from {self.file}>"
