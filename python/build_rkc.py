@@ -3,7 +3,7 @@ target) and the shared libraries it needs that a host without LLVM may lack (lib
 it where its $ORIGIN rpath finds them. Written with zipfile so `pip install ./python` needs no
 setuptools, wheel or network.
 
-Which librkc.so: $RKC_LIB, else ../build-rel/librkc.so (the static build, for another host), else
+Which librkc.so: $RKC_LIB (absolute, or relative to the repository's root), else ../build-rel/librkc.so (the static build, for another host), else
 ../build/librkc.so. The version is the library's own (rkc_c_version: RKC_VERSION, analysis/ir.h)."""
 import base64
 import ctypes
@@ -13,16 +13,18 @@ import subprocess
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CARRY = ("libjansson.so",)
+CARRY = ("libjansson.so", "libzstd.so")  # not on every host
 TAG = "py3-none-linux_x86_64"
 
 
 def library():
     given = os.environ.get("RKC_LIB")
     if given:
-        if not os.path.isfile(given):
-            raise SystemExit(f"RKC_LIB={given}: no such file")
-        return os.path.abspath(given)
+        # pip runs this in python/: a relative path is taken from there, else from the root
+        for p in (given, os.path.join(HERE, "..", given)):
+            if os.path.isfile(p):
+                return os.path.abspath(p)
+        raise SystemExit(f"RKC_LIB={given}: no such file")
     for d in ("build-rel", "build"):
         p = os.path.join(HERE, "..", d, "librkc.so")
         if os.path.isfile(p):

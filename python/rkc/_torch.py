@@ -12,7 +12,8 @@ from ._lib import RkcError
 _RKC_DTYPE = {torch.bfloat16: "bf16", torch.float16: "fp16", torch.float32: "fp32"}
 _T = {"bf16": "bf16", "fp16": "f16", "fp32": "f32"}  # the IR's type for T at each dtype
 _TORCH = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32,
-          "i64": torch.int64, "i32": torch.int32, "i8": torch.int8, "bool": torch.bool}
+          "i64": torch.int64, "i32": torch.int32, "i8": torch.int8, "bool": torch.bool,
+          "f8e4m3": getattr(torch, "float8_e4m3fn", None)}
 _ops = {}  # op name -> custom op, one per kernel text and options in the process
 _archs = {}  # device ordinal -> arch
 
