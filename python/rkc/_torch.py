@@ -68,13 +68,13 @@ def geometry(k, inputs, check=True):
             if t.dim() < 2:
                 raise RkcError(f"{k.name}: input '{p['name']}' is [M,N]: it needs 2 or more "
                                f"dims, it has {t.dim()}")
-            lead, N = tuple(t.shape[:-1]), int(t.shape[-1])
+            lead, N = tuple(t.shape[:-1]), t.shape[-1]
     if N is None:
         raise RkcError(f"{k.name}: no [M,N] input to take the shape from")
     dtype = dtype or "fp32"
     M = 1
-    for d in lead:
-        M *= int(d)
+    for d in lead:  # sizes stay symbolic in the fake implementation; run() makes them ints
+        M = M * d
     if check:
         dev = inputs[0].device
         for p, t in zip(k.inputs, inputs):
@@ -122,6 +122,7 @@ def run(k, inputs, params):
     """The real implementation: compile for the inputs, allocate the outputs, launch on the
     current stream. Returns the outputs in the kernel's order."""
     dtype, M, N, lead = geometry(k, inputs)
+    M, N, lead = int(M), int(N), tuple(int(d) for d in lead)
     dev = inputs[0].device
     outs = [torch.empty(_out_shape(p, lead, N), dtype=_out_dtype(p, dtype), device=dev)
             for p in k.outputs]
@@ -183,6 +184,13 @@ def op(k):
     return k._op
 
 
+def _compiling():
+    f = getattr(torch.compiler, "is_compiling", None)
+    return bool(f and f())
+
+
 def call(k, args, kwargs):
     inputs, params = bind(k, args, kwargs)
+    if not _compiling():  # bad tensors as RkcError before the dispatcher sees the arguments
+        geometry(k, inputs)
     return op(k)(*inputs, *params)

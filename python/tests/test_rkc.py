@@ -254,6 +254,27 @@ class Torch(Base):
         self.assertEqual(out.shape, ())
         ex = torch._dynamo.explain(f)(x, w)
         self.assertEqual(ex.graph_break_count, 0)
+        # symbolic sizes reach the fake implementation as they are
+        g = torch.compile(f, fullgraph=True, backend="eager", dynamic=True)
+        self.assertEqual(g(self.tensors(8, 1024)[0], w).shape, ())
+
+    def test_opcheck(self):
+        k = rkc.load(kernel_path("rms_norm"), cache_dir=self.cache)
+        x, w = self.tensors(16, 1024)
+        # the stand-in driver writes no output, so only the checks that compare no values
+        r = torch.library.opcheck(k._op, (x, w, 1e-6), test_utils=("test_schema",
+                                                                    "test_faketensor"))
+        self.assertEqual(set(r.values()), {"SUCCESS"})
+
+    def test_one_output_and_labels(self):
+        k = rkc.load(kernel_path("cross_entropy"), cache_dir=self.cache)
+        x = torch.randn(4, 512).to(torch.bfloat16)
+        t = torch.randint(0, 512, (4,))
+        loss = k(x, t)
+        self.assertEqual((loss.shape, loss.dtype), ((4,), torch.float32))
+        self.assertTrue(last_launch().startswith("launch cross_entropy "))
+        self.assertIn(f"args={x.data_ptr()},{t.data_ptr()},{loss.data_ptr()},4,512",
+                      last_launch())
 
 
 SKIPPED = 77  # ctest's SKIP_RETURN_CODE: shown as not run, never as passed
