@@ -5,7 +5,8 @@
 #
 # usage: bench/gpu_run.sh [RKC]     RKC: the rkc binary (default $RKC, else ./rkc, else build/rkc)
 # env:   OUT      where logs go (default bench/out)
-#        SUITES   testdata/shapes/<suite>.json to run (default "core transfer long_rows few_rows";
+#        SUITES   testdata/shapes/<suite>.json to run (default "core transfer long_rows few_rows
+#                 tiny_rows training";
 #                 empty: none, for a memcheck-only run)
 #        DTYPES   (default "bf16 f32")
 #        KERNELS  only these kernels (default: every kernel of the suites)
@@ -25,7 +26,7 @@ if [ -z "$RKC" ] || [ ! -x "$RKC" ]; then
 	exit 2
 fi
 OUT=${OUT:-bench/out}
-SUITES=${SUITES-core transfer long_rows few_rows}
+SUITES=${SUITES-core transfer long_rows few_rows tiny_rows training}
 DTYPES=${DTYPES:-bf16 f32}
 KERNELS=${KERNELS:-}
 SANITIZE=${SANITIZE:-1}

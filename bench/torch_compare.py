@@ -7,13 +7,26 @@ and rkc's PTX (`rkc compile`) loaded with the CUDA driver API (cuda.bindings.dri
 per its manifest (dynamic shared memory, a thread-block cluster) with cuLaunchKernelEx on torch's
 current stream, on the same torch tensors. Both are timed as CUDA-graph replays under triton's
 do_bench (median; it flushes the L2 before every call). rkc's outputs are checked against the
-definition run in float64 first. A point rkc cannot compile or launch is reported in the table.
+definition run in float64 first, and torch.compile's likewise (torch_err in the CSV, not a
+pass/fail). A point rkc cannot compile or launch is reported in the table.
+
+cross_entropy_backward is compared with what a training step runs instead: torch.compile of
+F.cross_entropy's forward (per-row loss, label smoothing, ignore_index) and its backward through
+autograd, giving the loss and dlogits the kernel gives. With --liger (Liger Kernel 0.8.5, a
+pure-Python wheel or its unpacked directory; it is put on sys.path), kernels Liger has are timed
+too: cross_entropy_backward against LigerCrossEntropyFunction (one Triton kernel, loss and the
+gradient written over the logits; its host-side checks synchronise, so it is timed as launched,
+not as a CUDA-graph replay), gelu_tanh_gated against LigerGELUMulFunction then
+LigerRMSNormFunction (two kernels, the gated activation through HBM between them). Liger's outputs
+are checked against the same float64 definition (liger_err; bf16 loss and the rounded activation
+are Liger's own).
 
 usage: bench/torch_compare.py [--rkc RKC] [--dtype bf16] [--kernels a,b] [--shapes-per-kernel 3]
-                              [--suites core,transfer,few_rows] [--csv FILE] [--workdir DIR]
-       bench/torch_compare.py --selftest [MANIFEST.json ...]   (no GPU, no torch: checks the
-           argument packing and launch plan against manifests `rkc compile` writes, and the
-           parameter list of the PTX beside each)
+                              [--suites core,transfer,few_rows,tiny_rows,training] [--csv FILE]
+                              [--workdir DIR] [--liger WHEEL_OR_DIR]
+       bench/torch_compare.py --selftest [MANIFEST.json ...] [--liger WHEEL_OR_DIR]   (no GPU,
+           no torch: checks the argument packing and launch plan against manifests `rkc compile`
+           writes, the parameter list of the PTX beside each, and that --liger holds what is used)
 """
 import argparse
 import ctypes
@@ -27,6 +40,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import zipfile
 
 try:
     import torch
@@ -36,11 +50,13 @@ except ImportError:  # --selftest needs neither torch nor a GPU
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TORCH_DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32,
-                "i64": torch.int64, "i32": torch.int32, "i8": torch.int8} if torch else {}
-DEFAULT_SUITES = "core,transfer,few_rows"
+                "i64": torch.int64, "i32": torch.int32, "i8": torch.int8,
+                "f8e4m3": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2} if torch else {}
+FP8 = (torch.float8_e4m3fn, torch.float8_e5m2) if torch else ()
+DEFAULT_SUITES = "core,transfer,few_rows,tiny_rows,training"
 
 
-# The 17 kernels, each the .rk file's math: inputs in storage types, params as floats; returns
+# The kernels, each the .rk file's math: inputs in storage types, params as floats; returns
 # the outputs by name. Arithmetic is in f32 as in rkc, or in f64 when given f64 inputs (the
 # reference the check compares against).
 
@@ -134,6 +150,34 @@ def dynamic_quant(x):
     return {"q": torch.round(xf / s).clamp(-128, 127).to(torch.int8), "s": s.squeeze(-1)}
 
 
+def fp8_quant(x):
+    xf = up(x)
+    s = torch.clamp_min(xf.abs().amax(-1, keepdim=True), 1e-12) / 448
+    # e4m3 has no infinity: torch's cast makes a value past 448 a NaN, the kernel's store saturates
+    return {"q": (xf / s).clamp(-448, 448).to(torch.float8_e4m3fn), "scale": s.squeeze(-1)}
+
+
+def cross_entropy_backward(x, t, ignore_index, ls, n):
+    xf = up(x)
+    ok = t != int(ignore_index)
+    tc = torch.where(ok, t, torch.zeros_like(t))  # an ignored row's label is out of range
+    lse = torch.logsumexp(xf, -1)
+    xt = xf.gather(1, tc[:, None]).squeeze(1)
+    loss = (lse - (1 - ls) * xt - ls * xf.mean(-1)) / n
+    # dloss/dx = p - q, q = (1-ls)*onehot(t) + ls/N
+    g = torch.exp(xf - lse[:, None]) - ls / xf.shape[-1]
+    g = g.scatter_add(1, tc[:, None], torch.full_like(xt[:, None], ls - 1))
+    return {"loss": torch.where(ok, loss, torch.zeros_like(loss)),
+            "dx": torch.where(ok[:, None], g / n, torch.zeros_like(g)).to(x.dtype)}
+
+
+def gelu_tanh_gated(gate, w, eps, **kw):
+    u = up(kw["up"])  # the input named up, which would hide up() as a parameter
+    h = F.gelu(up(gate), approximate="tanh") * u
+    r = torch.rsqrt((h * h).mean(-1, keepdim=True) + eps)
+    return {"y": (h * r * up(w)).to(gate.dtype), "rstd": r.squeeze(-1)}
+
+
 def grpo(x, t, old, ref, adv, temp, beta):
     xs = up(x) / temp
     lse = torch.logsumexp(xs, -1)
@@ -159,8 +203,81 @@ def fused_linear_jsd(student, teacher):
 DEFS = {f.__name__.rstrip("_"): f for f in [
     rms_norm, layer_norm, softmax, sum_, cross_entropy, kl_div, jsd, welford, fused_add_rmsnorm,
     fused_add_layernorm, gated_rmsnorm, scaled_masked_softmax, cross_entropy_ls_zloss,
-    dynamic_quant, grpo, fused_linear_jsd]}
+    dynamic_quant, grpo, fused_linear_jsd, fp8_quant, cross_entropy_backward, gelu_tanh_gated]}
 DEFS["long_sum"] = sum_
+
+
+def ce_forward_backward(inputs, params):
+    """What torch.compile is timed on for cross_entropy_backward: F.cross_entropy's forward
+    compiled, and its backward through autograd (the compiled backward graph), per-row loss and
+    dlogits as the kernel writes them (divided by n, as the kernel does)."""
+    x, t, n = inputs["x"], inputs["t"], params["n"]
+
+    def loss_rows(x, t):
+        return F.cross_entropy(x.float(), t, ignore_index=int(params["ignore_index"]),
+                               label_smoothing=params["ls"], reduction="none") / n
+    compiled = torch.compile(loss_rows, dynamic=False, fullgraph=True)
+    xr = x.detach().requires_grad_(True)
+    ones = torch.ones(x.shape[0], dtype=torch.float32, device=x.device)
+
+    def step():
+        loss = compiled(xr, t)
+        (dx,) = torch.autograd.grad(loss, xr, grad_outputs=ones)
+        return {"loss": loss, "dx": dx}
+    return step
+
+
+# Kernels timed with another torch.compile baseline than their definition's.
+TORCH_BASELINES = {"cross_entropy_backward": ce_forward_backward}
+
+
+def liger_cross_entropy_backward(inputs, params):
+    """Liger's fused cross entropy, reduction "none" (the kernel's per-row loss and, with n = 1,
+    its unscaled gradient), the gradient written over a copy of the logits."""
+    from liger_kernel.ops.cross_entropy import LigerCrossEntropyFunction
+    if params["n"] != 1:
+        raise ValueError("Liger's reduction='none' matches the kernel at n = 1 only")
+    xl = inputs["x"].detach().clone().requires_grad_(True)
+
+    def run():
+        loss = LigerCrossEntropyFunction.apply(xl, inputs["t"], None, int(params["ignore_index"]),
+                                               0.0, params["ls"], "none")[0]
+        return {"loss": loss, "dx": xl.detach()}
+    return run, False  # its forward reads target counts back to the host: no graph capture
+
+
+def liger_gelu_tanh_gated(inputs, params):
+    """Liger's GEGLU (tanh) and then its RMSNorm (llama casting): two kernels; y only (Liger
+    keeps rstd to itself)."""
+    from liger_kernel.ops.geglu import LigerGELUMulFunction
+    from liger_kernel.ops.rms_norm import LigerRMSNormFunction
+
+    def run():
+        h = LigerGELUMulFunction.apply(inputs["gate"], inputs["up"])
+        return {"y": LigerRMSNormFunction.apply(h, inputs["w"], params["eps"], 0.0, "llama",
+                                                False)}
+    return run, True
+
+
+# Kernels Liger has: a function of (inputs, params) giving (run, graphable); run() returns some of
+# the kernel's outputs by name.
+LIGER = {"cross_entropy_backward": liger_cross_entropy_backward,
+         "gelu_tanh_gated": liger_gelu_tanh_gated}
+# What of Liger each uses, checked by --selftest: (file in the wheel, names it must define).
+LIGER_USES = [("liger_kernel/ops/cross_entropy.py", ["class LigerCrossEntropyFunction"]),
+              ("liger_kernel/ops/geglu.py", ["class LigerGELUMulFunction"]),
+              ("liger_kernel/ops/rms_norm.py", ["class LigerRMSNormFunction"])]
+
+
+def liger_dir(path, workdir):
+    """The directory to put on sys.path for Liger: path itself, or a wheel unpacked under
+    workdir."""
+    if os.path.isdir(path):
+        return path
+    out = os.path.join(workdir, "liger_" + os.path.basename(path).replace(".whl", ""))
+    with zipfile.ZipFile(path) as z:
+        z.extractall(out)
+    return out
 
 
 def make_input(spec, p, M, N, made, gen):
@@ -218,6 +335,13 @@ def graph_us(fn):
         fn()
     torch.cuda.synchronize()
     return triton.testing.do_bench(g.replay, warmup=25, rep=200, return_mode="median") * 1e3
+
+
+def eager_us(fn):
+    """Median GPU time of fn as launched (do_bench flushes the L2 before each call), for what a
+    CUDA graph cannot capture."""
+    import triton.testing
+    return triton.testing.do_bench(fn, warmup=25, rep=200, return_mode="median") * 1e3
 
 
 def copy_gbps():
@@ -446,14 +570,19 @@ def run_point(args, suite, kernel, M, N, inputs_spec, tols, gbps, gen):
 
     # correctness first: rkc's outputs against the definition in float64 on a spread of rows
     for n, t in outs.items():
-        if n != "workspace":
+        if t.dtype in FP8:
+            t.view(torch.uint8).fill_(0xFF)  # a NaN in both fp8 types
+        elif n != "workspace":
             t.fill_(float("nan") if t.is_floating_point() else 0)
     launch()
     torch.cuda.synchronize()
     rows = torch.linspace(0, M - 1, min(M, 256), device="cuda").round().long().unique()
 
     def sample(name, t):
-        return t[rows] if man_shape(man, name) in ("[M,N]", "[M]") else t
+        if man_shape(man, name) not in ("[M,N]", "[M]"):
+            return t
+        # fp8 rows through their bytes: indexing may not take an fp8 tensor
+        return t.view(torch.uint8)[rows].view(t.dtype) if t.dtype in FP8 else t[rows]
     ref = DEFS[kernel](**{n: (lambda v: v.double() if v.is_floating_point() else v)(sample(n, t))
                           for n, t in inputs.items()}, **params)
     errs, ok = [], True
@@ -467,9 +596,33 @@ def run_point(args, suite, kernel, M, N, inputs_spec, tols, gbps, gen):
             ok &= e <= tolerance(tols, kernel, i, args.dtype)
         errs.append(e)
 
-    compiled = torch.compile(DEFS[kernel], dynamic=False, fullgraph=True)
-    tc_us = graph_us(lambda: compiled(**inputs, **params))
+    if kernel in TORCH_BASELINES:
+        baseline = TORCH_BASELINES[kernel](inputs, params)
+    else:
+        compiled = torch.compile(DEFS[kernel], dynamic=False, fullgraph=True)
+
+        def baseline():
+            return compiled(**inputs, **params)
+    got = baseline()  # what torch.compile computes, against the same float64 definition
+    torch.cuda.synchronize()
+    tc_err = max(rel_l2(sample(n, t), ref[n]) for n, t in got.items())
+    del got
+    tc_us = graph_us(baseline)
     rkc_us = graph_us(launch)
+    liger = {}
+    if args.liger and kernel in LIGER:
+        try:  # a failure of Liger's is reported in its columns; the point's other figures stand
+            run, graphable = LIGER[kernel](inputs, params)
+            got = run()  # checked before timing: Liger's cross entropy overwrites its copy of x
+            torch.cuda.synchronize()
+            lerr = max(rel_l2(sample(n, t), ref[n]) for n, t in got.items())
+            del got
+            liger_us = graph_us(run) if graphable else eager_us(run)
+            liger = {"liger_us": round(liger_us, 2), "liger_speedup": round(liger_us / rkc_us, 3),
+                     "liger_err": f"{lerr:.2e}", "liger_timing": "graph" if graphable else "eager"}
+        except Exception as e:
+            liger = {"liger_timing": f"ERROR {type(e).__name__}: {e}"[:200]}
+        run = None
     cfg = man.get("config", {})
     res = {"suite": suite, "kernel": kernel, "dtype": args.dtype, "M": M, "N": N,
            "mbytes": round(mbytes, 1),
@@ -478,8 +631,11 @@ def run_point(args, suite, kernel, M, N, inputs_spec, tols, gbps, gen):
            "rkc_pct_copy": round(100 * mbytes * 1e6 / (rkc_us * 1e-6) / 1e9 / gbps, 1),
            "torch_pct_copy": round(100 * mbytes * 1e6 / (tc_us * 1e-6) / 1e9 / gbps, 1),
            "rkc_ok": "ok" if ok else "FAIL", "rkc_max_err": f"{max(errs):.2e}",
-           "config": " ".join(f"{k}={v}" for k, v in cfg.items())}
-    del made, outs, inputs, ref, compiled
+           "torch_err": f"{tc_err:.2e}",
+           "torch_baseline": "F.cross_entropy fwd+bwd" if kernel in TORCH_BASELINES
+           else "definition",
+           "config": " ".join(f"{k}={v}" for k, v in cfg.items()), **liger}
+    del made, outs, inputs, ref, baseline
     torch._dynamo.reset()
     torch.cuda.empty_cache()
     return res
@@ -491,7 +647,8 @@ def man_shape(man, name):
 
 # --selftest: points that cover a split workspace, f32 params, [M] inputs and an i8 output.
 SELFTEST_POINTS = [("sum", 16, 1000003), ("grpo", 37, 128256), ("layer_norm", 64, 32768),
-                   ("dynamic_quant", 1, 32768)]
+                   ("dynamic_quant", 1, 32768), ("cross_entropy_backward", 4096, 151936),
+                   ("fp8_quant", 100003, 250)]
 PTX_TYPES = {"ptr": ("u64", "b64", "s64"), "f32": ("f32", "b32"), "i64": ("u64", "s64", "b64"),
              "i32": ("u32", "s32", "b32")}
 PACK = {"ptr": "<Q", "f32": "<f", "i64": "<q", "i32": "<i"}
@@ -547,12 +704,32 @@ def selftest_manifest(path):
     return man, len(bad)
 
 
-def selftest(rkc, manifests):
+def selftest_liger(path, workdir):
+    """Problems with --liger: whether it unpacks and holds the classes LIGER uses."""
+    try:
+        d = liger_dir(path, workdir)
+    except (OSError, zipfile.BadZipFile) as e:
+        print(f"FAIL  --liger {path}: {e}")
+        return 1
+    bad = 0
+    for rel, names in LIGER_USES:
+        f = os.path.join(d, rel)
+        text = open(f).read() if os.path.exists(f) else ""
+        missing = [n for n in names if n not in text]
+        bad += bool(missing) or not text
+        print(f"{'FAIL' if missing or not text else 'ok':5} liger {rel}"
+              + (f": no {', '.join(missing)}" if missing else ""))
+    return bad
+
+
+def selftest(rkc, manifests, liger=None):
     """No GPU, no torch: the packing and launch plan of each manifest (default: ones --rkc
     compiles), then launch_plan on the first manifest with dynamic shared memory and cluster
-    dims written in. Returns the exit status."""
+    dims written in, and what --liger holds when given. Returns the exit status."""
     problems, base = 0, None
     with tempfile.TemporaryDirectory(prefix="rkc_selftest_") as tmp:
+        if liger:
+            problems += selftest_liger(liger, tmp)
         if not manifests:
             for kernel, M, N in SELFTEST_POINTS:
                 try:
@@ -609,7 +786,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rkc", default=os.environ.get("RKC", os.path.join(ROOT, "rkc")))
     ap.add_argument("--dtype", default="bf16", choices=["bf16", "f16", "f32"])
-    ap.add_argument("--kernels", default="", help="comma-separated; default all 17")
+    ap.add_argument("--kernels", default="",
+                    help="comma-separated; default every kernel with a definition here")
     ap.add_argument("--shapes-per-kernel", type=int, default=3,
                     help="shapes a kernel takes from each suite, spread by size, the largest "
                          "among them (default 3)")
@@ -621,12 +799,15 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--copy-gbps", type=float, default=0,
                     help="copy bandwidth for the %% columns (default: measured, as rkc run does)")
+    ap.add_argument("--liger", default="",
+                    help="Liger Kernel 0.8.5: its wheel or unpacked directory, put on sys.path; "
+                         "times the kernels Liger has (cross_entropy_backward, gelu_tanh_gated)")
     ap.add_argument("--selftest", nargs="*", metavar="MANIFEST",
                     help="no GPU: check the argument packing and launch plan on these manifests "
                          "(the .ptx beside each), default some that --rkc compiles; then exit")
     args = ap.parse_args()
     if args.selftest is not None:
-        sys.exit(selftest(args.rkc, args.selftest))
+        sys.exit(selftest(args.rkc, args.selftest, args.liger))
     if torch is None:
         sys.exit("torch_compare: needs torch (and triton, cuda-bindings and a GPU)")
     suites = parse_suites(args.suites, args.shapes_per_kernel)
@@ -639,8 +820,17 @@ def main():
     kernels = [k for k in (args.kernels.split(",") if args.kernels else DEFS) if k]
     gen = torch.Generator(device="cuda").manual_seed(args.seed)
     gbps = args.copy_gbps or copy_gbps()
-    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, copy {gbps:.0f} GB/s",
-          flush=True)
+    liger_version = ""
+    if args.liger:
+        sys.path.insert(0, liger_dir(args.liger, args.workdir))
+        import liger_kernel.ops  # noqa: F401  (fails here, not at the first point)
+        from importlib.metadata import version, PackageNotFoundError
+        try:
+            liger_version = f", liger-kernel {version('liger-kernel')}"
+        except PackageNotFoundError:
+            liger_version = ", liger-kernel (version unknown)"
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, copy {gbps:.0f} GB/s"
+          f"{liger_version}", flush=True)
     results = []
     for suite, n in suites:
         for k in kernels:
@@ -659,7 +849,8 @@ def main():
                                                            "torch_us", "speedup", "rkc_ok")),
                       flush=True)
     cols = ["suite", "kernel", "dtype", "M", "N", "mbytes", "rkc_us", "torch_us", "speedup",
-            "rkc_pct_copy", "torch_pct_copy", "rkc_ok", "rkc_max_err", "config", "error"]
+            "rkc_pct_copy", "torch_pct_copy", "rkc_ok", "rkc_max_err", "torch_err", "torch_baseline",
+            "liger_us", "liger_speedup", "liger_err", "liger_timing", "config", "error"]
     with open(args.csv, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=cols, extrasaction="ignore")
         w.writeheader()
@@ -685,6 +876,13 @@ def main():
                   f"{gm([r['speedup'] for r in ts]):.3f}, rkc "
                   f"{gm([r['rkc_pct_copy'] for r in ts]):.1f}% of copy, torch.compile "
                   f"{gm([r['torch_pct_copy'] for r in ts]):.1f}%")
+    lig = [r for r in timed if "liger_us" in r]
+    for r in lig:
+        print(f"liger {r['kernel']} {r['M']}x{r['N']}: rkc {r['rkc_us']} us, liger {r['liger_us']} us "
+              f"({r['liger_timing']}), speedup {r['liger_speedup']}, liger_err {r['liger_err']}")
+    if lig:
+        print(f"against Liger: geomean speedup {gm([r['liger_speedup'] for r in lig]):.3f} over "
+              f"{len(lig)} points")
     print(f"geomean over {len(timed)} points: speedup {gm([r['speedup'] for r in timed]):.3f}, "
           f"rkc {gm([r['rkc_pct_copy'] for r in timed]):.1f}% of copy, "
           f"torch.compile {gm([r['torch_pct_copy'] for r in timed]):.1f}%; "

@@ -11,15 +11,11 @@
  * and its tail are read element by element; compiled for such an N, the kernel is correct for any
  * N, else for multiples of vec. */
 typedef struct {
-	const char *arch; /* sm_80, sm_86, sm_89, sm_90 */
+	const char *arch; /* one of RKC_ARCHS */
 	Type dtype;	  /* TY_BF16, TY_F16 or TY_F32 */
 	int64_t M, N;
 	Config cfg;
 } Compile;
-
-/* The PTX ISA the emitted PTX declares (.version), one definition for emit.c and the manifest. */
-#define CODEGEN_PTX_ISA_MAJOR 7
-#define CODEGEN_PTX_ISA_MINOR 8
 
 /* One region of the workspace: round_up(per_row * M + fixed, align) bytes, after the region
  * before it. The caller zeroes the whole workspace once; docs/manifest.md says when again. */
@@ -33,28 +29,45 @@ typedef struct {
 /* The launch, as numbers for the compile's shape (docs/codegen.md gives the formulas). Each
  * field is written to the manifest (codegen/manifest.c) as it stands. */
 typedef struct {
-	int64_t grid_x; /* cdiv(M, rows_per_cta) * segments */
+	int64_t grid_x; /* cdiv(M, rows_per_cta) * segments, at most grid_cap */
 	int rows_per_cta;
-	int segments; /* CTAs a row: split, or cluster */
+	int segments;	  /* CTAs a row: split, or cluster */
+	int64_t grid_cap; /* a persistent grid's CTAs (the config's grid); 0: none */
 	int block_x;
 	int cluster_x;		 /* CTAs a cluster: 1, or cluster (the PTX does not say it) */
 	int64_t dynamic_smem;	 /* bytes, given at launch: the rows kept on chip */
 	int64_t workspace_bytes; /* codegen_workspace_bytes at the compile's M; 0 for none */
 	int nworkspace;		 /* workspace floats per (row, segment) */
 	WsRegion ws[MAX_WS_REGIONS];
-	int nws; /* 0 when the kernel takes no workspace (split == 1) */
+	int nws; /* 0 when the kernel takes no workspace */
 } Launch;
+
+/* An arch codegen emits for (codegen/check.c holds the list). */
+typedef struct {
+	const char *name;    /* what --arch takes: "sm_100" */
+	const char *cpu;     /* the CPU LLVM's NVPTX back end emits for: "sm_90" */
+	const char *ptx_isa; /* NULL: the header LLVM writes; else the PTX ISA written over its
+				.version, with .target the arch's name ("8.6") */
+	int clusters;	     /* 1: thread-block clusters (sm_90 and later) */
+} Arch;
+/* The spellings, as every message and --help lists them; test_codegen holds it to the table. */
+#define RKC_ARCHS "sm_80, sm_86, sm_89, sm_90 or sm_100"
 
 /* Checks everything LLVM would otherwise abort on: arch, dtype, shape, then the emit level of the
  * config validator (heuristics/validate.c). */
 int codegen_check(const Kernel *k, const Compile *c, Diag *d);
-int codegen_arch(const char *arch, Diag *d); /* 0 when codegen can emit for arch */
+int codegen_arch(const char *arch, Diag *d);	 /* 0 when codegen can emit for arch */
+const Arch *codegen_arch_info(const char *arch); /* NULL when it cannot */
+const Arch *codegen_archs(int *n);		 /* the table, n entries */
 void codegen_launch(const Kernel *k, const Compile *c, Launch *l);
 /* The bytes of l's workspace for a launch of M rows. */
 int64_t codegen_workspace_bytes(const Launch *l, int64_t M);
 /* FNV-1a, 64 bits, continuing from h (start with CODEGEN_FNV_BASIS): the manifest's kernel hash. */
 #define CODEGEN_FNV_BASIS 0xcbf29ce484222325ull
 uint64_t codegen_fnv1a(uint64_t h, const void *p, size_t n);
+
+/* The PTX ISA of the PTX emitted for arch (its .version line): codegen/emit.c. */
+const char *codegen_ptx_isa(const char *arch);
 
 /* Lowers and emits PTX text into ptx (NUL-terminated). With llvm non-NULL, also the optimised
  * LLVM IR. Returns 0, or -1 with d set (config errors and LLVM errors alike; never aborts for a

@@ -11,9 +11,8 @@
 
 #define TRIPLE "nvptx64-nvidia-cuda"
 /* PTX 7.8 is what sm_90 needs and gives sm_80 the native bf16 conversions; ptxas 12+ takes it. */
-#define STR_(x) #x
-#define STR(x) STR_(x)
-#define PTX_FEATURES "+ptx" STR(CODEGEN_PTX_ISA_MAJOR) STR(CODEGEN_PTX_ISA_MINOR)
+#define PTX_FEATURES "+ptx78"
+#define PTX_VERSION "7.8" /* the .version line PTX_FEATURES makes LLVM write */
 
 /* Without a handler an LLVM error diagnostic exits the process; with one it becomes ours. */
 typedef struct {
@@ -46,6 +45,40 @@ init_nvptx(void)
 	done = 1;
 }
 
+const char *
+codegen_ptx_isa(const char *arch)
+{
+	const Arch *a = codegen_arch_info(arch);
+	return a && a->ptx_isa ? a->ptx_isa : PTX_VERSION;
+}
+
+/* The one place an arch LLVM 19 cannot name (sm_100, Arch.ptx_isa set) gets its own PTX: the code
+ * was emitted for a->cpu (sm_90, no "a" features) at PTX_VERSION, every instruction of which the
+ * arch runs at its own ISA version (docs/codegen.md, "Archs LLVM does not know"), so only the
+ * header's .version and .target lines change. Each must appear once, as LLVM writes them, before
+ * the code; any other header is an internal error, never PTX that names the wrong arch. */
+static int
+retarget(Buf *ptx, const char *text, const Arch *a, Diag *d)
+{
+	char want_v[32], want_t[32];
+	snprintf(want_v, sizeof want_v, "\n.version %s\n", PTX_VERSION);
+	snprintf(want_t, sizeof want_t, "\n.target %s\n", a->cpu);
+	const char *v = strstr(text, want_v), *t = strstr(text, want_t);
+	const char *code = strstr(text, "\n.visible");
+	if (!v || !t || v > t || (code && t > code) || strstr(v + 1, want_v) ||
+	    strstr(t + 1, want_t))
+		return diag(d,
+			    "internal error: cannot retarget the PTX for %s: no '.version %s' and "
+			    "'.target %s' header as LLVM writes it",
+			    a->name, PTX_VERSION, a->cpu);
+	/* each line up to, not including, its newline */
+	const char *v_end = v + strlen(want_v) - 1, *t_end = t + strlen(want_t) - 1;
+	buf_printf(ptx, "%.*s\n.version %s", (int)(v - text), text, a->ptx_isa);
+	buf_printf(ptx, "%.*s\n.target %s", (int)(t - v_end), v_end, a->name);
+	buf_puts(ptx, t_end);
+	return 0;
+}
+
 static int
 take_error(Diag *d, const char *what, LLVMErrorRef e)
 {
@@ -73,8 +106,9 @@ codegen_ptx(const Kernel *k, const Compile *c, Buf *ptx, Buf *llvm, Diag *d)
 	LLVMContextRef cx = LLVMContextCreate();
 	LLVMContextSetDiagnosticHandler(cx, on_diag, &sink);
 	LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(k->name, cx);
+	const Arch *arch = codegen_arch_info(c->arch); /* codegen_check found it */
 	LLVMTargetMachineRef tm =
-	    LLVMCreateTargetMachine(t, TRIPLE, c->arch, PTX_FEATURES, LLVMCodeGenLevelAggressive,
+	    LLVMCreateTargetMachine(t, TRIPLE, arch->cpu, PTX_FEATURES, LLVMCodeGenLevelAggressive,
 				    LLVMRelocDefault, LLVMCodeModelDefault);
 	LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
 	char *dl = LLVMCopyStringRepOfTargetData(td);
@@ -113,8 +147,15 @@ codegen_ptx(const Kernel *k, const Compile *c, Buf *ptx, Buf *llvm, Diag *d)
 	}
 	size_t n = LLVMGetBufferSize(mb);
 	const char *s = LLVMGetBufferStart(mb);
-	buf_printf(ptx, "%.*s", (int)n, s);
-	rc = 0;
+	if (!arch->ptx_isa) {
+		buf_printf(ptx, "%.*s", (int)n, s);
+		rc = 0;
+	} else {
+		Buf own = {0};
+		buf_printf(&own, "%.*s", (int)n, s);
+		rc = retarget(ptx, own.s, arch, d);
+		buf_free(&own);
+	}
 out:
 	if (mb)
 		LLVMDisposeMemoryBuffer(mb);

@@ -34,7 +34,7 @@ typedef struct {
 	void **args;
 	Cluster *cl;
 	Cta *cta;
-	unsigned tid, ctaid;
+	unsigned tid, ctaid, nctaid;
 } Thread;
 
 /* Threads one emulated cluster may start at once. */
@@ -52,6 +52,12 @@ static unsigned
 emu_ctaid(void)
 {
 	return self->ctaid;
+}
+
+static unsigned
+emu_nctaid(void)
+{
+	return self->nctaid;
 }
 
 static void
@@ -160,6 +166,7 @@ static const struct {
 } host_fns[] = {
     {"emu.read.ptx.sreg.tid.x", (void *)emu_tid},
     {"emu.read.ptx.sreg.ctaid.x", (void *)emu_ctaid},
+    {"emu.read.ptx.sreg.nctaid.x", (void *)emu_nctaid},
     {"emu.barrier0", (void *)emu_barrier0},
     {"emu.smem.base", (void *)emu_smem_base},
     {"emu.mapa", (void *)emu_mapa},
@@ -235,7 +242,8 @@ launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag
 					 &cl,
 					 &cl.cta[t / nt],
 					 (unsigned)(t % nt),
-					 (unsigned)(b + t / nt)};
+					 (unsigned)(b + t / nt),
+					 (unsigned)l.grid_x};
 			if (pthread_create(&pt[t], &attr, run_thread, &th[t]) != 0)
 				break;
 			started++;

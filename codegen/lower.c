@@ -9,18 +9,18 @@ sreg(Lower *L, const char *name)
 	return intr(L, name, NULL, NULL, 0);
 }
 
-/* Kernel arguments and the thread's place: its row, its lane within the row and its segment. */
+/* Kernel arguments and the thread's place in its CTA: its lane within the row and its segment. */
 static void
 prologue(Lower *L)
 {
 	const Kernel *k = L->k;
 	const Config *g = &L->c->cfg;
-	int np = k->nparams + 2 + (L->split > 1);
+	int np = k->nparams + 2 + L->has_ws;
 	LLVMTypeRef *pt = arena_alloc(L->a, sizeof(LLVMTypeRef) * np);
 	for (int i = 0; i < k->nparams; i++)
 		pt[i] = k->params[i].kind == P_PARAM ? L->f32 : L->ptr1;
 	pt[k->nparams] = pt[k->nparams + 1] = L->i64;
-	if (L->split > 1)
+	if (L->has_ws)
 		pt[k->nparams + 2] = L->ptr1;
 	L->fn = LLVMAddFunction(L->mod, k->name,
 				LLVMFunctionType(LLVMVoidTypeInContext(L->cx), pt, np, 0));
@@ -45,7 +45,7 @@ prologue(Lower *L)
 	L->N = LLVMGetParam(L->fn, k->nparams + 1);
 	LLVMSetValueName2(L->M, "M", 1);
 	LLVMSetValueName2(L->N, "N", 1);
-	if (L->split > 1) {
+	if (L->has_ws) {
 		L->ws = LLVMGetParam(L->fn, k->nparams + 2);
 		LLVMSetValueName2(L->ws, "workspace", 9);
 		LLVMAddAttributeAtIndex(L->fn, k->nparams + 3,
@@ -54,22 +54,13 @@ prologue(Lower *L)
 	LLVMPositionBuilderAtEnd(L->b, LLVMAppendBasicBlockInContext(L->cx, L->fn, "entry"));
 	L->Nf = LLVMBuildSIToFP(L->b, L->N, L->f32, "");
 	LLVMValueRef tid = sreg(L, "llvm.nvvm.read.ptx.sreg.tid.x");
-	LLVMValueRef cta =
-	    LLVMBuildZExt(L->b, sreg(L, "llvm.nvvm.read.ptx.sreg.ctaid.x"), L->i64, "");
+	L->cta = LLVMBuildZExt(L->b, sreg(L, "llvm.nvvm.read.ptx.sreg.ctaid.x"), L->i64, "");
 	L->grp = LLVMBuildUDiv(L->b, tid, ci32(L, L->tpr), "");
 	L->lane = LLVMBuildZExt(L->b, LLVMBuildURem(L->b, tid, ci32(L, L->tpr), ""), L->i64, "");
 	L->lofs = LLVMBuildMul(L->b, L->lane, ci64(L, L->vec), "");
 	L->lane32 = LLVMBuildURem(L->b, tid, ci32(L, 32), "");
 	L->warp = LLVMBuildUDiv(L->b, tid, ci32(L, 32), "");
-	LLVMValueRef rb = LLVMBuildUDiv(L->b, cta, ci64(L, L->nseg), "");
-	L->seg = LLVMBuildURem(L->b, cta, ci64(L, L->nseg), "");
-	L->row = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, rb, ci64(L, g->m_block), ""),
-			      LLVMBuildZExt(L->b, L->grp, L->i64, ""), "");
-	L->rowok = LLVMBuildICmp(L->b, LLVMIntSLT, L->row, L->M, "");
-	/* rows past M read row M-1 (masked out), so no load needs a branch */
-	LLVMValueRef rowc =
-	    LLVMBuildSelect(L->b, L->rowok, L->row, LLVMBuildSub(L->b, L->M, ci64(L, 1), ""), "");
-	L->rowoff = LLVMBuildMul(L->b, rowc, L->N, "");
+	L->seg = LLVMBuildURem(L->b, L->cta, ci64(L, L->nseg), "");
 	if (L->nseg > 1) {
 		/* segments are cdiv(cdiv(N, nseg), granule) * granule columns
 		 * (config_segment_granule; a cluster's CTAs are consecutive in x, so its rank is
@@ -89,12 +80,6 @@ prologue(Lower *L)
 	} else {
 		L->seg_start = ci64(L, 0);
 		L->seg_end = L->N;
-	}
-	if (L->shifted) {
-		body_bounds(L);
-	} else {
-		L->body_lo = L->seg_start;
-		L->body_hi = L->seg_end;
 	}
 }
 
@@ -198,6 +183,7 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	L.E = (int)(g->r_block / L.tpr);
 	L.nvec = L.E / L.vec;
 	L.split = g->split;
+	L.has_ws = g->split > 1 || g->dynamic;
 	L.nseg = config_segments(g);
 	L.cluster = g->cluster > 1 ? g->cluster : 1;
 	L.shifted = L.vec > 1 && c->N % L.vec != 0;
@@ -210,13 +196,7 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	if (g->evict && !host)
 		make_policies(&L);
 	shared_arrays(&L);
-	if (g->persistent && L.split == 1)
-		lower_persistent(&L);
-	else
-		lower_looped(&L);
-	LLVMBuildBr(L.b, L.end);
-	LLVMPositionBuilderAtEnd(L.b, L.end);
-	LLVMBuildRetVoid(L.b);
+	lower_rows(&L);
 	/* .maxntid alone makes ptxas cap registers for an occupancy it guesses (64 at 256 threads,
 	 * spilling held rows); .minnctapersm 1 lets it use what one CTA per SM allows */
 	if (host) {

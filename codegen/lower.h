@@ -47,6 +47,7 @@ typedef struct {
 
 	/* config constants: fixed for the whole kernel */
 	int tpr, wpr, vec, E, nvec, split;
+	int has_ws; /* the kernel takes a workspace: split rows or the work counter */
 	int nseg;	    /* segments a row is cut into: split or cluster CTAs, else 1 */
 	int cluster;	    /* CTAs a cluster, 1 for none */
 	int64_t *row_off;   /* smem=1: per instruction, a kept load's region in dyn, else -1 */
@@ -73,6 +74,7 @@ typedef struct {
 	LLVMValueRef policy[2]; /* evict=1: the L2 policies evict_first and evict_last */
 
 	/* thread geometry: the thread's row, its lane within the row and its segment */
+	LLVMValueRef cta; /* i64 ctaid.x */
 	LLVMValueRef lane, lofs, lane32, warp, grp, seg, row, rowok, rowoff, seg_start, seg_end;
 	LLVMValueRef body_lo, body_hi; /* the aligned whole vectors of the segment */
 
@@ -85,6 +87,9 @@ typedef struct {
 	LLVMBasicBlockRef end; /* the exit that threads not writing row outputs branch to */
 	int pass;	       /* looped: the pass being lowered */
 	int *last_read;	       /* looped: per load instruction, the last pass that reads it */
+	/* a persistent grid: per instruction, a load's raw vectors for the body chunk, issued
+	 * before the row's code (the next row ahead, an [N] input held across rows), else NULL */
+	LLVMValueRef **given;
 } Lower;
 
 /* >>> LLVM builder helpers (lower_build.c) */
@@ -131,6 +136,9 @@ void make_policies(Lower *L);
 void store_tile(Lower *L, const Instr *in, const Chunk *ch);
 /* A tile instruction over the chunk: its E elements into ch->el. */
 void lower_tile(Lower *L, const Instr *in, const Chunk *ch);
+/* A load's raw vectors over chunk ch (masked vectors read as zero), as lower_tile issues them;
+ * for L->given, over a body chunk. */
+LLVMValueRef *load_raw(Lower *L, const Instr *in, const Chunk *ch);
 /* A row-uniform instruction, into L->uni. */
 void lower_uniform(Lower *L, const Instr *in);
 /* Every row-uniform instruction whose operands are known, in program order. */
@@ -162,6 +170,13 @@ void cluster_done(Lower *L);
 RedPhi *red_phis(Lower *L, Red *rs, int n, LLVMBasicBlockRef pre);
 void red_phis_close(Red *rs, int n, RedPhi *phi, LLVMBasicBlockRef end);
 void split_finish(Lower *L, Red *rs, int n);
+
+/* >>> the rows a CTA walks: one row block, or a persistent grid's (lower_sched.c) */
+/* The thread's row in row block rb and its segment's aligned body. */
+void place_row(Lower *L, LLVMValueRef rb);
+/* The kernel's body from the prologue to the return: the row block of the CTA, or under a
+ * persistent grid a loop over row blocks (static stride or the work counter). */
+void lower_rows(Lower *L);
 
 /* >>> pass scheduling: the looped and persistent bodies (lower_rows.c) */
 /* Looped (and split) rows: a streaming pass per level of reductions, then an apply pass. */

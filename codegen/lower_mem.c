@@ -253,21 +253,20 @@ kept_ptr(Lower *L, const Instr *in, const Chunk *ch, int j)
 	return LLVMBuildInBoundsGEP2(L->b, st, base, &col, 1, "");
 }
 
-/* Loads a [M,N] or [N] input for the chunk: vec-wide loads, all issued before any use. Under
- * smem=1 a re-read [M,N] input's body chunks go to shared memory in the pass that first reads
- * them, once the chunk's loads are issued, and come from there in the later passes. */
-static void
-lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
+/* A load's raw vectors over the chunk: vec-wide loads, all issued before any use; a
+ * masked vector is not read (ptxas predicates the load) and reads as zero. Under smem=1 a
+ * re-read [M,N] input's body chunks go to shared memory in the pass that first reads them, once
+ * the chunk's loads are issued, and come from there in the later passes. */
+LLVMValueRef *
+load_raw(Lower *L, const Instr *in, const Chunk *ch)
 {
 	const Param *p = &L->k->params[in->param];
-	LLVMTypeRef st = storage_type(L, p->type);
 	LLVMTypeRef vt = vec_type(L, p->type, ch->vec);
 	LLVMValueRef *raw = arena_alloc(L->a, sizeof(LLVMValueRef) * ch->nvec);
 	int i = (int)(in - L->k->ins);
 	int kept = L->row_off[i] >= 0 && !ch->vcol;
 	int first = kept && L->pass == L->plan->first_read[i];
 	for (int j = 0; j < ch->nvec; j++) {
-		/* a masked vector is not read (ptxas predicates the load) and reads as zero */
 		LLVMValueRef ptr =
 		    kept && !first ? kept_ptr(L, in, ch, j) : elem_ptr(L, in->param, ch, j);
 		LLVMBasicBlockRef from = LLVMGetInsertBlock(L->b);
@@ -303,6 +302,20 @@ lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 		LLVMBuildBr(L->b, next);
 		LLVMPositionBuilderAtEnd(L->b, next);
 	}
+	return raw;
+}
+
+/* Loads a [M,N] or [N] input for the chunk into out, one value an element; a body chunk takes
+ * the vectors L->given has for the load where it has them. */
+static void
+lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
+{
+	const Param *p = &L->k->params[in->param];
+	LLVMTypeRef st = storage_type(L, p->type);
+	LLVMTypeRef vt = vec_type(L, p->type, ch->vec);
+	int i = (int)(in - L->k->ins);
+	LLVMValueRef *raw =
+	    L->given && L->given[i] && !ch->vcol ? L->given[i] : load_raw(L, in, ch);
 	for (int j = 0; j < ch->nvec; j++)
 		for (int e = 0; e < ch->vec; e++) {
 			LLVMValueRef v = raw[j];

@@ -30,7 +30,8 @@ codegen_fnv1a(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-/* The launch grid as data: x at the compile's M, and the pieces x is made of for any M. */
+/* The launch grid as data: x at the compile's M, and the pieces x is made of for any M (and
+ * "cap", a persistent grid's CTAs, when there is one). */
 static void
 grid(Buf *b, const Launch *l)
 {
@@ -38,13 +39,20 @@ grid(Buf *b, const Launch *l)
 		   "  \"grid\": {\"x\": %lld, \"y\": 1, \"z\": 1, \"rows_per_cta\": %d, "
 		   "\"segments\": %d, \"formula\": \"",
 		   (long long)l->grid_x, l->rows_per_cta, l->segments);
+	if (l->grid_cap)
+		buf_puts(b, "min(");
 	if (l->rows_per_cta == 1)
 		buf_puts(b, "M");
 	else
 		buf_printf(b, "cdiv(M,%d)", l->rows_per_cta);
 	if (l->segments > 1)
 		buf_printf(b, "*%d", l->segments);
-	buf_puts(b, "\"},\n");
+	if (l->grid_cap)
+		buf_printf(b, ",%lld)\", \"cap\": %lld}", (long long)l->grid_cap,
+			   (long long)l->grid_cap);
+	else
+		buf_puts(b, "\"}");
+	buf_puts(b, ",\n");
 }
 
 /* The workspace: its size as regions of a formula of M, and the rule for zeroing it. */
@@ -85,7 +93,7 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, 
 	jstr(b, k->name);
 	buf_puts(b, ",\n  \"arch\": ");
 	jstr(b, c->arch);
-	buf_printf(b, ",\n  \"ptx_isa\": \"%d.%d\"", CODEGEN_PTX_ISA_MAJOR, CODEGEN_PTX_ISA_MINOR);
+	buf_printf(b, ",\n  \"ptx_isa\": \"%s\"", codegen_ptx_isa(c->arch));
 	buf_printf(b, ",\n  \"dtype\": \"%s\",\n  \"M\": %lld,\n  \"N\": %lld,",
 		   type_name(c->dtype), (long long)c->M, (long long)c->N);
 	/* M is a launch argument for any M; N as compiled (the smem layout, the misaligned-row
@@ -99,11 +107,12 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, 
 	buf_printf(b,
 		   ",\n  \"config\": {\"persistent\": %s, \"r_block\": %lld, \"m_block\": %d, "
 		   "\"num_warps\": %d, \"vec\": %d, \"split\": %d, \"evict\": %d, "
-		   "\"min_ctas\": %d, \"smem\": %d, \"cluster\": %d},\n  \"passes\": %d,\n  "
-		   "\"reasons\": [",
+		   "\"min_ctas\": %d, \"smem\": %d, \"cluster\": %d, \"grid\": %d, "
+		   "\"dynamic\": %d, \"ahead\": %d},\n  \"passes\": %d,\n  \"reasons\": [",
 		   g->persistent ? "true" : "false", (long long)g->r_block, g->m_block,
 		   g->num_warps, g->vec, g->split, g->evict, g->min_ctas > 1 ? g->min_ctas : 1,
-		   g->smem, l.cluster_x, plan_streams(k->plan, g->persistent));
+		   g->smem, l.cluster_x, g->grid, g->dynamic, g->ahead,
+		   plan_streams(k->plan, g->persistent));
 	for (int i = 0; i < nreasons; i++) {
 		buf_puts(b, i ? ",\n    " : "\n    ");
 		jstr(b, reasons[i]);

@@ -1,5 +1,6 @@
 /* librkc's C ABI for other languages (the Python package, through ctypes): C strings and numbers
  * in, malloc'd strings out (free with rkc_c_free), every error as rkc's diagnostic text. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,21 @@ API const char *
 rkc_c_version(void)
 {
 	return RKC_VERSION;
+}
+
+/* The archs codegen emits for, oldest first, comma-separated: "sm_80,sm_86,...". */
+API const char *
+rkc_c_archs(void)
+{
+	static char list[256];
+	if (!list[0]) {
+		int n;
+		const Arch *a = codegen_archs(&n);
+		for (int i = 0; i < n; i++)
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+				 i ? "," : "", a[i].name);
+	}
+	return list;
 }
 
 API void

@@ -67,7 +67,7 @@ int rkc_compile_cached(const Request *rq, int cubin, const char *dir, Artifact *
 void rkc_artifact_free(Artifact *a);
 
 /* The spellings every command accepts, decided here once. */
-int rkc_parse_arch(const char *s, Diag *d);		 /* sm_80, sm_86, sm_89, sm_90 */
+int rkc_parse_arch(const char *s, Diag *d);		 /* RKC_ARCHS (codegen/codegen.h) */
 int rkc_parse_dtype(const char *s, Type *t, Diag *d);	 /* bf16, fp16 or f16, fp32 or f32 */
 int rkc_parse_policy(const char *s, Policy *p, Diag *d); /* rkc or helion2828 */
 

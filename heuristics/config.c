@@ -35,7 +35,8 @@ config_equal(const Config *a, const Config *b)
 	       a->m_block == b->m_block && a->num_warps == b->num_warps && a->vec == b->vec &&
 	       a->split == b->split && a->evict == b->evict && a->min_ctas == b->min_ctas &&
 	       a->smem == b->smem &&
-	       (a->cluster > 1 ? a->cluster : 1) == (b->cluster > 1 ? b->cluster : 1);
+	       (a->cluster > 1 ? a->cluster : 1) == (b->cluster > 1 ? b->cluster : 1) &&
+	       a->grid == b->grid && a->dynamic == b->dynamic && a->ahead == b->ahead;
 }
 
 void
@@ -52,6 +53,10 @@ config_short(Buf *b, const Config *c)
 		buf_printf(b, " c%d", c->cluster);
 	if (c->smem)
 		buf_puts(b, " S");
+	if (c->grid > 0)
+		buf_printf(b, " g%s%d", c->dynamic ? "d" : "", c->grid);
+	if (c->ahead)
+		buf_puts(b, " a");
 	if (c->evict)
 		buf_puts(b, " e");
 	if (c->min_ctas > 1)
@@ -76,6 +81,9 @@ static const struct {
     {"min_ctas", offsetof(Config, min_ctas), 1, 32, "an integer from 1 to 32"},
     {"smem", offsetof(Config, smem), 0, 1, "0 or 1"},
     {"cluster", offsetof(Config, cluster), 1, 16, "an integer from 1 to 16"},
+    {"grid", offsetof(Config, grid), 0, 1 << 20, "an integer from 0 to 2^20"},
+    {"dynamic", offsetof(Config, dynamic), 0, 1, "0 or 1"},
+    {"ahead", offsetof(Config, ahead), 0, 1, "0 or 1"},
 };
 
 int
@@ -135,5 +143,22 @@ config_parse(const char *s, Config *c, Diag *d)
 		c->cluster = 1;
 	if (seen.cluster && c->cluster > 1 && !seen.split)
 		c->split = 1;
+	if ((seen.split && c->split > 1) || (seen.cluster && c->cluster > 1))
+		if (!seen.grid)
+			c->grid = 0;
+	if (seen.grid && c->grid > 0) {
+		if (!seen.split)
+			c->split = 1;
+		if (!seen.cluster)
+			c->cluster = 1;
+	}
+	if (seen.grid && c->grid == 0) {
+		if (!seen.dynamic)
+			c->dynamic = 0;
+		if (!seen.ahead)
+			c->ahead = 0;
+	}
+	if (seen.persistent && !c->persistent && !seen.ahead)
+		c->ahead = 0;
 	return 0;
 }

@@ -20,8 +20,19 @@
  * - rows kept on chip (smem=1): no re-read bytes; later passes wait on shared memory; shared
  *   memory bounds the resident CTAs. A cluster: whole clusters are resident, and each dependent
  *   reduction level adds an exchange of partials (cluster_ns).
+ * - a persistent grid (grid > 0): min(grid, row blocks) CTAs, all resident, each walking
+ *   cdiv(blocks, CTAs) row blocks (dynamic: each block also waits a ticket round trip); its start
+ * and retirement once per CTA, not per block; persistent rows that start aligned hold the [N]
+ * inputs across blocks (read once per CTA, held in registers) and under ahead=1 also the next
+ * block's [M,N] loads: two blocks in flight a CTA.
+ * - a row whose threads cover less than a 32-byte sector per warp access (one thread a row at
+ *   16 bytes) moves each sector twice: its [M,N] bytes count 32 / span times (measured on the
+ *   H100: layer_norm f32 1048576x32 at one thread a row ran 1.84x the time of four).
  * - time = memory time + L2 time + launch (+ the split combine).
  */
+/* A DRAM sector: the unit HBM and L2 move. */
+#define SECTOR 32
+
 void
 cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o)
 {
@@ -29,12 +40,16 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	int64_t seg = cdiv(N, segs);
 	int kept = c->smem && !c->persistent; /* later passes read shared memory, not L2/HBM */
 	int64_t ept = c->r_block / tpr;
-	o->regs = regs_predict(f, c->persistent, ept, c->vec);
-	o->live_bytes = live_bytes_thread(f, c->persistent, ept, c->vec);
+	/* registers a persistent grid holds across row blocks: the [N] inputs, the next block */
+	int held = c->grid > 0 && c->persistent && (c->vec == 1 || N % c->vec == 0);
+	int extra =
+	    held ? (int)cdiv(ept * (f->vec_in_bytes + (c->ahead ? f->tile_in_bytes : 0)), 4) : 0;
+	o->regs = regs_predict(f, c->persistent, ept, c->vec) + extra;
+	o->live_bytes = live_bytes_thread(f, c->persistent, ept, c->vec) + 4 * extra;
 	/* min_ctas CTAs must fit the register file */
 	o->reg_limit = target_reg_limit(t, threads, c->min_ctas);
 	/* over the limit, ptxas squeezes the thread under it when the capped count fits */
-	int capped = regs_capped(f, c->persistent, ept, c->vec);
+	int capped = regs_capped(f, c->persistent, ept, c->vec) + extra;
 	o->spills = capped > o->reg_limit;
 
 	int alloc = ((o->regs < o->reg_limit ? o->regs : o->reg_limit) + 7) / 8 * 8;
@@ -57,18 +72,35 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	int64_t row_ctas = cdiv(M, c->m_block);
 	o->ctas = row_ctas * segs;
 	int64_t slots = (int64_t)t->sms * o->ctas_per_sm;
+	/* a persistent grid: blocks row blocks a CTA, every CTA resident (one wave) */
+	double blocks = 1;
+	if (c->grid > 0) {
+		o->ctas = c->grid < row_ctas ? c->grid : row_ctas;
+		o->ctas = o->ctas < slots ? o->ctas : slots;
+		/* dynamic too: the hardware fills an SM as a CTA retires, so a grid of one CTA
+		 * a block has the same tail; the counter only helps where other work takes SMs,
+		 * which the model does not see */
+		blocks = (double)cdiv(row_ctas, o->ctas);
+	}
 	/* a cluster's CTAs are resident together: only whole clusters fill the slots */
 	if (c->cluster > 1)
 		slots = slots / c->cluster * c->cluster;
 	o->waves = (double)o->ctas / slots;
 
+	/* a row's part of one warp access: under a 32-byte sector, the rest of the sector is
+	 * fetched (or written) again by the row's next access */
+	int lanes = tpr < 32 ? tpr : 32;
+	int span = lanes * c->vec * (f->load_isz > 0 ? f->load_isz : 4);
+	double sector = span < SECTOR ? (double)SECTOR / span : 1;
 	double MN = (double)M * N;
-	double hbm = MN * (f->tile_in_bytes + f->tile_out_bytes) + (double)N * f->vec_in_bytes +
-		     (double)M * (f->row_in_bytes + f->row_out_bytes);
+	double hbm = MN * (f->tile_in_bytes + f->tile_out_bytes) * sector +
+		     (double)N * f->vec_in_bytes + (double)M * (f->row_in_bytes + f->row_out_bytes);
 	double l2 = 0, reread = 0;
 	int passes = c->persistent ? 1 : f->passes;
 	int64_t readers =
 	    seg * f->vec_in_bytes <= t->l1_bytes / 4 && o->ctas > slots ? slots : o->ctas;
+	if (c->grid > 0 && !held) /* every block of every CTA reads them, from L1 at best */
+		readers = (int64_t)(o->ctas * blocks);
 	for (int p = 0; p < passes && p < MAX_PASSES; p++) {
 		double vec = c->persistent ? f->vec_in_bytes : f->pass_vec_bytes[p];
 		l2 += (double)readers * seg * vec;
@@ -90,12 +122,14 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	o->l2_bytes = l2;
 
 	int64_t chunks = c->persistent ? 1 : cdiv(seg, c->r_block);
-	int lanes = tpr < 32 ? tpr : 32;
 	double red_ns = log2(lanes > 1 ? lanes : 1) * t->shfl_ns + (tpr > 32 ? t->barrier_ns : 0);
 	/* a pass waits a DRAM round trip a chunk; a later pass over a kept row waits on shared
 	 * memory instead, and on L2 where it reads an [N] input; under a cluster each dependent
 	 * level adds the exchange through distributed shared memory */
-	double cta_ns = chunks * t->mem_latency_ns + f->levels * red_ns + t->cta_ns;
+	double cta_ns = chunks * t->mem_latency_ns + f->levels * red_ns +
+			(c->grid > 0 ? t->cta_ns / blocks : t->cta_ns);
+	if (c->grid > 0 && c->dynamic) /* thread 0's ticket, then a barrier */
+		cta_ns += t->mem_latency_ns + t->barrier_ns;
 	for (int p = 1; p < passes && p < MAX_PASSES; p++)
 		cta_ns += chunks * (!kept		   ? t->mem_latency_ns
 				    : f->pass_vec_bytes[p] ? t->smem_ns + t->mem_latency_ns
@@ -104,15 +138,22 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		cta_ns += f->levels * t->cluster_ns;
 	o->cta_us = cta_ns / 1e3;
 
-	double per_cta = hbm / o->ctas;
-	double bw = t->hbm_gbps * 1e3;	       /* bytes per µs */
-	double cta_rate = per_cta / o->cta_us; /* bytes per µs one CTA streams */
-	int64_t full = o->ctas / slots, rest = o->ctas % slots;
+	double bw = t->hbm_gbps * 1e3; /* bytes per µs */
 	double us = 0;
-	if (full)
-		us += full * (slots * per_cta) / (bw * -expm1(-slots * cta_rate / bw));
-	if (rest)
-		us += (rest * per_cta) / (bw * -expm1(-rest * cta_rate / bw));
+	if (c->grid > 0) {
+		/* blocks rounds of the grid; ahead keeps a second block's bytes in flight */
+		double per_block = hbm / ((double)row_ctas * segs);
+		double rate = per_block * (1 + (held && c->ahead)) / o->cta_us;
+		us = blocks * o->ctas * per_block / (bw * -expm1(-o->ctas * rate / bw));
+	} else {
+		double per_cta = hbm / o->ctas;
+		double cta_rate = per_cta / o->cta_us; /* bytes per µs one CTA streams */
+		int64_t full = o->ctas / slots, rest = o->ctas % slots;
+		if (full)
+			us += full * (slots * per_cta) / (bw * -expm1(-slots * cta_rate / bw));
+		if (rest)
+			us += (rest * per_cta) / (bw * -expm1(-rest * cta_rate / bw));
+	}
 	o->bw_gbps = us > 0 ? hbm / us / 1e3 : 0;
 	us += l2 / (t->l2_gbps * 1e3);
 	us += t->launch_us + (c->split > 1 ? t->split_us : 0);

@@ -26,6 +26,13 @@
  * min_ctas: CTAs per SM the kernel must fit (PTX .minnctapersm): ptxas caps a thread's registers
  *   at the register file over min_ctas * threads, so the occupancy the cost model plans for
  *   holds even where ptxas would take more registers; 0 is 1.
+ * grid: 0 = a CTA per row block (cdiv(M, m_block) CTAs, times the segments); else a persistent
+ *   grid of at most this many CTAs (the policy takes SMs x resident CTAs), each walking row
+ *   blocks: block ctaid first, then ctaid + grid, ... (static), or, with dynamic=1, the next
+ *   free block from an atomic counter in the workspace. Rows are not cut (no split or cluster).
+ * dynamic: 1 = the persistent grid takes row blocks after its first from the work counter.
+ * ahead: 1 = persistent rows under a persistent grid: the next row block's [M,N] loads are
+ *   issued before this block's reductions, so a row is always in flight (needs N % vec == 0).
  */
 typedef struct {
 	int persistent;
@@ -38,6 +45,9 @@ typedef struct {
 	int min_ctas;
 	int smem;
 	int cluster;
+	int grid;
+	int dynamic;
+	int ahead;
 } Config;
 
 /* Segments a row is cut into: split or cluster CTAs (at most one of them over 1). */
@@ -122,7 +132,8 @@ int config_check_target(const Kernel *k, Type dtype, int64_t N, const Config *c,
  * warp of the CTA's static shared memory. */
 int config_smem_warps(const Kernel *k);
 /* A config's shared memory (heuristics/smem.c). Static: the cross-warp partials when a row spans
- * warps, and under a cluster the partials its CTAs exchange. Dynamic, given at launch: under
+ * warps, then, under a dynamic persistent grid, 16 bytes through which thread 0 hands its CTA the
+ * next row block (the area's last 16), and under a cluster the partials its CTAs exchange. Dynamic, given at launch: under
  * smem=1, each [M,N] load a later pass reads again keeps its m_block rows' segments, 16-byte
  * aligned, in instruction order. */
 typedef struct {
@@ -139,17 +150,18 @@ void smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *
 int64_t smem_block(const Smem *s, int64_t at[3]);
 
 /* Override c's fields from "persistent=1,r_block=2048,m_block=1,num_warps=8,vec=8,split=1,evict=0,
- * min_ctas=1,smem=0,cluster=1" (any subset). -1 with d set to a "bad --config" message, which names
+ * min_ctas=1,smem=0,cluster=1,grid=0,dynamic=0,ahead=0" (any subset). -1 with d set to a "bad --config" message, which names
  * the key's accepted values, on bad syntax, an unknown key or a value out of the key's range;
  * whether the values suit a kernel, shape and target is config_check's to say. A knob the string
  * sets turns off one it leaves alone that contradicts it: persistent=1 sets smem=0, split over 1
- * sets cluster=1, cluster over 1 sets split=1. */
+ * sets cluster=1 and grid=0, cluster over 1 sets split=1 and grid=0, grid over 0 sets split=1 and
+ * cluster=1, grid=0 sets dynamic=0 and ahead=0, persistent=0 sets ahead=0. */
 int config_parse(const char *s, Config *c, Diag *d);
 /* Every knob the same. */
 int config_equal(const Config *a, const Config *b);
 /* "P r1024 m1 w4 v8" or "L16384 m1 w32 v8 s4 e k2": the short form the golden diff prints (c:
- * cluster CTAs a row; S: rows in shared memory; e: the eviction hints are on; k: min_ctas when
- * over 1). */
+ * cluster CTAs a row; S: rows in shared memory; g: a persistent grid of that many CTAs, gd when
+ * dynamic; a: the next row ahead; e: the eviction hints are on; k: min_ctas when over 1). */
 void config_short(Buf *b, const Config *c);
 
 typedef enum { POLICY_RKC, POLICY_HELION2828 } Policy;

@@ -5,7 +5,8 @@
 #include "heuristics/heuristics.h"
 
 /* Configs within 1% are a tie: prefer no cluster (no exchange between CTAs), then persistent (one
- * read), then rows not kept in shared memory, then no split, then fewer chunks (less loop
+ * read), then rows not kept in shared memory, then no split, then no persistent grid (then a
+ * static one, then no row ahead: the least machinery), then fewer chunks (less loop
  * overhead, which the model leaves out), then the fewest registers (the most headroom for the
  * register model's error). */
 #define TIE 0.01
@@ -24,11 +25,22 @@
  * model errs most. */
 #define OCCUPANCY 0.25
 #define MIN_WARPS_SM 16
-/* L2 eviction hints (Config.evict) help where looped passes read the row again and where few long
- * rows stream, and cost a little on single-pass loops over many rows (the A/B on the H100:
- * docs/heuristics.md, bench/results/h100-2026-11-22b.md). So: on for re-reading passes and for
- * fewer rows than FEW_ROWS_PER_SM times the SMs, off otherwise. */
+/* L2 eviction hints (Config.evict) help where looped passes read the row again, where few long
+ * rows stream, and on a plain one-pass reduction of a single input at any row count
+ * (sum 1.12-1.14x, long_sum 1.05-1.23x), and cost a little on other single-pass loops over many
+ * rows (the A/Bs on the H100: docs/heuristics.md, bench/results/h100-2026-11-22b.md and
+ * h100-2026-11-23-sched.md). So: on for re-reading passes, for fewer rows than FEW_ROWS_PER_SM
+ * times the SMs and for a lone input stream, off otherwise. */
 #define FEW_ROWS_PER_SM 2
+/* A grid larger than any target's resident CTAs: the cost model clamps it to what fits. */
+#define GRID_PROBE (1 << 20)
+/* A persistent grid ranks 5% behind its model: on the H100 the hardware's CTA scheduler already
+ * overlaps one CTA's loads with another's reductions. Measured at 14 short-row points (rkc tune,
+ * bench/results/h100-2026-11-23-sched.md), the grid variants (static, dynamic, the next row
+ * ahead) ran 1.00-1.05x the time of the best config with a CTA a row block, where the model
+ * credited them up to 3% better. So the policy takes a grid only where the model sees more than
+ * that: few CTAs' worth of rows of a heavy prologue, or blocks that would leave SMs idle. */
+#define GRID_COST 1.05
 
 typedef struct {
 	Config c;
@@ -57,6 +69,12 @@ better(const Cand *a, const Cand *b)
 		return a->c.smem < b->c.smem;
 	if (a->c.split != b->c.split)
 		return a->c.split < b->c.split;
+	if ((a->c.grid > 0) != (b->c.grid > 0))
+		return a->c.grid == 0;
+	if (a->c.dynamic != b->c.dynamic)
+		return a->c.dynamic < b->c.dynamic;
+	if (a->c.ahead != b->c.ahead)
+		return a->c.ahead < b->c.ahead;
 	if (a->c.r_block != b->c.r_block && !a->c.persistent)
 		return a->c.r_block > b->c.r_block;
 	if (a->cost.regs != b->cost.regs)
@@ -83,7 +101,7 @@ occupancy_penalty(const Cost *o, const Config *c, const Target *t)
 	int by_threads = t->max_threads_sm / threads;
 	int k = by_regs < by_threads ? by_regs : by_threads;
 	k = k < o->ctas_per_sm ? k : o->ctas_per_sm; /* shared memory and the CTA cap */
-	if (o->ctas <= t->sms)
+	if (o->ctas <= t->sms && c->grid == 0)	     /* a persistent grid runs many blocks an SM */
 		return 0;
 	return k < 2 || k * c->num_warps < MIN_WARPS_SM ? OCCUPANCY : 0;
 }
@@ -100,12 +118,39 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 	cost_model(f, c, M, N, t, &x.cost);
 	if (!within_budget(&x.cost))
 		return;
-	x.score = x.cost.us * (1 + occupancy_penalty(&x.cost, c, t));
+	x.score =
+	    x.cost.us * (1 + occupancy_penalty(&x.cost, c, t)) * (c->grid > 0 ? GRID_COST : 1);
 	if (cs->n == cs->cap) {
 		cs->cap = cs->cap ? 2 * cs->cap : 256;
 		cs->v = realloc(cs->v, cs->cap * sizeof *cs->v);
 	}
 	cs->v[cs->n++] = x;
+}
+
+/* A persistent grid over config c: SMs x the CTAs an SM holds at the grid's registers, static and
+ * dynamic, each also with the next row ahead where rows are persistent and start aligned. Only
+ * where the row blocks outnumber the grid: else it is c's CTAs with a loop around. */
+static void
+add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int64_t N,
+	  const Target *t)
+{
+	if (config_segments(c) > 1)
+		return;
+	int aligned = c->vec == 1 || N % c->vec == 0;
+	for (int ahead = 0; ahead <= (c->persistent && aligned); ahead++)
+		for (int dyn = 0; dyn <= 1; dyn++) {
+			Config g = *c;
+			g.grid = GRID_PROBE;
+			g.dynamic = dyn;
+			g.ahead = ahead;
+			Cost o;
+			cost_model(f, &g, M, N, t, &o);
+			int64_t slots = (int64_t)t->sms * o.ctas_per_sm;
+			if (cdiv(M, c->m_block) <= slots)
+				continue;
+			g.grid = (int)slots;
+			add(cs, k, f, &g, M, N, t);
+		}
 }
 
 /* The ways to cut a row into segments: split s (through the workspace, where the plan allows) or
@@ -192,7 +237,12 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 		int64_t seg = cdiv(N, segs);
 		for (int w = 1; 32 * w <= t->max_threads_cta; w *= 2)
 			for (int m = 1; m <= 32 * w && m <= mcap; m *= 2) {
-				Config c = {0, 0, m, w, vec, split, 0, 1, 0, cluster};
+				Config c = {.m_block = m,
+					    .num_warps = w,
+					    .vec = vec,
+					    .split = split,
+					    .min_ctas = 1,
+					    .cluster = cluster};
 				int64_t step = (int64_t)config_tpr(&c) * vec;
 				/* a thread with no element of its row is waste the model cannot
 				 * see, unless no more rows fit in the CTA to give it one */
@@ -205,15 +255,19 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 				c.persistent = 1;
 				c.r_block = cdiv(seg, step) * step;
 				if (c.r_block / config_tpr(&c) <= MAX_HELD_PER_THREAD &&
-				    cluster_fits(&c, f, M, N, t))
+				    cluster_fits(&c, f, M, N, t)) {
 					add(cs, k, f, &c, M, N, t);
+					add_grids(cs, k, f, &c, M, N, t);
+				}
 				c.persistent = 0;
 				for (c.r_block = step; c.r_block < seg; c.r_block *= 2) {
 					if (c.r_block / config_tpr(&c) > MAX_CHUNK_PER_THREAD)
 						break;
 					for (c.smem = 0; c.smem <= (f->kept_bytes > 0); c.smem++)
-						if (cluster_fits(&c, f, M, N, t))
+						if (cluster_fits(&c, f, M, N, t)) {
 							add(cs, k, f, &c, M, N, t);
+							add_grids(cs, k, f, &c, M, N, t);
+						}
 					c.smem = 0;
 				}
 			}
@@ -222,7 +276,7 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 }
 
 /* The best candidate that differs from b in the knob, or NULL. */
-enum { K_MODE, K_WARPS, K_MBLOCK, K_SPLIT, K_CLUSTER, K_SMEM };
+enum { K_MODE, K_WARPS, K_MBLOCK, K_SPLIT, K_CLUSTER, K_SMEM, K_GRID };
 static const Cand *
 best_other(const Cands *cs, const Cand *b, int knob)
 {
@@ -234,7 +288,10 @@ best_other(const Cands *cs, const Cand *b, int knob)
 			      : knob == K_MBLOCK  ? c->m_block != b->c.m_block
 			      : knob == K_SPLIT	  ? c->split != b->c.split
 			      : knob == K_CLUSTER ? c->cluster != b->c.cluster
-						  : c->smem != b->c.smem;
+			      : knob == K_SMEM
+				  ? c->smem != b->c.smem
+				  : (c->grid > 0) != (b->c.grid > 0) ||
+					c->dynamic != b->c.dynamic || c->ahead != b->c.ahead;
 		if (differs && (!best || better(&cs->v[i], best)))
 			best = &cs->v[i];
 	}
@@ -252,9 +309,13 @@ vs(char *buf, size_t n, const Cand *b, const Cand *alt)
 	config_short(&s, &alt->c);
 	int n0 = snprintf(buf, n, "best alternative %s: %.1f us (%+.1f%%)", s.s, alt->cost.us,
 			  100 * (alt->cost.us / b->cost.us - 1));
-	if (alt->score > alt->cost.us && n0 >= 0 && (size_t)n0 < n)
-		snprintf(buf + n0, n - n0, ", ranked +%.0f%% for occupancy",
-			 100 * (alt->score / alt->cost.us - 1));
+	double occ = alt->score / alt->cost.us / (alt->c.grid > 0 ? GRID_COST : 1) - 1;
+	if (n0 >= 0 && (size_t)n0 < n && (occ > 1e-9 || alt->c.grid > 0))
+		snprintf(buf + n0, n - n0, ", ranked +%.0f%% for %s",
+			 100 * (alt->score / alt->cost.us - 1),
+			 occ > 1e-9 && alt->c.grid > 0 ? "occupancy and as a persistent grid"
+			 : occ > 1e-9		       ? "occupancy"
+						       : "a persistent grid");
 	buf_free(&s);
 	return buf;
 }
@@ -387,6 +448,31 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			      vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
 	else
 		choice_reason(out, "smem=0: %s", vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
+	int64_t blocks = cdiv(M, c->m_block);
+	if (c->grid > 0)
+		choice_reason(
+		    out,
+		    "grid=%d%s%s: a persistent grid, %d SMs x %d resident CTAs, walks %lld "
+		    "row blocks (%.1f a CTA)%s%s; %s",
+		    c->grid, c->dynamic ? " dynamic=1" : "", c->ahead ? " ahead=1" : "", t->sms,
+		    o->ctas_per_sm, (long long)blocks, (double)blocks / o->ctas,
+		    c->dynamic ? ", each CTA's next block from the work counter"
+			       : ", block ctaid + i*grid",
+		    c->ahead ? ", the next block's loads issued before this block's "
+			       "reductions"
+			     : "",
+		    vs(alt, sizeof alt, b, best_other(cs, b, K_GRID)));
+	else if (config_segments(c) > 1)
+		choice_reason(out, "grid=0: a CTA per row segment (a persistent grid walks whole "
+				   "rows)");
+	else if (blocks <= (int64_t)t->sms * o->ctas_per_sm)
+		choice_reason(out,
+			      "grid=0: %lld row block(s) fit one wave of %d SMs x %d CTAs, so a "
+			      "persistent grid would be the same CTAs with a loop",
+			      (long long)blocks, t->sms, o->ctas_per_sm);
+	else
+		choice_reason(out, "grid=0: a CTA per row block; %s",
+			      vs(alt, sizeof alt, b, best_other(cs, b, K_GRID)));
 	int64_t words = o->live_bytes / 4;
 	int base = REG_BASE + (c->persistent ? 0 : REG_LOOP);
 	const char *what = c->persistent ? "base" : "base and loop state";
@@ -409,6 +495,16 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		      t->hbm_gbps, o->l2_bytes / 1e6, o->cta_us);
 }
 
+/* The fewest registers c fits in under a cap (regs_capped), with what a persistent grid holds
+ * across row blocks (o: c's cost, whose regs count it). */
+static int
+grid_capped(const Facts *f, const Config *c, const Cost *o)
+{
+	int64_t ept = c->r_block / config_tpr(c);
+	return regs_capped(f, c->persistent, ept, c->vec) + o->regs -
+	       regs_predict(f, c->persistent, ept, c->vec);
+}
+
 /* The CTAs an SM to bind ptxas to (Config.min_ctas): left free, ptxas spends registers up to
  * what one CTA an SM allows where the model predicted fewer, and the occupancy the cost model
  * planned is lost (docs/heuristics.md, "min_ctas"). As many as the model plans at
@@ -422,7 +518,7 @@ rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target
 	cost_model(f, &one, M, N, t, o);
 	int threads = 32 * c->num_warps;
 	int64_t waves = cdiv(o->ctas, t->sms);
-	int capped = regs_capped(f, c->persistent, c->r_block / config_tpr(c), c->vec);
+	int capped = grid_capped(f, c, o);
 	int k = o->ctas_per_sm < waves ? o->ctas_per_sm : (int)waves;
 	while (k > 1 &&
 	       capped > target_reg_limit(t, threads, k) - target_reg_limit(t, threads, k) / 8)
@@ -438,7 +534,7 @@ settle(Choice *out, const Facts *f, int64_t M, int64_t N, const Target *t)
 	Cost o;
 	int k = c->min_ctas = rkc_min_ctas(f, c, M, N, t, &o);
 	int threads = 32 * c->num_warps;
-	int capped = regs_capped(f, c->persistent, c->r_block / config_tpr(c), c->vec);
+	int capped = grid_capped(f, c, &o);
 	if (k > 1)
 		choice_reason(
 		    out,
@@ -456,12 +552,17 @@ settle(Choice *out, const Facts *f, int64_t M, int64_t N, const Target *t)
 	for (int p = 1; !c->persistent && c->split == 1 && p < f->passes && p < MAX_PASSES; p++)
 		reread |= f->pass_tile_bytes[p] > 0;
 	int few = M < (int64_t)FEW_ROWS_PER_SM * t->sms;
-	c->evict = reread || few;
+	/* a plain one-pass reduction of one [M,N] input (sum, long_sum): the stream is all there is
+	 */
+	int lone = f->split_ok && f->ntile_loads == 1 && f->nvec_loads == 0;
+	c->evict = reread || few || lone;
 	if (c->evict)
 		choice_reason(out, "evict=1: %s",
 			      reread ? "later passes read the row again: evict_last until its last "
 				       "read keeps it in L2"
-				     : "few rows, long streams: evict_first measured faster");
+			      : few  ? "few rows, long streams: evict_first measured faster"
+				    : "a plain reduction of one input stream: evict_first measured "
+				      "faster at every row count");
 	else
 		choice_reason(out,
 			      "evict=0: each input is read once over %lld rows, where the hints "
@@ -506,7 +607,12 @@ m_cap(int64_t M, const Target *t)
 static Config
 fallback(int64_t N, const Target *t, int vec)
 {
-	Config c = {0, 0, 1, t->max_threads_cta / 32, vec, 1, 0, 1, 0, 1};
+	Config c = {.m_block = 1,
+		    .num_warps = t->max_threads_cta / 32,
+		    .vec = vec,
+		    .split = 1,
+		    .min_ctas = 1,
+		    .cluster = 1};
 	c.r_block = (int64_t)config_tpr(&c) * c.vec;
 	c.persistent = c.r_block >= N;
 	return c;

@@ -19,7 +19,8 @@ smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, in
 	    int64_t *row_bytes)
 {
 	const Plan *p = k->plan;
-	s->red_bytes = config_tpr(c) > 32 ? p->nred * c->num_warps * 4 : 0;
+	s->red_bytes = (config_tpr(c) > 32 ? p->nred * c->num_warps * 4 : 0) +
+		       (c->grid > 0 && c->dynamic ? 16 : 0);
 	s->cluster_bytes = c->cluster > 1 ? p->nred * c->m_block * 4 : 0;
 	s->dyn_bytes = 0;
 	int64_t seg = segment_len(c, N);

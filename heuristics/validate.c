@@ -7,6 +7,8 @@ enum { MAX_ELEMS_THREAD = 512, MAX_SPLIT = 65536 };
  * dynamic shared memory any target gives a CTA (sm_90's 227 KiB). (The kernel parameter space
  * needs no check here: the verifier's limit on parameters keeps it far inside ptxas's.) */
 enum { MAX_STATIC_SMEM = 48 * 1024, MAX_DYN_SMEM = 227 * 1024, MAX_CLUSTER = 16 };
+/* The most CTAs of a persistent grid (config_parse's bound). */
+enum { MAX_GRID = 1 << 20 };
 
 static int
 pow2(int64_t x)
@@ -85,6 +87,28 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    "split=%d: row splitting needs one pass of plain reductions and no [N] "
 			    "or [M,N] output; this kernel has %s",
 			    c->split, plan_no_split(k->plan));
+	if (c->grid < 0 || c->grid > MAX_GRID)
+		return diag(d, "grid=%d: must be from 0 (a CTA per row block) to %d", c->grid,
+			    MAX_GRID);
+	if (c->grid > 0 && config_segments(c) > 1)
+		return diag(d,
+			    "grid=%d with %s=%d: a persistent grid walks whole rows; a row cut "
+			    "into segments has a CTA per segment (grid=0)",
+			    c->grid, c->split > 1 ? "split" : "cluster", config_segments(c));
+	if ((c->dynamic != 0 && c->dynamic != 1) || (c->ahead != 0 && c->ahead != 1))
+		return diag(d, "dynamic=%d, ahead=%d: each must be 0 or 1", c->dynamic, c->ahead);
+	if (c->grid == 0 && (c->dynamic || c->ahead))
+		return diag(d,
+			    "%s=1 needs a persistent grid (grid over 0): with a CTA per row block "
+			    "there is no next block",
+			    c->dynamic ? "dynamic" : "ahead");
+	if (c->ahead && !c->persistent)
+		return diag(d, "ahead=1 holds the next row in registers: it needs persistent=1");
+	if (c->ahead && c->vec > 1 && N % c->vec)
+		return diag(d,
+			    "ahead=1 needs rows that start aligned: N=%lld is not a multiple of "
+			    "vec=%d (the next row's head and tail would move)",
+			    (long long)N, c->vec);
 	int segs = config_segments(c);
 	int64_t seg = (N + segs - 1) / segs;
 	if (c->persistent && c->r_block < seg)

@@ -9,7 +9,8 @@
 #include "heuristics/heuristics.h"
 #include "tools/tools.h"
 
-static const char *suites[] = {"core", "transfer", "long_rows", "few_rows"};
+static const char *suites[] = {"core",	   "transfer",	"long_rows",
+			       "few_rows", "tiny_rows", "training"};
 /* The golden files of each arch: a policy, in the batch-invariant mode or not. */
 static const struct {
 	Policy p;
@@ -86,7 +87,8 @@ points_find(const Points *ps, const char *key)
 }
 
 /* What is wrong with a point read from a file, or NULL when it has every field generate writes
- * (smem and cluster may be absent, as in files written before them: 0 and 1). */
+ * (smem, cluster, grid, dynamic and ahead may be absent, as in files written before them: 0, 1,
+ * 0, 0 and 0). */
 static const char *
 point_error(json_t *o, char *buf, size_t n)
 {
@@ -104,7 +106,7 @@ point_error(json_t *o, char *buf, size_t n)
 		}
 	if (!json_is_boolean(json_object_get(o, "persistent")))
 		return "expected a boolean persistent";
-	static const char *const knobs[] = {"smem", "cluster"};
+	static const char *const knobs[] = {"smem", "cluster", "grid", "dynamic", "ahead"};
 	for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
 		if (json_object_get(o, knobs[i]) &&
 		    !json_is_integer(json_object_get(o, knobs[i]))) {
@@ -179,8 +181,7 @@ generate(Policy p, int invariant, const char *arch, Points *out, long *npoints)
 								      json_string(c.reasons[i]));
 					json_t *o = json_pack(
 					    "{s:s,s:s,s:I,s:I,s:b,s:I,s:i,s:i,s:i,s:i,s:i,s:i,s:i,"
-					    "s:i,"
-					    "s:i,s:f,s:o}",
+					    "s:i,s:i,s:i,s:i,s:i,s:f,s:o}",
 					    "kernel", k->name, "dtype", json_string_value(dt), "M",
 					    (json_int_t)M, "N", (json_int_t)N, "persistent",
 					    c.cfg.persistent, "r_block", (json_int_t)c.cfg.r_block,
@@ -189,9 +190,11 @@ generate(Policy p, int invariant, const char *arch, Points *out, long *npoints)
 					    c.cfg.evict, "min_ctas",
 					    c.cfg.min_ctas > 1 ? c.cfg.min_ctas : 1, "smem",
 					    c.cfg.smem, "cluster",
-					    c.cfg.cluster > 1 ? c.cfg.cluster : 1, "predicted_regs",
-					    c.cost.regs, "modelled_us", round(c.cost.us * 10) / 10,
-					    "reasons", reasons);
+					    c.cfg.cluster > 1 ? c.cfg.cluster : 1, "grid",
+					    c.cfg.grid, "dynamic", c.cfg.dynamic, "ahead",
+					    c.cfg.ahead, "predicted_regs", c.cost.regs,
+					    "modelled_us", round(c.cost.us * 10) / 10, "reasons",
+					    reasons);
 					points_add(out, o);
 					json_decref(o);
 					++*npoints;
@@ -276,6 +279,9 @@ config_of(Buf *b, const char *line)
 	    (int)json_integer_value(json_object_get(o, "min_ctas")),
 	    (int)json_integer_value(json_object_get(o, "smem")),
 	    (int)json_integer_value(json_object_get(o, "cluster")),
+	    (int)json_integer_value(json_object_get(o, "grid")),
+	    (int)json_integer_value(json_object_get(o, "dynamic")),
+	    (int)json_integer_value(json_object_get(o, "ahead")),
 	};
 	config_short(b, &c);
 	json_decref(o);

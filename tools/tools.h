@@ -40,7 +40,7 @@ enum {
 	}
 #define OPT_ARCH                                                                                   \
 	{                                                                                          \
-		"--arch", "ARCH", "sm_80, sm_86, sm_89 or sm_90 (default sm_90)", 0                \
+		"--arch", "ARCH", RKC_ARCHS " (default sm_90)", 0                                  \
 	}
 #define OPT_POLICY                                                                                 \
 	{                                                                                          \

@@ -3,6 +3,7 @@
 # pick where the config is -), then each line of sanitize.txt under compute-sanitizer memcheck,
 # racecheck and synccheck. Full logs under $OUT, a short table last.
 # usage: bench/onchip/probe.sh RKC      (from the repository root on the GPU host)
+# env:   PROBE, SANITIZE_LIST: the two lists (default bench/onchip/probe.txt, sanitize.txt)
 set -u
 cd "$(dirname "$0")/../.."
 RKC=${1:?usage: bench/onchip/probe.sh RKC}
@@ -24,7 +25,7 @@ while read -r k shape dt cfg; do
 	fi
 	r=$(grep '^RESULT' "$log" | head -1)
 	echo "$k $shape $dt $cfg | ${r:-$(tail -1 "$log")}"
-done <bench/onchip/probe.txt | tee "$OUT/probe.txt"
+done <"${PROBE:-bench/onchip/probe.txt}" | tee "$OUT/probe.txt"
 while read -r k shape dt cfg; do
 	case $k in '#'* | '') continue ;; esac
 	for tool in memcheck racecheck synccheck; do
@@ -35,4 +36,4 @@ while read -r k shape dt cfg; do
 		rc=$?
 		echo "$tool $k $shape $dt $cfg: exit $rc, $(grep -o 'ERROR SUMMARY: [0-9]* errors*' "$log" | tail -1), $(grep -c 'status=ok' "$log") ok"
 	done
-done <bench/onchip/sanitize.txt | tee "$OUT/sanitize.txt"
+done <"${SANITIZE_LIST:-bench/onchip/sanitize.txt}" | tee "$OUT/sanitize.txt"

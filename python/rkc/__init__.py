@@ -7,8 +7,8 @@
 Without torch: k.compile(shape, dtype, arch) gives the PTX and manifest, and its launch() runs it
 through the CUDA driver on device pointers. Errors are rkc.RkcError with rkc's diagnostic.
 """
-from ._kernel import ARCHS, Compiled, Kernel, explain, load, shape_of
-from ._lib import RkcError, version
+from ._kernel import Compiled, Kernel, explain, load, shape_of
+from ._lib import RkcError, archs, version
 
 __version__ = version()
-__all__ = ["ARCHS", "Compiled", "Kernel", "RkcError", "explain", "load", "shape_of", "version"]
+__all__ = ["Compiled", "Kernel", "RkcError", "explain", "load", "shape_of", "version", "archs"]

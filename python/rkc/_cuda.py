@@ -4,7 +4,7 @@ runtime/cuda.c does, so a driver library that exports only that (tests/runtime/f
 import ctypes
 import os
 
-from ._lib import RkcError
+from ._lib import RkcError, archs
 
 ABI_VERSION = 12000
 ATTR_CC_MAJOR, ATTR_CC_MINOR = 75, 76
@@ -86,16 +86,18 @@ class Driver:
         return self.ctx[ordinal][0]
 
     def arch(self, ordinal=0):
-        """The newest arch rkc emits for that the device runs: its own (sm_80, sm_86, sm_89,
-        sm_90), or sm_90's PTX for a newer one (the driver compiles PTX forward)."""
+        """The newest arch rkc emits for (librkc's list) that the device runs: its own, or an
+        older one's PTX for a newer device (the driver compiles PTX forward)."""
         dev = self.context(ordinal)
         major, minor = ctypes.c_int(), ctypes.c_int()
         self.call("cuDeviceGetAttribute", ctypes.byref(major), ATTR_CC_MAJOR, dev)
         self.call("cuDeviceGetAttribute", ctypes.byref(minor), ATTR_CC_MINOR, dev)
         cc = major.value * 10 + minor.value
-        if cc < 80:
-            raise RkcError(f"device {ordinal} is sm_{cc}: rkc emits for sm_80 and newer")
-        return "sm_%d" % max(a for a in (80, 86, 89, 90) if a <= cc)
+        known = [int(a[3:]) for a in archs()]
+        fits = [a for a in known if a <= cc]
+        if not fits:
+            raise RkcError(f"device {ordinal} is sm_{cc}: rkc emits for sm_{min(known)} and newer")
+        return f"sm_{max(fits)}"
 
     def alloc(self, n):
         p = ctypes.c_uint64()

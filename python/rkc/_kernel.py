@@ -11,7 +11,6 @@ import threading
 from . import _cuda, _lib
 from ._lib import RkcError
 
-ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90")
 
 
 def shape_of(shape):

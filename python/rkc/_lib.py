@@ -31,6 +31,8 @@ def lib():
     out = ctypes.POINTER(ctypes.c_void_p)
     L.rkc_c_version.restype = s
     L.rkc_c_version.argtypes = []
+    L.rkc_c_archs.restype = s
+    L.rkc_c_archs.argtypes = []
     L.rkc_c_free.restype = None
     L.rkc_c_free.argtypes = [ctypes.c_void_p]
     L.rkc_c_kernel.restype = i
@@ -60,6 +62,11 @@ def _enc(s):
 def version():
     """The rkc version librkc was built as (RKC_VERSION, analysis/ir.h)."""
     return lib().rkc_c_version().decode()
+
+
+def archs():
+    """The archs librkc emits for, oldest first ("sm_80", ...)."""
+    return lib().rkc_c_archs().decode().split(",")
 
 
 def kernel_json(text, file):

@@ -106,6 +106,9 @@ class Compile(Base):
         k = rkc.load(kernel_path("cross_entropy"))
         self.assertEqual(k.explain("4096x151936", "bf16")["config_short"], e["config_short"])
 
+    def test_archs(self):
+        self.assertEqual(rkc.archs()[:4], ["sm_80", "sm_86", "sm_89", "sm_90"])
+
     def test_text(self):
         with open(kernel_path("sum")) as f:
             k = rkc.load(f.read())
@@ -123,7 +126,7 @@ class Errors(Base):
         k = rkc.load(kernel_path("rms_norm"), cache_dir=self.cache)
         self.check("unsupported dtype 'fp64' (expected bf16, fp16 or fp32)", k.compile,
                    (64, 4096), "fp64")
-        self.check("unsupported arch 'sm_70' (expected sm_80, sm_86, sm_89 or sm_90)",
+        self.check("unsupported arch 'sm_70' (expected sm_80, sm_86, sm_89, sm_90",
                    k.compile, (64, 4096), "bf16", "sm_70")
         self.check("bad shape '64x'", k.compile, "64x", "bf16")
         self.check("N is over 2^40", k.compile, (5, 1 << 61), "bf16")
@@ -197,6 +200,18 @@ class Launch(Base):
         ws5 = plan["args"][-1]
         self.assertEqual(ctypes.string_at(ws5, c.workspace_bytes(5)), bytes(c.workspace_bytes(5)))
         self.assertEqual(plan["grid"], 80)
+
+    def test_capped_dynamic_grid(self):
+        d = _cuda.driver()
+        c = rkc.load(kernel_path("rms_norm"), cache_dir=self.cache,
+                     config="grid=8,dynamic=1").compile((64, 4096), "bf16", "sm_90")
+        self.assertEqual(c.manifest["grid"]["cap"], 8)
+        self.assertEqual((c.grid(), c.grid(5), c.workspace_bytes()), (8, 5, 16))
+        plan = c.launch({n: d.alloc(64 * 4096 * 2) for n in ("x", "w", "y", "rstd")}, M=5)
+        self.assertEqual(plan["grid"], 5)
+        ws = plan["args"][-1]
+        self.assertEqual(ctypes.string_at(ws, 16), bytes(16))
+        self.assertTrue(last_launch().endswith(f",5,4096,{ws}"))
 
     def test_cluster(self):
         d = _cuda.driver()

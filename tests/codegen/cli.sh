@@ -29,10 +29,18 @@ grep -q "error: infeasible --config 'split=2'" "$t/err" || fail "infeasible mess
 [ ! -e "$t/d.ptx" ] && [ ! -e "$t/d.json" ] || fail "files left behind after an error"
 [ -z "$(ls "$t" | grep tmp)" ] || fail "temporary files left behind"
 
-if $rkc compile testdata/kernels/sum.rk --shape 8x4096 --dtype fp32 --arch sm_100 -o "$t/e.ptx" 2>"$t/err"; then
-	fail "sm_100 accepted"
+if $rkc compile testdata/kernels/sum.rk --shape 8x4096 --dtype fp32 --arch sm_120 -o "$t/e.ptx" 2>"$t/err"; then
+	fail "sm_120 accepted"
 fi
-grep -q -- "unsupported arch 'sm_100' (expected sm_80, sm_86, sm_89 or sm_90)" "$t/err" || fail "arch message: $(cat "$t/err")"
+grep -q -- "unsupported arch 'sm_120' (expected sm_80, sm_86, sm_89, sm_90 or sm_100)" "$t/err" || fail "arch message: $(cat "$t/err")"
+# sm_100: emitted for sm_90, the header retargeted to PTX ISA 8.6 and sm_100; ptxas takes it.
+$rkc compile testdata/kernels/softmax.rk --shape 16x151936 --dtype bf16 --arch sm_100 \
+	--config cluster=4 --ptxas -o "$t/f.ptx" >"$t/report" || fail "sm_100 compile"
+[ "$(grep -c -e '^\.version 8\.6$' -e '^\.target sm_100$' "$t/f.ptx")" = 2 ] ||
+	fail "sm_100 header: $(head -8 "$t/f.ptx")"
+! grep -q -e '^\.version 7' -e 'sm_90' "$t/f.ptx" || fail "sm_100 PTX names sm_90 or PTX 7.x"
+grep -q '"arch": "sm_100"' "$t/f.json" || fail "sm_100 manifest"
+grep -q '^ptxas sm_100 softmax: ' "$t/report" || fail "sm_100 ptxas report: $(cat "$t/report")"
 if $rkc compile testdata/kernels/sum.rk --shape 8x0 --dtype fp32 -o "$t/e.ptx" 2>/dev/null; then fail "N=0 accepted"; fi
 if $rkc compile testdata/kernels/sum.rk --shape 8x8 -o "$t/e.ptx" 2>/dev/null; then fail "no dtype accepted"; fi
 echo ok

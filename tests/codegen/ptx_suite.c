@@ -1,8 +1,8 @@
 /* Compiles a list of points (forced configs, the golden files, or the register model's sweep) to
  * PTX in process, assembles each with ptxas for its arch, two at a time, and fails on any error.
  * ptxas missing is a failure.
- *   ptx_suite forced LIST                      lines "kernel MxN dtype k=v,..." (all six knobs),
- *                                              for sm_90 and sm_80
+ *   ptx_suite forced [--arch ARCH] LIST        lines "kernel MxN dtype k=v,..." (all six knobs),
+ *                                              for sm_90 and sm_80, or for ARCH alone
  *   ptx_suite golden FILE...                   every point of each golden file, for its arch
  *   ptx_suite sweep [--widths N,...] ARCH...   the model against ptxas (docs/regmodel.md) */
 #include <jansson.h>
@@ -64,6 +64,9 @@ kernel_named(const char *name)
 	return kernels[nkernels++] = k;
 }
 
+/* forced --arch: the one arch every line is assembled for; NULL: sm_90 and sm_80 */
+static const char *forced_arch;
+
 static int
 read_forced(const char *list)
 {
@@ -86,12 +89,16 @@ read_forced(const char *list)
 		/* clusters exist from sm_90 on: a cluster line is assembled for sm_90 only */
 		Config probe = {0};
 		Diag pd = {0};
-		int archs = !config_parse(cfg, &probe, &pd) && probe.cluster > 1 ? 1 : 2;
+		int archs =
+		    forced_arch || (!config_parse(cfg, &probe, &pd) && probe.cluster > 1) ? 1 : 2;
 		for (int a = 0; a < archs; a++) {
 			Point *p = add_point();
 			Diag d = {0};
 			snprintf(p->kernel, sizeof p->kernel, "%s", kn);
-			snprintf(p->arch, sizeof p->arch, "%s", a ? "sm_80" : "sm_90");
+			snprintf(p->arch, sizeof p->arch, "%s",
+				 forced_arch ? forced_arch
+				 : a	     ? "sm_80"
+					     : "sm_90");
 			snprintf(p->what, sizeof p->what, "%s %lldx%lld %s %s", kn, M, N, dt, cfg);
 			p->c.M = M;
 			p->c.N = N;
@@ -316,8 +323,8 @@ int
 main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fputs("usage: ptx_suite forced LIST | golden FILE... | sweep [--widths N,...] "
-		      "ARCH...\n",
+		fputs("usage: ptx_suite forced [--arch ARCH] LIST | golden FILE... | sweep "
+		      "[--widths N,...] ARCH...\n",
 		      stderr);
 		return 2;
 	}
@@ -339,6 +346,14 @@ main(int argc, char **argv)
 					return 2;
 				}
 				nwidths++;
+			}
+			continue;
+		}
+		if (!strcmp(argv[1], "forced") && !strcmp(argv[i], "--arch") && i + 1 < argc) {
+			forced_arch = argv[++i];
+			if (!codegen_arch_info(forced_arch)) {
+				fprintf(stderr, "ptx_suite: unknown --arch %s\n", forced_arch);
+				return 2;
 			}
 			continue;
 		}

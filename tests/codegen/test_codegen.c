@@ -59,8 +59,8 @@ test_check(void **state)
 		const char *arch, *cfg, *want;
 		int64_t N;
 	} bad[] = {
-	    {"sm_100", "persistent=1,r_block=4096,m_block=1,num_warps=4,vec=8,split=1",
-	     "unsupported arch 'sm_100'", 4096},
+	    {"sm_120", "persistent=1,r_block=4096,m_block=1,num_warps=4,vec=8,split=1",
+	     "unsupported arch 'sm_120'", 4096},
 	    {"sm_90", "persistent=1,r_block=4096,m_block=1,num_warps=3,vec=8,split=1",
 	     "num_warps=3", 4096},
 	    {"sm_90", "persistent=1,r_block=4096,m_block=256,num_warps=4,vec=8,split=1",
@@ -254,6 +254,40 @@ test_ptx_shape(void **state)
 	free(s);
 }
 
+/* The arch table is the list RKC_ARCHS spells; every arch's PTX names it in .target, and an arch
+ * LLVM does not know gets its PTX ISA in .version and its code emitted for the CPU it names. */
+static void
+test_archs(void **state)
+{
+	(void)state;
+	int n;
+	const Arch *a = codegen_archs(&n);
+	Buf list = {0};
+	for (int i = 0; i < n; i++)
+		buf_printf(&list, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ", a[i].name);
+	assert_string_equal(list.s, RKC_ARCHS);
+	buf_free(&list);
+	Kernel *k = load_kernel("softmax");
+	for (int i = 0; i < n; i++) {
+		Compile c = point(a[i].name, TY_BF16, 64, 4096,
+				  "persistent=1,r_block=4096,m_block=1,num_warps=4,vec=8,split=1");
+		Diag d = {0};
+		Buf ptx = {0};
+		if (codegen_ptx(k, &c, &ptx, NULL, &d))
+			fail_msg("%s: %s", a[i].name, d.msg);
+		char want[64];
+		snprintf(want, sizeof want, "\n.target %s\n", a[i].name);
+		assert_non_null(strstr(ptx.s, want));
+		snprintf(want, sizeof want, "\n.version %s\n", a[i].ptx_isa ? a[i].ptx_isa : "7.8");
+		assert_non_null(strstr(ptx.s, want));
+		assert_ptr_equal(codegen_arch_info(a[i].name), &a[i]);
+		buf_free(&ptx);
+	}
+	kernel_free(k);
+	assert_null(codegen_arch_info("sm_90a"));
+	assert_null(codegen_arch_info(NULL));
+}
+
 /* Random configs, good and bad: whatever the checker accepts compiles, whatever it rejects says
  * why, and nothing reaches LLVM that would make it abort. */
 static void
@@ -315,6 +349,7 @@ main(void)
 	    cmocka_unit_test(test_ptxas_parse), cmocka_unit_test(test_check),
 	    cmocka_unit_test(test_plan),	cmocka_unit_test(test_manifest),
 	    cmocka_unit_test(test_ptx_shape),	cmocka_unit_test(test_random_configs),
+	    cmocka_unit_test(test_archs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -68,14 +68,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!k)
 		return 0;
 	static const Type dts[] = {TY_BF16, TY_F16, TY_F32};
-	static const char *const archs[] = {"sm_80", "sm_86", "sm_89", "sm_90"};
+	int narchs;
+	const Arch *archs = codegen_archs(&narchs);
 	char forced[256];
 	forced_config(&s, forced, sizeof forced);
 	Request rq = {.k = k,
 		      .M = Ms[head[0] % (sizeof Ms / sizeof *Ms)],
 		      .N = Ns[head[1] % (sizeof Ns / sizeof *Ns)],
 		      .dtype = dts[head[2] % 3],
-		      .arch = archs[head[3] % 4],
+		      .arch = archs[head[3] % narchs].name,
 		      .policy = head[4] & 1 ? POLICY_HELION2828 : POLICY_RKC,
 		      .forced = head[4] & 2 && forced[0] ? forced : NULL};
 	/* LLVM is the slow stage: lower one request in eight */

@@ -282,21 +282,21 @@ forced_min_ctas(void **state)
 	facts_compute(k, TY_BF16, &f);
 	Target t = h100();
 	Diag d = {0};
-	Config c = {1, 4096, 1, 8, 8, 1, 0, 2, 0, 1};
+	Config c = {1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0};
 	assert_int_equal(config_force(&c, "num_warps=16", k, &f, 4096, 4096, &t, POLICY_RKC, &d),
 			 0);
 	assert_int_equal(c.num_warps, 16);
 	assert_int_equal(c.min_ctas, 3);
-	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1};
+	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0};
 	assert_int_equal(
 	    config_force(&c, "num_warps=32,r_block=8192", k, &f, 4096, 4096, &t, POLICY_RKC, &d),
 	    0);
 	assert_int_equal(c.min_ctas, 1);
-	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1};
+	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0};
 	assert_int_equal(
 	    config_force(&c, "num_warps=16", k, &f, 4096, 4096, &t, POLICY_HELION2828, &d), 0);
 	assert_int_equal(c.min_ctas, 1);
-	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1};
+	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0};
 	assert_int_equal(config_force(&c, "min_ctas=3", k, &f, 4096, 4096, &t, POLICY_RKC, &d), 0);
 	assert_int_equal(c.min_ctas, 3);
 	assert_int_equal(
@@ -357,19 +357,19 @@ check_rejects(void **state)
 	Facts f;
 	facts_compute(k, TY_BF16, &f);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		Config c = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1};
+		Config c = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1, 0, 0, 0};
 		Diag d = {0};
 		assert_int_equal(config_parse(bad[i].config, &c, &d), 0);
 		assert_int_equal(check_both(&c, k, &f, 2048, 4096, &t, &d), -1);
 		if (!strstr(d.msg, bad[i].err))
 			fail_msg("%s: got '%s'", bad[i].config, d.msg);
 	}
-	Config ok = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1};
+	Config ok = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1, 0, 0, 0};
 	Diag d = {0};
 	assert_int_equal(check_both(&ok, k, &f, 2048, 4096, &t, &d), 0);
 	assert_int_equal(config_parse("warps=8", &ok, &d), -1);
 	/* config_parse takes evict 0 or 1 only; config_check still judges a Config built in code */
-	Config ev = {1, 4096, 1, 8, 8, 1, 2, 1, 0, 1};
+	Config ev = {1, 4096, 1, 8, 8, 1, 2, 1, 0, 1, 0, 0, 0};
 	d = (Diag){0};
 	assert_int_equal(check_both(&ev, k, &f, 2048, 4096, &t, &d), -1);
 	assert_non_null(
@@ -533,7 +533,7 @@ rkc_occupancy(void **state)
 	Choice c;
 	Diag d = {0};
 	assert_int_equal(choose(k, &f, 2048, 10240, &t, POLICY_RKC, &c, &d), 0);
-	Config lone = {1, 10240, 2, 16, 8, 1, 0, 1, 0, 1};
+	Config lone = {1, 10240, 2, 16, 8, 1, 0, 1, 0, 1, 0, 0, 0};
 	Cost o;
 	cost_model(&f, &lone, 2048, 10240, &t, &o);
 	assert_int_equal(o.ctas_per_sm, 1);

@@ -34,6 +34,15 @@ check "rms_norm at M=7" "launch rms_norm grid=4,1,1 block=$block,1,1 smem=0 clus
 sed -i '$ s/args=[0-9]*,[0-9]*,/args=P,P,/; $ s/,[0-9]*$/,P/' "$RKC_FAKECUDA_LOG"
 check "long_sum split" "launch long_sum grid=80,1,1 block=256,1,1 smem=0 cluster=1 args=P,P,5,1048576,P"
 
+# a persistent grid from a work counter: the grid capped at 8 CTAs, a 16-byte workspace last
+"$rkc" compile testdata/kernels/rms_norm.rk --shape 64x4096 --dtype bf16 --config grid=8,dynamic=1 -o "$dir/g.ptx" || fail "compile rms_norm grid=8"
+"$ex" "$dir/g.ptx" "$dir/g.json" 5 >/dev/null || fail "the example on a capped grid"
+grep -q '"cap": 8' "$dir/g.json" && tail -n 1 "$RKC_FAKECUDA_LOG" | grep -q "^launch rms_norm grid=5,1,1 .*,5,4096,[0-9]*$" &&
+	passed=$((passed + 1)) || fail "capped grid at M=5: $(tail -n 1 "$RKC_FAKECUDA_LOG")"
+"$ex" "$dir/g.ptx" "$dir/g.json" >/dev/null || fail "the example on a capped grid"
+tail -n 1 "$RKC_FAKECUDA_LOG" | grep -q "^launch rms_norm grid=8,1,1 .*,64,4096,[0-9]*$" &&
+	passed=$((passed + 1)) || fail "capped grid at M=64: $(tail -n 1 "$RKC_FAKECUDA_LOG")"
+
 # a row over a cluster of 4 CTAs, sm_90
 "$rkc" compile testdata/kernels/softmax.rk --shape 4x262144 --dtype bf16 --config cluster=4,persistent=1,r_block=65536 -o "$dir/c.ptx" || fail "compile softmax cluster"
 "$ex" "$dir/c.ptx" "$dir/c.json" >/dev/null || fail "the example on softmax"

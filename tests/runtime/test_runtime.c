@@ -504,7 +504,7 @@ test_manifest_inf_default(void **state)
 {
 	Kernel *k = parse_text("k.rk", "kernel k\nin x: T[M,N]\nout y: T[M,N]\nparam lo = -inf\n"
 				       "%x = load x\n%y = max %x, lo\nstore y, %y\n");
-	Compile c = {"sm_90", TY_F32, 8, 64, {1, 64, 1, 2, 1, 1, 0, 1, 0, 1}};
+	Compile c = {"sm_90", TY_F32, 8, 64, {1, 64, 1, 2, 1, 1, 0, 1, 0, 1, 0, 0, 0}};
 	Buf man = {0};
 	codegen_manifest(&man, k, &c, "rkc", 0, NULL, 0);
 	assert_non_null(strstr(man.s, "\"default\": \"-inf\""));

@@ -1,0 +1,212 @@
+/* Lowering: the rows a CTA walks: its row block, or a persistent grid's blocks (docs/codegen.md).
+ */
+#include "codegen/lower.h"
+
+/* The thread's row in row block rb (m_block rows from row rb * m_block), and the aligned body of
+ * its segment. */
+void
+place_row(Lower *L, LLVMValueRef rb)
+{
+	L->row = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, rb, ci64(L, L->c->cfg.m_block), ""),
+			      LLVMBuildZExt(L->b, L->grp, L->i64, ""), "");
+	L->rowok = LLVMBuildICmp(L->b, LLVMIntSLT, L->row, L->M, "");
+	/* rows past M read row M-1 (masked out), so no load needs a branch */
+	LLVMValueRef rowc =
+	    LLVMBuildSelect(L->b, L->rowok, L->row, LLVMBuildSub(L->b, L->M, ci64(L, 1), ""), "");
+	L->rowoff = LLVMBuildMul(L->b, rowc, L->N, "");
+	if (L->shifted) {
+		body_bounds(L);
+	} else {
+		L->body_lo = L->seg_start;
+		L->body_hi = L->seg_end;
+	}
+}
+
+/* The row code of the config's mode, from the row's placement to L->end, where the builder is
+ * left. */
+static void
+row_body(Lower *L)
+{
+	if (L->c->cfg.persistent && L->split == 1)
+		lower_persistent(L);
+	else
+		lower_looped(L);
+	LLVMBuildBr(L->b, L->end);
+	LLVMPositionBuilderAtEnd(L->b, L->end);
+}
+
+static LLVMValueRef
+tid0(Lower *L)
+{
+	LLVMValueRef tid = intr(L, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, NULL, 0);
+	return LLVMBuildICmp(L->b, LLVMIntEQ, tid, ci32(L, 0), "");
+}
+
+/* Counter c of the workspace (0: the next free row block, 1: CTAs done), a u32. */
+static LLVMValueRef
+counter(Lower *L, int c)
+{
+	LLVMValueRef ix = ci64(L, c);
+	return LLVMBuildGEP2(L->b, L->i32, L->ws, &ix, 1, "");
+}
+
+/* The word of static shared memory through which thread 0 hands its CTA the next row block: the
+ * last 16 bytes of the cross-warp area (smem_layout). */
+static LLVMValueRef
+next_word(Lower *L)
+{
+	Smem sm;
+	smem_layout(L->k, L->c->dtype, L->c->N, &L->c->cfg, &sm, NULL, NULL);
+	LLVMValueRef off = ci64(L, sm.red_bytes - 16);
+	return LLVMBuildGEP2(L->b, L->i8, L->smem, &off, 1, "");
+}
+
+/* The CTA's row block after rb: rb + gridDim (static), or gridDim + the ticket thread 0 takes
+ * from the work counter, handed to the CTA through shared memory (dynamic). The ticket is
+ * taken at the top of the block's code, so its round trip overlaps the row's work. */
+static LLVMValueRef
+next_block(Lower *L, LLVMValueRef rb, LLVMValueRef stride)
+{
+	if (!L->c->cfg.dynamic)
+		return LLVMBuildAdd(L->b, rb, stride, "");
+	LLVMBasicBlockRef take = LLVMAppendBasicBlockInContext(L->cx, L->fn, "ticket");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(L->cx, L->fn, "ticket.join");
+	LLVMBuildCondBr(L->b, tid0(L), take, join);
+	LLVMPositionBuilderAtEnd(L->b, take);
+	LLVMValueRef t = LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, counter(L, 0), ci32(L, 1),
+					    LLVMAtomicOrderingMonotonic, 0);
+	LLVMValueRef nb = LLVMBuildAdd(L->b, stride, LLVMBuildZExt(L->b, t, L->i64, ""), "");
+	LLVMSetAlignment(LLVMBuildStore(L->b, nb, next_word(L)), 8);
+	LLVMBuildBr(L->b, join);
+	LLVMPositionBuilderAtEnd(L->b, join);
+	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+	LLVMValueRef v = LLVMBuildLoad2(L->b, L->i64, next_word(L), "");
+	LLVMSetAlignment(v, 8);
+	return v;
+}
+
+/* The last CTA to finish zeroes the counters for the next launch: every CTA has taken its last
+ * ticket before it counts itself done, so no ticket is taken after the reset. */
+static void
+counter_reset(Lower *L)
+{
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->cx, L->fn, "sched.done");
+	LLVMBasicBlockRef last = LLVMAppendBasicBlockInContext(L->cx, L->fn, "sched.last");
+	LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(L->cx, L->fn, "sched.out");
+	LLVMBuildCondBr(L->b, tid0(L), done, out);
+	LLVMPositionBuilderAtEnd(L->b, done);
+	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
+	LLVMValueRef d = LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, counter(L, 1), ci32(L, 1),
+					    LLVMAtomicOrderingMonotonic, 0);
+	LLVMValueRef grid = intr(L, "llvm.nvvm.read.ptx.sreg.nctaid.x", NULL, NULL, 0);
+	LLVMValueRef is_last =
+	    LLVMBuildICmp(L->b, LLVMIntEQ, d, LLVMBuildSub(L->b, grid, ci32(L, 1), ""), "");
+	LLVMBuildCondBr(L->b, is_last, last, out);
+	LLVMPositionBuilderAtEnd(L->b, last);
+	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
+	for (int c = 0; c < 2; c++)
+		LLVMSetAlignment(LLVMBuildStore(L->b, ci32(L, 0), counter(L, c)), 4);
+	LLVMBuildBr(L->b, out);
+	LLVMPositionBuilderAtEnd(L->b, out);
+}
+
+/* Under a persistent grid with persistent rows whose body starts aligned: the raw vectors of
+ * every load of param shape sh over the body chunk of the row block placed last (or, for [N]
+ * inputs, of the whole row, for any row), into given (NULL for the other instructions). */
+static void
+issue_loads(Lower *L, Shape sh, LLVMValueRef **given)
+{
+	const Kernel *k = L->k;
+	Chunk ch = chunk_at(L, L->body_lo);
+	for (int i = 0; i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		if (in->op == OP_LOAD && k->params[in->param].shape == sh && in->res[0] >= 0 &&
+		    is_tile(L, in->res[0]))
+			given[i] = load_raw(L, in, &ch);
+	}
+}
+
+/* A persistent grid: CTA c walks row blocks c, then (static) c + gridDim, c + 2 gridDim, ... or
+ * (dynamic) the blocks its tickets name. With persistent rows that start aligned, the [N]
+ * inputs are loaded once before the loop, and under ahead=1 the next block's [M,N] loads are
+ * issued at the top of the current block's code, carried round the loop in phis. */
+static void
+grid_loop(Lower *L)
+{
+	const Kernel *k = L->k;
+	const Config *g = &L->c->cfg;
+	int held = g->persistent && !L->shifted;
+	LLVMValueRef nrb = LLVMBuildSDiv(
+	    L->b, LLVMBuildAdd(L->b, L->M, ci64(L, g->m_block - 1), ""), ci64(L, g->m_block), "");
+	LLVMValueRef stride = LLVMBuildZExt(
+	    L->b, intr(L, "llvm.nvvm.read.ptx.sreg.nctaid.x", NULL, NULL, 0), L->i64, "");
+	L->given = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
+	if (held) {
+		/* any row: every [N] vector inside the row is read */
+		L->rowok = LLVMConstInt(LLVMInt1TypeInContext(L->cx), 1, 0);
+		L->body_lo = L->seg_start;
+		L->body_hi = L->seg_end;
+		issue_loads(L, SH_VEC, L->given);
+	}
+	LLVMValueRef **cur = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
+	if (g->ahead) {
+		place_row(L, L->cta);
+		issue_loads(L, SH_TILE, cur);
+	}
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "rows");
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "rows.body");
+	LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(L->cx, L->fn, "rows.done");
+	LLVMBuildBr(L->b, head);
+	LLVMPositionBuilderAtEnd(L->b, head);
+	LLVMValueRef rb = LLVMBuildPhi(L->b, L->i64, "");
+	LLVMAddIncoming(rb, &L->cta, &pre, 1);
+	for (int i = 0; i < k->nins; i++)
+		if (cur[i]) {
+			LLVMValueRef *phi = arena_alloc(L->a, sizeof(LLVMValueRef) * L->nvec);
+			for (int j = 0; j < L->nvec; j++) {
+				phi[j] = LLVMBuildPhi(L->b, LLVMTypeOf(cur[i][j]), "");
+				LLVMAddIncoming(phi[j], &cur[i][j], &pre, 1);
+			}
+			cur[i] = phi;
+		}
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, rb, nrb, ""), body, exit);
+	LLVMPositionBuilderAtEnd(L->b, body);
+	LLVMValueRef rbn = next_block(L, rb, stride);
+	LLVMValueRef **next = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
+	if (g->ahead) {
+		place_row(L, rbn);
+		issue_loads(L, SH_TILE, next);
+	}
+	place_row(L, rb);
+	for (int i = 0; i < k->nins; i++)
+		if (cur[i])
+			L->given[i] = cur[i];
+	row_body(L);
+	/* the next block's partials and ticket reuse the shared words this block read */
+	Smem sm;
+	smem_layout(k, L->c->dtype, L->c->N, g, &sm, NULL, NULL);
+	if (sm.red_bytes > 0)
+		intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
+	LLVMBuildBr(L->b, head);
+	LLVMAddIncoming(rb, &rbn, &latch, 1);
+	for (int i = 0; i < k->nins; i++)
+		for (int j = 0; cur[i] && j < L->nvec; j++)
+			LLVMAddIncoming(cur[i][j], &next[i][j], &latch, 1);
+	LLVMPositionBuilderAtEnd(L->b, exit);
+	if (g->dynamic)
+		counter_reset(L);
+}
+
+void
+lower_rows(Lower *L)
+{
+	if (L->c->cfg.grid > 0) {
+		grid_loop(L);
+	} else {
+		place_row(L, LLVMBuildUDiv(L->b, L->cta, ci64(L, L->nseg), ""));
+		row_body(L);
+	}
+	LLVMBuildRetVoid(L->b);
+}
