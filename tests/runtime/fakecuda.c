@@ -9,7 +9,7 @@
 #include <string.h>
 
 typedef struct {
-	char *ptx; /* a copy, as the driver keeps none of the caller's memory */
+	char *ptx;	 /* a copy, as the driver keeps none of the caller's memory */
 	char entry[128]; /* the function last got from it */
 } Module;
 
