@@ -1,7 +1,7 @@
 # Quick start: `make run` and `make test` set up what is missing, build, and run.
 BUILD ?= build
 JOBS ?= 2
-APT_PKGS = cmake pkg-config llvm-19-dev libjansson-dev libcmocka-dev libzstd-dev clang
+APT_PKGS = cmake pkg-config llvm-19-dev libjansson-dev libcmocka-dev libzstd-dev clang python3-venv
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build run test clean format
@@ -18,6 +18,7 @@ deps:
 	pkg-config --exists cmocka 2>/dev/null || missing="$$missing libcmocka-dev"; \
 	[ -e /usr/include/zstd.h ] || missing="$$missing libzstd-dev"; \
 	command -v clang >/dev/null || missing="$$missing clang"; \
+	python3 -c 'import ensurepip, venv' 2>/dev/null || missing="$$missing python3 python3-venv"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
@@ -30,7 +31,7 @@ build: deps
 	cmake --build $(BUILD) -j $(JOBS)
 
 run: build
-	./$(BUILD)/rkc check --summary testdata/kernels/*.rk
+	./$(BUILD)/rkc table
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -472,7 +472,7 @@ def launch_plan(man):
     attributes to set before the first launch, as (CUfunction_attribute name, value) pairs.
     "dynamic_smem" and "cluster" are optional (absent: 0 and no cluster)."""
     g, b = man["grid"], man["block"]
-    grid = (int(g["x_value"]), int(g.get("y", 1)), int(g.get("z", 1)))
+    grid = (int(g.get("x_value", g["x"])), int(g.get("y", 1)), int(g.get("z", 1)))  # v1: x_value
     block = (int(b["x"]), int(b.get("y", 1)), int(b.get("z", 1)))
     smem = int(man.get("dynamic_smem", 0) or 0)
     c = man.get("cluster") or {}
@@ -745,7 +745,7 @@ def selftest(rkc, manifests, liger=None):
     if base is None:
         print("FAIL  no manifest to check")
         return 1
-    x = base["grid"]["x_value"]
+    x = int(base["grid"].get("x_value", base["grid"]["x"]))
     cases = [  # (dynamic_smem, cluster, expected cluster dims, expected attribute names)
         (0, None, None, []),
         (48 * 1024, {"x": 1, "y": 1, "z": 1}, None,
@@ -760,7 +760,7 @@ def selftest(rkc, manifests, liger=None):
     for smem, cluster, want_cluster, want_attrs in cases:
         man = dict(base, dynamic_smem=smem)
         k = cluster["x"] if cluster else 1
-        man["grid"] = dict(base["grid"], x_value=-(-x // k) * k)  # a whole number of clusters
+        man["grid"] = dict(base["grid"], x=-(-x // k) * k, x_value=-(-x // k) * k)  # a whole number of clusters
         if cluster:
             man["cluster"] = cluster
         plan = launch_plan(man)
@@ -770,7 +770,8 @@ def selftest(rkc, manifests, liger=None):
         problems += not ok
         print(f"{'ok' if ok else 'FAIL':5} plan smem {smem} cluster {cluster}: cluster "
               f"{plan['cluster']} attrs {plan['func_attrs']}")
-    man = dict(base, cluster={"x": 3, "y": 1, "z": 1}, grid=dict(base["grid"], x_value=3 * x + 1))
+    man = dict(base, cluster={"x": 3, "y": 1, "z": 1}, grid=dict(base["grid"], x=3 * x + 1,
+                                                                     x_value=3 * x + 1))
     try:
         launch_plan(man)
         print("FAIL  a grid that is not a whole number of clusters was accepted")

@@ -70,24 +70,42 @@ void
 codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 {
 	const Config *g = &c->cfg;
-	l->grid_x = (c->M + g->m_block - 1) / g->m_block * config_segments(g);
-	if (g->grid > 0 && g->grid < l->grid_x)
-		l->grid_x = g->grid;
+	l->rows_per_cta = g->m_block;
+	l->segments = config_segments(g);
+	l->grid_x = (c->M + g->m_block - 1) / g->m_block * l->segments;
+	l->grid_cap = g->grid > 0 ? g->grid : 0;
+	if (l->grid_cap && l->grid_cap < l->grid_x)
+		l->grid_x = l->grid_cap;
 	l->block_x = g->num_warps * 32;
 	l->cluster_x = g->cluster > 1 ? g->cluster : 1;
 	Smem sm;
 	smem_layout(k, c->dtype, c->N, g, &sm, NULL, NULL);
 	l->dynamic_smem = sm.dyn_bytes;
 	l->nworkspace = 0;
-	l->workspace_bytes = 0;
+	l->nws = 0;
 	if (g->split > 1) {
 		for (int i = 0; i < k->nins; i++)
 			if (op_is_reduce(k->ins[i].op))
 				l->nworkspace += k->ins[i].op == OP_WELFORD ? 3 : 1;
-		/* a u32 counter per row, padded to 16 bytes, then the partials */
-		l->workspace_bytes =
-		    (c->M * 4 + 15) / 16 * 16 + c->M * (int64_t)g->split * l->nworkspace * 4;
+		/* a u32 counter per row, padded to 16 bytes, then the partials (split_finish) */
+		l->ws[l->nws++] = (WsRegion){"row_counters", 4, 0, 16};
+		l->ws[l->nws++] =
+		    (WsRegion){"partials", (int64_t)g->split * l->nworkspace * 4, 0, 4};
 	}
-	if (g->grid > 0 && g->dynamic) /* the next free row block and the CTAs done, u32 each */
-		l->workspace_bytes = 16;
+	/* the dynamic grid's next free row block and CTAs done, u32 each (lower_sched.c; the
+	 * validator keeps a grid and split rows apart, so it starts the workspace) */
+	if (g->grid > 0 && g->dynamic)
+		l->ws[l->nws++] = (WsRegion){"work_counters", 0, 8, 16};
+	l->workspace_bytes = codegen_workspace_bytes(l, c->M);
+}
+
+int64_t
+codegen_workspace_bytes(const Launch *l, int64_t M)
+{
+	int64_t n = 0;
+	for (int i = 0; i < l->nws; i++) {
+		const WsRegion *r = &l->ws[i];
+		n += (r->per_row * M + r->fixed + r->align - 1) / r->align * r->align;
+	}
+	return n;
 }

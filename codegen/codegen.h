@@ -18,14 +18,29 @@ typedef struct {
 	int regions; /* --regions: stamp each phase's start and end (docs/regions.md) */
 } Compile;
 
-/* The launch, as numbers for the compile's shape (docs/codegen.md gives the formulas). */
+/* One region of the workspace: round_up(per_row * M + fixed, align) bytes, after the region
+ * before it. The caller zeroes the whole workspace once; docs/manifest.md says when again. */
 typedef struct {
-	int64_t grid_x;
+	const char *name;
+	int64_t per_row, fixed;
+	int align;
+} WsRegion;
+#define MAX_WS_REGIONS 4
+
+/* The launch, as numbers for the compile's shape (docs/codegen.md gives the formulas). Each
+ * field is written to the manifest (codegen/manifest.c) as it stands. */
+typedef struct {
+	int64_t grid_x; /* cdiv(M, rows_per_cta) * segments, at most grid_cap */
+	int rows_per_cta;
+	int segments;	  /* CTAs a row: split, or cluster */
+	int64_t grid_cap; /* a persistent grid's CTAs (the config's grid); 0: none */
 	int block_x;
 	int cluster_x;		 /* CTAs a cluster: 1, or cluster (the PTX does not say it) */
 	int64_t dynamic_smem;	 /* bytes, given at launch: the rows kept on chip */
-	int64_t workspace_bytes; /* split rows and the dynamic grid's counters; else 0 */
+	int64_t workspace_bytes; /* codegen_workspace_bytes at the compile's M; 0 for none */
 	int nworkspace;		 /* workspace floats per (row, segment) */
+	WsRegion ws[MAX_WS_REGIONS];
+	int nws; /* 0 when the kernel takes no workspace */
 } Launch;
 
 /* An arch codegen emits for (codegen/check.c holds the list). */
@@ -46,6 +61,14 @@ int codegen_arch(const char *arch, Diag *d);	 /* 0 when codegen can emit for arc
 const Arch *codegen_arch_info(const char *arch); /* NULL when it cannot */
 const Arch *codegen_archs(int *n);		 /* the table, n entries */
 void codegen_launch(const Kernel *k, const Compile *c, Launch *l);
+/* The bytes of l's workspace for a launch of M rows. */
+int64_t codegen_workspace_bytes(const Launch *l, int64_t M);
+/* FNV-1a, 64 bits, continuing from h (start with CODEGEN_FNV_BASIS): the manifest's kernel hash. */
+#define CODEGEN_FNV_BASIS 0xcbf29ce484222325ull
+uint64_t codegen_fnv1a(uint64_t h, const void *p, size_t n);
+
+/* The PTX ISA of the PTX emitted for arch (its .version line): codegen/emit.c. */
+const char *codegen_ptx_isa(const char *arch);
 
 /* Lowers and emits PTX text into ptx (NUL-terminated). With llvm non-NULL, also the optimised
  * LLVM IR. Returns 0, or -1 with d set (config errors and LLVM errors alike; never aborts for a
@@ -76,6 +99,8 @@ int ptxas_parse(const char *text, PtxasFunc *out, int max);
 const char *ptxas_path(void);
 /* Runs ptxas -v -arch=ARCH on the PTX text; log gets its stderr. Returns 0 when ptxas accepts. */
 int ptxas_run(const char *ptx, const char *arch, Buf *log, Diag *d);
+/* The same, keeping what ptxas writes: the cubin (an ELF, binary: cubin->len bytes). */
+int ptxas_assemble(const char *ptx, const char *arch, Buf *cubin, Buf *log, Diag *d);
 
 /* --regions: a kernel's regions in the order a CTA runs them (the stamp buffer's layout,
  * docs/regions.md). wait: its start is a CTA's arrival at a combine across the group's CTAs (a

@@ -45,6 +45,13 @@ init_nvptx(void)
 	done = 1;
 }
 
+const char *
+codegen_ptx_isa(const char *arch)
+{
+	const Arch *a = codegen_arch_info(arch);
+	return a && a->ptx_isa ? a->ptx_isa : PTX_VERSION;
+}
+
 /* The one place an arch LLVM 19 cannot name (sm_100, Arch.ptx_isa set) gets its own PTX: the code
  * was emitted for a->cpu (sm_90, no "a" features) at PTX_VERSION, every instruction of which the
  * arch runs at its own ISA version (docs/codegen.md, "Archs LLVM does not know"), so only the

@@ -21,6 +21,59 @@ jstr(Buf *b, const char *s)
 
 static const char *const kinds[] = {"in", "out", "param"};
 
+uint64_t
+codegen_fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* The launch grid as data: x at the compile's M, and the pieces x is made of for any M (and
+ * "cap", a persistent grid's CTAs, when there is one). */
+static void
+grid(Buf *b, const Launch *l)
+{
+	buf_printf(b,
+		   "  \"grid\": {\"x\": %lld, \"y\": 1, \"z\": 1, \"rows_per_cta\": %d, "
+		   "\"segments\": %d, \"formula\": \"",
+		   (long long)l->grid_x, l->rows_per_cta, l->segments);
+	if (l->grid_cap)
+		buf_puts(b, "min(");
+	if (l->rows_per_cta == 1)
+		buf_puts(b, "M");
+	else
+		buf_printf(b, "cdiv(M,%d)", l->rows_per_cta);
+	if (l->segments > 1)
+		buf_printf(b, "*%d", l->segments);
+	if (l->grid_cap)
+		buf_printf(b, ",%lld)\", \"cap\": %lld}", (long long)l->grid_cap,
+			   (long long)l->grid_cap);
+	else
+		buf_puts(b, "\"}");
+	buf_puts(b, ",\n");
+}
+
+/* The workspace: its size as regions of a formula of M, and the rule for zeroing it. */
+static void
+workspace(Buf *b, const Launch *l)
+{
+	if (!l->nws) {
+		buf_puts(b, "  \"workspace\": null");
+		return;
+	}
+	buf_printf(b, "  \"workspace\": {\"bytes\": %lld, \"init\": \"zero_once\", \"regions\": [",
+		   (long long)l->workspace_bytes);
+	for (int i = 0; i < l->nws; i++)
+		buf_printf(b,
+			   "%s\n    {\"name\": \"%s\", \"per_row\": %lld, \"fixed\": %lld, "
+			   "\"align\": %d}",
+			   i ? "," : "", l->ws[i].name, (long long)l->ws[i].per_row,
+			   (long long)l->ws[i].fixed, l->ws[i].align);
+	buf_puts(b, "\n  ]}");
+}
+
 void
 codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, int batch_invariant,
 		 const char *const *reasons, int nreasons)
@@ -31,14 +84,27 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, 
 	Regions rs = {.n = 0};
 	if (c->regions)
 		codegen_regions(k, c, &rs, &(Diag){0});
-	buf_puts(b, "{\n  \"kernel\": ");
+	Buf text = {0};
+	kernel_print(&text, k);
+	uint64_t hash = codegen_fnv1a(CODEGEN_FNV_BASIS, text.s, text.len);
+	buf_free(&text);
+	buf_printf(b, "{\n  \"manifest_version\": 2,\n  \"rkc_version\": \"%s\",\n  \"kernel\": ",
+		   RKC_VERSION);
 	jstr(b, k->name);
+	buf_printf(b, ",\n  \"kernel_hash\": \"fnv1a64:%016llx\"", (unsigned long long)hash);
 	buf_puts(b, ",\n  \"entry\": ");
 	jstr(b, k->name);
 	buf_puts(b, ",\n  \"arch\": ");
 	jstr(b, c->arch);
-	buf_printf(b, ",\n  \"dtype\": \"%s\",\n  \"M\": %lld,\n  \"N\": %lld,\n  \"policy\": ",
+	buf_printf(b, ",\n  \"ptx_isa\": \"%s\"", codegen_ptx_isa(c->arch));
+	buf_printf(b, ",\n  \"dtype\": \"%s\",\n  \"M\": %lld,\n  \"N\": %lld,",
 		   type_name(c->dtype), (long long)c->M, (long long)c->N);
+	/* M is a launch argument for any M; N as compiled (the smem layout, the misaligned-row
+	 * cut and persistent coverage are fixed for it; docs/manifest.md) */
+	buf_printf(b,
+		   "\n  \"valid\": {\"M\": {\"min\": 1, \"max\": %lld}, \"N\": {\"exact\": %lld}},",
+		   (long long)SHAPE_MAX_M, (long long)c->N);
+	buf_puts(b, "\n  \"array_align\": 16,\n  \"policy\": ");
 	jstr(b, policy ? policy : "forced");
 	buf_printf(b, ",\n  \"batch_invariant\": %s", batch_invariant ? "true" : "false");
 	buf_printf(b,
@@ -72,28 +138,19 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, 
 		 "\n    {\"name\": \"M\", \"kind\": \"dim\", \"type\": \"i64\", \"shape\": \"\"},");
 	buf_puts(b,
 		 "\n    {\"name\": \"N\", \"kind\": \"dim\", \"type\": \"i64\", \"shape\": \"\"}");
-	if (l.workspace_bytes > 0)
+	if (l.nws)
 		buf_printf(b,
 			   ",\n    {\"name\": \"workspace\", \"kind\": \"workspace\", \"type\": "
 			   "\"i8\", \"shape\": \"\", \"bytes\": %lld}",
 			   (long long)l.workspace_bytes);
 	if (c->regions)
 		regions_manifest_param(b, &rs, l.grid_x);
-	buf_puts(b, "\n  ],\n  \"grid\": {\"x\": \"");
-	if (g->grid > 0)
-		buf_puts(b, "min(");
-	if (g->m_block == 1)
-		buf_puts(b, "M");
-	else
-		buf_printf(b, "cdiv(M,%d)", g->m_block);
-	if (config_segments(g) > 1)
-		buf_printf(b, "*%d", config_segments(g));
-	if (g->grid > 0)
-		buf_printf(b, ",%d)", g->grid);
-	buf_printf(b, "\", \"x_value\": %lld, \"y\": 1, \"z\": 1},\n", (long long)l.grid_x);
+	buf_puts(b, "\n  ],\n");
+	grid(b, &l);
 	buf_printf(b, "  \"block\": {\"x\": %d, \"y\": 1, \"z\": 1},\n", l.block_x);
 	buf_printf(b, "  \"cluster\": {\"x\": %d, \"y\": 1, \"z\": 1},\n", l.cluster_x);
-	buf_printf(b, "  \"dynamic_smem\": %lld", (long long)l.dynamic_smem);
+	buf_printf(b, "  \"dynamic_smem\": %lld,\n", (long long)l.dynamic_smem);
+	workspace(b, &l);
 	if (c->regions)
 		regions_manifest(b, &rs, l.grid_x);
 	buf_puts(b, "\n}\n");

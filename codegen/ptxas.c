@@ -98,8 +98,45 @@ ptxas_path(void)
 	return NULL;
 }
 
+/* The cubin ptxas wrote at path, into cubin (binary: len bytes, NUL after them). */
+static int
+read_cubin(const char *path, Buf *cubin, Diag *d)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return diag(d, "cannot read ptxas's output %s: %s", path, strerror(errno));
+	Buf b = {0};
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		char *s = realloc(b.s, b.len + n + 1);
+		if (!s)
+			break;
+		memcpy(s + b.len, chunk, n);
+		b.s = s;
+		b.len += n;
+		b.cap = b.len + 1;
+		b.s[b.len] = 0;
+	}
+	int bad = ferror(f) || n > 0 || !b.len;
+	fclose(f);
+	if (bad) {
+		buf_free(&b);
+		return diag(d, "cannot read ptxas's output %s", path);
+	}
+	buf_free(cubin);
+	*cubin = b;
+	return 0;
+}
+
 int
 ptxas_run(const char *ptx, const char *arch, Buf *log, Diag *d)
+{
+	return ptxas_assemble(ptx, arch, NULL, log, d);
+}
+
+int
+ptxas_assemble(const char *ptx, const char *arch, Buf *cubin, Buf *log, Diag *d)
 {
 	const char *bin = ptxas_path();
 	if (!bin)
@@ -127,15 +164,26 @@ ptxas_run(const char *ptx, const char *arch, Buf *log, Diag *d)
 		unlink(path);
 		return diag(d, "pipe: %s", strerror(errno));
 	}
-	char archopt[64];
+	char archopt[64], out[4096] = "/dev/null";
 	snprintf(archopt, sizeof archopt, "-arch=%s", arch);
+	if (cubin) {
+		snprintf(out, sizeof out, "%s/rkc-cubin-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		int ofd = mkstemp(out);
+		if (ofd < 0) {
+			close(pipefd[0]);
+			close(pipefd[1]);
+			unlink(path);
+			return diag(d, "cannot create a temporary file: %s", strerror(errno));
+		}
+		close(ofd);
+	}
 	pid_t pid = fork();
 	if (pid == 0) {
 		dup2(pipefd[1], 2);
 		dup2(pipefd[1], 1);
 		close(pipefd[0]);
 		close(pipefd[1]);
-		execl(bin, "ptxas", "-v", archopt, "-o", "/dev/null", path, (char *)NULL);
+		execl(bin, "ptxas", "-v", archopt, "-o", out, path, (char *)NULL);
 		_exit(127);
 	}
 	close(pipefd[1]);
@@ -148,13 +196,18 @@ ptxas_run(const char *ptx, const char *arch, Buf *log, Diag *d)
 	if (pid > 0)
 		waitpid(pid, &st, 0);
 	unlink(path);
+	int rc = 0;
 	if (pid < 0)
-		return diag(d, "fork: %s", strerror(errno));
-	if (WIFSIGNALED(st))
-		return diag(d, "ptxas was killed by signal %d (%s): %s", WTERMSIG(st),
-			    strsignal(WTERMSIG(st)), log->s ? log->s : "");
-	if (WEXITSTATUS(st) != 0)
-		return diag(d, "ptxas rejected the PTX (exit %d): %s", WEXITSTATUS(st),
-			    log->s ? log->s : "");
-	return 0;
+		rc = diag(d, "fork: %s", strerror(errno));
+	else if (WIFSIGNALED(st))
+		rc = diag(d, "ptxas was killed by signal %d (%s): %s", WTERMSIG(st),
+			  strsignal(WTERMSIG(st)), log->s ? log->s : "");
+	else if (WEXITSTATUS(st) != 0)
+		rc = diag(d, "ptxas rejected the PTX (exit %d): %s", WEXITSTATUS(st),
+			  log->s ? log->s : "");
+	else if (cubin)
+		rc = read_cubin(out, cubin, d);
+	if (cubin)
+		unlink(out);
+	return rc;
 }

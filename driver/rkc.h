@@ -44,6 +44,31 @@ typedef struct {
 int rkc_compile(const Request *rq, Result *r, Diag *d);
 void rkc_result_free(Result *r);
 
+/* explain's JSON object for a request and its result (driver/explain.c; docs/heuristics.md lists
+ * the fields): malloc'd, indented, keys sorted. */
+char *rkc_explain_json(const Request *rq, const Result *r);
+/* The spelling every command prints a dtype with: bf16, fp16, fp32 (what --dtype lists). */
+const char *rkc_dtype_name(Type t);
+
+/* The on-disk cache (driver/cache.c; docs/cache.md). What a compile left to keep: the PTX, the
+ * manifest, and the cubin when one was asked for. */
+typedef struct {
+	Buf ptx, manifest, cubin; /* cubin.len 0 unless asked for */
+	int hit;		  /* 1: read from the cache, nothing compiled */
+	char warning[300];	  /* the cache could not be used (the result stands): why; or "" */
+} Artifact;
+
+/* The cache's directory: $RKC_CACHE_DIR, else $XDG_CACHE_HOME/rkc, else $HOME/.cache/rkc. */
+int rkc_cache_dir(Buf *dir, Diag *d);
+/* rkc_compile's PTX and manifest for rq (emit is implied), and ptxas's cubin when cubin is set,
+ * through the cache in dir (NULL: rkc_cache_dir; "": none). The key is the kernel's canonical
+ * text, shape, dtype, arch, policy, forced knobs or whole config, batch_invariant, the cubin flag
+ * (and ptxas's path) and the rkc version and PTX ISA. A cache that cannot be read or written
+ * only costs a compile (a->warning says why). 0, or -1 with d set; free a with
+ * rkc_artifact_free either way. */
+int rkc_compile_cached(const Request *rq, int cubin, const char *dir, Artifact *a, Diag *d);
+void rkc_artifact_free(Artifact *a);
+
 /* The spellings every command accepts, decided here once. */
 int rkc_parse_arch(const char *s, Diag *d);		 /* RKC_ARCHS (codegen/codegen.h) */
 int rkc_parse_dtype(const char *s, Type *t, Diag *d);	 /* bf16, fp16 or f16, fp32 or f32 */

@@ -87,7 +87,8 @@ parse_param(MParam *p, json_t *j, const char *file, Diag *d)
 	return 0;
 }
 
-/* A launch dimension: "<axis>_value" where the axis is a formula of M and N, else the number. */
+/* A launch dimension: the number (version 2), or "<axis>_value" where version 1's axis is a
+ * formula of M. */
 static int
 get_dim(unsigned *v, json_t *o, const char *obj, const char *axis, const char *file, Diag *d)
 {
@@ -125,6 +126,17 @@ manifest_parse(Manifest *m, const char *file, const char *text, Diag *d)
 		diag_at(d, file, (Loc){0}, "manifest: not a JSON object");
 		goto out;
 	}
+	json_t *ver = json_object_get(root, "manifest_version");
+	if (ver && (!json_is_integer(ver) || json_integer_value(ver) < 1 ||
+		    json_integer_value(ver) > MANIFEST_VERSION)) {
+		char *v = json_dumps(ver, JSON_ENCODE_ANY);
+		diag_at(d, file, (Loc){0},
+			"manifest: \"manifest_version\" %s is not one this rkc reads (1 to %d)",
+			v ? v : "?", MANIFEST_VERSION);
+		free(v);
+		goto out;
+	}
+	m->version = ver ? (int)json_integer_value(ver) : 1;
 	if (get_str(m->kernel, sizeof m->kernel, root, "kernel", file, d) ||
 	    get_str(m->entry, sizeof m->entry, root, "entry", file, d) ||
 	    get_str(m->arch, sizeof m->arch, root, "arch", file, d) ||

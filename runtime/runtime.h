@@ -29,6 +29,7 @@ typedef struct {
 } MParam;
 
 #define MAX_MPARAMS 32
+#define MANIFEST_VERSION 2 /* the newest this reader takes; docs/manifest.md */
 
 /* The manifest's regions block (rkc compile --regions, docs/regions.md): the stamp buffer is
  * u64 [grid.x][n][2], each region's start and end in ns; a region with wait set starts at a CTA's
@@ -43,6 +44,7 @@ typedef struct {
 } MRegions;
 
 typedef struct {
+	int version; /* manifest_version: 1 when absent */
 	char kernel[64], entry[128], arch[16], policy[32];
 	char config[256]; /* the chosen config, compact, for reports */
 	Type dtype;

@@ -208,7 +208,7 @@ arg_values(const Args *a, const char *name)
 const char *
 tool_dtype_name(Type t)
 {
-	return t == TY_BF16 ? "bf16" : t == TY_F16 ? "fp16" : "fp32";
+	return rkc_dtype_name(t);
 }
 
 void

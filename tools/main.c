@@ -184,7 +184,7 @@ const Cmd cmd_print = {
 };
 
 static const Cmd *const commands[] = {&cmd_check,  &cmd_print, &cmd_explain, &cmd_compile,
-				      &cmd_golden, &cmd_run,   &cmd_tune};
+				      &cmd_golden, &cmd_run,   &cmd_tune,    &cmd_table};
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 static void

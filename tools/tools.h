@@ -115,7 +115,7 @@ const char *tool_dtype_name(Type t);
 
 /* The commands, each in its file. */
 extern const Cmd cmd_check, cmd_print; /* tools/main.c */
-extern const Cmd cmd_explain, cmd_compile, cmd_golden, cmd_run, cmd_tune;
+extern const Cmd cmd_explain, cmd_compile, cmd_golden, cmd_run, cmd_tune, cmd_table;
 
 /* Read and parse a kernel file ("-" is stdin), printing the diagnostic to stderr on error. */
 Kernel *tool_load_kernel(const char *path);

@@ -127,6 +127,12 @@ check_manifest(const char *kernel, Compile c, const char *expected)
 	Buf b = {0};
 	const char *reasons[] = {"a reason with \"quotes\"", "another"};
 	codegen_manifest(&b, k, &c, "rkc", 0, reasons, 2);
+	if (getenv("RKC_UPDATE")) { /* RKC_UPDATE=1 rewrites the expected file */
+		FILE *f = fopen(expected, "w");
+		assert_non_null(f);
+		fputs(b.s, f);
+		fclose(f);
+	}
 	char *want = slurp_file(expected);
 	if (strcmp(b.s, want))
 		fail_msg("manifest differs from %s:\n%s", expected, b.s);

@@ -2,14 +2,18 @@
  * checks its entry and does nothing (so every output keeps its poison), time advances by 10 µs
  * per event. It lets `rkc run` go through its whole path here. A kernel that reads %globaltimer
  * (rkc compile --regions) gets made-up stamps in its last parameter's buffer, unless
- * RKC_FAKE_STAMPS=0: CTA c's region r from 10^6 + 1000c + 100r ns, for 50 + 5r ns. */
+ * RKC_FAKE_STAMPS=0: CTA c's region r from 10^6 + 1000c + 100r ns, for 50 + 5r ns. With
+ * $RKC_FAKECUDA_LOG set, each launch appends a line to that file: the entry, grid, block, dynamic
+ * shared memory, cluster and every argument as the PTX's .param list types it, so a test can
+ * check what a caller passed. */
 #include <cuda.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct {
-	const char *ptx;
+	char *ptx;	 /* a copy, as the driver keeps none of the caller's memory */
+	char entry[128]; /* the function last got from it */
 } Module;
 
 static int clock_us;
@@ -146,14 +150,21 @@ fModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, CUjit_option *o, v
 		return CUDA_ERROR_INVALID_PTX;
 	}
 	Module *mod = malloc(sizeof *mod);
-	mod->ptx = image;
+	mod->ptx = strdup(image);
 	*m = (CUmodule)mod;
 	return CUDA_SUCCESS;
 }
 
 static CUresult
+fModuleLoadData(CUmodule *m, const void *image)
+{
+	return fModuleLoadDataEx(m, image, 0, NULL, NULL);
+}
+
+static CUresult
 fModuleUnload(CUmodule m)
 {
+	free(((Module *)m)->ptx);
 	free(m);
 	return CUDA_SUCCESS;
 }
@@ -164,6 +175,7 @@ fModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
 	char key[256];
 	snprintf(key, sizeof key, ".entry %s(", name);
 	*f = (CUfunction)m;
+	snprintf(((Module *)m)->entry, sizeof((Module *)m)->entry, "%s", name);
 	return strstr(((Module *)m)->ptx, key) ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
 }
 
@@ -206,28 +218,71 @@ stamp(const char *ptx, unsigned ctas, void **args)
 		}
 }
 
+/* The launch's line in $RKC_FAKECUDA_LOG: each argument read as its .param type in the PTX. */
+static void
+log_launch(const Module *m, const unsigned *dims, unsigned smem, unsigned cluster, void **args)
+{
+	const char *path = getenv("RKC_FAKECUDA_LOG");
+	FILE *f = path ? fopen(path, "a") : NULL;
+	if (!f)
+		return;
+	fprintf(f, "launch %s grid=%u,%u,%u block=%u,%u,%u smem=%u cluster=%u args=", m->entry,
+		dims[0], dims[1], dims[2], dims[3], dims[4], dims[5], smem, cluster);
+	char key[160];
+	snprintf(key, sizeof key, ".entry %s(", m->entry);
+	const char *p = strstr(m->ptx, key), *end = p ? strchr(p, ')') : NULL;
+	for (int i = 0; p && end && (p = strstr(p, ".param .")) && p < end; i++) {
+		p += strlen(".param .");
+		const char *sep = i ? "," : "";
+		if (!strncmp(p, "u64", 3) || !strncmp(p, "b64", 3))
+			fprintf(f, "%s%llu", sep, (unsigned long long)*(uint64_t *)args[i]);
+		else if (!strncmp(p, "f32", 3))
+			fprintf(f, "%s%.9g", sep, (double)*(float *)args[i]);
+		else if (!strncmp(p, "u32", 3) || !strncmp(p, "b32", 3))
+			fprintf(f, "%s%u", sep, *(unsigned *)args[i]);
+		else
+			fprintf(f, "%s?", sep);
+	}
+	fputc('\n', f);
+	fclose(f);
+}
+
+static CUresult
+launch(CUfunction f, const unsigned *dims, unsigned smem, unsigned cluster, void **args)
+{
+	for (int i = 0; i < 6; i++)
+		if (!dims[i])
+			return CUDA_ERROR_INVALID_VALUE;
+	if (!args)
+		return CUDA_ERROR_INVALID_VALUE;
+	log_launch((const Module *)f, dims, smem, cluster, args);
+	stamp(((const Module *)f)->ptx, dims[0] * dims[1] * dims[2], args);
+	return CUDA_SUCCESS;
+}
+
 static CUresult
 fLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
 	      unsigned bz, unsigned smem, CUstream s, void **args, void **extra)
 {
-	if (!(args && gx && gy && gz && bx && by && bz))
-		return CUDA_ERROR_INVALID_VALUE;
-	stamp(((Module *)f)->ptx, gx * gy * gz, args);
-	return CUDA_SUCCESS;
+	unsigned dims[6] = {gx, gy, gz, bx, by, bz};
+	return launch(f, dims, smem, 1, args);
 }
 
 /* A cluster launch: the grid must be whole clusters of at most 16 CTAs. */
 static CUresult
 fLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **args, void **extra)
 {
+	unsigned cluster = 1;
 	for (unsigned i = 0; i < c->numAttrs; i++)
 		if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
 			unsigned x = c->attrs[i].value.clusterDim.x;
 			if (!x || x > 16 || c->gridDimX % x)
 				return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+			cluster = x;
 		}
-	return fLaunchKernel(f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY,
-			     c->blockDimZ, c->sharedMemBytes, c->hStream, args, extra);
+	unsigned dims[6] = {c->gridDimX,  c->gridDimY,	c->gridDimZ,
+			    c->blockDimX, c->blockDimY, c->blockDimZ};
+	return launch(f, dims, c->sharedMemBytes, cluster, args);
 }
 
 static CUresult
@@ -294,6 +349,7 @@ static const struct {
     {"cuMemsetD8", (void *)fMemsetD8},
     {"cuMemsetD32Async", (void *)fMemsetD32Async},
     {"cuModuleLoadDataEx", (void *)fModuleLoadDataEx},
+    {"cuModuleLoadData", (void *)fModuleLoadData},
     {"cuModuleUnload", (void *)fModuleUnload},
     {"cuModuleGetFunction", (void *)fModuleGetFunction},
     {"cuFuncGetAttribute", (void *)fFuncGetAttribute},
@@ -322,4 +378,90 @@ cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint64_t flag
 	*pfn = NULL;
 	*status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
 	return CUDA_ERROR_NOT_FOUND;
+}
+
+/* The same functions under their exported names (cuda.h's _v2 renames included), for a
+ * program linked against this library as libcuda (docs/manifest.md's example). */
+CUresult
+cuInit(unsigned flags)
+{
+	return fInit(flags);
+}
+
+CUresult
+cuDeviceGet(CUdevice *d, int ordinal)
+{
+	return fDeviceGet(d, ordinal);
+}
+
+CUresult
+cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d)
+{
+	return fDevicePrimaryCtxRetain(c, d);
+}
+
+CUresult
+cuCtxSetCurrent(CUcontext c)
+{
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuCtxSynchronize(void)
+{
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuModuleLoadData(CUmodule *m, const void *image)
+{
+	return fModuleLoadData(m, image);
+}
+
+CUresult
+cuModuleUnload(CUmodule m)
+{
+	return fModuleUnload(m);
+}
+
+CUresult
+cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
+{
+	return fModuleGetFunction(f, m, name);
+}
+
+CUresult
+cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v)
+{
+	return CUDA_SUCCESS;
+}
+
+CUresult
+cuMemAlloc(CUdeviceptr *p, size_t n)
+{
+	return fMemAlloc(p, n);
+}
+
+CUresult
+cuMemFree(CUdeviceptr p)
+{
+	return fMemFree(p);
+}
+
+CUresult
+cuMemsetD8(CUdeviceptr p, unsigned char v, size_t n)
+{
+	return fMemsetD8(p, v, n);
+}
+
+CUresult
+cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **args, void **extra)
+{
+	return fLaunchKernelEx(c, f, args, extra);
+}
+
+CUresult
+cuGetErrorName(CUresult r, const char **s)
+{
+	return fGetErrorName(r, s);
 }

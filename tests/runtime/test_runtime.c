@@ -517,6 +517,41 @@ test_manifest_inf_default(void **state)
 	kernel_free(k);
 }
 
+/* Version 2 as codegen writes it reads back: the grid as a number, the workspace parameter, the
+ * version; a version newer than the reader's is refused. */
+static void
+test_manifest_v2(void **state)
+{
+	Kernel *k = load_kernel_file("testdata/kernels/long_sum.rk");
+	Config g = {.persistent = 0,
+		    .r_block = 8192,
+		    .m_block = 1,
+		    .num_warps = 8,
+		    .vec = 4,
+		    .split = 16,
+		    .min_ctas = 1,
+		    .cluster = 1};
+	Compile c = {"sm_80", TY_F32, 3, 1048576, g, 0};
+	Buf man = {0};
+	codegen_manifest(&man, k, &c, "rkc", 0, NULL, 0);
+	Manifest m;
+	Diag d = {0};
+	if (manifest_parse(&m, "m.json", man.s, &d))
+		fail_msg("%s", d.msg);
+	assert_int_equal(m.version, 2);
+	assert_int_equal(m.grid[0], 48);
+	assert_int_equal(m.params[m.nparams - 1].kind, MP_WORKSPACE);
+	assert_int_equal(m.params[m.nparams - 1].bytes, 16 + 3 * 16 * 4);
+	assert_non_null(strstr(man.s, "\"formula\": \"M*16\""));
+	char *v3 = strstr(man.s, "\"manifest_version\": 2");
+	assert_non_null(v3);
+	v3[strlen("\"manifest_version\": ")] = '3';
+	assert_int_equal(manifest_parse(&m, "m.json", man.s, &d), -1);
+	assert_non_null(strstr(d.msg, "\"manifest_version\" 3 is not one this rkc reads (1 to 2)"));
+	buf_free(&man);
+	kernel_free(k);
+}
+
 static void
 test_manifest(void **state)
 {
@@ -760,6 +795,7 @@ main(void)
 	    cmocka_unit_test(test_check_int_within_one),
 	    cmocka_unit_test(test_tolerance_table),
 	    cmocka_unit_test(test_manifest),
+	    cmocka_unit_test(test_manifest_v2),
 	    cmocka_unit_test(test_manifest_inf_default),
 	    cmocka_unit_test(test_manifest_errors),
 	    cmocka_unit_test(test_regions_reduce),

@@ -52,7 +52,7 @@ done <"$cases"
 # Every command rkc --help lists: --help and help CMD print its usage to stdout and exit 0, and
 # each option its --help lists is taken (given before --help, it is parsed, then help wins).
 cmds=$("$rkc" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p')
-[ "$(echo $cmds)" = "check print explain compile golden run tune" ] || {
+[ "$(echo $cmds)" = "check print explain compile golden run tune table" ] || {
 	echo "FAIL: rkc --help lists '$(echo $cmds)'"
 	fail=1
 }
