@@ -158,20 +158,13 @@ region_mark(Lower *L, int kind)
 		regions_close(L, R);
 }
 
-int
-codegen_regions(const Kernel *k, const Compile *c, Regions *out, Diag *d)
+void
+regions_read(LLVMModuleRef mod, Regions *out)
 {
-	memset(out, 0, sizeof *out);
-	if (!c->regions)
-		return 0;
-	LLVMContextRef cx = LLVMContextCreate();
-	LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(k->name, cx);
-	int rc = lower_kernel(k, c, 0, cx, mod, d);
-	out->group = config_segments(&c->cfg);
-	unsigned n = rc ? 0 : LLVMGetNamedMetadataNumOperands(mod, "rkc.regions");
 	LLVMValueRef ops[MAX_REGIONS];
-	if (n > MAX_REGIONS)
-		n = 0;
+	unsigned n = LLVMGetNamedMetadataNumOperands(mod, "rkc.regions");
+	if (n == 0 || n > MAX_REGIONS)
+		return;
 	LLVMGetNamedMetadataOperands(mod, "rkc.regions", ops);
 	for (unsigned i = 0; i < n; i++) {
 		LLVMValueRef f[2];
@@ -182,9 +175,6 @@ codegen_regions(const Kernel *k, const Compile *c, Regions *out, Diag *d)
 		snprintf(r->name, sizeof r->name, "%.*s", (int)len, s);
 		r->wait = (int)LLVMConstIntGetZExtValue(f[1]);
 	}
-	LLVMDisposeModule(mod);
-	LLVMContextDispose(cx);
-	return rc;
 }
 
 void
