@@ -11,6 +11,7 @@
 #        DTYPE    (default bf16)
 #        KERNELS  only these kernels (default: every kernel of testdata/kernels)
 #        LIMIT    seconds one rkc process may take (default 600)
+#        JSON     1: also K.regions.json, the region launch again with --json (default 0)
 set -u
 cd "$(dirname "$0")/.."
 RKC=${1:-${RKC:-}}
@@ -25,6 +26,7 @@ OUT=${OUT:-bench/out/regions}
 DTYPE=${DTYPE:-bf16}
 KERNELS=${KERNELS:-$(basename -s .rk testdata/kernels/*.rk)}
 LIMIT=${LIMIT:-600}
+JSON=${JSON:-0}
 mkdir -p "$OUT"
 {
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -76,7 +78,7 @@ while read -r kernel shape mb; do
 	fi
 	timeout "$LIMIT" "$RKC" "${base[@]}" --check --time --regions "${copy[@]}" \
 		>"$OUT/$kernel.regions.log" 2>&1
-	timeout "$LIMIT" "$RKC" "${base[@]}" --regions --json >"$OUT/$kernel.regions.json" 2>&1
+	[ "$JSON" = 1 ] && timeout "$LIMIT" "$RKC" "${base[@]}" --regions --json >"$OUT/$kernel.regions.json" 2>&1
 	plain=$(grep '^RESULT' "$OUT/$kernel.plain.log" | field us)
 	stamped=$(grep '^RESULT' "$OUT/$kernel.regions.log" | field us)
 	status=$(grep '^RESULT' "$OUT/$kernel.regions.log" | field status)

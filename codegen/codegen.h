@@ -114,7 +114,8 @@ typedef struct {
 	Region r[MAX_REGIONS];
 	int n, group;
 } Regions;
-/* The regions the lowering marks for c (none when c->regions is 0): 0, or -1 with d set. */
+/* The regions the lowering marks for c (none when c->regions is 0), from a lowering of its own
+ * (emit.c): 0, or -1 with d set. */
 int codegen_regions(const Kernel *k, const Compile *c, Regions *out, Diag *d);
 /* The manifest's regions parameter and its block (the stamps of grid_x CTAs). */
 void regions_manifest_param(Buf *b, const Regions *rs, int64_t grid_x);
@@ -126,5 +127,7 @@ struct LLVMOpaqueContext;
 struct LLVMOpaqueModule;
 int lower_kernel(const Kernel *k, const Compile *c, int host, struct LLVMOpaqueContext *cx,
 		 struct LLVMOpaqueModule *mod, Diag *d);
+/* regions.c: the regions lower_kernel left in mod's metadata (rkc.regions), appended to out. */
+void regions_read(struct LLVMOpaqueModule *mod, Regions *out);
 
 #endif

@@ -89,6 +89,23 @@ take_error(Diag *d, const char *what, LLVMErrorRef e)
 }
 
 int
+codegen_regions(const Kernel *k, const Compile *c, Regions *out, Diag *d)
+{
+	memset(out, 0, sizeof *out);
+	out->group = config_segments(&c->cfg);
+	if (!c->regions)
+		return 0;
+	LLVMContextRef cx = LLVMContextCreate();
+	LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(k->name, cx);
+	int rc = lower_kernel(k, c, 0, cx, mod, d);
+	if (!rc)
+		regions_read(mod, out);
+	LLVMDisposeModule(mod);
+	LLVMContextDispose(cx);
+	return rc;
+}
+
+int
 codegen_ptx(const Kernel *k, const Compile *c, Buf *ptx, Buf *llvm, Diag *d)
 {
 	if (codegen_check(k, c, d))

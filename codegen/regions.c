@@ -159,6 +159,25 @@ region_mark(Lower *L, int kind)
 }
 
 void
+regions_read(LLVMModuleRef mod, Regions *out)
+{
+	LLVMValueRef ops[MAX_REGIONS];
+	unsigned n = LLVMGetNamedMetadataNumOperands(mod, "rkc.regions");
+	if (n == 0 || n > MAX_REGIONS)
+		return;
+	LLVMGetNamedMetadataOperands(mod, "rkc.regions", ops);
+	for (unsigned i = 0; i < n; i++) {
+		LLVMValueRef f[2];
+		LLVMGetMDNodeOperands(ops[i], f);
+		unsigned len = 0;
+		const char *s = LLVMGetMDString(f[0], &len);
+		Region *r = &out->r[out->n++];
+		snprintf(r->name, sizeof r->name, "%.*s", (int)len, s);
+		r->wait = (int)LLVMConstIntGetZExtValue(f[1]);
+	}
+}
+
+void
 regions_manifest_param(Buf *b, const Regions *rs, int64_t grid_x)
 {
 	buf_printf(b,
