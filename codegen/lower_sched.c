@@ -1,5 +1,4 @@
-/* Lowering: the rows a CTA walks: its row block, or a persistent grid's blocks (docs/codegen.md).
- */
+/* Lowering: the rows a CTA walks, its row block or a persistent grid's (docs/codegen.md). */
 #include "codegen/lower.h"
 
 /* The thread's row in row block rb (m_block rows from row rb * m_block), and the aligned body of
