@@ -21,10 +21,10 @@
  *   memory bounds the resident CTAs. A cluster: whole clusters are resident, and each dependent
  *   reduction level adds an exchange of partials (cluster_ns).
  * - a persistent grid (grid > 0): min(grid, row blocks) CTAs, all resident, each walking
- *   cdiv(blocks, CTAs) row blocks (dynamic: each block also waits a ticket round trip); its start
- * and retirement once per CTA, not per block; persistent rows that start aligned hold the [N]
- * inputs across blocks (read once per CTA, held in registers) and under ahead=1 also the next
- * block's [M,N] loads: two blocks in flight a CTA.
+ *   cdiv(blocks, CTAs) row blocks (dynamic: each block also waits a ticket round trip); its
+ *   start and retirement once per CTA, not per block; persistent rows that start aligned hold
+ *   the [N] inputs across blocks (read once per CTA, held in registers) and under ahead=1 also
+ *   the next block's [M,N] loads: two blocks in flight a CTA.
  * - a row whose threads cover less than a 32-byte sector per warp access (one thread a row at
  *   16 bytes) moves each sector twice: its [M,N] bytes count 32 / span times (measured on the
  *   H100: layer_norm f32 1048576x32 at one thread a row ran 1.84x the time of four).

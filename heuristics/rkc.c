@@ -39,7 +39,8 @@
  * bench/results/h100-2026-11-23-sched.md), the grid variants (static, dynamic, the next row
  * ahead) ran 1.00-1.05x the time of the best config with a CTA a row block, where the model
  * credited them up to 3% better. So the policy takes a grid only where the model sees more than
- * that: few CTAs' worth of rows of a heavy prologue, or blocks that would leave SMs idle. */
+ * 5%: on the golden suite, persistent fp32 norms whose [N] weights a grid reads once per CTA
+ * (not yet timed against grid=0). */
 #define GRID_COST 1.05
 
 typedef struct {
