@@ -29,10 +29,15 @@ forced_config(GenSrc *s, char *b, size_t cap)
 	    {"split", "1", "2", "16", "65536"},
 	    {"evict", "0", "1"},
 	    {"min_ctas", "1", "2", "3", "8"},
+	    {"smem", "0", "1"},
+	    {"cluster", "1", "2", "16"},
+	    {"grid", "0", "1", "132", "100000"},
+	    {"dynamic", "0", "1"},
+	    {"ahead", "0", "1"},
 	};
 	size_t n = 0;
 	b[0] = 0;
-	for (int i = 0; i < 8; i++) {
+	for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++) {
 		if (gen_pick(s, 3))
 			continue;
 		int nv = 0;
