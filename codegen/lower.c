@@ -187,7 +187,7 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	L.has_ws = g->split > 1 || g->dynamic;
 	L.nseg = config_segments(g);
 	L.cluster = g->cluster > 1 ? g->cluster : 1;
-	L.shifted = L.vec > 1 && c->N % L.vec != 0;
+	L.shifted = !config_rows_aligned(g, c->N);
 	L.uni = arena_alloc(L.a, sizeof(LLVMValueRef) * (k->nvals + 1));
 	L.el = arena_alloc(L.a, sizeof(LLVMValueRef *) * (k->nvals + 1));
 	L.done = arena_alloc(L.a, k->nins + 1);

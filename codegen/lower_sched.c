@@ -50,13 +50,11 @@ counter(Lower *L, int c)
 }
 
 /* The word of static shared memory through which thread 0 hands its CTA the next row block: the
- * last 16 bytes of the cross-warp area (smem_layout). */
+ * last 16 bytes of the cross-warp area, red_bytes long (smem_layout). */
 static LLVMValueRef
-next_word(Lower *L)
+next_word(Lower *L, int64_t red_bytes)
 {
-	Smem sm;
-	smem_layout(L->k, L->c->dtype, L->c->N, &L->c->cfg, &sm, NULL, NULL);
-	LLVMValueRef off = ci64(L, sm.red_bytes - 16);
+	LLVMValueRef off = ci64(L, red_bytes - 16);
 	return LLVMBuildGEP2(L->b, L->i8, L->smem, &off, 1, "");
 }
 
@@ -64,7 +62,7 @@ next_word(Lower *L)
  * from the work counter, handed to the CTA through shared memory (dynamic). The ticket is
  * taken at the top of the block's code, so its round trip overlaps the row's work. */
 static LLVMValueRef
-next_block(Lower *L, LLVMValueRef rb, LLVMValueRef stride)
+next_block(Lower *L, LLVMValueRef rb, LLVMValueRef stride, int64_t red_bytes)
 {
 	if (!L->c->cfg.dynamic)
 		return LLVMBuildAdd(L->b, rb, stride, "");
@@ -75,11 +73,11 @@ next_block(Lower *L, LLVMValueRef rb, LLVMValueRef stride)
 	LLVMValueRef t = LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, counter(L, 0), ci32(L, 1),
 					    LLVMAtomicOrderingMonotonic, 0);
 	LLVMValueRef nb = LLVMBuildAdd(L->b, stride, LLVMBuildZExt(L->b, t, L->i64, ""), "");
-	LLVMSetAlignment(LLVMBuildStore(L->b, nb, next_word(L)), 8);
+	LLVMSetAlignment(LLVMBuildStore(L->b, nb, next_word(L, red_bytes)), 8);
 	LLVMBuildBr(L->b, join);
 	LLVMPositionBuilderAtEnd(L->b, join);
 	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
-	LLVMValueRef v = LLVMBuildLoad2(L->b, L->i64, next_word(L), "");
+	LLVMValueRef v = LLVMBuildLoad2(L->b, L->i64, next_word(L, red_bytes), "");
 	LLVMSetAlignment(v, 8);
 	return v;
 }
@@ -134,7 +132,9 @@ grid_loop(Lower *L)
 {
 	const Kernel *k = L->k;
 	const Config *g = &L->c->cfg;
-	int held = g->persistent && !L->shifted;
+	int held = config_grid_holds(g, L->c->N);
+	Smem sm;
+	smem_layout(k, L->c->dtype, L->c->N, g, &sm, NULL, NULL);
 	LLVMValueRef nrb = LLVMBuildSDiv(
 	    L->b, LLVMBuildAdd(L->b, L->M, ci64(L, g->m_block - 1), ""), ci64(L, g->m_block), "");
 	LLVMValueRef stride = LLVMBuildZExt(
@@ -171,7 +171,7 @@ grid_loop(Lower *L)
 		}
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, rb, nrb, ""), body, exit);
 	LLVMPositionBuilderAtEnd(L->b, body);
-	LLVMValueRef rbn = next_block(L, rb, stride);
+	LLVMValueRef rbn = next_block(L, rb, stride, sm.red_bytes);
 	LLVMValueRef **next = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
 	if (g->ahead) {
 		place_row(L, rbn);
@@ -183,8 +183,6 @@ grid_loop(Lower *L)
 			L->given[i] = cur[i];
 	row_body(L);
 	/* the next block's partials and ticket reuse the shared words this block read */
-	Smem sm;
-	smem_layout(k, L->c->dtype, L->c->N, g, &sm, NULL, NULL);
 	if (sm.red_bytes > 0)
 		intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);

@@ -41,7 +41,7 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	int kept = c->smem && !c->persistent; /* later passes read shared memory, not L2/HBM */
 	int64_t ept = c->r_block / tpr;
 	/* registers a persistent grid holds across row blocks: the [N] inputs, the next block */
-	int held = c->grid > 0 && c->persistent && (c->vec == 1 || N % c->vec == 0);
+	int held = config_grid_holds(c, N);
 	int extra =
 	    held ? (int)cdiv(ept * (f->vec_in_bytes + (c->ahead ? f->tile_in_bytes : 0)), 4) : 0;
 	o->regs = regs_predict(f, c->persistent, ept, c->vec) + extra;

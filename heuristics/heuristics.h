@@ -65,6 +65,22 @@ config_segment_granule(const Config *c)
 	return c->cluster > 1 ? c->vec : c->r_block;
 }
 
+/* Every row starts 16-byte aligned: N is a multiple of vec. Else codegen cuts each row at run time
+ * into a misaligned head, an aligned body and a tail (docs/codegen.md). */
+static inline int
+config_rows_aligned(const Config *c, int64_t N)
+{
+	return c->vec == 1 || N % c->vec == 0;
+}
+
+/* A persistent grid of persistent rows that start aligned holds its [N] inputs across row blocks
+ * (and under ahead=1 the next block's [M,N] loads). */
+static inline int
+config_grid_holds(const Config *c, int64_t N)
+{
+	return c->grid > 0 && c->persistent && config_rows_aligned(c, N);
+}
+
 static inline int
 config_tpr(const Config *c)
 {
@@ -133,9 +149,9 @@ int config_check_target(const Kernel *k, Type dtype, int64_t N, const Config *c,
 int config_smem_warps(const Kernel *k);
 /* A config's shared memory (heuristics/smem.c). Static: the cross-warp partials when a row spans
  * warps, then, under a dynamic persistent grid, 16 bytes through which thread 0 hands its CTA the
- * next row block (the area's last 16), and under a cluster the partials its CTAs exchange. Dynamic, given at launch: under
- * smem=1, each [M,N] load a later pass reads again keeps its m_block rows' segments, 16-byte
- * aligned, in instruction order. */
+ * next row block (the area's last 16), and under a cluster the partials its CTAs exchange. Dynamic,
+ * given at launch: under smem=1, each [M,N] load a later pass reads again keeps its m_block rows'
+ * segments, 16-byte aligned, in instruction order. */
 typedef struct {
 	int64_t red_bytes, cluster_bytes; /* static */
 	int64_t dyn_bytes;
@@ -150,12 +166,13 @@ void smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *
 int64_t smem_block(const Smem *s, int64_t at[3]);
 
 /* Override c's fields from "persistent=1,r_block=2048,m_block=1,num_warps=8,vec=8,split=1,evict=0,
- * min_ctas=1,smem=0,cluster=1,grid=0,dynamic=0,ahead=0" (any subset). -1 with d set to a "bad --config" message, which names
- * the key's accepted values, on bad syntax, an unknown key or a value out of the key's range;
- * whether the values suit a kernel, shape and target is config_check's to say. A knob the string
- * sets turns off one it leaves alone that contradicts it: persistent=1 sets smem=0, split over 1
- * sets cluster=1 and grid=0, cluster over 1 sets split=1 and grid=0, grid over 0 sets split=1 and
- * cluster=1, grid=0 sets dynamic=0 and ahead=0, persistent=0 sets ahead=0. */
+ * min_ctas=1,smem=0,cluster=1,grid=0,dynamic=0,ahead=0" (any subset). -1 with d set to a "bad
+ * --config" message, which names the key's accepted values, on bad syntax, an unknown key or a
+ * value out of the key's range; whether the values suit a kernel, shape and target is
+ * config_check's to say. A knob the string sets turns off one it leaves alone that contradicts it:
+ * persistent=1 sets smem=0, split over 1 sets cluster=1 and grid=0, cluster over 1 sets split=1 and
+ * grid=0, grid over 0 sets split=1 and cluster=1, grid=0 sets dynamic=0 and ahead=0, persistent=0
+ * sets ahead=0. */
 int config_parse(const char *s, Config *c, Diag *d);
 /* Every knob the same. */
 int config_equal(const Config *a, const Config *b);

@@ -137,8 +137,7 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 {
 	if (config_segments(c) > 1)
 		return;
-	int aligned = c->vec == 1 || N % c->vec == 0;
-	for (int ahead = 0; ahead <= (c->persistent && aligned); ahead++)
+	for (int ahead = 0; ahead <= (c->persistent && config_rows_aligned(c, N)); ahead++)
 		for (int dyn = 0; dyn <= 1; dyn++) {
 			Config g = *c;
 			g.grid = GRID_PROBE;

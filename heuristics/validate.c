@@ -104,7 +104,7 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    c->dynamic ? "dynamic" : "ahead");
 	if (c->ahead && !c->persistent)
 		return diag(d, "ahead=1 holds the next row in registers: it needs persistent=1");
-	if (c->ahead && c->vec > 1 && N % c->vec)
+	if (c->ahead && !config_rows_aligned(c, N))
 		return diag(d,
 			    "ahead=1 needs rows that start aligned: N=%lld is not a multiple of "
 			    "vec=%d (the next row's head and tail would move)",
