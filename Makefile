@@ -32,6 +32,7 @@ build: deps
 
 run: build
 	./$(BUILD)/rkc table
+	@sh bench/table_run.sh ./$(BUILD)/rkc
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -24,15 +24,16 @@ typedef struct Plan {
 	int nred;     /* reduction results (welford counts 3) */
 	int nonline;  /* sums fused online with their max */
 	int nstores;  /* full-width stores */
+	int ncolsum;  /* sums over rows (colsum): each rides with a pass like a store */
 	int split_ok; /* one pass of plain reductions and no full-width store: a row may split */
 	int *lvl;     /* per value: the passes that must finish before it is known */
-	int *pass;    /* per instruction: a reduction's pass, or the pass a full-width store rides
-		       * with; else -1 */
+	int *pass;    /* per instruction: a reduction's pass, or the pass a full-width store or a
+		       * colsum rides with; else -1 */
 	int *fused;   /* per instruction: for a sum fused online, its max's instruction; else -1 */
-	int *last_read; /* per instruction: for a load, the last pass that reads it; else -1 */
+	int *last_read;	 /* per instruction: for a load, the last pass that reads it; else -1 */
 	int *first_read; /* per instruction: for a load, the first pass that reads it; else -1 */
 	int nreread;	 /* [M,N] loads that a later looped pass reads again (smem=1 keeps them) */
-	char *need;	/* per pass, nins + 1 flags: see plan_need */
+	char *need;	 /* per pass, nins + 1 flags: see plan_need */
 } Plan;
 
 const Plan *plan_build(const Kernel *k, Arena *a);
@@ -44,7 +45,8 @@ const char *plan_need(const Plan *p, const Kernel *k, int pass);
 int plan_streams(const Plan *p, int persistent);
 /* Why a row may not split, as "the kernel has ...": "a full-width ([N] or [M,N]) output", ... */
 const char *plan_no_split(const Plan *p);
-int plan_is_tile_store(const Kernel *k, const Instr *in); /* a store to an [N] or [M,N] output */
+/* A store to an [N] or [M,N] output made per row (not a colsum's, made once at the end). */
+int plan_is_tile_store(const Kernel *k, const Instr *in);
 void plan_print(Buf *b, const Kernel *k, const Plan *p);
 /* <<< the pass plan */
 
@@ -75,13 +77,14 @@ typedef struct {
 	int pass_words[MAX_PASSES];    /* 32-bit words per element of the chunk a pass holds */
 	int pass_partials[MAX_PASSES]; /* scalar partials a thread carries through the pass */
 	int split_ok;		       /* reductions combinable in one pass and no [M,N] output */
+	int colsums;		       /* sums over rows: each an [N] partial held across rows */
 	int kept_bytes;		       /* [M,N] loads a later looped pass reads again, an element */
-	int red_results;	       /* reduction results (welford counts 3): partials to combine */
-	int helion_live;	       /* Helion's body_live_tiles, counted on our body */
-	int held_tiles;		       /* persistent: rdim values held at the peak (our model) */
-	int held_words;		       /* the same in 32-bit words per element */
-	int held_bytes;		       /* persistent: register bytes per element at the peak, x4 */
-	int loop_bytes;		       /* looped: the same for the widest pass's chunk */
+	int red_results; /* reduction results (welford counts 3): partials to combine */
+	int helion_live; /* Helion's body_live_tiles, counted on our body */
+	int held_tiles;	 /* persistent: rdim values held at the peak (our model) */
+	int held_words;	 /* the same in 32-bit words per element */
+	int held_bytes;	 /* persistent: register bytes per element at the peak, x4 */
+	int loop_bytes;	 /* looped: the same for the widest pass's chunk */
 	int row_regs;	 /* [M] values and scalar params live while a reduction runs */
 	int row_peak;	 /* the most live anywhere (an [M] epilogue runs without tiles) */
 	int nptrs;	 /* array params: a 64-bit address each */

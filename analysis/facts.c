@@ -208,6 +208,7 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 	f->online = plan->nonline;
 	f->passes = plan->npasses;
 	f->split_ok = plan->split_ok;
+	f->colsums = plan->ncolsum;
 	passes_compute(f, k, plan);
 	chain_compute(f, k, plan);
 

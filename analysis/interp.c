@@ -309,12 +309,25 @@ elementwise(Interp *it, const Instr *in)
 	}
 }
 
+/* colsum: the sum over rows so far, in the [N] buffer its first row allocates (zeroed). */
+static void
+colsum(Interp *it, const Instr *in)
+{
+	Src x = src(it, &in->args[0]);
+	int v = in->res[0];
+	if (!it->data[v])
+		it->data[v] = arena_alloc(it->arena, it->N * sizeof(double));
+	for (int64_t j = 0; j < it->N; j++)
+		it->data[v][j] += x.p[j * x.step];
+}
+
 /* Does the instruction give the same result in every row? Nothing without M in its shape reads
- * anything with M in its shape. */
+ * anything with M in its shape; a colsum reads every row, and its store waits for the last. */
 static int
 row_invariant(const Kernel *k, const Instr *in)
 {
-	if (op_is_reduce(in->op) || in->op == OP_GATHER)
+	if (op_is_reduce(in->op) || in->op == OP_GATHER || in->op == OP_COLSUM ||
+	    instr_is_colsum_store(k, in))
 		return 0;
 	Shape s = in->op == OP_STORE ? k->params[in->param].shape : k->vals[in->res[0]].shape;
 	return s == SH_VEC || s == SH_SCALAR;
@@ -331,6 +344,9 @@ exec(Interp *it, const Instr *in)
 		return gather(it, in);
 	case OP_STORE:
 		store(it, in);
+		return 0;
+	case OP_COLSUM:
+		colsum(it, in);
 		return 0;
 	case OP_RSUM:
 	case OP_RMAX:
@@ -385,7 +401,7 @@ interp_run(const Kernel *k, int64_t M, int64_t N, double **bufs, Diag *d)
 			/* A single result discarded with "_" needs no computing. */
 			if (in->op != OP_STORE && in->nres == 1 && in->res[0] < 0)
 				continue;
-			if (it.row > 0 && row_invariant(k, in))
+			if ((it.row > 0 && row_invariant(k, in)) || instr_is_colsum_store(k, in))
 				continue;
 			rc = exec(&it, in);
 			for (int a = 0; a < in->nargs; a++)
@@ -396,6 +412,14 @@ interp_run(const Kernel *k, int64_t M, int64_t N, double **bufs, Diag *d)
 					release(&it, in->res[r]);
 		}
 	}
+	/* the sums over rows are complete: their stores (a colsum of no rows is 0) */
+	for (int i = 0; i < k->nins && !rc; i++)
+		if (instr_is_colsum_store(k, &k->ins[i])) {
+			int v = argval(&k->ins[i], 0);
+			if (!it.data[v])
+				it.data[v] = arena_alloc(it.arena, N * sizeof(double));
+			store(&it, &k->ins[i]);
+		}
 	arena_free(it.arena);
 	return rc;
 }

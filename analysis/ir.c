@@ -452,7 +452,7 @@ const OpInfo op_info[OP_COUNT] = {
     [OP_LE] = {"le", 2},       [OP_GT] = {"gt", 2},	      [OP_GE] = {"ge", 2},
     [OP_EQ] = {"eq", 2},       [OP_NE] = {"ne", 2},	      [OP_SELECT] = {"select", 3},
     [OP_CLAMP] = {"clamp", 3}, [OP_RSUM] = {"sum", 1},	      [OP_RMAX] = {"max", 1},
-    [OP_RMIN] = {"min", 1},    [OP_WELFORD] = {"welford", 1},
+    [OP_RMIN] = {"min", 1},    [OP_WELFORD] = {"welford", 1}, [OP_COLSUM] = {"colsum", 1},
 };
 
 int
@@ -539,6 +539,22 @@ Type
 arg_type(const Kernel *k, const Arg *a)
 {
 	return a->kind == ARG_VAL ? k->vals[a->idx].type : TY_F32;
+}
+
+int
+instr_is_colsum_store(const Kernel *k, const Instr *in)
+{
+	int v = in->op == OP_STORE ? argval(in, 0) : -1;
+	return v >= 0 && k->ins[k->vals[v].def].op == OP_COLSUM;
+}
+
+int
+kernel_colsums(const Kernel *k)
+{
+	int n = 0;
+	for (int i = 0; i < k->nins; i++)
+		n += k->ins[i].op == OP_COLSUM;
+	return n;
 }
 
 int

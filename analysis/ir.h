@@ -147,6 +147,7 @@ typedef enum {
 	OP_RMAX,
 	OP_RMIN,
 	OP_WELFORD, /* [M,N] -> count, mean, m2 (three [M] f32 results) */
+	OP_COLSUM,  /* the reduction over rows: [M,N] f -> [N] f32, only ever stored */
 	OP_COUNT
 } Op;
 
@@ -160,7 +161,7 @@ int op_parse(const char *s,
 int op_is_unary(Op op);
 int op_is_binary(Op op);  /* arithmetic binary, not compares */
 int op_is_compare(Op op); /* on two floats, or two integers compared exactly */
-int op_is_reduce(Op op);  /* sum, max, min, welford */
+int op_is_reduce(Op op);  /* sum, max, min, welford: along N, one result a row */
 
 /* An operand: an SSA value, a scalar param, a literal, or the row length N. */
 typedef enum { ARG_VAL, ARG_PARAM, ARG_IMM, ARG_N } ArgKind;
@@ -213,6 +214,10 @@ int argval(const Instr *in, int i); /* the value operand i names, or -1 */
 /* last[v]: the index of v's last use, or its definition when unused; malloc'd, the caller frees. */
 int *kernel_last_uses(const Kernel *k);
 Type arg_type(const Kernel *k, const Arg *a);
+/* A store of a colsum's result (into an [N] output): done once, after every row, not per row. */
+int instr_is_colsum_store(const Kernel *k, const Instr *in);
+/* The kernel's colsum instructions. */
+int kernel_colsums(const Kernel *k);
 
 /* Size limits (docs/ir.md, "Limits"): far above real reduction kernels (the 20 in
  * testdata/kernels have at most 32 instructions and 9 params), low enough that explain and

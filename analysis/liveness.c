@@ -86,8 +86,11 @@ live_held(const Kernel *k, Type dtype, int *words)
 			    pos[v] > prev && pos[v] <= b)
 				in[v] = 1;
 		memset(out, 0, nv + 1);
+		/* a colsum's partial is held from the first row to the last: across every barrier
+		 */
 		for (int v = 0; b < k->nins && v < nv; v++)
-			out[v] = shape_has_n(k->vals[v].shape) && pos[v] <= b && last[v] > b;
+			out[v] = (shape_has_n(k->vals[v].shape) && pos[v] <= b && last[v] > b) ||
+				 k->ins[k->vals[v].def].op == OP_COLSUM;
 		for (int v = nv - 1; v >= 0; v--) {
 			const Instr *d = &k->ins[k->vals[v].def];
 			if (!out[v] || !is_elementwise(d->op))
@@ -190,6 +193,9 @@ stretch_peak(const Kernel *k, Type dtype, const char *in, const int *seg, int te
 		if (is_load(k, v) && first >= 0)
 			for (start[v] = first; start[v] > 0 && seg[start[v] - 1] == seg[first];)
 				start[v]--;
+		if (k->ins[d].op ==
+		    OP_COLSUM) /* its partial lives from the first row to the last */
+			start[v] = 0, end[v] = ni - 1;
 		int raw = is_load(k, v) && (first < 0 || seg[end[v]] == seg[first]);
 		bytes[v] = elem_bytes(k, v, dtype, raw);
 		for (int s = seg[start[v]]; s < seg[end[v]]; s++)

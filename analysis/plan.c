@@ -40,7 +40,8 @@ online_term(const Kernel *k, const Instr *sum)
 int
 plan_is_tile_store(const Kernel *k, const Instr *in)
 {
-	return in->op == OP_STORE && shape_has_n(k->params[in->param].shape);
+	return in->op == OP_STORE && shape_has_n(k->params[in->param].shape) &&
+	       !instr_is_colsum_store(k, in);
 }
 
 /* Marks in need the instructions that compute the rdim values in want, walking operands back
@@ -92,13 +93,15 @@ assign_passes(const Kernel *k, Plan *p, char *taken)
 			if (in->res[j] >= 0)
 				p->lvl[in->res[j]] = lvl;
 	}
-	/* a full-width store rides with the first pass that knows its value; one that needs the
-	 * last level's results (or a kernel without reductions) gets an apply pass of its own */
+	/* a full-width store (or a colsum) rides with the first pass that knows its value; one
+	 * that needs the last level's results (or a kernel without reductions) gets an apply pass
+	 * of its own */
 	for (int i = 0; i < k->nins; i++) {
 		const Instr *in = &k->ins[i];
-		if (!plan_is_tile_store(k, in))
+		if (!plan_is_tile_store(k, in) && in->op != OP_COLSUM)
 			continue;
-		p->nstores++;
+		p->nstores += in->op == OP_STORE;
+		p->ncolsum += in->op == OP_COLSUM;
 		p->pass[i] = argval(in, 0) >= 0 ? p->lvl[argval(in, 0)] : 0;
 		p->apply |= p->pass[i] == p->nreduce;
 	}
@@ -124,7 +127,7 @@ assign_need(const Kernel *k, Plan *p, Arena *a)
 			const Instr *in = &k->ins[i];
 			if (p->pass[i] != s)
 				continue;
-			if (in->op == OP_STORE)
+			if (in->op == OP_STORE || in->op == OP_COLSUM)
 				need[i] = 1;
 			else if (p->fused[i] >= 0)
 				want[online_term(k, in)] = 1;
@@ -154,7 +157,7 @@ plan_build(const Kernel *k, Arena *a)
 	char *taken = arena_alloc(a, k->nins + 1);
 	assign_passes(k, p, taken);
 	assign_need(k, p, a);
-	p->split_ok = p->nreduce == 1 && !p->nonline && !p->nstores;
+	p->split_ok = p->nreduce == 1 && !p->nonline && !p->nstores && !p->ncolsum;
 	return p;
 }
 
@@ -169,6 +172,7 @@ plan_no_split(const Plan *p)
 {
 	return p->split_ok	? "nothing against it"
 	       : p->nstores	? "a full-width ([N] or [M,N]) output"
+	       : p->ncolsum	? "a sum over rows (colsum)"
 	       : p->nreduce > 1 ? "dependent reductions"
 	       : p->nonline	? "an online max/sum pair"
 				: "no reduction";

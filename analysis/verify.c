@@ -99,6 +99,14 @@ check_instr(Verifier *v, int at, Instr *in)
 
 	if (check_args(v, at, in) < 0)
 		return -1;
+	/* a sum over rows is known only after the last row: nothing in a row can read it */
+	for (int i = 0; i < in->nargs && in->op != OP_STORE; i++)
+		if (argval(in, i) >= 0 && k->ins[k->vals[argval(in, i)].def].op == OP_COLSUM)
+			return err(
+			    v, in->args[i].loc,
+			    "%s is a sum over rows, known only after the last row: it can only "
+			    "be stored (into an [N] output), not used by '%s'",
+			    arg_text(k, &in->args[i], tmp, sizeof tmp), name);
 	switch (in->op) {
 	case OP_LOAD:
 		if (p->kind != P_IN)
@@ -167,6 +175,15 @@ check_instr(Verifier *v, int at, Instr *in)
 			return err(v, in->args[0].loc, "'%s' reduces an [M,N] value; %s is not one",
 				   name, arg_text(k, &in->args[0], tmp, sizeof tmp));
 		sh = SH_ROW;
+		break;
+	case OP_COLSUM:
+		if (want_float(v, in, 0) < 0)
+			return -1;
+		if (arg_shape(k, &in->args[0]) != SH_TILE)
+			return err(v, in->args[0].loc,
+				   "'%s' sums an [M,N] value over its rows; %s is not one", name,
+				   arg_text(k, &in->args[0], tmp, sizeof tmp));
+		sh = SH_VEC;
 		break;
 	default: /* unary, binary, compare, clamp */
 		if (op_is_compare(in->op) && check_compare(v, in) < 0)

@@ -55,14 +55,6 @@ codegen_check(const Kernel *k, const Compile *c, Diag *d)
 		return diag(
 		    d, "cluster=%d: %s has no thread-block clusters (sm_90 and later have them)",
 		    g->cluster, c->arch);
-	/* each CTA has one set of stamps; the blocks a persistent grid walks would overwrite them
-	 */
-	if (c->regions && g->grid > 0)
-		return diag(
-		    d,
-		    "--regions with grid=%d: a CTA of a persistent grid runs many row blocks "
-		    "and has one set of stamps; time the regions with grid=0",
-		    g->grid);
 	return config_check_emit(k, c->dtype, c->M, c->N, g, d);
 }
 
@@ -73,6 +65,7 @@ codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 	l->rows_per_cta = g->m_block;
 	l->segments = config_segments(g);
 	l->grid_x = (c->M + g->m_block - 1) / g->m_block * l->segments;
+	l->blocks = l->grid_x;
 	l->grid_cap = g->grid > 0 ? g->grid : 0;
 	if (l->grid_cap && l->grid_cap < l->grid_x)
 		l->grid_x = l->grid_cap;
@@ -96,7 +89,29 @@ codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 	 * validator keeps a grid and split rows apart, so it starts the workspace) */
 	if (g->grid > 0 && g->dynamic)
 		l->ws[l->nws++] = (WsRegion){"work_counters", 0, 8, 16};
+	/* sums over rows: their counters, a slot a row group of the grid and a row a CTA group,
+	 * sized for the config's grid, the most CTAs a launch has (lower_colsum.c) */
+	if (k->plan->ncolsum) {
+		ColsumLayout cl;
+		colsum_layout(g, c->N, &cl);
+		int64_t n = k->plan->ncolsum;
+		l->ws[l->nws++] =
+		    (WsRegion){"colsum_counters", 0, 4 * (COLSUM_GROUP_WORD0 + cl.groups), 16};
+		l->ws[l->nws++] = (WsRegion){"colsum_partials", 0, n * cl.slots * cl.row_bytes, 16};
+		l->ws[l->nws++] = (WsRegion){"colsum_groups", 0, n * cl.groups * cl.row_bytes, 16};
+	}
 	l->workspace_bytes = codegen_workspace_bytes(l, c->M);
+}
+
+int64_t
+codegen_ws_offset(const Launch *l, const char *name, int64_t M)
+{
+	int64_t n = 0;
+	for (int i = 0; i < l->nws && strcmp(l->ws[i].name, name); i++) {
+		const WsRegion *r = &l->ws[i];
+		n += (r->per_row * M + r->fixed + r->align - 1) / r->align * r->align;
+	}
+	return n;
 }
 
 int64_t
@@ -108,4 +123,38 @@ codegen_workspace_bytes(const Launch *l, int64_t M)
 		n += (r->per_row * M + r->fixed + r->align - 1) / r->align * r->align;
 	}
 	return n;
+}
+
+int
+codegen_strides(const Kernel *k, int *of)
+{
+	int n = 0;
+	for (int p = 0; p < k->nparams; p++)
+		if (k->params[p].kind != P_PARAM && k->params[p].shape == SH_TILE) {
+			if (of)
+				of[n] = p;
+			n++;
+		}
+	return n;
+}
+
+int
+codegen_access_align(int vec, int size)
+{
+	return vec * size > 16 ? 16 : vec * size;
+}
+
+int
+codegen_array_align(const Kernel *k, const Compile *c, int p)
+{
+	const Param *pa = &k->params[p];
+	int size = type_size(type_resolve(pa->type, c->dtype));
+	int vector =
+	    pa->shape == SH_TILE || (pa->shape == SH_VEC && config_rows_aligned(&c->cfg, c->N));
+	for (int i = 0; vector && i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		if ((in->op == OP_LOAD || in->op == OP_STORE) && in->param == p)
+			return codegen_access_align(c->cfg.vec, size);
+	}
+	return size;
 }

@@ -25,12 +25,13 @@ typedef struct {
 	int64_t per_row, fixed;
 	int align;
 } WsRegion;
-#define MAX_WS_REGIONS 4
+#define MAX_WS_REGIONS 6
 
 /* The launch, as numbers for the compile's shape (docs/codegen.md gives the formulas). Each
  * field is written to the manifest (codegen/manifest.c) as it stands. */
 typedef struct {
 	int64_t grid_x; /* cdiv(M, rows_per_cta) * segments, at most grid_cap */
+	int64_t blocks; /* cdiv(M, rows_per_cta) * segments: grid_x without the cap */
 	int rows_per_cta;
 	int segments;	  /* CTAs a row: split, or cluster */
 	int64_t grid_cap; /* a persistent grid's CTAs (the config's grid); 0: none */
@@ -42,6 +43,19 @@ typedef struct {
 	WsRegion ws[MAX_WS_REGIONS];
 	int nws; /* 0 when the kernel takes no workspace */
 } Launch;
+
+/* The ABI (docs/codegen.md): the kernel's params in declaration order, then M and N (i64), then
+ * a row stride (i64, in elements) for each [M,N] array in declaration order, then the workspace
+ * when the kernel takes one, then --regions' stamp buffer. codegen_strides gives the [M,N]
+ * arrays in that order (their param indices into of, when not NULL) and returns how many. */
+int codegen_strides(const Kernel *k, int *of);
+/* The bytes a vec-wide access of elements of size bytes is aligned to: vec*size, at most 16. */
+int codegen_access_align(int vec, int size);
+/* The bytes array param p's base address must be a multiple of: what its accesses under c need
+ * (lower_mem.c): a vec-wide access for an [M,N] array that is loaded or stored, and for an [N]
+ * array when rows start aligned (a shifted row reads it element by element); else its element
+ * size ([M] arrays, gathers, vec 1). */
+int codegen_array_align(const Kernel *k, const Compile *c, int p);
 
 /* An arch codegen emits for (codegen/check.c holds the list). */
 typedef struct {
@@ -63,6 +77,8 @@ const Arch *codegen_archs(int *n);		 /* the table, n entries */
 void codegen_launch(const Kernel *k, const Compile *c, Launch *l);
 /* The bytes of l's workspace for a launch of M rows. */
 int64_t codegen_workspace_bytes(const Launch *l, int64_t M);
+/* The byte offset of l's workspace region name for a launch of M rows. */
+int64_t codegen_ws_offset(const Launch *l, const char *name, int64_t M);
 /* FNV-1a, 64 bits, continuing from h (start with CODEGEN_FNV_BASIS): the manifest's kernel hash. */
 #define CODEGEN_FNV_BASIS 0xcbf29ce484222325ull
 uint64_t codegen_fnv1a(uint64_t h, const void *p, size_t n);
@@ -81,6 +97,10 @@ int codegen_ptx(const Kernel *k, const Compile *c, Buf *ptx, Buf *llvm, Diag *d)
  * on the GPU. args as for cuLaunchKernel: a pointer to each kernel parameter, in manifest order.
  * The approximate math is exact here: this checks the logic, not the rounding. */
 int codegen_emulate(const Kernel *k, const Compile *c, void **args, Diag *d);
+
+/* The manifest's version, which names the ABI too (docs/manifest.md): 3, row strides. The
+ * compile cache keys on it, so an entry from before an ABI change is never read as current. */
+#define CODEGEN_MANIFEST_VERSION 3
 
 /* The launch manifest (docs/codegen.md), deterministic, with a trailing newline;
  * batch_invariant: whether the config was chosen in the batch-invariant mode. */
@@ -104,7 +124,10 @@ int ptxas_assemble(const char *ptx, const char *arch, Buf *cubin, Buf *log, Diag
 
 /* --regions: a kernel's regions in the order a CTA runs them (the stamp buffer's layout,
  * docs/regions.md). wait: its start is a CTA's arrival at a combine across the group's CTAs (a
- * cluster, or a split row's segments), group CTAs consecutive in x. */
+ * cluster, or a split row's segments), group CTAs consecutive in x. The buffer is u64
+ * [slot][2 + n]: a slot per row block (per CTA without a persistent grid), holding the CTA that
+ * ran it + 1, then the n + 1 boundaries (region r from boundary r to r + 1), each the latest of
+ * the CTA's warps to pass it. */
 #define MAX_REGIONS 64
 typedef struct {
 	char name[32];
@@ -117,9 +140,9 @@ typedef struct {
 /* The regions the lowering marks for c (none when c->regions is 0), from a lowering of its own
  * (emit.c): 0, or -1 with d set. */
 int codegen_regions(const Kernel *k, const Compile *c, Regions *out, Diag *d);
-/* The manifest's regions parameter and its block (the stamps of grid_x CTAs). */
-void regions_manifest_param(Buf *b, const Regions *rs, int64_t grid_x);
-void regions_manifest(Buf *b, const Regions *rs, int64_t grid_x);
+/* The manifest's regions parameter and its block (a slot for each of l's blocks). */
+void regions_manifest_param(Buf *b, const Regions *rs, const Launch *l);
+void regions_manifest(Buf *b, const Regions *rs, const Launch *l);
 
 /* lower.c: builds the kernel into an LLVM module (LLVMContextRef, LLVMModuleRef); host: for
  * the host CPU and the emulator instead of NVPTX. */

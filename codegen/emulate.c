@@ -20,6 +20,7 @@ typedef struct {
 	pthread_barrier_t cta;
 	pthread_barrier_t warp[32];
 	float xchg[1024];
+	int vote; /* barrier0.or's */
 	unsigned char *smem;
 } Cta;
 
@@ -65,6 +66,22 @@ static void
 emu_barrier0(void)
 {
 	pthread_barrier_wait(&self->cta->cta);
+}
+
+/* bar.red.or: the barrier, and whether any thread's predicate was non-zero. */
+static int
+emu_barrier0_or(int p)
+{
+	Cta *c = self->cta;
+	if (p)
+		__atomic_store_n(&c->vote, 1, __ATOMIC_SEQ_CST);
+	pthread_barrier_wait(&c->cta);
+	int r = __atomic_load_n(&c->vote, __ATOMIC_SEQ_CST);
+	pthread_barrier_wait(&c->cta);
+	if (self->tid == 0)
+		__atomic_store_n(&c->vote, 0, __ATOMIC_SEQ_CST);
+	pthread_barrier_wait(&c->cta);
+	return r;
 }
 
 static void *
@@ -178,6 +195,7 @@ static const struct {
     {"emu.read.ptx.sreg.ctaid.x", (void *)emu_ctaid},
     {"emu.read.ptx.sreg.nctaid.x", (void *)emu_nctaid},
     {"emu.barrier0", (void *)emu_barrier0},
+    {"emu.barrier0.or", (void *)emu_barrier0_or},
     {"emu.smem.base", (void *)emu_smem_base},
     {"emu.mapa", (void *)emu_mapa},
     {"emu.barrier.cluster.arrive", (void *)emu_cluster_arrive},

@@ -15,13 +15,16 @@ prologue(Lower *L)
 {
 	const Kernel *k = L->k;
 	const Config *g = &L->c->cfg;
-	int np = k->nparams + 2 + L->has_ws;
+	int *tiles = arena_alloc(L->a, sizeof(int) * (k->nparams + 1));
+	int ns = codegen_strides(k, tiles), ws_at = k->nparams + 2 + ns;
+	int np = ws_at + L->has_ws;
 	LLVMTypeRef *pt = arena_alloc(L->a, sizeof(LLVMTypeRef) * np);
 	for (int i = 0; i < k->nparams; i++)
 		pt[i] = k->params[i].kind == P_PARAM ? L->f32 : L->ptr1;
-	pt[k->nparams] = pt[k->nparams + 1] = L->i64;
+	for (int i = k->nparams; i < ws_at; i++) /* M, N and the row strides */
+		pt[i] = L->i64;
 	if (L->has_ws)
-		pt[k->nparams + 2] = L->ptr1;
+		pt[ws_at] = L->ptr1;
 	pt = regions_param_type(L, pt, &np);
 	L->fn = LLVMAddFunction(L->mod, k->name,
 				LLVMFunctionType(LLVMVoidTypeInContext(L->cx), pt, np, 0));
@@ -46,10 +49,18 @@ prologue(Lower *L)
 	L->N = LLVMGetParam(L->fn, k->nparams + 1);
 	LLVMSetValueName2(L->M, "M", 1);
 	LLVMSetValueName2(L->N, "N", 1);
+	L->stride = arena_alloc(L->a, sizeof(LLVMValueRef) * k->nparams);
+	L->rowoff = arena_alloc(L->a, sizeof(LLVMValueRef) * k->nparams);
+	for (int i = 0; i < ns; i++) {
+		char name[96];
+		snprintf(name, sizeof name, "%s.stride", k->params[tiles[i]].name);
+		L->stride[tiles[i]] = LLVMGetParam(L->fn, k->nparams + 2 + i);
+		LLVMSetValueName2(L->stride[tiles[i]], name, strlen(name));
+	}
 	if (L->has_ws) {
-		L->ws = LLVMGetParam(L->fn, k->nparams + 2);
+		L->ws = LLVMGetParam(L->fn, ws_at);
 		LLVMSetValueName2(L->ws, "workspace", 9);
-		LLVMAddAttributeAtIndex(L->fn, k->nparams + 3,
+		LLVMAddAttributeAtIndex(L->fn, ws_at + 1,
 					LLVMCreateEnumAttribute(L->cx, noalias, 0));
 	}
 	LLVMPositionBuilderAtEnd(L->b, LLVMAppendBasicBlockInContext(L->cx, L->fn, "entry"));
@@ -184,7 +195,7 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	L.E = (int)(g->r_block / L.tpr);
 	L.nvec = L.E / L.vec;
 	L.split = g->split;
-	L.has_ws = g->split > 1 || g->dynamic;
+	L.has_ws = g->split > 1 || g->dynamic || k->plan->ncolsum;
 	L.nseg = config_segments(g);
 	L.cluster = g->cluster > 1 ? g->cluster : 1;
 	L.shifted = !config_rows_aligned(g, c->N);

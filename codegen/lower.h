@@ -69,13 +69,16 @@ typedef struct {
 	LLVMValueRef dyn;  /* smem=1: the dynamic shared memory that keeps rows */
 
 	/* kernel values, made once in the entry block */
-	LLVMValueRef *parg; /* per param: the kernel argument */
+	LLVMValueRef *parg;   /* per param: the kernel argument */
+	LLVMValueRef *stride; /* per param: an [M,N] array's row stride argument, else NULL */
 	LLVMValueRef M, N, Nf, ws;
 	LLVMValueRef policy[2]; /* evict=1: the L2 policies evict_first and evict_last */
 
 	/* thread geometry: the thread's row, its lane within the row and its segment */
 	LLVMValueRef cta; /* i64 ctaid.x */
-	LLVMValueRef lane, lofs, lane32, warp, grp, seg, row, rowok, rowoff, seg_start, seg_end;
+	LLVMValueRef lane, lofs, lane32, warp, grp, seg, row, rowok, seg_start, seg_end;
+	/* per param: where an [M,N] array's row starts (place_row), else NULL */
+	LLVMValueRef *rowoff;
 	LLVMValueRef body_lo, body_hi; /* the aligned whole vectors of the segment */
 
 	/* per-pass state: what the lowering updates as it goes */
@@ -90,6 +93,9 @@ typedef struct {
 	/* a persistent grid: per instruction, a load's raw vectors for the body chunk, issued
 	 * before the row's code (the next row ahead, an [N] input held across rows), else NULL */
 	LLVMValueRef **given;
+
+	/* colsum: per instruction, a colsum's E partials of the thread's columns, else NULL */
+	LLVMValueRef **csum;
 
 	/* --regions: the stamps' state (regions.c), else NULL */
 	struct LowerRegions *rg;
@@ -131,8 +137,9 @@ int is_tile(Lower *L, int v);
 /* The body chunk at column base, and the edge chunk (head and tail of a misaligned row). */
 Chunk chunk_at(Lower *L, LLVMValueRef base);
 Chunk chunk_edge(Lower *L);
-/* Sets body_lo and body_hi when rows start misaligned. */
-void body_bounds(Lower *L);
+/* Sets body_lo and body_hi when rows start misaligned; row_n is row*N, which every array's row
+ * start is congruent to modulo vec (the stride rule, config_stride_modulus). */
+void body_bounds(Lower *L, LLVMValueRef row_n);
 /* Makes the evict=1 L2 policies at the top of the kernel. */
 void make_policies(Lower *L);
 /* A full-width store over the chunk. */
@@ -175,11 +182,24 @@ void red_phis_close(Red *rs, int n, RedPhi *phi, LLVMBasicBlockRef end);
 void split_finish(Lower *L, Red *rs, int n);
 
 /* >>> the rows a CTA walks: one row block, or a persistent grid's (lower_sched.c) */
-/* The thread's row in row block rb and its segment's aligned body. */
+/* The thread's row in row block rb, where it starts in each [M,N] array (L->rowoff, the one
+ * place the row offset rule lives: row * the array's stride) and its segment's aligned body. */
 void place_row(Lower *L, LLVMValueRef rb);
 /* The kernel's body from the prologue to the return: the row block of the CTA, or under a
  * persistent grid a loop over row blocks (static stride or the work counter). */
 void lower_rows(Lower *L);
+
+/* >>> sums over rows (lower_colsum.c) */
+/* The partials at 0, before a persistent grid's loop (L->csum; NULL without colsums). */
+void colsum_begin(Lower *L);
+/* In the loop's head: the partials as phis entered from pre (returned); colsum_close adds what
+ * the back edge brings from latch, and the partials become the phis again (the loop's exit). */
+LLVMValueRef **colsum_phis(Lower *L, LLVMBasicBlockRef pre);
+void colsum_close(Lower *L, LLVMValueRef **phi, LLVMBasicBlockRef latch);
+/* Adds the chunk's elements of colsum instruction i's operand (real rows only). */
+void colsum_local(Lower *L, int i, const Chunk *ch);
+/* After the loop: the partials through the workspace, the two-level combine, the outputs. */
+void colsum_finish(Lower *L);
 
 /* >>> pass scheduling: the looped and persistent bodies (lower_rows.c) */
 /* Looped (and split) rows: a streaming pass per level of reductions, then an apply pass. */
@@ -191,13 +211,17 @@ void lower_persistent(Lower *L);
 typedef struct LowerRegions LowerRegions;
 /* Where a region starts: a looped pass's chunk loop (or the apply pass), a row's combine within
  * the CTA (red_cross), across a cluster, a persistent body (loads and elementwise work), the row
- * outputs (or the split rows' combine); R_END closes the last region at the kernel's exit. */
+ * outputs (or the split rows' combine); R_END closes the last region: at the kernel's exit, or
+ * under a persistent grid at the end of each row block. */
 enum { R_LOOP, R_CROSS, R_CLUSTER, R_BODY, R_ROWS, R_END };
 /* The parameter types with the stamp buffer's pointer appended (a copy), *np counted. */
 LLVMTypeRef *regions_param_type(Lower *L, LLVMTypeRef *pt, int *np);
-/* After the prologue: the buffer and this CTA's place in it. */
+/* After the prologue: the buffer and the threads that stamp. */
 void regions_begin(Lower *L);
-/* Ends the open region and starts one of kind (a barrier, then thread 0 stamps). */
+/* Where the stamps of a row block begin: its slot (i64: the CTA, or under a persistent grid the
+ * row block), whose CTA word thread 0 writes, and the first region's start. */
+void regions_start(Lower *L, LLVMValueRef slot);
+/* Ends the open region and starts one of kind: each warp's lane 0 stamps the boundary. */
 void region_mark(Lower *L, int kind);
 
 #endif

@@ -54,16 +54,17 @@ chunk_at(Lower *L, LLVMValueRef base)
 	return ch;
 }
 
-/* Where a row's 16-byte vectors start: rows begin at row*N elements, so with N not a multiple
- * of vec the first pad = (-(row*N + seg_start)) mod vec columns of a segment lie before the first
- * aligned vector. The body is the whole aligned vectors after them; the head (the pad) and the
- * tail (fewer than vec columns after the body) go to the edge chunk. */
+/* Where a row's 16-byte vectors start: a row begins at row*stride elements, as misaligned as
+ * row*N (the stride rule, config_stride_modulus), so with N not a multiple of vec the first pad =
+ * (-(row*N + seg_start)) mod vec columns of a segment lie before the first aligned vector. The
+ * body is the whole aligned vectors after them; the head (the pad) and the tail (fewer than vec
+ * columns after the body) go to the edge chunk. */
 void
-body_bounds(Lower *L)
+body_bounds(Lower *L, LLVMValueRef row_n)
 {
 	LLVMBuilderRef b = L->b;
 	LLVMValueRef m = ci64(L, L->vec - 1);
-	LLVMValueRef first = LLVMBuildAdd(b, L->rowoff, L->seg_start, "");
+	LLVMValueRef first = LLVMBuildAdd(b, row_n, L->seg_start, "");
 	LLVMValueRef pad = LLVMBuildAnd(b, LLVMBuildNeg(b, first, ""), m, "");
 	LLVMValueRef len = LLVMBuildSub(b, L->seg_end, L->seg_start, "");
 	LLVMValueRef pos = LLVMBuildICmp(b, LLVMIntSGT, len, ci64(L, 0), "");
@@ -113,7 +114,7 @@ elem_ptr(Lower *L, int param, const Chunk *ch, int j)
 	LLVMTypeRef et = storage_type(L, p->type);
 	LLVMValueRef off = ch->vcol ? ch->vcol[j] : ch->col;
 	if (p->shape == SH_TILE)
-		off = LLVMBuildAdd(L->b, L->rowoff, off, "");
+		off = LLVMBuildAdd(L->b, L->rowoff[param], off, "");
 	LLVMValueRef base = LLVMBuildGEP2(L->b, et, L->parg[param], &off, 1, "");
 	if (ch->vcol)
 		return base;
@@ -132,8 +133,7 @@ unaligned(Lower *L, const Chunk *ch, const Param *p)
 static int
 vec_align(Lower *L, Type t, int vec)
 {
-	int a = vec * type_size(type_resolve(t, L->c->dtype));
-	return a > 16 ? 16 : a;
+	return codegen_access_align(vec, type_size(type_resolve(t, L->c->dtype)));
 }
 
 /* What one access moves: vec elements as a vector, except bytes (i8, bool), which travel as one
@@ -438,7 +438,7 @@ lower_uniform(Lower *L, const Instr *in)
 		idx = LLVMBuildSelect(L->b, neg, ci64(L, 0), idx, "");
 		LLVMValueRef big = LLVMBuildICmp(L->b, LLVMIntSGT, idx, last, "");
 		idx = LLVMBuildSelect(L->b, big, last, idx, "");
-		LLVMValueRef off = LLVMBuildAdd(L->b, L->rowoff, idx, "");
+		LLVMValueRef off = LLVMBuildAdd(L->b, L->rowoff[in->param], idx, "");
 		LLVMValueRef ptr = LLVMBuildGEP2(L->b, st, L->parg[in->param], &off, 1, "");
 		v = from_storage(
 		    L, p->type,

@@ -127,6 +127,8 @@ lower_persistent(Lower *L)
 		}
 		/* a load is issued at its first use, so a row input used only after a reduction
 		 * (a weight, a residual) is not held in registers across it */
+		if (instr_is_colsum_store(k, in))
+			continue; /* made once, after the last row (colsum_finish) */
 		for (int c = 0; c < nch; c++)
 			for (int j = 0; j < in->nargs; j++) {
 				const Arg *a = &in->args[j];
@@ -138,8 +140,11 @@ lower_persistent(Lower *L)
 			for (int c = 0; c < nch; c++)
 				red_local(L, &pend[np], &chs[c]);
 			np++;
+		} else if (in->op == OP_COLSUM) {
+			for (int c = 0; c < nch; c++)
+				colsum_local(L, i, &chs[c]);
 		} else if (in->op == OP_STORE) {
-			if (shape_has_n(k->params[in->param].shape))
+			if (plan_is_tile_store(k, in))
 				for (int c = 0; c < nch; c++)
 					store_tile(L, in, &chs[c]);
 		} else if (in->nres > 0 && in->res[0] >= 0 && is_tile(L, in->res[0])) {

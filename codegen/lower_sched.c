@@ -1,8 +1,9 @@
 /* Lowering: the rows a CTA walks, its row block or a persistent grid's (docs/codegen.md). */
 #include "codegen/lower.h"
 
-/* The thread's row in row block rb (m_block rows from row rb * m_block), and the aligned body of
- * its segment. */
+/* The thread's row in row block rb (m_block rows from row rb * m_block), where the row starts in
+ * each [M,N] array (row * the array's stride, the ABI's row stride argument), and the aligned
+ * body of its segment. */
 void
 place_row(Lower *L, LLVMValueRef rb)
 {
@@ -12,9 +13,10 @@ place_row(Lower *L, LLVMValueRef rb)
 	/* rows past M read row M-1 (masked out), so no load needs a branch */
 	LLVMValueRef rowc =
 	    LLVMBuildSelect(L->b, L->rowok, L->row, LLVMBuildSub(L->b, L->M, ci64(L, 1), ""), "");
-	L->rowoff = LLVMBuildMul(L->b, rowc, L->N, "");
+	for (int p = 0; p < L->k->nparams; p++)
+		L->rowoff[p] = L->stride[p] ? LLVMBuildMul(L->b, rowc, L->stride[p], "") : NULL;
 	if (L->shifted) {
-		body_bounds(L);
+		body_bounds(L, LLVMBuildMul(L->b, rowc, L->N, ""));
 	} else {
 		L->body_lo = L->seg_start;
 		L->body_hi = L->seg_end;
@@ -147,6 +149,8 @@ grid_loop(Lower *L)
 		L->body_hi = L->seg_end;
 		issue_loads(L, SH_VEC, L->given);
 	}
+	if (k->plan->ncolsum)
+		colsum_begin(L);
 	LLVMValueRef **cur = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
 	if (g->ahead) {
 		place_row(L, L->cta);
@@ -169,8 +173,10 @@ grid_loop(Lower *L)
 			}
 			cur[i] = phi;
 		}
+	LLVMValueRef **csum = colsum_phis(L, pre);
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, rb, nrb, ""), body, exit);
 	LLVMPositionBuilderAtEnd(L->b, body);
+	regions_start(L, rb); /* --regions: a slot a row block; the ticket's wait is in its first */
 	LLVMValueRef rbn = next_block(L, rb, stride, sm.red_bytes);
 	LLVMValueRef **next = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
 	if (g->ahead) {
@@ -185,15 +191,19 @@ grid_loop(Lower *L)
 	/* the next block's partials and ticket reuse the shared words this block read */
 	if (sm.red_bytes > 0)
 		intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+	region_mark(L, R_END);
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
 	LLVMBuildBr(L->b, head);
 	LLVMAddIncoming(rb, &rbn, &latch, 1);
 	for (int i = 0; i < k->nins; i++)
 		for (int j = 0; cur[i] && j < L->nvec; j++)
 			LLVMAddIncoming(cur[i][j], &next[i][j], &latch, 1);
+	colsum_close(L, csum, latch);
 	LLVMPositionBuilderAtEnd(L->b, exit);
 	if (g->dynamic)
 		counter_reset(L);
+	if (k->plan->ncolsum)
+		colsum_finish(L);
 }
 
 void
@@ -202,9 +212,10 @@ lower_rows(Lower *L)
 	if (L->c->cfg.grid > 0) {
 		grid_loop(L);
 	} else {
+		regions_start(L, L->cta);
 		place_row(L, LLVMBuildUDiv(L->b, L->cta, ci64(L, L->nseg), ""));
 		row_body(L);
+		region_mark(L, R_END);
 	}
-	region_mark(L, R_END);
 	LLVMBuildRetVoid(L->b);
 }

@@ -1,4 +1,6 @@
 /* The launch manifest: everything a caller needs to launch the PTX, as deterministic JSON. */
+#include <stdlib.h>
+
 #include "codegen/codegen.h"
 
 static void
@@ -20,6 +22,16 @@ jstr(Buf *b, const char *s)
 }
 
 static const char *const kinds[] = {"in", "out", "param"};
+
+/* The name of array's row stride parameter: "x.stride" (a '.' no kernel's name holds). */
+static void
+stride_name(Buf *b, const char *array)
+{
+	Buf n = {0};
+	buf_printf(&n, "%s.stride", array);
+	jstr(b, n.s);
+	buf_free(&n);
+}
 
 uint64_t
 codegen_fnv1a(uint64_t h, const void *p, size_t n)
@@ -88,8 +100,8 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, 
 	kernel_print(&text, k);
 	uint64_t hash = codegen_fnv1a(CODEGEN_FNV_BASIS, text.s, text.len);
 	buf_free(&text);
-	buf_printf(b, "{\n  \"manifest_version\": 2,\n  \"rkc_version\": \"%s\",\n  \"kernel\": ",
-		   RKC_VERSION);
+	buf_printf(b, "{\n  \"manifest_version\": %d,\n  \"rkc_version\": \"%s\",\n  \"kernel\": ",
+		   CODEGEN_MANIFEST_VERSION, RKC_VERSION);
 	jstr(b, k->name);
 	buf_printf(b, ",\n  \"kernel_hash\": \"fnv1a64:%016llx\"", (unsigned long long)hash);
 	buf_puts(b, ",\n  \"entry\": ");
@@ -104,7 +116,10 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, 
 	buf_printf(b,
 		   "\n  \"valid\": {\"M\": {\"min\": 1, \"max\": %lld}, \"N\": {\"exact\": %lld}},",
 		   (long long)SHAPE_MAX_M, (long long)c->N);
-	buf_puts(b, "\n  \"array_align\": 16,\n  \"policy\": ");
+	/* every [M,N] array's row stride is N plus a multiple of this (config_stride_modulus) */
+	int mod = config_stride_modulus(g);
+	buf_printf(b, "\n  \"stride_rule\": {\"modulus\": %d, \"residue\": %lld},\n  \"policy\": ",
+		   mod, (long long)(c->N % mod));
 	jstr(b, policy ? policy : "forced");
 	buf_printf(b, ",\n  \"batch_invariant\": %s", batch_invariant ? "true" : "false");
 	buf_printf(b,
@@ -131,6 +146,12 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, 
 		if (p->kind == P_PARAM) {
 			buf_puts(b, ", \"default\": ");
 			buf_json_double(b, p->def);
+		} else {
+			buf_printf(b, ", \"align\": %d", codegen_array_align(k, c, i));
+		}
+		if (p->kind != P_PARAM && p->shape == SH_TILE) {
+			buf_puts(b, ", \"stride_param\": ");
+			stride_name(b, p->name);
 		}
 		buf_puts(b, "},");
 	}
@@ -138,13 +159,23 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, 
 		 "\n    {\"name\": \"M\", \"kind\": \"dim\", \"type\": \"i64\", \"shape\": \"\"},");
 	buf_puts(b,
 		 "\n    {\"name\": \"N\", \"kind\": \"dim\", \"type\": \"i64\", \"shape\": \"\"}");
+	int *tiles = calloc((size_t)k->nparams + 1, sizeof(int));
+	int ns = codegen_strides(k, tiles);
+	for (int i = 0; i < ns; i++) {
+		buf_puts(b, ",\n    {\"name\": ");
+		stride_name(b, k->params[tiles[i]].name);
+		buf_puts(b, ", \"kind\": \"stride\", \"type\": \"i64\", \"shape\": \"\", \"of\": ");
+		jstr(b, k->params[tiles[i]].name);
+		buf_puts(b, "}");
+	}
+	free(tiles);
 	if (l.nws)
 		buf_printf(b,
 			   ",\n    {\"name\": \"workspace\", \"kind\": \"workspace\", \"type\": "
 			   "\"i8\", \"shape\": \"\", \"bytes\": %lld}",
 			   (long long)l.workspace_bytes);
 	if (c->regions)
-		regions_manifest_param(b, &rs, l.grid_x);
+		regions_manifest_param(b, &rs, &l);
 	buf_puts(b, "\n  ],\n");
 	grid(b, &l);
 	buf_printf(b, "  \"block\": {\"x\": %d, \"y\": 1, \"z\": 1},\n", l.block_x);
@@ -152,6 +183,6 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, 
 	buf_printf(b, "  \"dynamic_smem\": %lld,\n", (long long)l.dynamic_smem);
 	workspace(b, &l);
 	if (c->regions)
-		regions_manifest(b, &rs, l.grid_x);
+		regions_manifest(b, &rs, &l);
 	buf_puts(b, "\n}\n");
 }

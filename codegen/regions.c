@@ -4,16 +4,17 @@
 
 #include "codegen/lower.h"
 
-/* The lowering's regions state. Slots are given in the order the lowering marks them, which is
- * the order a CTA runs them; the buffer is u64 [grid.x][n][2] (start, end), and its per-CTA
+/* The lowering's regions state. Regions are listed in the order the lowering marks them, which
+ * is the order a CTA runs them; the buffer is u64 [slot][2 + n] (codegen.h), and its per-slot
  * stride is known only when the last region closes, so it is read from a constant global whose
  * initializer is set then (O3 folds the load). */
 struct LowerRegions {
 	LLVMValueRef buf;    /* the kernel's last parameter */
-	LLVMValueRef base;   /* i64: this CTA's first stamp */
-	LLVMValueRef stride; /* the constant global holding 2 * n */
-	LLVMValueRef tid0;   /* i1: thread 0, the one that stamps */
-	int open;	     /* the open region's slot, or -1 */
+	LLVMValueRef slot;   /* i64: the first word of the row block's slot (regions_start) */
+	LLVMValueRef stride; /* the constant global holding n + 2 */
+	LLVMValueRef lane0;  /* i1: lane 0 of its warp, which stamps for the warp */
+	LLVMValueRef tid0;   /* i1: thread 0, which names the slot's CTA */
+	int open;	     /* the open region, or -1 */
 	int open_kind;
 	int persistent; /* the first region was a persistent body */
 	int ncombine;	/* persistent: combines marked so far */
@@ -42,14 +43,14 @@ regions_begin(Lower *L)
 	R->list.group = L->nseg;
 	R->buf = LLVMGetParam(L->fn, (unsigned)L->np - 1);
 	LLVMSetValueName2(R->buf, "regions", 7);
+	unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+	LLVMAddAttributeAtIndex(L->fn, (unsigned)L->np, LLVMCreateEnumAttribute(L->cx, noalias, 0));
 	R->stride = LLVMAddGlobal(L->mod, L->i64, "rkc.regions.stride");
 	LLVMSetLinkage(R->stride, LLVMInternalLinkage);
 	LLVMSetGlobalConstant(R->stride, 1);
-	LLVMValueRef cta = LLVMBuildZExt(
-	    L->b, intr(L, "llvm.nvvm.read.ptx.sreg.ctaid.x", NULL, NULL, 0), L->i64, "");
 	LLVMValueRef tid = intr(L, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, NULL, 0);
-	R->base = LLVMBuildMul(L->b, cta, LLVMBuildLoad2(L->b, L->i64, R->stride, ""), "");
 	R->tid0 = LLVMBuildICmp(L->b, LLVMIntEQ, tid, ci32(L, 0), "");
+	R->lane0 = LLVMBuildICmp(L->b, LLVMIntEQ, L->lane32, ci32(L, 0), "");
 	L->rg = R;
 }
 
@@ -99,21 +100,48 @@ add_region(Lower *L, LowerRegions *R, int kind)
 	return R->list.n++;
 }
 
-/* Stamp slot s (a region's start or end) of this CTA with time t. */
+/* Boundary b of the slot: lane 0 of each warp reads %globaltimer when its warp gets there and
+ * keeps the latest of the CTA's warps (an atomic max whose result is never used, so nothing
+ * waits on it). No barrier: the warps go on as they would without the stamps. */
 static void
-stamp(Lower *L, LowerRegions *R, int s, LLVMValueRef t)
+stamp(Lower *L, LowerRegions *R, int b)
 {
-	LLVMValueRef ix = LLVMBuildAdd(L->b, R->base, ci64(L, s), "");
+	LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.stamp");
+	LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.next");
+	LLVMBuildCondBr(L->b, R->lane0, yes, cont);
+	LLVMPositionBuilderAtEnd(L->b, yes);
+	LLVMValueRef t = intr(L, "llvm.nvvm.read.ptx.sreg.globaltimer", NULL, NULL, 0);
+	LLVMValueRef ix = LLVMBuildAdd(L->b, R->slot, ci64(L, 1 + b), "");
 	LLVMValueRef p = LLVMBuildGEP2(L->b, L->i64, R->buf, &ix, 1, "");
-	LLVMSetAlignment(LLVMBuildStore(L->b, t, p), 8);
+	LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpUMax, p, t, LLVMAtomicOrderingMonotonic, 0);
+	LLVMBuildBr(L->b, cont);
+	LLVMPositionBuilderAtEnd(L->b, cont);
 }
 
-/* The end of the kernel: the list as named metadata, read back by codegen_regions, and the
- * stride the stamps' addresses were built with. */
+void
+regions_start(Lower *L, LLVMValueRef slot)
+{
+	LowerRegions *R = L->rg;
+	if (!R)
+		return;
+	R->slot = LLVMBuildMul(L->b, slot, LLVMBuildLoad2(L->b, L->i64, R->stride, ""), "");
+	LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.cta");
+	LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.first");
+	LLVMBuildCondBr(L->b, R->tid0, yes, cont);
+	LLVMPositionBuilderAtEnd(L->b, yes);
+	LLVMValueRef p = LLVMBuildGEP2(L->b, L->i64, R->buf, &R->slot, 1, "");
+	LLVMSetAlignment(LLVMBuildStore(L->b, LLVMBuildAdd(L->b, L->cta, ci64(L, 1), ""), p), 8);
+	LLVMBuildBr(L->b, cont);
+	LLVMPositionBuilderAtEnd(L->b, cont);
+	stamp(L, R, 0);
+}
+
+/* The last boundary: the list as named metadata, read back by codegen_regions, and the stride
+ * the stamps' addresses were built with. */
 static void
 regions_close(Lower *L, LowerRegions *R)
 {
-	LLVMSetInitializer(R->stride, ci64(L, 2 * (long long)R->list.n));
+	LLVMSetInitializer(R->stride, ci64(L, 2 + (long long)R->list.n));
 	for (int i = 0; i < R->list.n; i++) {
 		const Region *r = &R->list.r[i];
 		LLVMMetadataRef md[2] = {
@@ -126,11 +154,10 @@ regions_close(Lower *L, LowerRegions *R)
 	}
 }
 
-/* A boundary: every thread of the CTA meets at a barrier, so the region that ends is complete for
- * the whole CTA (its loads consumed, its stores issued), then thread 0 reads %globaltimer and
- * stores it as the open region's end and the new region's start. R_BODY while a body is open
- * does nothing (a persistent kernel that waited on a value with no reduction pending); R_END
- * closes the last region. */
+/* A boundary: the open region ends and one of kind starts (regions_start stamped the first
+ * one's start). R_BODY while a body is open does nothing (a persistent kernel that waited on a
+ * value with no reduction pending); R_END closes the last region: at the kernel's exit, or under
+ * a persistent grid at the end of each row block. */
 void
 region_mark(Lower *L, int kind)
 {
@@ -140,18 +167,8 @@ region_mark(Lower *L, int kind)
 	if (kind == R_BODY && R->list.n == 0)
 		R->persistent = 1;
 	int s = kind == R_END ? -1 : add_region(L, R, kind);
-	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
-	LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.stamp");
-	LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.next");
-	LLVMBuildCondBr(L->b, R->tid0, yes, cont);
-	LLVMPositionBuilderAtEnd(L->b, yes);
-	LLVMValueRef t = intr(L, "llvm.nvvm.read.ptx.sreg.globaltimer", NULL, NULL, 0);
-	if (R->open >= 0)
-		stamp(L, R, 2 * R->open + 1, t);
-	if (s >= 0)
-		stamp(L, R, 2 * s, t);
-	LLVMBuildBr(L->b, cont);
-	LLVMPositionBuilderAtEnd(L->b, cont);
+	if (s != 0)
+		stamp(L, R, s < 0 ? R->list.n : s);
 	R->open = s;
 	R->open_kind = kind;
 	if (kind == R_END)
@@ -178,22 +195,24 @@ regions_read(LLVMModuleRef mod, Regions *out)
 }
 
 void
-regions_manifest_param(Buf *b, const Regions *rs, int64_t grid_x)
+regions_manifest_param(Buf *b, const Regions *rs, const Launch *l)
 {
 	buf_printf(b,
 		   ",\n    {\"name\": \"regions\", \"kind\": \"regions\", \"type\": \"u64\", "
 		   "\"shape\": \"\", \"bytes\": %lld}",
-		   (long long)(grid_x * rs->n * 16));
+		   (long long)(l->blocks * (rs->n + 2) * 8));
 }
 
 void
-regions_manifest(Buf *b, const Regions *rs, int64_t grid_x)
+regions_manifest(Buf *b, const Regions *rs, const Launch *l)
 {
 	buf_printf(b,
 		   ",\n  \"regions\": {\"param\": \"regions\", \"timer\": \"globaltimer\", "
-		   "\"unit\": \"ns\", \"layout\": \"u64 [cta][region][start,end]\", \"bytes\": "
-		   "\"grid.x*%d*16\", \"bytes_value\": %lld, \"group\": %d, \"list\": [",
-		   rs->n, (long long)(grid_x * rs->n * 16), rs->group);
+		   "\"unit\": \"ns\", \"layout\": \"u64 [slot][cta+1, boundary 0..n]\", "
+		   "\"slot\": \"%s\", \"slots\": %lld, \"words\": %d, \"bytes_value\": %lld, "
+		   "\"group\": %d, \"list\": [",
+		   l->grid_cap ? "row block" : "cta", (long long)l->blocks, rs->n + 2,
+		   (long long)(l->blocks * (rs->n + 2) * 8), rs->group);
 	for (int i = 0; i < rs->n; i++)
 		buf_printf(b, "%s\n    {\"name\": \"%s\", \"wait\": %s}", i ? "," : "",
 			   rs->r[i].name, rs->r[i].wait ? "true" : "false");

@@ -106,6 +106,19 @@ stage_validate(const Request *rq, Result *r, Diag *d)
 	    config_check_target(rq->k, rq->dtype, rq->N, c, &r->target, &e)) {
 		if (rq->forced || rq->cfg)
 			return diag(d, "%s", e.msg);
+		if (rq->k->plan->ncolsum && rq->policy == POLICY_HELION2828)
+			return diag(
+			    d, "the helion2828 policy (Helion's seed rules) has no rule for a sum "
+			       "over rows (colsum); use --policy rkc");
+		if (rq->k->plan->ncolsum)
+			return diag(
+			    d,
+			    "no persistent config of rows of N=%lld (%s, vec %d) fits a "
+			    "thread's registers, and a sum over rows (colsum) needs the row held "
+			    "in registers: it has no looped mode (docs/codegen.md, \"Sums over "
+			    "rows\")",
+			    (long long)rq->N, type_name(rq->dtype),
+			    config_vec(rq->k, rq->dtype, rq->N));
 		return diag(d, "internal error: the %s policy chose a config it cannot emit: %s",
 			    policy_name(rq->policy), e.msg);
 	}

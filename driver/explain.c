@@ -1,4 +1,5 @@
-/* explain's JSON object: the request, the config, the modelled cost, the reasons and the facts. */
+/* explain's JSON object: the request, the config, the modelled cost and its terms, the reasons
+ * and the facts. */
 #include <jansson.h>
 #include <stdlib.h>
 
@@ -33,6 +34,36 @@ facts_json(const Facts *f)
 	    f->row_peak, "pointers", f->nptrs);
 }
 
+/* The cost model's terms (heuristics/cost.c): a CTA's latency, ns, and the modelled time, us,
+ * each as the model adds them, and the largest term of each. */
+static json_t *
+cost_json(const Cost *c)
+{
+	const char *names[] = {"dram",	  "later_passes", "reduction",
+			       "cluster", "cta_fixed",	  "ticket"};
+	double ns[] = {c->dram_ns,    c->passes_ns, c->reduce_ns,
+		       c->cluster_ns, c->fixed_ns,  c->ticket_ns};
+	json_t *cta = json_object();
+	int big = 0;
+	for (int i = 0; i < 6; i++) {
+		json_object_set_new(cta, names[i], json_real(ns[i]));
+		big = ns[i] > ns[big] ? i : big;
+	}
+	const char *tnames[] = {"hbm", "l2", "launch", "colsum_combine"};
+	double us[] = {c->mem_us, c->l2_us, c->launch_us, c->combine_us};
+	json_t *time = json_object();
+	int tbig = 0;
+	for (int i = 0; i < 4; i++) {
+		json_object_set_new(time, tnames[i], json_real(us[i]));
+		tbig = us[i] > us[tbig] ? i : tbig;
+	}
+	return json_pack("{s:f,s:f,s:o,s:s,s:o,s:s,s:f,s:f,s:f,s:I,s:i,s:f}", "us", c->us, "cta_us",
+			 c->cta_us, "cta_terms_ns", cta, "cta_largest", names[big], "time_terms_us",
+			 time, "time_largest", tnames[tbig], "hbm_bytes", c->hbm_bytes, "l2_bytes",
+			 c->l2_bytes, "bw_gbps", c->bw_gbps, "ctas", (json_int_t)c->ctas,
+			 "ctas_per_sm", c->ctas_per_sm, "waves", c->waves);
+}
+
 char *
 rkc_explain_json(const Request *rq, const Result *r)
 {
@@ -59,6 +90,9 @@ rkc_explain_json(const Request *rq, const Result *r)
 	    (double)(long long)(c->cost.us * 10 + 0.5) / 10, "reasons", reasons, "facts",
 	    facts_json(f), "batch_invariant", rq->batch_invariant, "config_short", cs.s ? cs.s : "",
 	    "spills", c->cost.spills != 0);
+	json_object_update_new(o, json_pack("{s:i,s:i,s:i,s:o}", "grid", g->grid, "dynamic",
+					    g->dynamic, "ahead", g->ahead, "cost",
+					    cost_json(&c->cost)));
 	buf_free(&cs);
 	char *s = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
 	json_decref(o);

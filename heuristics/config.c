@@ -20,12 +20,15 @@ config_elem_size(const Kernel *k, Type dtype)
 }
 
 /* 16 bytes for any N: codegen aligns each row's body and reads a misaligned head and the tail
- * element by element, so vec is the body's width. N stays in the signature for the callers. */
+ * element by element, so vec is the body's width. A kernel with a sum over rows needs rows that
+ * start aligned (a thread keeps the same columns in every row): the widest vec dividing N. */
 int
 config_vec(const Kernel *k, Type dtype, int64_t N)
 {
-	(void)N;
-	return 16 / config_elem_size(k, dtype);
+	int vec = 16 / config_elem_size(k, dtype);
+	while (k->plan->ncolsum && vec > 1 && N % vec)
+		vec /= 2;
+	return vec;
 }
 
 int

@@ -28,7 +28,11 @@
  * - a row whose threads cover less than a 32-byte sector per warp access (one thread a row at
  *   16 bytes) moves each sector twice: its [M,N] bytes count 32 / span times (measured on the
  *   H100: layer_norm f32 1048576x32 at one thread a row ran 1.84x the time of four).
- * - time = memory time + L2 time + launch (+ the split combine).
+ * - sums over rows (colsum): each CTA's row groups write a partial row to L2, and two combine
+ *   levels each read about sqrt(CTAs) of them per column (lower_colsum.c): their bytes go
+ *   through L2, and the last CTA's two levels add their round trips (COLSUM_UNROLL partial rows
+ *   a round trip, 4 columns a thread a turn) and two arrivals to the tail.
+ * - time = memory time + L2 time + launch (+ the split combine, the colsum tail).
  */
 /* A DRAM sector: the unit HBM and L2 move. */
 #define SECTOR 32
@@ -118,6 +122,20 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	}
 	if (o->spills) /* each spilled word is stored once and loaded once per pass, via L1/L2 */
 		l2 += (double)(capped - o->reg_limit) * 4 * (1 + passes) * threads * o->ctas;
+	double tail_ns = 0;
+	if (f->colsums && c->grid > 0) {
+		Config g = *c;
+		g.grid = (int)o->ctas;
+		ColsumLayout cl;
+		colsum_layout(&g, N, &cl);
+		double rows = (double)cl.slots + 2.0 * cl.groups;
+		l2 += f->colsums * rows * cl.row_bytes * 2;
+		double turns = (double)cdiv(cl.row_bytes / 16, threads);
+		double batches = (double)cdiv(cl.group * c->m_block, COLSUM_UNROLL) +
+				 (double)cdiv(cl.groups, COLSUM_UNROLL);
+		tail_ns = f->colsums * turns * batches * t->mem_latency_ns +
+			  2 * (t->mem_latency_ns + t->barrier_ns);
+	}
 	o->hbm_bytes = hbm;
 	o->l2_bytes = l2;
 
@@ -126,16 +144,22 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	/* a pass waits a DRAM round trip a chunk; a later pass over a kept row waits on shared
 	 * memory instead, and on L2 where it reads an [N] input; under a cluster each dependent
 	 * level adds the exchange through distributed shared memory */
-	double cta_ns = chunks * t->mem_latency_ns + f->levels * red_ns +
-			(c->grid > 0 ? t->cta_ns / blocks : t->cta_ns);
+	o->dram_ns = chunks * t->mem_latency_ns;
+	o->reduce_ns = f->levels * red_ns;
+	o->fixed_ns = c->grid > 0 ? t->cta_ns / blocks : t->cta_ns;
+	double cta_ns = o->dram_ns + o->reduce_ns + o->fixed_ns;
+	o->ticket_ns = o->passes_ns = o->cluster_ns = 0;
 	if (c->grid > 0 && c->dynamic) /* thread 0's ticket, then a barrier */
-		cta_ns += t->mem_latency_ns + t->barrier_ns;
-	for (int p = 1; p < passes && p < MAX_PASSES; p++)
-		cta_ns += chunks * (!kept		   ? t->mem_latency_ns
-				    : f->pass_vec_bytes[p] ? t->smem_ns + t->mem_latency_ns
-							   : t->smem_ns);
+		cta_ns += o->ticket_ns = t->mem_latency_ns + t->barrier_ns;
+	for (int p = 1; p < passes && p < MAX_PASSES; p++) {
+		double w = chunks * (!kept		    ? t->mem_latency_ns
+				     : f->pass_vec_bytes[p] ? t->smem_ns + t->mem_latency_ns
+							    : t->smem_ns);
+		cta_ns += w;
+		o->passes_ns += w;
+	}
 	if (c->cluster > 1)
-		cta_ns += f->levels * t->cluster_ns;
+		cta_ns += o->cluster_ns = f->levels * t->cluster_ns;
 	o->cta_us = cta_ns / 1e3;
 
 	double bw = t->hbm_gbps * 1e3; /* bytes per µs */
@@ -155,7 +179,9 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 			us += (rest * per_cta) / (bw * -expm1(-rest * cta_rate / bw));
 	}
 	o->bw_gbps = us > 0 ? hbm / us / 1e3 : 0;
-	us += l2 / (t->l2_gbps * 1e3);
-	us += t->launch_us + (c->split > 1 ? t->split_us : 0);
-	o->us = us;
+	o->mem_us = us;
+	o->l2_us = l2 / (t->l2_gbps * 1e3);
+	o->launch_us = t->launch_us + (c->split > 1 ? t->split_us : 0);
+	o->combine_us = tail_ns / 1e3;
+	o->us = us + o->l2_us + o->launch_us + o->combine_us;
 }

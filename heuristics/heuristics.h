@@ -73,12 +73,45 @@ config_rows_aligned(const Config *c, int64_t N)
 	return c->vec == 1 || N % c->vec == 0;
 }
 
+/* The row-stride rule (docs/manifest.md): row r of an [M,N] array starts r*stride elements after
+ * its base, and every array's stride must be N plus a multiple of this, so that every array's row
+ * r starts as misaligned as r*N: not at all when rows start aligned (config_rows_aligned: stride
+ * % vec == 0), else by the head codegen cuts from r*N (body_bounds). 1: any stride. */
+static inline int
+config_stride_modulus(const Config *c)
+{
+	return c->vec;
+}
+
 /* A persistent grid of persistent rows that start aligned holds its [N] inputs across row blocks
  * (and under ahead=1 the next block's [M,N] loads). */
 static inline int
 config_grid_holds(const Config *c, int64_t N)
 {
 	return c->grid > 0 && c->persistent && config_rows_aligned(c, N);
+}
+
+/* A kernel's sums over rows (colsum) under config c (codegen/lower_colsum.c): a partial row, a
+ * "slot", per row group of the grid (grid * m_block), each N floats padded to 16 bytes; the CTAs
+ * combine in groups of `group` consecutive ones, the least q with q * q >= grid, so each of the
+ * two combine levels sums about sqrt(grid) rows. The workspace's counters: a u32 of groups done
+ * at word COLSUM_DONE_WORD, then one a group from word COLSUM_GROUP_WORD0. */
+typedef struct {
+	int64_t group, groups, slots, row_bytes;
+} ColsumLayout;
+enum { COLSUM_DONE_WORD = 1, COLSUM_GROUP_WORD0 = 4 };
+/* A combine sums this many partial rows a round trip, their loads issued before the adds. */
+enum { COLSUM_UNROLL = 16 };
+static inline void
+colsum_layout(const Config *c, int64_t N, ColsumLayout *l)
+{
+	int64_t grid = c->grid > 0 ? c->grid : 1;
+	l->group = 1;
+	while (l->group * l->group < grid)
+		l->group++;
+	l->groups = (grid + l->group - 1) / l->group;
+	l->slots = grid * c->m_block;
+	l->row_bytes = (N + 3) / 4 * 16;
 }
 
 static inline int
@@ -127,6 +160,13 @@ typedef struct {
 	double cta_us;	/* one CTA's latency: round trips and reductions */
 	double bw_gbps; /* achieved HBM bandwidth over the run */
 	double us;	/* modelled time, launch included */
+	/* cta_us's terms, ns: the first pass's DRAM round trips (persistent: the row's one), the
+	 * later passes' waits, the reductions' shuffles and barriers, the cluster exchanges, the
+	 * CTA's start/store/retire share and the work counter's ticket */
+	double dram_ns, passes_ns, reduce_ns, cluster_ns, fixed_ns, ticket_ns;
+	/* us's terms: HBM time (Little's law over the waves), L2 time, launch and split combine,
+	 * the colsum combine's tail */
+	double mem_us, l2_us, launch_us, combine_us;
 } Cost;
 
 void cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *out);

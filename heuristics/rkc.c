@@ -137,8 +137,10 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 {
 	if (config_segments(c) > 1)
 		return;
+	/* a sum over rows takes a static grid, whatever the rows (it is the only mode it has) */
+	int colsum = k->plan->ncolsum > 0;
 	for (int ahead = 0; ahead <= (c->persistent && config_rows_aligned(c, N)); ahead++)
-		for (int dyn = 0; dyn <= 1; dyn++) {
+		for (int dyn = 0; dyn <= !colsum; dyn++) {
 			Config g = *c;
 			g.grid = GRID_PROBE;
 			g.dynamic = dyn;
@@ -146,9 +148,9 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 			Cost o;
 			cost_model(f, &g, M, N, t, &o);
 			int64_t slots = (int64_t)t->sms * o.ctas_per_sm;
-			if (cdiv(M, c->m_block) <= slots)
+			if (cdiv(M, c->m_block) <= slots && !colsum)
 				continue;
-			g.grid = (int)slots;
+			g.grid = (int)(cdiv(M, c->m_block) < slots ? cdiv(M, c->m_block) : slots);
 			add(cs, k, f, &g, M, N, t);
 		}
 }

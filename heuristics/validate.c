@@ -109,6 +109,22 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    "ahead=1 needs rows that start aligned: N=%lld is not a multiple of "
 			    "vec=%d (the next row's head and tail would move)",
 			    (long long)N, c->vec);
+	if (k->plan->ncolsum && (!c->persistent || c->grid == 0))
+		return diag(
+		    d,
+		    "a sum over rows (colsum) needs persistent=1 and a persistent grid (grid "
+		    "over 0): each thread keeps its columns' partial in registers over the "
+		    "rows its CTA walks; persistent=%d grid=%d",
+		    c->persistent, c->grid);
+	if (k->plan->ncolsum && c->dynamic)
+		return diag(d,
+			    "dynamic=1: a sum over rows (colsum) takes a static grid (dynamic=0)");
+	if (k->plan->ncolsum && !config_rows_aligned(c, N))
+		return diag(
+		    d,
+		    "a sum over rows (colsum) needs rows that start aligned: N=%lld is not a "
+		    "multiple of vec=%d (a thread's columns would move from row to row)",
+		    (long long)N, c->vec);
 	int segs = config_segments(c);
 	int64_t seg = (N + segs - 1) / segs;
 	if (c->persistent && c->r_block < seg)

@@ -12,9 +12,10 @@
 #define REF_CHUNK_ELEMS ((int64_t)1 << 20)
 
 int64_t
-sample_rows(int64_t M, int64_t N, int64_t **rows)
+sample_rows(const Kernel *k, int64_t M, int64_t N, int64_t **rows)
 {
-	int64_t n = M <= SAMPLE_ROWS || M * N <= WHOLE_MAX_ELEMS ? M : SAMPLE_ROWS;
+	int whole = M <= SAMPLE_ROWS || M * N <= WHOLE_MAX_ELEMS || k->plan->ncolsum;
+	int64_t n = whole ? M : SAMPLE_ROWS;
 	*rows = malloc(sizeof(int64_t) * (size_t)n);
 	for (int64_t i = 0; i < n; i++)
 		(*rows)[i] = n == M ? i : i * (M - 1) / (n - 1);
@@ -28,6 +29,7 @@ typedef struct {
 	Diag *diags; /* one per range; ranges are found by their start row */
 	int64_t nrows;
 	int *failed;
+	double **colsum; /* per param: a colsum's output's scratch row (ranges run in turn) */
 } Ref;
 
 static void
@@ -44,6 +46,10 @@ ref_range(void *ctx, int64_t lo, int64_t hi)
 			Shape s = k->params[p].shape;
 			bufs[p] = r->packed[p] + (s == SH_TILE ? at * r->N : s == SH_ROW ? at : 0);
 		}
+		/* a colsum's output: this call's rows into scratch, added to the sum so far */
+		for (int p = 0; r->colsum && p < k->nparams; p++)
+			if (r->colsum[p])
+				bufs[p] = r->colsum[p];
 		Diag d = {0};
 		if (interp_run(k, n, r->N, bufs, &d)) {
 			/* Report the first failing range: the same message whatever the threads. */
@@ -51,7 +57,23 @@ ref_range(void *ctx, int64_t lo, int64_t hi)
 			r->diags[lo] = d;
 			return;
 		}
+		for (int p = 0; r->colsum && p < k->nparams; p++)
+			for (int64_t j = 0; r->colsum[p] && j < r->N; j++)
+				r->packed[p][j] += r->colsum[p][j];
 	}
+}
+
+/* The outputs a colsum is stored into: a scratch row each (NULL for the others), or NULL. */
+static double **
+colsum_scratch(const Kernel *k, int64_t N)
+{
+	if (!k->plan->ncolsum)
+		return NULL;
+	double **s = calloc((size_t)k->nparams, sizeof(double *));
+	for (int i = 0; i < k->nins; i++)
+		if (instr_is_colsum_store(k, &k->ins[i]))
+			s[k->ins[i].param] = calloc((size_t)N, sizeof(double));
+	return s;
 }
 
 int
@@ -86,10 +108,25 @@ reference_rows(double **ref, const Kernel *k, const Tensor *ts, int64_t M, int64
 				packed[p][i] = elem_get(t->type, t->data, i);
 		}
 	}
-	Ref r = {k,	packed,
-		 N,	calloc((size_t)nrows + 1, sizeof(Diag)),
-		 nrows, calloc((size_t)nrows + 1, sizeof(int))};
-	parallel_for(nrows, ref_range, &r);
+	Ref r = {k,
+		 packed,
+		 N,
+		 calloc((size_t)nrows + 1, sizeof(Diag)),
+		 nrows,
+		 calloc((size_t)nrows + 1, sizeof(int)),
+		 colsum_scratch(k, N)};
+	/* a sum over rows adds each range's in row order, one range after the other */
+	if (r.colsum) {
+		for (int p = 0; p < k->nparams; p++)
+			if (r.colsum[p])
+				memset(packed[p], 0, sizeof(double) * (size_t)N);
+		ref_range(&r, 0, nrows);
+		for (int p = 0; p < k->nparams; p++)
+			free(r.colsum[p]);
+		free(r.colsum);
+	} else {
+		parallel_for(nrows, ref_range, &r);
+	}
 	int rc = 0;
 	for (int64_t i = 0; i < nrows && !rc; i++)
 		if (r.failed[i]) {
@@ -209,4 +246,35 @@ check_output(Check *c, Type t, const void *run1, const void *run2, int64_t count
 		c->tol = tol;
 	}
 	c->pass = c->err <= c->tol && c->nonfinite == 0 && c->unwritten == 0;
+}
+
+void
+rows_pad(void *dst, const void *src, int64_t rows, int64_t cols, int64_t stride, size_t size,
+	 unsigned char poison)
+{
+	for (int64_t r = 0; r < rows; r++) {
+		char *d = (char *)dst + (size_t)(r * stride) * size;
+		memcpy(d, (const char *)src + (size_t)(r * cols) * size, (size_t)cols * size);
+		memset(d + (size_t)cols * size, poison, (size_t)(stride - cols) * size);
+	}
+}
+
+int64_t
+rows_unpad(void *dst, const void *src, int64_t rows, int64_t cols, int64_t stride, size_t size,
+	   unsigned char poison)
+{
+	int64_t written = 0;
+	for (int64_t r = 0; r < rows; r++) {
+		const unsigned char *s = (const unsigned char *)src + (size_t)(r * stride) * size;
+		memcpy((char *)dst + (size_t)(r * cols) * size, s, (size_t)cols * size);
+		for (int64_t c = cols; c < stride; c++) {
+			const unsigned char *e = s + (size_t)c * size;
+			for (size_t i = 0; i < size; i++)
+				if (e[i] != poison) {
+					written++;
+					break;
+				}
+		}
+	}
+	return written;
 }

@@ -33,6 +33,7 @@
 	X(ModuleGetFunction, v2000)                                                                \
 	X(FuncGetAttribute, v2020)                                                                 \
 	X(FuncSetAttribute, v9000)                                                                 \
+	X(OccupancyMaxActiveBlocksPerMultiprocessor, v6050)                                        \
 	X(LaunchKernel, v4000)                                                                     \
 	X(LaunchKernelEx, v11060)                                                                  \
 	X(EventCreate, v2000)                                                                      \
@@ -50,7 +51,7 @@ struct Gpu {
 #undef X
 	CUdevice dev;
 	CUcontext ctx;
-	int l2_bytes;
+	int l2_bytes, sms;
 	CUdeviceptr flush; /* written before each timed launch to evict the L2 */
 	size_t flush_bytes;
 	char desc[256];
@@ -136,6 +137,7 @@ gpu_open(Diag *d)
 		g->ctx = NULL;
 		goto fail;
 	}
+	g->sms = sms;
 	snprintf(g->desc, sizeof g->desc, "%s, sm_%d%d, %d SMs, %d MiB L2, driver CUDA %d.%d", name,
 		 major, minor, sms, g->l2_bytes >> 20, ver / 1000, ver % 1000 / 10);
 	return g;
@@ -247,6 +249,16 @@ gpu_fn_info(const GpuFn *f, int *regs, int *local_bytes, int *shared_bytes)
 	*regs = f->regs;
 	*local_bytes = f->local_bytes;
 	*shared_bytes = f->shared_bytes;
+}
+
+int
+gpu_occupancy(Gpu *g, GpuFn *f, const Manifest *m, int *per_sm, int *sms, Diag *d)
+{
+	*sms = g->sms;
+	return CU(g, OccupancyMaxActiveBlocksPerMultiprocessor,
+		  (per_sm, f->fn, (int)(m->block[0] * m->block[1] * m->block[2]),
+		   (size_t)m->dynamic_smem),
+		  d);
 }
 
 /* Dynamic shared memory always sets the attribute: past 48 KiB a kernel must opt in, and the 48

@@ -42,7 +42,8 @@ parse_shape(Shape *s, const char *str)
 static int
 parse_param(MParam *p, json_t *j, const char *file, Diag *d)
 {
-	static const char *kinds[] = {"in", "out", "param", "dim", "workspace", "regions"};
+	static const char *kinds[] = {"in",	   "out",     "param", "dim",
+				      "workspace", "regions", "stride"};
 	char kind[16], type[16], shape[16] = "";
 	if (!json_is_object(j))
 		return diag_at(d, file, (Loc){0}, "manifest: each param must be an object");
@@ -50,12 +51,34 @@ parse_param(MParam *p, json_t *j, const char *file, Diag *d)
 	    get_str(kind, sizeof kind, j, "kind", file, d))
 		return -1;
 	int k = 0;
-	while (k < 6 && strcmp(kind, kinds[k]))
+	while (k < 7 && strcmp(kind, kinds[k]))
 		k++;
-	if (k == 6)
+	if (k == 7)
 		return diag_at(d, file, (Loc){0}, "manifest: param '%s' has unknown kind '%s'",
 			       p->name, kind);
 	p->kind = (MKind)k;
+	p->align = 16; /* versions 1 and 2: every array 16-byte aligned ("array_align") */
+	json_t *align = json_object_get(j, "align");
+	if (align) {
+		json_int_t a = json_integer_value(align);
+		if (!json_is_integer(align) || a < 1 || a > 256 || (a & (a - 1)))
+			return diag_at(d, file, (Loc){0},
+				       "manifest: param '%s': \"align\" must be a power of two "
+				       "from 1 to 256",
+				       p->name);
+		p->align = (int)a;
+	}
+	if (p->kind == MP_STRIDE && (get_str(p->of, sizeof p->of, j, "of", file, d) ||
+				     get_str(type, sizeof type, j, "type", file, d)))
+		return -1;
+	if (p->kind == MP_STRIDE) {
+		if (strcmp(type, "i64"))
+			return diag_at(d, file, (Loc){0}, "manifest: stride '%s' must be i64",
+				       p->name);
+		p->type = TY_I64;
+		p->shape = SH_SCALAR;
+		return 0;
+	}
 	if (p->kind == MP_WORKSPACE || p->kind == MP_REGIONS) {
 		p->type = TY_I8;
 		p->shape = SH_SCALAR;
@@ -190,6 +213,23 @@ manifest_parse(Manifest *m, const char *file, const char *text, Diag *d)
 		goto out;
 	}
 	m->dynamic_smem = (unsigned)json_integer_value(smem);
+	m->stride_mod = 1;
+	for (int i = 0; i < m->nparams; i++)
+		m->strides |= m->params[i].kind == MP_STRIDE;
+	json_t *rule = json_object_get(root, "stride_rule");
+	if (rule || m->strides) {
+		int64_t mod = 0, res = -1;
+		if (!json_is_object(rule) || get_int(&mod, rule, "modulus", file, d) ||
+		    get_int(&res, rule, "residue", file, d) || mod < 1 || res != m->N % mod) {
+			if (!d->set)
+				diag_at(d, file, (Loc){0},
+					"manifest: \"stride_rule\" must be {\"modulus\": m, "
+					"\"residue\": N %% m}");
+			goto out;
+		}
+		m->stride_mod = mod;
+		m->stride_res = res;
+	}
 	json_t *regions = json_object_get(root, "regions");
 	if (regions && regions_parse(&m->regions, regions, file, d))
 		goto out;
@@ -221,6 +261,15 @@ manifest_match(const Manifest *m, const Kernel *k, Diag *d)
 		}
 		if (mp->kind == MP_WORKSPACE || mp->kind == MP_REGIONS)
 			continue;
+		if (mp->kind == MP_STRIDE) {
+			int a = kernel_param(k, mp->of);
+			if (a < 0 || k->params[a].kind == P_PARAM || k->params[a].shape != SH_TILE)
+				return diag(d,
+					    "manifest: stride '%s' is of '%s', not an [M,N] array "
+					    "of kernel '%s'",
+					    mp->name, mp->of, k->name);
+			continue;
+		}
 		int p = kernel_param(k, mp->name);
 		if (p < 0)
 			return diag(d, "manifest: '%s' is not a param of kernel '%s'", mp->name,
@@ -242,5 +291,34 @@ manifest_match(const Manifest *m, const Kernel *k, Diag *d)
 	}
 	if (seen != k->nparams)
 		return diag(d, "manifest: lists %d of the kernel's %d params", seen, k->nparams);
+	/* with row strides, one for each [M,N] array */
+	for (int p = 0; m->strides && p < k->nparams; p++) {
+		int n = 0;
+		for (int i = 0; i < m->nparams; i++)
+			n += m->params[i].kind == MP_STRIDE &&
+			     !strcmp(m->params[i].of, k->params[p].name);
+		if (n != (k->params[p].kind != P_PARAM && k->params[p].shape == SH_TILE))
+			return diag(d, "manifest: %d row strides for %s '%s'", n,
+				    shape_name(k->params[p].shape), k->params[p].name);
+	}
+	return 0;
+}
+
+int
+manifest_stride_check(const Manifest *m, const char *array, int64_t stride, Diag *d)
+{
+	if (stride == m->N)
+		return 0;
+	if (!m->strides)
+		return diag(d,
+			    "'%s': rows %lld elements apart, but this manifest (version %d) has no "
+			    "row strides: rows are N=%lld apart",
+			    array, (long long)stride, m->version, (long long)m->N);
+	if (stride < m->N || stride % m->stride_mod != m->stride_res)
+		return diag(d,
+			    "'%s': row stride %lld breaks the manifest's stride rule: at least "
+			    "N=%lld and stride %% %lld == %lld (N plus a multiple of %lld)",
+			    array, (long long)stride, (long long)m->N, (long long)m->stride_mod,
+			    (long long)m->stride_res, (long long)m->stride_mod);
 	return 0;
 }

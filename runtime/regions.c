@@ -20,6 +20,15 @@ regions_parse(MRegions *r, json_t *block, const char *file, Diag *d)
 		    "and a \"list\" of at most %d regions",
 		    MAX_MREGIONS);
 	r->group = (int)json_integer_value(group);
+	json_t *slots = json_object_get(block, "slots"), *words = json_object_get(block, "words");
+	if (!json_is_integer(slots) || json_integer_value(slots) < 1 || !json_is_integer(words) ||
+	    json_integer_value(words) != (json_int_t)json_array_size(list) + 2)
+		return diag_at(d, file, (Loc){0},
+			       "manifest: \"regions\" needs \"slots\" (at least 1) and \"words\" "
+			       "(the regions + 2): a manifest from before the stamps were per "
+			       "slot? Compile it again");
+	r->slots = json_integer_value(slots);
+	r->words = (int)json_integer_value(words);
 	for (size_t i = 0; i < json_array_size(list); i++) {
 		json_t *e = json_array_get(list, i);
 		const char *name = json_string_value(json_object_get(e, "name"));
@@ -50,46 +59,66 @@ median_u64(uint64_t *v, int64_t n)
 	return n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
 }
 
-/* Each CTA's stamps in order: a region is run (both stamps) or not (neither), and no stamp is
- * before the one before it. The CTA's first start and last end into first and last (0: none). */
+/* A slot's stamps: written (the CTA word and every boundary) or not (all zero), the CTA one of
+ * the launch's, the boundaries in order. 1 when written, 0 when not, -1 with d set. */
 static int
-check_cta(const MRegions *info, const uint64_t *s, int64_t cta, uint64_t *first, uint64_t *last,
-	  Diag *d)
+check_slot(const MRegions *info, const uint64_t *w, int64_t slot, int64_t nctas, Diag *d)
 {
-	uint64_t prev = 0;
-	*first = *last = 0;
+	int set = 0;
+	for (int i = 0; i < info->words; i++)
+		set += w[i] != 0;
+	if (set == 0)
+		return 0;
+	if (w[0] == 0 || w[0] > (uint64_t)nctas)
+		return diag(d,
+			    "slot %lld: its CTA word is %llu, not a CTA of the %lld launched + 1",
+			    (long long)slot, (unsigned long long)w[0], (long long)nctas);
 	for (int r = 0; r < info->n; r++) {
-		uint64_t a = s[2 * r], b = s[2 * r + 1];
-		if (!a && !b)
-			continue;
+		uint64_t a = w[1 + r], b = w[2 + r];
 		if (!a || !b)
-			return diag(d, "CTA %lld: region %s has %s", (long long)cta,
+			return diag(d, "slot %lld: region %s has %s", (long long)slot,
 				    info->r[r].name,
 				    a ? "a start but no end" : "an end but no start");
-		if (b < a || a < prev)
-			return diag(d, "CTA %lld: the stamps go backwards at region %s",
-				    (long long)cta, info->r[r].name);
-		prev = b;
-		if (!*first)
-			*first = a;
-		*last = b;
+		if (b < a)
+			return diag(d, "slot %lld: the stamps go backwards at region %s",
+				    (long long)slot, info->r[r].name);
 	}
-	return 0;
+	return 1;
 }
 
 int
 regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int64_t nctas, Diag *d)
 {
 	memset(t, 0, sizeof *t);
-	int n = info->n, rc = -1;
+	int n = info->n, W = info->words, rc = -1;
+	int64_t nslots = info->slots;
 	uint64_t *first = calloc((size_t)nctas + 1, sizeof *first);
 	uint64_t *last = calloc((size_t)nctas + 1, sizeof *last);
-	uint64_t *v = calloc((size_t)nctas * 2 * (size_t)(n > 0 ? n : 1) + 1, sizeof *v);
+	/* per CTA and region: its durations summed over the CTA's slots */
+	uint64_t *sum = calloc((size_t)nctas * (size_t)(n > 0 ? n : 1) + 1, sizeof *sum);
+	size_t nv = (size_t)(nslots > nctas ? nslots : nctas) * (size_t)W + 1;
+	uint64_t *v = calloc(nv, sizeof *v);
 	uint64_t lo = UINT64_MAX, hi = 0;
 	double total = 0;
-	for (int64_t c = 0; c < nctas; c++) {
-		if (check_cta(info, stamps + c * 2 * n, c, &first[c], &last[c], d))
+	if (!first || !last || !sum || !v) {
+		diag(d, "out of memory reducing the stamps of %lld slots", (long long)nslots);
+		goto out;
+	}
+	for (int64_t s = 0; s < nslots; s++) {
+		const uint64_t *w = stamps + s * W;
+		int ran = check_slot(info, w, s, nctas, d);
+		if (ran < 0)
 			goto out;
+		if (!ran)
+			continue;
+		int64_t c = (int64_t)w[0] - 1;
+		t->blocks++;
+		for (int r = 0; r < n; r++)
+			sum[c * n + r] += w[2 + r] - w[1 + r];
+		first[c] = first[c] && first[c] < w[1] ? first[c] : w[1];
+		last[c] = last[c] > w[1 + n] ? last[c] : w[1 + n];
+	}
+	for (int64_t c = 0; c < nctas; c++) {
 		if (!first[c])
 			continue;
 		v[t->ctas++] = last[c] - first[c];
@@ -104,63 +133,66 @@ regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int
 	}
 	t->n = n;
 	t->span_us = (double)(hi - lo) / 1e3;
+	t->resident = hi > lo ? total / (double)(hi - lo) : 0;
 	t->cta_med_us = median_u64(v, t->ctas) / 1e3;
-	/* the timer's step: the smallest gap between two different stamps */
-	int64_t nv = 0;
-	for (int64_t i = 0; i < nctas * 2 * n; i++)
-		if (stamps[i])
-			v[nv++] = stamps[i];
-	qsort(v, (size_t)nv, sizeof *v, cmp_u64);
-	for (int64_t i = 1; i < nv; i++)
+	/* the timer's step: the smallest gap between two different boundary stamps */
+	int64_t k = 0;
+	for (int64_t s = 0; s < nslots; s++)
+		for (int b = 1; b < W; b++)
+			if (stamps[s * W + b])
+				v[k++] = stamps[s * W + b];
+	qsort(v, (size_t)k, sizeof *v, cmp_u64);
+	for (int64_t i = 1; i < k; i++)
 		if (v[i] > v[i - 1] && (t->tick_ns == 0 || (double)(v[i] - v[i - 1]) < t->tick_ns))
 			t->tick_ns = (double)(v[i] - v[i - 1]);
 	for (int r = 0; r < n; r++) {
-		RegionStat *s = &t->r[r];
-		snprintf(s->name, sizeof s->name, "%s", info->r[r].name);
-		s->wait = info->r[r].wait;
-		double sum = 0;
-		int64_t k = 0;
+		RegionStat *st = &t->r[r];
+		snprintf(st->name, sizeof st->name, "%s", info->r[r].name);
+		st->wait = info->r[r].wait;
+		double all = 0;
+		k = 0;
 		for (int64_t c = 0; c < nctas; c++) {
-			const uint64_t *p = stamps + (c * n + r) * 2;
-			if (!p[0])
+			if (!first[c])
 				continue;
-			v[k++] = p[1] - p[0];
-			sum += (double)(p[1] - p[0]);
+			v[k++] = sum[c * n + r];
+			all += (double)sum[c * n + r];
 		}
-		s->ctas = k;
-		if (k == 0)
-			continue;
-		s->mean_ns = sum / (double)k;
-		s->med_ns = median_u64(v, k);
-		s->max_ns = (double)v[k - 1];
-		s->share = total > 0 ? sum / total : 0;
-		t->sum_med_us += s->med_ns / 1e3;
-		if (s->share > t->r[t->dominant].share)
+		st->ctas = k;
+		st->mean_ns = all / (double)k;
+		st->med_ns = median_u64(v, k);
+		st->max_ns = (double)v[k - 1];
+		st->share = total > 0 ? all / total : 0;
+		st->level_us = st->share * t->span_us;
+		t->sum_med_us += st->med_ns / 1e3;
+		t->sum_level_us += st->level_us;
+		if (st->share > t->r[t->dominant].share)
 			t->dominant = r;
-		if (!s->wait)
+		if (!st->wait)
 			continue;
-		/* a CTA's wait: from its arrival to the last arrival among its group's CTAs */
+		/* a CTA's wait: from its arrival to the last arrival among its group's CTAs (a
+		 * wait region has a slot a CTA: split rows and clusters have no grid) */
 		int g = info->group > 0 ? info->group : 1;
 		k = 0;
-		for (int64_t c0 = 0; c0 < nctas; c0 += g) {
+		for (int64_t c0 = 0; c0 < nslots; c0 += g) {
 			uint64_t latest = 0;
-			for (int64_t c = c0; c < c0 + g && c < nctas; c++) {
-				uint64_t a = stamps[(c * n + r) * 2];
+			for (int64_t c = c0; c < c0 + g && c < nslots; c++) {
+				uint64_t a = stamps[c * W + 1 + r];
 				latest = a > latest ? a : latest;
 			}
-			for (int64_t c = c0; c < c0 + g && c < nctas; c++) {
-				uint64_t a = stamps[(c * n + r) * 2];
+			for (int64_t c = c0; c < c0 + g && c < nslots; c++) {
+				uint64_t a = stamps[c * W + 1 + r];
 				if (a)
 					v[k++] = latest - a;
 			}
 		}
-		s->wait_med_ns = median_u64(v, k);
-		s->wait_max_ns = (double)v[k - 1];
+		st->wait_med_ns = median_u64(v, k);
+		st->wait_max_ns = (double)v[k - 1];
 	}
 	rc = 0;
 out:
 	free(first);
 	free(last);
+	free(sum);
 	free(v);
 	return rc;
 }
@@ -168,26 +200,35 @@ out:
 void
 regions_report(Buf *b, const RegionTable *t)
 {
+	double k = t->kernel_us > 0 ? 100 / t->kernel_us : 0;
 	buf_printf(b,
 		   "  regions: one launch, L2 flushed: kernel %.2f us, stamps span %.2f us, %lld "
-		   "CTAs, timer step %.0f ns\n",
-		   t->kernel_us, t->span_us, (long long)t->ctas, t->tick_ns);
-	buf_printf(b, "  %-18s %7s %10s %10s %10s %7s %21s\n", "region", "CTAs", "median us",
-		   "mean us", "max us", "share", "wait median/max us");
+		   "CTAs over %lld row blocks, %.1f resident on average, timer step %.0f ns\n",
+		   t->kernel_us, t->span_us, (long long)t->ctas, (long long)t->blocks, t->resident,
+		   t->tick_ns);
+	if (t->per_sm > 0)
+		buf_printf(b, "  occupancy: %d CTAs an SM x %d SMs; %lld CTAs are %.2f wave(s)\n",
+			   t->per_sm, t->sms, (long long)t->grid,
+			   (double)t->grid / ((double)t->per_sm * t->sms));
+	buf_printf(b, "  %-18s %7s %10s %10s %10s %7s %10s %21s\n", "region", "CTAs", "median us",
+		   "mean us", "max us", "share", "kernel us", "wait median/max us");
 	for (int r = 0; r < t->n; r++) {
 		const RegionStat *s = &t->r[r];
-		buf_printf(b, "  %-18s %7lld %10.3f %10.3f %10.3f %6.1f%%", s->name,
+		buf_printf(b, "  %-18s %7lld %10.3f %10.3f %10.3f %6.1f%% %10.3f", s->name,
 			   (long long)s->ctas, s->med_ns / 1e3, s->mean_ns / 1e3, s->max_ns / 1e3,
-			   100 * s->share);
+			   100 * s->share, s->level_us);
 		if (s->wait)
 			buf_printf(b, " %10.3f/%-10.3f", s->wait_med_ns / 1e3,
 				   s->wait_max_ns / 1e3);
 		buf_puts(b, "\n");
 	}
-	buf_printf(
-	    b,
-	    "  medians sum to %.3f us (%.1f%% of the kernel's time); a CTA's median %.3f us; "
-	    "dominant: %s (%.1f%%)\n",
-	    t->sum_med_us, t->kernel_us > 0 ? 100 * t->sum_med_us / t->kernel_us : 0, t->cta_med_us,
-	    t->r[t->dominant].name, 100 * t->r[t->dominant].share);
+	buf_printf(b,
+		   "  per CTA: medians sum to %.3f us (%.1f%% of the kernel's time), a CTA's "
+		   "median life %.3f us\n",
+		   t->sum_med_us, k * t->sum_med_us, t->cta_med_us);
+	buf_printf(b,
+		   "  kernel level: CTA-time over the CTAs resident on average sums to %.3f us "
+		   "(%.1f%% of the kernel's time); dominant: %s (%.1f%%)\n",
+		   t->sum_level_us, k * t->sum_level_us, t->r[t->dominant].name,
+		   100 * t->r[t->dominant].share);
 }

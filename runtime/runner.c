@@ -27,7 +27,7 @@ run_data_new(const Kernel *k, Type dtype, int64_t M, int64_t N, const RunOpts *o
 		run_data_free(rd);
 		return NULL;
 	}
-	rd->nrows = sample_rows(M, N, &rd->rows);
+	rd->nrows = sample_rows(k, M, N, &rd->rows);
 	return rd;
 }
 
@@ -47,10 +47,14 @@ run_data_free(RunData *rd)
 
 typedef struct {
 	uint64_t dev[MAX_MPARAMS];
+	size_t bytes[MAX_MPARAMS];   /* arrays: the device allocation (padded rows included) */
+	int64_t stride[MAX_MPARAMS]; /* [M,N] arrays: elements between rows (N, or N + --pad) */
 	float f32[MAX_MPARAMS];
 	int64_t i64[MAX_MPARAMS];
 	int32_t i32[MAX_MPARAMS];
 	void *args[MAX_MPARAMS];
+	char *stage; /* --pad: host rows laid out as on the device */
+	size_t stage_bytes;
 } Args;
 
 static void
@@ -58,26 +62,74 @@ args_free(Gpu *g, Args *l)
 {
 	for (int i = 0; i < MAX_MPARAMS; i++)
 		gpu_free(g, l->dev[i]);
+	free(l->stage);
+}
+
+static int
+manifest_index(const Manifest *m, const char *name)
+{
+	for (int i = 0; i < m->nparams; i++)
+		if (!strcmp(m->params[i].name, name) &&
+		    (m->params[i].kind == MP_IN || m->params[i].kind == MP_OUT))
+			return i;
+	return -1;
+}
+
+/* An array on the device: dense, or (--pad) [M,N] rows pad elements apart with the padding of
+ * an input poisoned (0xff: NaN for floats), checked against the manifest's stride rule and each
+ * pointer against its alignment. */
+static int
+array_setup(Args *l, int i, Gpu *g, const Manifest *m, const Tensor *t, int64_t pad, Diag *d)
+{
+	const MParam *mp = &m->params[i];
+	size_t size = (size_t)type_size(t->type);
+	int padded = mp->shape == SH_TILE && pad > 0;
+	l->stride[i] = m->N + (padded ? pad : 0);
+	l->bytes[i] = padded ? (size_t)(m->M * l->stride[i]) * size : (size_t)t->count * size;
+	if ((mp->shape == SH_TILE && manifest_stride_check(m, mp->name, l->stride[i], d)) ||
+	    gpu_alloc(g, &l->dev[i], l->bytes[i], d))
+		return -1;
+	if (l->dev[i] % (uint64_t)mp->align)
+		return diag(d, "'%s' at 0x%llx is not aligned to %d bytes", mp->name,
+			    (unsigned long long)l->dev[i], mp->align);
+	l->args[i] = &l->dev[i];
+	if (padded && l->bytes[i] > l->stage_bytes) {
+		char *st = realloc(l->stage, l->bytes[i]);
+		if (!st)
+			return diag(d, "out of memory for %zu bytes of padded rows", l->bytes[i]);
+		l->stage = st;
+		l->stage_bytes = l->bytes[i];
+	}
+	if (mp->kind != MP_IN)
+		return 0;
+	if (!padded)
+		return gpu_upload(g, l->dev[i], t->data, l->bytes[i], d);
+	rows_pad(l->stage, t->data, m->M, m->N, l->stride[i], size, 0xff);
+	return gpu_upload(g, l->dev[i], l->stage, l->bytes[i], d);
 }
 
 /* Device arrays and argument slots in manifest order: arrays and workspace as pointers, params
- * as f32, dims as integers. */
+ * as f32, dims and row strides as integers. */
 static int
-args_setup(Args *l, Gpu *g, const Kernel *k, const Manifest *m, const Tensor *ts, Diag *d)
+args_setup(Args *l, Gpu *g, const Kernel *k, const Manifest *m, const Tensor *ts, int64_t pad,
+	   Diag *d)
 {
 	memset(l, 0, sizeof *l);
+	if (pad > 0 && !m->strides)
+		return diag(d,
+			    "--pad %lld: this manifest (version %d) has no row strides; compile "
+			    "again",
+			    (long long)pad, m->version);
 	for (int i = 0; i < m->nparams; i++) {
 		const MParam *mp = &m->params[i];
 		int p = kernel_param(k, mp->name);
-		size_t bytes = 0;
 		switch (mp->kind) {
 		case MP_IN:
 		case MP_OUT:
-			bytes = (size_t)ts[p].count * (size_t)type_size(ts[p].type);
-			if (gpu_alloc(g, &l->dev[i], bytes, d) ||
-			    (mp->kind == MP_IN && gpu_upload(g, l->dev[i], ts[p].data, bytes, d)))
+			if (array_setup(l, i, g, m, &ts[p], pad, d))
 				return -1;
-			l->args[i] = &l->dev[i];
+			break;
+		case MP_STRIDE: /* once every array is placed, below */
 			break;
 		case MP_WORKSPACE:
 		case MP_REGIONS:
@@ -97,26 +149,43 @@ args_setup(Args *l, Gpu *g, const Kernel *k, const Manifest *m, const Tensor *ts
 			break;
 		}
 	}
+	for (int i = 0; i < m->nparams; i++) {
+		int a = m->params[i].kind == MP_STRIDE ? manifest_index(m, m->params[i].of) : 0;
+		if (a < 0)
+			return diag(d, "manifest: stride '%s' of no array", m->params[i].name);
+		if (m->params[i].kind == MP_STRIDE) {
+			l->i64[i] = l->stride[a];
+			l->args[i] = &l->i64[i];
+		}
+	}
 	return 0;
 }
 
+/* One launch with every output poisoned (its padding too): the outputs into host, dense, and
+ * per output the most padding elements a launch wrote into pad_written (rows_unpad). */
 static int
 run_once(Gpu *g, GpuFn *f, const Manifest *m, Args *l, const Kernel *k, const Tensor *ts,
-	 unsigned char poison, char **host, Diag *d)
+	 unsigned char poison, char **host, int64_t *pad_written, Diag *d)
 {
-	for (int i = 0; i < m->nparams; i++) {
-		int p = m->params[i].kind == MP_OUT ? kernel_param(k, m->params[i].name) : -1;
-		if (p >= 0 && gpu_fill(g, l->dev[i], poison,
-				       (size_t)ts[p].count * (size_t)type_size(ts[p].type), d))
+	for (int i = 0; i < m->nparams; i++)
+		if (m->params[i].kind == MP_OUT && gpu_fill(g, l->dev[i], poison, l->bytes[i], d))
 			return -1;
-	}
 	if (gpu_launch(g, f, m, l->args, d))
 		return -1;
 	for (int i = 0; i < m->nparams; i++) {
 		int p = m->params[i].kind == MP_OUT ? kernel_param(k, m->params[i].name) : -1;
-		if (p >= 0 && gpu_download(g, host[p], l->dev[i],
-					   (size_t)ts[p].count * (size_t)type_size(ts[p].type), d))
+		if (p < 0)
+			continue;
+		if (l->stride[i] == m->N || m->params[i].shape != SH_TILE) {
+			if (gpu_download(g, host[p], l->dev[i], l->bytes[i], d))
+				return -1;
+			continue;
+		}
+		if (gpu_download(g, l->stage, l->dev[i], l->bytes[i], d))
 			return -1;
+		int64_t n = rows_unpad(host[p], l->stage, m->M, m->N, l->stride[i],
+				       (size_t)type_size(ts[p].type), poison);
+		pad_written[p] = n > pad_written[p] ? n : pad_written[p];
 	}
 	return 0;
 }
@@ -148,6 +217,7 @@ check_all(RunResult *r, Gpu *g, GpuFn *f, const Kernel *k, const Manifest *m, Ar
 	const Tensor *ts = rd->ts;
 	char **run1 = calloc((size_t)np, sizeof(char *)),
 	     **run2 = calloc((size_t)np, sizeof(char *));
+	int64_t *padw = NULL;
 	int64_t *rows = rd->rows, nrows = rd->nrows;
 	for (int p = 0; p < np; p++)
 		if (k->params[p].kind == P_OUT) {
@@ -170,8 +240,12 @@ check_all(RunResult *r, Gpu *g, GpuFn *f, const Kernel *k, const Manifest *m, Ar
 		}
 	}
 	double **ref = rd->ref;
-	if (run_once(g, f, m, l, k, ts, 0xff, run1, d) ||
-	    run_once(g, f, m, l, k, ts, 0x00, run2, d))
+	if (!(padw = calloc((size_t)np, sizeof *padw))) {
+		diag(d, "out of memory");
+		goto out;
+	}
+	if (run_once(g, f, m, l, k, ts, 0xff, run1, padw, d) ||
+	    run_once(g, f, m, l, k, ts, 0x00, run2, padw, d))
 		goto out;
 	r->pass = 1;
 	for (int p = 0, oi = 0; p < np; p++) {
@@ -197,6 +271,8 @@ check_all(RunResult *r, Gpu *g, GpuFn *f, const Kernel *k, const Manifest *m, Ar
 		check_output(c, ts[p].type, run1[p], run2[p], ts[p].count,
 			     pa->shape == SH_ROW ? 1 : m->N, vec ? &zero : rows, c->rows, ref[p],
 			     tol);
+		c->pad_written = padw[p];
+		c->pass &= c->pad_written == 0;
 		r->pass &= c->pass;
 		if (o->digest_row >= 0)
 			r->digest[r->nchecks - 1] =
@@ -211,6 +287,7 @@ out:
 	}
 	free(run1);
 	free(run2);
+	free(padw);
 	return rc;
 }
 
@@ -225,19 +302,25 @@ regions_launch(RunResult *r, Gpu *g, GpuFn *f, const Manifest *m, Args *l, Diag 
 		return diag(d, "--regions: the manifest has no regions (compile with --regions)");
 	int64_t nctas = (int64_t)m->grid[0] * m->grid[1] * m->grid[2];
 	size_t bytes = (size_t)m->params[i].bytes;
-	if (bytes != (size_t)nctas * (size_t)m->regions.n * 16)
-		return diag(
-		    d, "manifest: the regions buffer is %zu bytes, not %lld CTAs of %d regions",
-		    bytes, (long long)nctas, m->regions.n);
+	if (bytes != (size_t)m->regions.slots * (size_t)m->regions.words * 8)
+		return diag(d,
+			    "manifest: the regions buffer is %zu bytes, not %lld slots of %d "
+			    "words",
+			    bytes, (long long)m->regions.slots, m->regions.words);
 	uint64_t *st = malloc(bytes);
 	double us = 0;
+	int per_sm = 0, sms = 0;
 	int rc = !st || gpu_launch(g, f, m, l->args, d) || gpu_fill(g, l->dev[i], 0, bytes, d) ||
 		 gpu_time_once(g, f, m, l->args, &us, d) ||
 		 gpu_download(g, st, l->dev[i], bytes, d) ||
-		 regions_reduce(&r->regions, &m->regions, st, nctas, d);
+		 regions_reduce(&r->regions, &m->regions, st, nctas, d) ||
+		 gpu_occupancy(g, f, m, &per_sm, &sms, d);
 	if (!st)
 		diag(d, "out of memory for %zu bytes of region stamps", bytes);
 	free(st);
+	r->regions.per_sm = per_sm;
+	r->regions.sms = sms;
+	r->regions.grid = nctas;
 	r->regions.kernel_us = us;
 	r->has_regions = !rc;
 	return rc ? -1 : 0;
@@ -248,6 +331,7 @@ run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *
 	  const RunOpts *o, Diag *d)
 {
 	memset(r, 0, sizeof *r);
+	r->pad = o->pad;
 	r->digest_row = o->check && o->digest_row >= 0 ? o->first_row + o->digest_row : -1;
 	if (manifest_match(m, k, d))
 		return -1;
@@ -268,7 +352,7 @@ run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *
 		goto out;
 	gpu_fn_info(f, &r->regs, &r->local_bytes, &shared);
 	if ((!rd && !(rd = run_data_new(k, m->dtype, m->M, m->N, o, d))) ||
-	    args_setup(&l, g, k, m, rd->ts, d))
+	    args_setup(&l, g, k, m, rd->ts, o->pad, d))
 		goto out;
 	if (o->check && check_all(r, g, f, k, m, &l, rd, o, d))
 		goto out;
@@ -296,6 +380,10 @@ run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r)
 	const char *dt = type_name(m->dtype);
 	buf_printf(b, "%s %s %lldx%lld: %s %s\n", k->name, dt, (long long)m->M, (long long)m->N,
 		   m->policy[0] ? m->policy : "config", m->config);
+	if (r->pad)
+		buf_printf(b,
+			   "  [M,N] rows %lld elements apart (--pad %lld), the padding poisoned\n",
+			   (long long)(m->N + r->pad), (long long)r->pad);
 	double worst = 0;
 	for (int i = 0; i < r->nchecks; i++) {
 		const Check *c = &r->checks[i];
@@ -307,11 +395,17 @@ run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r)
 		if (c->unwritten)
 			buf_printf(b, "  %lld of %lld unwritten", (long long)c->unwritten,
 				   (long long)c->count);
+		if (c->pad_written)
+			buf_printf(b, "  %lld padding element(s) written",
+				   (long long)c->pad_written);
 		buf_printf(b, "  %s\n", c->pass ? "ok" : "FAIL");
 		if (!c->is_int && (c->err > worst || isnan(c->err)))
 			worst = c->err;
 	}
 	double pct = r->copy_gbps > 0 ? 100 * r->gbps / r->copy_gbps : 0;
+	char pad[40] = "";
+	if (r->pad)
+		snprintf(pad, sizeof pad, "pad=%lld ", (long long)r->pad);
 	if (r->us > 0)
 		buf_printf(b,
 			   "  time %.2f us  %.1f GB/s  %.1f%% of copy (%.0f GB/s)  median of %d  "
@@ -321,22 +415,24 @@ run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r)
 		regions_report(b, &r->regions);
 	buf_printf(b,
 		   "RESULT kernel=%s dtype=%s M=%lld N=%lld status=%s worst_rel_l2=%.3e us=%.2f "
-		   "gbps=%.1f copy_pct=%.1f mbytes=%.1f regs=%d local=%d config=%s\n",
+		   "gbps=%.1f copy_pct=%.1f mbytes=%.1f regs=%d local=%d %sconfig=%s\n",
 		   k->name, dt, (long long)m->M, (long long)m->N,
 		   r->nchecks == 0 ? "unchecked"
 		   : r->pass	   ? "ok"
 				   : "FAIL",
-		   worst, r->us, r->gbps, pct, (double)r->bytes / 1e6, r->regs, r->local_bytes,
+		   worst, r->us, r->gbps, pct, (double)r->bytes / 1e6, r->regs, r->local_bytes, pad,
 		   m->config);
 	if (r->has_regions) {
 		const RegionTable *t = &r->regions;
-		buf_printf(b,
-			   "REGIONS kernel=%s dtype=%s M=%lld N=%lld kernel_us=%.2f span_us=%.2f "
-			   "sum_med_us=%.3f cta_med_us=%.3f dominant=%s share=%.1f tick_ns=%.0f "
-			   "ctas=%lld\n",
-			   k->name, dt, (long long)m->M, (long long)m->N, t->kernel_us, t->span_us,
-			   t->sum_med_us, t->cta_med_us, t->r[t->dominant].name,
-			   100 * t->r[t->dominant].share, t->tick_ns, (long long)t->ctas);
+		buf_printf(
+		    b,
+		    "REGIONS kernel=%s dtype=%s M=%lld N=%lld kernel_us=%.2f span_us=%.2f "
+		    "sum_med_us=%.3f cta_med_us=%.3f dominant=%s share=%.1f tick_ns=%.0f "
+		    "ctas=%lld blocks=%lld sum_level_us=%.3f resident=%.1f per_sm=%d sms=%d\n",
+		    k->name, dt, (long long)m->M, (long long)m->N, t->kernel_us, t->span_us,
+		    t->sum_med_us, t->cta_med_us, t->r[t->dominant].name,
+		    100 * t->r[t->dominant].share, t->tick_ns, (long long)t->ctas,
+		    (long long)t->blocks, t->sum_level_us, t->resident, t->per_sm, t->sms);
 	}
 	for (int i = 0; r->digest_row >= 0 && i < r->nchecks; i++)
 		buf_printf(

@@ -18,25 +18,31 @@ int64_t shape_count(Shape s, int64_t M, int64_t N);
 
 /* The launch manifest that `rkc compile` writes beside the PTX. */
 /* MP_IN, MP_OUT and MP_PARAM are in ParamKind's order. */
-typedef enum { MP_IN, MP_OUT, MP_PARAM, MP_DIM, MP_WORKSPACE, MP_REGIONS } MKind;
+typedef enum { MP_IN, MP_OUT, MP_PARAM, MP_DIM, MP_WORKSPACE, MP_REGIONS, MP_STRIDE } MKind;
 typedef struct {
-	char name[64];
+	char name[72];
 	MKind kind;
-	Type type;     /* resolved; f32 for params, i64 for dims */
-	Shape shape;   /* SH_SCALAR for params, dims and workspace */
+	Type type;     /* resolved; f32 for params, i64 for dims and strides */
+	Shape shape;   /* SH_SCALAR for params, dims, strides and workspace */
 	double def;    /* MP_PARAM: the default value */
 	int64_t bytes; /* MP_WORKSPACE: zeroed once before the first launch; MP_REGIONS */
+	int align;     /* MP_IN, MP_OUT: the base address is a multiple of this (16 before v3) */
+	char of[64];   /* MP_STRIDE: the [M,N] array whose row stride it is */
 } MParam;
 
-#define MAX_MPARAMS 32
-#define MANIFEST_VERSION 2 /* the newest this reader takes; docs/manifest.md */
+#define MAX_MPARAMS 132	   /* 64 params, a stride each, M, N, the workspace, the stamps */
+#define MANIFEST_VERSION 3 /* the newest this reader takes; docs/manifest.md */
 
 /* The manifest's regions block (rkc compile --regions, docs/regions.md): the stamp buffer is
- * u64 [grid.x][n][2], each region's start and end in ns; a region with wait set starts at a CTA's
- * arrival at a combine over group consecutive CTAs. n is 0 without the block. */
+ * u64 [slots][words]: a slot per row block (per CTA without a persistent grid) holding the CTA
+ * that ran it + 1, then words - 1 = n + 1 boundaries in ns (region r from boundary r to r + 1);
+ * a region with wait set starts at a CTA's arrival at a combine over group consecutive CTAs. n is
+ * 0 without the block. */
 #define MAX_MREGIONS 64
 typedef struct {
 	int n, group;
+	int64_t slots;
+	int words;
 	struct {
 		char name[32];
 		int wait;
@@ -55,38 +61,53 @@ typedef struct {
 	unsigned cluster[3]; /* CTAs a cluster; 1, 1, 1 for none */
 	unsigned dynamic_smem;
 	MRegions regions;
+	int strides; /* the PTX takes row strides (MP_STRIDE params; version 3) */
+	int64_t stride_mod, stride_res; /* stride_rule: stride % mod == res (1 and 0 without) */
 } Manifest;
 
 int manifest_parse(Manifest *m, const char *file, const char *json, Diag *d);
-/* A kernel and a manifest describe the same params (names, kinds, types, shapes). */
+/* A kernel and a manifest describe the same params (names, kinds, types, shapes), and a
+ * manifest with row strides has one for each [M,N] array. */
 int manifest_match(const Manifest *m, const Kernel *k, Diag *d);
+/* Whether an [M,N] array (named array) may have rows stride elements apart under the manifest's
+ * stride rule (at least N, and N plus a multiple of its modulus): 0, or -1 with d saying why. */
+int manifest_stride_check(const Manifest *m, const char *array, int64_t stride, Diag *d);
 
 /* The regions block (block a JSON object) into r: 0, or -1 with d set (runtime/regions.c). */
 struct json_t;
 int regions_parse(MRegions *r, struct json_t *block, const char *file, Diag *d);
 
-/* One region over the CTAs that ran it (start and end stamped): its duration's median, mean and
- * max; its share, the sum of its durations over the sum of the CTAs' (first start to last end);
- * for a wait region, the time from a CTA's arrival (the region's start) to its group's last. */
+/* One region over the CTAs that ran it: per CTA, its durations summed over the row blocks the
+ * CTA ran (one block without a persistent grid); the median, mean and max over CTAs; its share,
+ * the sum over CTAs over the CTAs' lives summed (a CTA's first boundary to its last); its kernel
+ * level, the share times the stamps' span: the CTA-time spent in it over the mean number of CTAs
+ * resident, so the regions' levels add up to the span. For a wait region, the time from a CTA's
+ * arrival (the region's start) to its group's last. */
 typedef struct {
 	char name[32];
 	int wait;
 	int64_t ctas;
-	double med_ns, mean_ns, max_ns, share;
+	double med_ns, mean_ns, max_ns, share, level_us;
 	double wait_med_ns, wait_max_ns;
 } RegionStat;
 typedef struct {
 	RegionStat r[MAX_MREGIONS];
 	int n;
 	int64_t ctas;	  /* CTAs that stamped */
+	int64_t blocks;	  /* slots stamped: row blocks (CTAs without a persistent grid) */
 	double kernel_us; /* the launch's time (events) */
 	double span_us;	  /* the first start to the last end, over all CTAs */
-	double cta_med_us, sum_med_us;
+	double cta_med_us, sum_med_us, sum_level_us;
+	double resident; /* CTAs resident on average: the CTAs' lives summed over the span */
 	double tick_ns; /* the smallest step between two different stamps: the timer's resolution */
 	int dominant;	/* the region with the largest share */
+	/* the launch's occupancy, when the runner knows it (0 else): CTAs an SM, SMs, waves */
+	int per_sm, sms;
+	int64_t grid;
 } RegionTable;
-/* Reduces the stamps of nctas CTAs (u64 [nctas][info->n][2]): 0, or -1 with d set when no CTA
- * stamped, or a CTA's stamps go backwards or are half written. */
+/* Reduces the stamps (u64 [info->slots][info->words]) of a launch of nctas CTAs: 0, or -1 with d
+ * set when no CTA stamped, or a slot's stamps go backwards, are half written or name no CTA of
+ * the launch. */
 int regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int64_t nctas,
 		   Diag *d);
 /* The table as rkc run prints it. */
@@ -140,10 +161,12 @@ void tensors_free(Tensor *ts, int n);
  * online CPUs, at most 64); fn must only touch its own range. */
 void parallel_for(int64_t n, void (*fn)(void *ctx, int64_t lo, int64_t hi), void *ctx);
 
-/* Rows to compare: all of them when M*N is small enough to interpret whole, else an even
- * spread of 256 that includes the first and the last. Returns the count. */
-int64_t sample_rows(int64_t M, int64_t N, int64_t **rows);
-/* The float64 reference on the sampled rows: ref[p] for each output p, rows packed in order. */
+/* Rows to compare: all of them when M*N is small enough to interpret whole or the kernel sums
+ * over rows (a colsum's output needs every row), else an even spread of 256 that includes the
+ * first and the last. Returns the count. */
+int64_t sample_rows(const Kernel *k, int64_t M, int64_t N, int64_t **rows);
+/* The float64 reference on the sampled rows: ref[p] for each output p, rows packed in order;
+ * a colsum's [N] output is the sum over all the rows given. */
 int reference_rows(double **ref, const Kernel *k, const Tensor *ts, int64_t M, int64_t N,
 		   const int64_t *rows, int64_t nrows, Diag *d);
 
@@ -165,12 +188,23 @@ typedef struct {
 	double err; /* relative L2 error, or the largest difference for integers */
 	double tol;
 	int64_t count, nonfinite, unwritten;
+	int64_t pad_written; /* strided rows: padding elements the kernel wrote (rows_unpad) */
 	int64_t rows, total_rows;
 	int pass;
 } Check;
 
 void check_output(Check *c, Type t, const void *run1, const void *run2, int64_t count, int64_t cols,
 		  const int64_t *rows, int64_t nrows, const double *ref, double tol);
+
+/* Strided rows (rkc run --pad, the emulator's padded points): rows of cols elements of size
+ * bytes, stride elements apart (cols <= stride). rows_pad lays dense src out in dst with the
+ * padding after each row (columns cols..stride-1) set to the byte poison; rows_unpad gathers
+ * them back into dense dst and returns how many padding elements are no longer all poison: a
+ * kernel wrote where it must not have. */
+void rows_pad(void *dst, const void *src, int64_t rows, int64_t cols, int64_t stride, size_t size,
+	      unsigned char poison);
+int64_t rows_unpad(void *dst, const void *src, int64_t rows, int64_t cols, int64_t stride,
+		   size_t size, unsigned char poison);
 
 /* The CUDA driver, opened with dlopen: RKC_LIBCUDA names the library, default libcuda.so.1. */
 typedef struct Gpu Gpu;
@@ -189,6 +223,9 @@ GpuFn *gpu_load(Gpu *g, const char *ptx, const char *entry, Diag *d);
 void gpu_unload(Gpu *g, GpuFn *f);
 /* Registers, local (spill) bytes per thread and static shared bytes the driver JIT gave. */
 void gpu_fn_info(const GpuFn *f, int *regs, int *local_bytes, int *shared_bytes);
+/* The SMs, and the CTAs of the manifest's launch (block, dynamic shared memory) that fit an SM
+ * at once, by the driver's occupancy calculator. */
+int gpu_occupancy(Gpu *g, GpuFn *f, const Manifest *m, int *per_sm, int *sms, Diag *d);
 /* Launches as the manifest says (grid, block, cluster, dynamic shared memory) and waits, so a
  * fault is reported against this launch. */
 int gpu_launch(Gpu *g, GpuFn *f, const Manifest *m, void **args, Diag *d);
@@ -217,6 +254,7 @@ typedef struct {
 	const char *inputs_file, *inputs_json;
 	const char *tol_file, *tol_json;
 	RunData *data; /* NULL: run_point makes its own for the one run */
+	int64_t pad; /* rkc run --pad: [M,N] arrays have rows of N+pad elements, the pad poisoned */
 } RunOpts;
 
 #define MAX_CHECKS 8
@@ -231,6 +269,7 @@ typedef struct {
 	int64_t digest_row; /* the stream row the digests are of (first_row + position); -1 */
 	uint64_t digest[MAX_CHECKS]; /* per output (checks' order), FNV-1a 64 of that row's bytes */
 	int regs, local_bytes;
+	int64_t pad; /* RunOpts.pad: [M,N] rows N+pad elements apart */
 	int has_regions;
 	RegionTable regions; /* with RunOpts.regions */
 } RunResult;

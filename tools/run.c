@@ -58,20 +58,28 @@ regions_json(const RegionTable *t)
 	json_t *list = json_array();
 	for (int i = 0; i < t->n; i++) {
 		const RegionStat *s = &t->r[i];
-		json_t *o =
-		    json_pack("{s:s,s:I,s:f,s:f,s:f,s:f}", "name", s->name, "ctas",
-			      (json_int_t)s->ctas, "median_us", s->med_ns / 1e3, "mean_us",
-			      s->mean_ns / 1e3, "max_us", s->max_ns / 1e3, "share", s->share);
+		json_t *o = json_pack("{s:s,s:I,s:f,s:f,s:f,s:f,s:f}", "name", s->name, "ctas",
+				      (json_int_t)s->ctas, "median_us", s->med_ns / 1e3, "mean_us",
+				      s->mean_ns / 1e3, "max_us", s->max_ns / 1e3, "share",
+				      s->share, "kernel_level_us", s->level_us);
 		if (s->wait)
 			json_object_update_new(o, json_pack("{s:f,s:f}", "wait_median_us",
 							    s->wait_med_ns / 1e3, "wait_max_us",
 							    s->wait_max_ns / 1e3));
 		json_array_append_new(list, o);
 	}
-	return json_pack("{s:f,s:f,s:f,s:f,s:f,s:I,s:s,s:o}", "kernel_us", t->kernel_us, "span_us",
-			 t->span_us, "sum_median_us", t->sum_med_us, "cta_median_us", t->cta_med_us,
-			 "timer_step_ns", t->tick_ns, "ctas", (json_int_t)t->ctas, "dominant",
-			 t->r[t->dominant].name, "list", list);
+	json_t *o =
+	    json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:f,s:s,s:o}", "kernel_us", t->kernel_us,
+		      "span_us", t->span_us, "sum_median_us", t->sum_med_us, "sum_kernel_level_us",
+		      t->sum_level_us, "cta_median_us", t->cta_med_us, "timer_step_ns", t->tick_ns,
+		      "ctas", (json_int_t)t->ctas, "blocks", (json_int_t)t->blocks, "resident",
+		      t->resident, "dominant", t->r[t->dominant].name, "list", list);
+	if (t->per_sm > 0)
+		json_object_update_new(o,
+				       json_pack("{s:i,s:i,s:I,s:f}", "per_sm", t->per_sm, "sms",
+						 t->sms, "grid", (json_int_t)t->grid, "waves",
+						 (double)t->grid / ((double)t->per_sm * t->sms)));
+	return o;
 }
 
 /* A point as rkc run --json prints it: what run_report prints, one JSON object. */
@@ -91,6 +99,9 @@ print_point_json(const Gpu *g, const Kernel *k, const Manifest *m, const RunResu
 			      "rows", (json_int_t)c->rows, "total_rows", (json_int_t)c->total_rows,
 			      "nonfinite", (json_int_t)c->nonfinite, "unwritten",
 			      (json_int_t)c->unwritten, "pass", c->pass));
+		if (c->pad_written)
+			json_object_set_new(json_array_get(checks, json_array_size(checks) - 1),
+					    "pad_written", json_integer(c->pad_written));
 	}
 	json_t *cfg = json_loads(m->config, 0, NULL);
 	const char *status = r->nchecks == 0 ? "unchecked" : r->pass ? "ok" : "FAIL";
@@ -100,15 +111,27 @@ print_point_json(const Gpu *g, const Kernel *k, const Manifest *m, const RunResu
 					    "gbps", r->gbps, "copy_gbps", r->copy_gbps, "reps",
 					    r->reps, "bytes", (json_int_t)r->bytes, "regs", r->regs,
 					    "local_bytes", r->local_bytes));
+	if (r->pad)
+		json_object_set_new(o, "pad", json_integer(r->pad));
 	if (r->has_regions)
 		json_object_set_new(o, "regions", regions_json(&r->regions));
 	tool_put_json(o);
 }
 
-/* --first-row and --digest-row: a row's outputs compared across batches (docs/tune.md). */
+/* --first-row and --digest-row: a row's outputs compared across batches (docs/tune.md); --pad:
+ * strided rows. */
 static int
 rows_opts(const Args *a, RunOpts *ro)
 {
+	const char *pad = arg_value(a, "--pad");
+	char *pend = NULL;
+	if (pad) {
+		long long x = strtoll(pad, &pend, 10);
+		if (*pend || pend == pad || x < 0 || x > (1 << 20))
+			return args_error(a, "--pad takes an integer from 0 to 2^20, not '%s'",
+					  pad);
+		ro->pad = x;
+	}
 	const char *v[2] = {arg_value(a, "--first-row"), arg_value(a, "--digest-row")};
 	int64_t *dst[2] = {&ro->first_row, &ro->digest_row};
 	for (int i = 0; i < 2; i++) {
@@ -259,7 +282,7 @@ const Cmd cmd_run = {
 	    {"--check", NULL, "check the results (without --check, --time or --regions: both)", 0},
 	    {"--time", NULL, "time the kernel with the L2 flushed before each launch", 0},
 	    {"--regions", NULL,
-	     "compile with per-CTA phase stamps; one more launch, L2 flushed, and a table of "
+	     "compile with phase stamps; one more launch, L2 flushed, and a table of "
 	     "its regions",
 	     0},
 	    OPT_SEED,
@@ -270,6 +293,10 @@ const Cmd cmd_run = {
 	     0},
 	    {"--digest-row", "P",
 	     "print a DIGEST line per output: a hash of row P's bits (with --check)", 0},
+	    {"--pad", "P",
+	     "[M,N] arrays with rows N+P elements apart (the row stride), the padding poisoned "
+	     "and checked unwritten",
+	     0},
 	    {"--ptx", "FILE", "run this PTX instead of compiling (with --manifest, one shape)", 0},
 	    {"--manifest", "FILE", "the launch manifest of --ptx (rkc compile writes it)", 0},
 	    {"--inputs", "FILE", "the input distributions (default testdata/inputs.json)", 0},

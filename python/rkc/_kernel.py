@@ -72,11 +72,45 @@ class Compiled:
         if not v["min"] <= M <= v["max"]:
             raise RkcError(f"{self.entry}: M={M} is outside the manifest's {v['min']}..{v['max']}")
 
-    def pack(self, values, M=None):
+    def align(self, name):
+        """The bytes array name's base address must be a multiple of: the manifest's "align"
+        for it (what the PTX's accesses of it need; 16 for every array before version 3)."""
+        p = next((p for p in self.params if p["name"] == name and p["kind"] in ("in", "out")),
+                 None)
+        if p is None:
+            raise RkcError(f"{self.entry}: no array '{name}'")
+        return p.get("align", self.manifest.get("array_align", 16))
+
+    def stride_error(self, name, stride):
+        """None when the [M,N] array name may have rows stride elements apart, else why not:
+        the manifest's stride_rule (at least N, and N plus a multiple of its modulus)."""
+        N = self.N
+        if stride == N:
+            return None
+        if not any(p["kind"] == "stride" for p in self.params):
+            return (f"'{name}' has rows {stride} elements apart, but this manifest (version "
+                    f"{self.manifest.get('manifest_version', 1)}) has no row strides: rows "
+                    f"are N={N} apart")
+        r = self.manifest["stride_rule"]
+        mod, res = r["modulus"], r["residue"]
+        if stride < N or stride % mod != res:
+            return (f"'{name}': row stride {stride} breaks the manifest's stride rule: at "
+                    f"least N={N} and stride % {mod} == {res} (N plus a multiple of {mod})")
+        return None
+
+    def pack(self, values, M=None, strides=None):
         """The launch's kernelParams: (a void*[] array, the argument storage it points into),
         in manifest order. values maps each array's and the workspace's name to a device
-        pointer, and may map a param's name to a number (else its default)."""
+        pointer, and may map a param's name to a number (else its default). strides maps an
+        [M,N] array's name to its row stride in elements (else N: dense rows)."""
         M = self.M if M is None else M
+        strides = dict(strides or {})
+        tiles = {p["name"] for p in self.params if p["kind"] in ("in", "out")
+                 and p["shape"] == "[M,N]"}
+        for name in strides:
+            if name not in tiles:
+                raise RkcError(f"{self.entry}: a row stride for '{name}', which is not an "
+                               f"[M,N] array (those are: {', '.join(sorted(tiles))})")
         slots = []
         for p in self.params:
             name, kind = p["name"], p["kind"]
@@ -84,11 +118,16 @@ class Compiled:
                 if name not in values:
                     raise RkcError(f"{self.entry}: no argument for '{name}'")
                 ptr = int(values[name])
-                align = self.manifest.get("array_align", 16) if kind != "workspace" else 4
+                align = self.align(name) if kind != "workspace" else 4
                 if ptr % align:
                     raise RkcError(f"{self.entry}: '{name}' at 0x{ptr:x} is not aligned to "
                                    f"{align} bytes")
+                err = name in tiles and self.stride_error(name, int(strides.get(name, self.N)))
+                if err:
+                    raise RkcError(f"{self.entry}: {err}")
                 slots.append(ctypes.c_uint64(ptr))
+            elif kind == "stride":
+                slots.append(ctypes.c_int64(int(strides.get(p["of"], self.N))))
             elif kind == "param":
                 slots.append(ctypes.c_float(float(values.get(name, p["default"]))))
             elif kind == "dim":
@@ -122,18 +161,18 @@ class Compiled:
             self._ws[key] = (ptr, size, zeroed_for)
             return ptr
 
-    def launch(self, values, M=None, stream=0, device=0, driver=None):
+    def launch(self, values, M=None, stream=0, device=0, driver=None, strides=None):
         """Launches on the stream (a CUstream handle; 0 the default stream) with the arguments
-        in values (see pack); the workspace, when the kernel takes one and values does not
-        give it, is this compile's own. Returns what was launched: grid, block, dynamic shared
-        memory, cluster and the packed argument values."""
+        in values and the row strides in strides (see pack); the workspace, when the kernel
+        takes one and values does not give it, is this compile's own. Returns what was
+        launched: grid, block, dynamic shared memory, cluster and the packed argument values."""
         M = self.M if M is None else int(M)
         self.check_rows(M)
         drv = driver or _cuda.driver()
         fn = self.function(drv, device)
         if self.manifest.get("workspace") and "workspace" not in values:
             values = dict(values, workspace=self.workspace(drv, device, M))
-        array, slots = self.pack(values, M)
+        array, slots = self.pack(values, M, strides)
         m = self.manifest
         plan = {"grid": self.grid(M), "block": m["block"]["x"], "smem": m["dynamic_smem"],
                 "cluster": m.get("cluster", {}).get("x", 1)}

@@ -96,12 +96,42 @@ def _check_input(k, p, t, dtype, lead, N, dev):
                        f"{dev}")
     if dev.type != "cuda" and not (_host_tensors() and dev.type == "cpu"):
         raise RkcError(f"{k.name}: input '{name}' is on {dev}; rkc kernels run on CUDA devices")
-    if not t.is_contiguous():
+    if p["shape"] == "[M,N]":
+        if row_stride(t) is None:
+            raise RkcError(f"{k.name}: input '{name}' is not rows of contiguous elements "
+                           f"(strides {t.stride()}): rkc kernels take an [M,N] input with "
+                           "column stride 1 and one stride between its rows (its leading "
+                           "dims flattened): pass .contiguous()")
+    elif not t.is_contiguous():
         raise RkcError(f"{k.name}: input '{name}' is not contiguous (strides {t.stride()}); "
-                       "rkc kernels take contiguous rows for now: pass .contiguous()")
-    if t.numel() and t.data_ptr() % 16:
+                       f"rkc kernels take {p['shape']} inputs contiguous: pass .contiguous()")
+    if t.numel() and t.data_ptr() % t.element_size():
         raise RkcError(f"{k.name}: input '{name}' starts at an address that is not a multiple "
-                       "of 16 bytes (a view at an odd offset?): pass .clone()")
+                       f"of its {t.element_size()}-byte element: pass .clone()")
+
+
+def row_stride(t):
+    """The elements between consecutive rows of an [M,N] tensor (its leading dims flattened
+    into M rows), or None when its layout is not rows: the last dim must have stride 1 (unless
+    it has one element) and the leading dims one stride between rows, as a row slice x[a:b],
+    a column slice x[:, :N] of a wider tensor or a padded allocation have. Dims of size 1 do
+    not count; with one row the stride is N."""
+    if t.dim() < 1:
+        return None
+    N = t.shape[-1]
+    if N > 1 and t.stride(-1) != 1:
+        return None
+    s, rows = None, 1  # the row stride, and the rows the dims inside this one span
+    for i in range(t.dim() - 2, -1, -1):
+        n = t.shape[i]
+        if n == 1:
+            continue
+        if s is None:
+            s = t.stride(i)
+        elif t.stride(i) != s * rows:
+            return None
+        rows *= n
+    return N if s is None else s
 
 
 def _out_shape(p, lead, N):
@@ -135,10 +165,21 @@ def run(k, inputs, params):
     values = {p["name"]: t.data_ptr() for p, t in zip(k.inputs, inputs)}
     values.update({p["name"]: t.data_ptr() for p, t in zip(k.outputs, outs)})
     values.update({p["name"]: v for p, v in zip(k.scalars, params)})
+    strides = {}
+    for p, t in zip(k.inputs, inputs):  # the outputs are dense: their strides are N
+        if t.numel() and t.data_ptr() % c.align(p["name"]):
+            raise RkcError(f"{k.name}: input '{p['name']}' starts at 0x{t.data_ptr():x}, not a "
+                           f"multiple of {c.align(p['name'])} bytes, which this compile's "
+                           f"accesses of it need (a view at an odd offset?): pass .clone()")
+        if p["shape"] == "[M,N]":
+            strides[p["name"]] = row_stride(t)
+            err = c.stride_error(p["name"], strides[p["name"]])
+            if err:
+                raise RkcError(f"{k.name}: input {err}; pass .contiguous()")
     if c.manifest.get("workspace"):
         values["workspace"] = _workspace(c, dev, M).data_ptr()
     stream = torch.cuda.current_stream(dev).cuda_stream if dev.type == "cuda" else 0
-    c.launch(values, M=M, stream=stream, device=ordinal, driver=drv)
+    c.launch(values, M=M, stream=stream, device=ordinal, driver=drv, strides=strides)
     return outs
 
 

@@ -57,7 +57,7 @@ class Compile(Base):
         self.assertIn(".entry rms_norm(", c.ptx)
         self.assertIn(".target sm_80", c.ptx)
         m = c.manifest
-        self.assertEqual(m["manifest_version"], 2)
+        self.assertEqual(m["manifest_version"], 3)
         self.assertEqual((m["M"], m["N"], m["arch"], m["dtype"]), (64, 4096, "sm_80", "bf16"))
         self.assertEqual(m["valid"]["N"], {"exact": 4096})
         self.assertTrue(m["kernel_hash"].startswith("fnv1a64:"))
@@ -169,12 +169,12 @@ class Launch(Base):
         m = c.manifest
         self.assertEqual(plan["grid"], 32)
         order = [p["name"] for p in m["params"]]
-        self.assertEqual(order, ["x", "w", "y", "rstd", "eps", "M", "N"])
-        args = ",".join(str(ptr[n]) for n in order[:4]) + ",9.99999997e-07,64,4096"
+        self.assertEqual(order, ["x", "w", "y", "rstd", "eps", "M", "N", "x.stride", "y.stride"])
+        args = ",".join(str(ptr[n]) for n in order[:4]) + ",9.99999997e-07,64,4096,4096,4096"
         self.assertEqual(last_launch(), f"launch rms_norm grid=32,1,1 block={m['block']['x']},1,1 "
                                         f"smem={m['dynamic_smem']} cluster=1 args={args}")
         c.launch(dict(ptr, eps=0.5), M=7)  # another M: the grid by its formula; a param given
-        args = ",".join(str(ptr[n]) for n in order[:4]) + ",0.5,7,4096"
+        args = ",".join(str(ptr[n]) for n in order[:4]) + ",0.5,7,4096,4096,4096"
         self.assertIn(f"grid=4,1,1 block={m['block']['x']},1,1 smem=0 cluster=1 args={args}",
                       last_launch())
 
@@ -189,7 +189,7 @@ class Launch(Base):
         plan = c.launch({"x": x, "s": s})
         ws = plan["args"][-1]
         self.assertEqual(plan["grid"], 48)
-        self.assertTrue(last_launch().endswith(f",3,1048576,{ws}"))
+        self.assertTrue(last_launch().endswith(f",3,1048576,1048576,{ws}"))
         # the stand-in's device memory is host memory: the workspace is there, zeroed
         n = c.workspace_bytes()
         self.assertEqual(ctypes.string_at(ws, n), bytes(n))
@@ -211,7 +211,59 @@ class Launch(Base):
         self.assertEqual(plan["grid"], 5)
         ws = plan["args"][-1]
         self.assertEqual(ctypes.string_at(ws, 16), bytes(16))
-        self.assertTrue(last_launch().endswith(f",5,4096,{ws}"))
+        self.assertTrue(last_launch().endswith(f",5,4096,4096,4096,{ws}"))
+
+    def test_row_strides(self):
+        """A row stride per [M,N] array after N, dense by default; the manifest's stride rule
+        and each array's own alignment checked before anything launches."""
+        d = _cuda.driver()
+        c = rkc.load(kernel_path("rms_norm"), cache_dir=self.cache).compile((64, 4096), "bf16")
+        m = c.manifest
+        self.assertEqual(m["stride_rule"], {"modulus": 8, "residue": 0})
+        self.assertEqual([(p["name"], p.get("align"), p.get("stride_param")) for p in
+                          m["params"][:4]], [("x", 16, "x.stride"), ("w", 16, None),
+                                             ("y", 16, "y.stride"), ("rstd", 4, None)])
+        self.assertEqual([(p["kind"], p["of"]) for p in m["params"][-2:]],
+                         [("stride", "x"), ("stride", "y")])
+        ptr = {n: d.alloc(64 * 4200 * 2) for n in ("x", "w", "y", "rstd")}
+        c.launch(ptr, strides={"x": 4096 + 64})
+        self.assertTrue(last_launch().endswith(",64,4096,4160,4096"), last_launch())
+        c.launch(ptr, strides={"x": 4104, "y": 4112})
+        self.assertTrue(last_launch().endswith(",64,4096,4104,4112"), last_launch())
+        n = len(open(LOG).read().splitlines())
+        for strides, text in [
+                ({"x": 4100}, "rms_norm: 'x': row stride 4100 breaks the manifest's stride rule: "
+                              "at least N=4096 and stride % 8 == 0 (N plus a multiple of 8)"),
+                ({"y": 4088}, "'y': row stride 4088 breaks the manifest's stride rule"),
+                ({"rstd": 64}, "a row stride for 'rstd', which is not an [M,N] array (those "
+                               "are: x, y)")]:
+            with self.assertRaises(rkc.RkcError) as e:
+                c.launch(ptr, strides=strides)
+            self.assertIn(text, str(e.exception))
+        self.assertEqual(len(open(LOG).read().splitlines()), n)  # refused before launching
+        # [M] arrays need their element's alignment only: rstd (f32) at +4 launches
+        c.launch(dict(ptr, rstd=ptr["rstd"] + 4))
+        with self.assertRaises(rkc.RkcError) as e:
+            c.launch(dict(ptr, rstd=ptr["rstd"] + 2))
+        self.assertIn("'rstd' at 0x%x is not aligned to 4 bytes" % (ptr["rstd"] + 2),
+                      str(e.exception))
+
+    def test_shifted_rows_stride_rule(self):
+        """N not a multiple of vec: rows start misaligned, and every stride is N plus a
+        multiple of vec, so each array's row r starts as misaligned as r*N; an i64 [M] array
+        needs 8-byte alignment, not 16."""
+        d = _cuda.driver()
+        c = rkc.load(kernel_path("cross_entropy"), cache_dir=self.cache,
+                     config="vec=8").compile((4, 1001), "bf16")
+        self.assertEqual(c.manifest["stride_rule"], {"modulus": 8, "residue": 1})
+        self.assertEqual([c.align(n) for n in ("x", "t", "loss")], [16, 8, 4])
+        ptr = {n: d.alloc(4 * 1024 * 2) for n in ("x", "t", "loss")}
+        c.launch(dict(ptr, t=ptr["t"] + 8), strides={"x": 1009})
+        self.assertTrue(last_launch().endswith(",4,1001,1009"), last_launch())
+        with self.assertRaises(rkc.RkcError) as e:
+            c.launch(ptr, strides={"x": 1008})
+        self.assertIn("'x': row stride 1008 breaks the manifest's stride rule: at least N=1001 "
+                      "and stride % 8 == 1 (N plus a multiple of 8)", str(e.exception))
 
     def test_cluster(self):
         d = _cuda.driver()
@@ -240,7 +292,8 @@ class Torch(Base):
         y, rstd = k(x, w, eps=1e-5)
         self.assertEqual((y.shape, y.dtype), (x.shape, torch.bfloat16))
         self.assertEqual((rstd.shape, rstd.dtype), ((64,), torch.float32))
-        want = f"args={x.data_ptr()},{w.data_ptr()},{y.data_ptr()},{rstd.data_ptr()},9.99999975e-06,64,4096"
+        want = (f"args={x.data_ptr()},{w.data_ptr()},{y.data_ptr()},{rstd.data_ptr()},"
+                "9.99999975e-06,64,4096,4096,4096")
         self.assertTrue(last_launch().endswith(want), last_launch())
         y3, _ = k(x.view(2, 32, 4096), w)  # leading dims are rows
         self.assertEqual(y3.shape, (2, 32, 4096))
@@ -248,7 +301,7 @@ class Torch(Base):
     def test_errors(self):
         k = rkc.load(kernel_path("rms_norm"), cache_dir=self.cache)
         x, w = self.tensors(64, 4096)
-        for args, text in [((x[:, :2048], w[:2048]), "is not contiguous"),
+        for args, text in [((x[:, ::2], w[:2048]), "input 'x' is not rows of contiguous elements"),
                            ((x, w.float()), "the kernel wants torch.bfloat16"),
                            ((x, w[:100]), "has shape (100,)"),
                            ((x,), "missing input(s): w"),
@@ -256,6 +309,48 @@ class Torch(Base):
             with self.assertRaises(rkc.RkcError) as e:
                 k(*args)
             self.assertIn(text, str(e.exception))
+
+    def test_strided_inputs(self):
+        """A column slice of a wider tensor passes its row stride; a row slice its offset base;
+        the outputs are dense. What breaks the stride rule or the alignment is refused, naming
+        the input and the rule."""
+        k = rkc.load(kernel_path("rms_norm"), cache_dir=self.cache)
+        full, w = self.tensors(64, 4096 + 64)
+        x = full[:, :4096]
+        y, rstd = k(x, w[:4096])
+        self.assertTrue(y.is_contiguous())
+        self.assertTrue(last_launch().endswith(
+            f"{y.data_ptr()},{rstd.data_ptr()},9.99999997e-07,64,4096,4160,4096"), last_launch())
+        rows = torch.randn(70, 4096).to(torch.bfloat16)[3:67]  # 3 rows in: 24576 bytes
+        k(rows, w[:4096])
+        self.assertIn(f"args={rows.data_ptr()},", last_launch())
+        self.assertTrue(last_launch().endswith(",64,4096,4096,4096"), last_launch())
+        # leading dims flattened: (2, 32, N) rows of a padded (2, 32, N+64)
+        k(full.view(2, 32, 4096 + 64)[..., :4096], w[:4096])
+        self.assertTrue(last_launch().endswith(",64,4096,4160,4096"), last_launch())
+        wide, _ = self.tensors(64, 4100)
+        flat = torch.randn(64 * 4096 + 1).to(torch.bfloat16)
+        for args, text in [
+                ((wide[:, :4096], w[:4096]),
+                 "rms_norm: input 'x': row stride 4100 breaks the manifest's stride rule: at "
+                 "least N=4096 and stride % 8 == 0 (N plus a multiple of 8); pass .contiguous()"),
+                ((flat[1:].view(64, 4096), w[:4096]),
+                 "input 'x' starts at 0x%x, not a multiple of 16 bytes" % flat[1:].data_ptr()),
+                ((torch.randn(2, 40, 4096).to(torch.bfloat16)[:, :32], w[:4096]),
+                 "input 'x' is not rows of contiguous elements (strides (163840, 4096, 1))"),
+                ((x.t(), w[:64]), "input 'x' is not rows of contiguous elements")]:
+            with self.assertRaises(rkc.RkcError) as e:
+                k(*args)
+            self.assertIn(text, str(e.exception))
+
+    def test_labels_at_an_offset(self):
+        """An [M] i64 input sliced by rows starts 8 bytes in: its accesses need 8, not 16."""
+        k = rkc.load(kernel_path("cross_entropy"), cache_dir=self.cache)
+        x = torch.randn(5, 512).to(torch.bfloat16)
+        t = torch.randint(0, 512, (5,))
+        loss = k(x[1:], t[1:])
+        self.assertEqual(loss.shape, (4,))
+        self.assertIn(f"args={x[1:].data_ptr()},{t.data_ptr() + 8},", last_launch())
 
     def test_compile_without_graph_break(self):
         k = rkc.load(kernel_path("rms_norm"), cache_dir=self.cache)
@@ -288,8 +383,8 @@ class Torch(Base):
         loss = k(x, t)
         self.assertEqual((loss.shape, loss.dtype), ((4,), torch.float32))
         self.assertTrue(last_launch().startswith("launch cross_entropy "))
-        self.assertIn(f"args={x.data_ptr()},{t.data_ptr()},{loss.data_ptr()},4,512",
-                      last_launch())
+        self.assertTrue(last_launch().endswith(
+            f"args={x.data_ptr()},{t.data_ptr()},{loss.data_ptr()},4,512,512"), last_launch())
 
 
 SKIPPED = 77  # ctest's SKIP_RETURN_CODE: shown as not run, never as passed

@@ -671,6 +671,83 @@ check_cross_entropy_backward(Run *r)
 	free(g);
 }
 
+/* The forwards the norm backward kernels differentiate, written from their math: L = sum of
+ * dy * y over the batch, y = rms_norm(x) * w, or layer_norm(x) * w + b (eps 1e-5). */
+static double
+norm_loss(int layer, const double *x, const double *dy, const double *w, const double *b, int64_t M,
+	  int64_t N)
+{
+	double L = 0;
+	for (int64_t i = 0; i < M; i++) {
+		const double *xr = x + i * N;
+		double mu = 0, v = 0;
+		for (int64_t j = 0; layer && j < N; j++)
+			mu += xr[j] / N;
+		for (int64_t j = 0; j < N; j++)
+			v += (xr[j] - mu) * (xr[j] - mu) / N;
+		double r = 1 / sqrt(v + 1e-5);
+		for (int64_t j = 0; j < N; j++)
+			L += dy[i * N + j] * ((xr[j] - mu) * r * w[j] + (layer ? b[j] : 0));
+	}
+	return L;
+}
+
+/* dx and dw (and db) of the backward kernel, run on the forward's own mean and rstd, against
+ * central differences of norm_loss in x, w and b: every row's and every column's. */
+static void
+check_norm_backward(Run *r, int layer)
+{
+	int64_t M = r->M, N = r->N;
+	fill(r, "x", -2, 2);
+	fill(r, "dy", -1, 1);
+	fill(r, "w", 0.5, 1.5);
+	double *x = buf(r, "x"), *dy = buf(r, "dy"), *w = buf(r, "w");
+	double *b = calloc((size_t)N, sizeof(double));
+	for (int64_t i = 0; i < M; i++) {
+		double mu = 0, v = 0;
+		for (int64_t j = 0; layer && j < N; j++)
+			mu += x[i * N + j] / N;
+		for (int64_t j = 0; j < N; j++)
+			v += (x[i * N + j] - mu) * (x[i * N + j] - mu) / N;
+		buf(r, "rstd")[i] = 1 / sqrt(v + 1e-5);
+		if (layer)
+			buf(r, "mean")[i] = mu;
+	}
+	interp(r);
+	const double h = 1e-6;
+	struct {
+		const char *grad;
+		double *wrt;
+		int64_t n;
+	} ds[3] = {{"dx", x, M * N}, {"dw", w, N}, {"db", b, N}};
+	for (int d = 0; d < 2 + layer; d++)
+		for (int64_t j = 0; j < ds[d].n; j++) {
+			double v0 = ds[d].wrt[j];
+			ds[d].wrt[j] = v0 + h;
+			double up = norm_loss(layer, x, dy, w, b, M, N);
+			ds[d].wrt[j] = v0 - h;
+			double dn = norm_loss(layer, x, dy, w, b, M, N);
+			ds[d].wrt[j] = v0;
+			double fd = (up - dn) / (2 * h), got = buf(r, ds[d].grad)[j];
+			if (!(fabs(got - fd) <= 1e-6 * (1 + fabs(fd))))
+				fail_msg("%s[%lld]: got %.12g, central difference %.12g",
+					 ds[d].grad, (long long)j, got, fd);
+		}
+	free(b);
+}
+
+static void
+check_rms_norm_backward(Run *r)
+{
+	check_norm_backward(r, 0);
+}
+
+static void
+check_layer_norm_backward(Run *r)
+{
+	check_norm_backward(r, 1);
+}
+
 /* The e4m3 value nearest v, ties to the even mantissa, from the format's definition: 3 mantissa
  * bits, exponents -6 to 8 (below 2^-6 the subnormals' step, 2^-9), 448 the largest value, and
  * anything larger in magnitude saturating to it. */
@@ -1052,6 +1129,8 @@ main(void)
 	    {"cross_entropy_backward", check_cross_entropy_backward},
 	    {"fp8_quant", check_fp8_quant},
 	    {"gelu_tanh_gated", check_gelu_tanh_gated},
+	    {"rms_norm_backward", check_rms_norm_backward},
+	    {"layer_norm_backward", check_layer_norm_backward},
 	};
 	/* one test a kernel of testdata/kernels; one without a reference above fails */
 	int n;

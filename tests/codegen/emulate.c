@@ -4,8 +4,12 @@
  * element written (two runs with different poison), no NaN. Launching twice also checks that
  * split rows leave their workspace zeroed.
  * With --regions each point is compiled with the region stamps (docs/regions.md) too, and every
- * CTA must stamp every region the manifest lists, in order, each start at or after the last end.
- *   emulate [--regions] LIST      lines "kernel MxN dtype k=v,..." (all six knobs) */
+ * row block's slot must be stamped for every region the manifest lists, in order, by the CTA
+ * that ran it.
+ * A line ending in pad=P runs with strided rows: the i-th [M,N] array (from 0) has rows of
+ * N + (i+1)*P elements (so the arrays' strides differ), the padding poisoned; a kernel that reads
+ * it reads NaN, and one that writes it fails the point.
+ *   emulate [--regions] LIST      lines "kernel MxN dtype k=v,... [pad=P]" */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,12 +26,28 @@ typedef struct {
 	size_t bytes;
 } Stamps;
 
+/* The arrays as the kernel sees them: an [M,N] array's rows stride[p] elements apart in its own
+ * buffer (buf[p]), every other array the tensor's data. */
+typedef struct {
+	int64_t *stride; /* per param, elements; N when not padded */
+	char **buf;	 /* per param: the strided copy of an [M,N] array, else NULL */
+	int64_t pad_written;
+} Rows;
+
+static size_t
+esize(const Tensor *t)
+{
+	return (size_t)type_size(t->type);
+}
+
 static int
-run(const Kernel *k, const Compile *c, Tensor *ts, void *ws, Stamps *rg, unsigned char poison,
-    char **out, Diag *d)
+run(const Kernel *k, const Compile *c, Tensor *ts, Rows *rw, void *ws, Stamps *rg,
+    unsigned char poison, char **out, Diag *d)
 {
 	int np = k->nparams;
-	void **args = calloc((size_t)np + 4, sizeof *args);
+	int *tiles = calloc((size_t)np + 1, sizeof *tiles);
+	int ns = codegen_strides(k, tiles);
+	void **args = calloc((size_t)np + ns + 4, sizeof *args);
 	void **ptrs = calloc((size_t)np, sizeof *ptrs);
 	float *f = calloc((size_t)np, sizeof *f);
 	int64_t M = c->M, N = c->N;
@@ -38,15 +58,21 @@ run(const Kernel *k, const Compile *c, Tensor *ts, void *ws, Stamps *rg, unsigne
 			args[p] = &f[p];
 			continue;
 		}
+		char *at = rw->buf[p] ? rw->buf[p] : ts[p].data;
+		size_t bytes = rw->buf[p] ? (size_t)(M * rw->stride[p]) * esize(&ts[p])
+					  : (size_t)ts[p].count * esize(&ts[p]);
 		if (pa->kind == P_OUT)
-			memset(ts[p].data, poison,
-			       (size_t)ts[p].count * (size_t)type_size(ts[p].type));
-		ptrs[p] = ts[p].data;
+			memset(at, poison, bytes);
+		else if (rw->buf[p]) /* the padding reads as NaN (0xff bytes) */
+			rows_pad(at, ts[p].data, M, N, rw->stride[p], esize(&ts[p]), 0xff);
+		ptrs[p] = at;
 		args[p] = &ptrs[p];
 	}
 	args[np] = &M;
 	args[np + 1] = &N;
 	int na = np + 2;
+	for (int i = 0; i < ns; i++)
+		args[na++] = &rw->stride[tiles[i]];
 	Launch l;
 	codegen_launch(k, c, &l);
 	if (l.workspace_bytes > 0) /* split rows, the dynamic grid's counters */
@@ -57,9 +83,12 @@ run(const Kernel *k, const Compile *c, Tensor *ts, void *ws, Stamps *rg, unsigne
 	}
 	int rc = codegen_emulate(k, c, args, d);
 	for (int p = 0; p < np; p++)
-		if (k->params[p].kind == P_OUT)
-			memcpy(out[p], ts[p].data,
-			       (size_t)ts[p].count * (size_t)type_size(ts[p].type));
+		if (k->params[p].kind == P_OUT && rw->buf[p])
+			rw->pad_written += rows_unpad(out[p], rw->buf[p], M, N, rw->stride[p],
+						      esize(&ts[p]), poison);
+		else if (k->params[p].kind == P_OUT)
+			memcpy(out[p], ts[p].data, (size_t)ts[p].count * esize(&ts[p]));
+	free(tiles);
 	free(args);
 	free(ptrs);
 	free(f);
@@ -83,26 +112,40 @@ stamps_new(Stamps *rg, const Kernel *k, const Compile *c, Diag *d)
 	return 0;
 }
 
-/* Every CTA stamped every region, in order (regions_reduce checks the order). */
+/* Every slot (row block) stamped every region, in order (regions_reduce checks the order), by
+ * the CTA that ran it: without the work counter, CTA c runs blocks c, c + grid.x, ... */
 static int
-stamps_check(const Stamps *rg, Diag *d)
+stamps_check(const Stamps *rg, const Compile *c, Diag *d)
 {
 	RegionTable t;
-	if (regions_reduce(&t, &rg->m.regions, rg->st, rg->m.grid[0], d))
+	const MRegions *info = &rg->m.regions;
+	int64_t ctas = rg->m.grid[0];
+	if (regions_reduce(&t, info, rg->st, ctas, d))
 		return -1;
+	if (t.blocks != info->slots || t.ctas != ctas)
+		return diag(d, "%lld of %lld slots stamped, by %lld of %lld CTAs",
+			    (long long)t.blocks, (long long)info->slots, (long long)t.ctas,
+			    (long long)ctas);
 	for (int i = 0; i < t.n; i++)
-		if (t.r[i].ctas != rg->m.grid[0])
-			return diag(d, "region %s stamped by %lld of %u CTAs", t.r[i].name,
-				    (long long)t.r[i].ctas, rg->m.grid[0]);
+		if (t.r[i].ctas != ctas)
+			return diag(d, "region %s stamped by %lld of %lld CTAs", t.r[i].name,
+				    (long long)t.r[i].ctas, (long long)ctas);
+	for (int64_t s = 0; !c->cfg.dynamic && s < info->slots; s++)
+		if (rg->st[s * info->words] != (uint64_t)(s % ctas) + 1)
+			return diag(d, "slot %lld names CTA %lld, not %lld", (long long)s,
+				    (long long)rg->st[s * info->words] - 1, (long long)(s % ctas));
 	return 0;
 }
 
-/* Returns the number of failed outputs, or -1 when the point could not run. */
+/* Returns the number of failed outputs, or -1 when the point could not run. pad: the rows of
+ * the i-th [M,N] array are N + (i+1)*pad elements apart (0: dense). */
 static int
-point(const char *line, const Kernel *k, Compile *c)
+point(const char *line, const Kernel *k, Compile *c, int64_t pad)
 {
 	Diag d = {0};
 	int np = k->nparams, bad = -1;
+	Rows rw = {calloc((size_t)np + 1, sizeof(int64_t)), calloc((size_t)np + 1, sizeof(char *)),
+		   0};
 	Dist *dists = calloc((size_t)np, sizeof *dists);
 	Tensor *ts = calloc((size_t)np, sizeof *ts);
 	char **run1 = calloc((size_t)np, sizeof *run1), **run2 = calloc((size_t)np, sizeof *run2);
@@ -116,23 +159,44 @@ point(const char *line, const Kernel *k, Compile *c)
 	    inputs_spec(dists, k, "testdata/inputs.json", inputs_json, &d) ||
 	    inputs_make(ts, k, c->dtype, c->M, c->N, 1234, dists, &d))
 		goto out;
-	for (int p = 0; p < np; p++)
-		if (k->params[p].kind == P_OUT) {
-			size_t n = (size_t)ts[p].count * (size_t)type_size(ts[p].type);
+	for (int p = 0, i = 0; p < np; p++) {
+		const Param *pa = &k->params[p];
+		if (pa->kind == P_PARAM)
+			continue;
+		rw.stride[p] = c->N;
+		if (pa->shape == SH_TILE && pad > 0) {
+			rw.stride[p] = c->N + ++i * pad;
+			rw.buf[p] = malloc((size_t)(c->M * rw.stride[p]) * esize(&ts[p]));
+		}
+		if (pa->kind == P_OUT) {
+			size_t n = (size_t)ts[p].count * esize(&ts[p]);
 			ts[p].data = malloc(n ? n : 1);
 			run1[p] = malloc(n ? n : 1);
 			run2[p] = malloc(n ? n : 1);
 		}
-	int64_t nrows = sample_rows(c->M, c->N, &rows);
+	}
+	int64_t nrows = sample_rows(k, c->M, c->N, &rows);
 	if (reference_rows(ref, k, ts, c->M, c->N, rows, nrows, &d) ||
-	    run(k, c, ts, ws, &rg, 0xff, run1, &d) || run(k, c, ts, ws, &rg, 0x00, run2, &d) ||
-	    (c->regions && stamps_check(&rg, &d)))
+	    run(k, c, ts, &rw, ws, &rg, 0xff, run1, &d) ||
+	    run(k, c, ts, &rw, ws, &rg, 0x00, run2, &d) || (c->regions && stamps_check(&rg, c, &d)))
 		goto out;
-	for (int64_t i = 0; i < l.workspace_bytes; i++)
-		if (((unsigned char *)ws)[i] != 0 && i < (c->M * 4 + 15) / 16 * 16) {
-			diag(&d, "split counters not reset to zero");
-			goto out;
-		}
+	if (rw.pad_written) {
+		diag(&d, "%lld padding elements between rows written", (long long)rw.pad_written);
+		goto out;
+	}
+	/* every counter is back at zero for the next launch (the partials need not be) */
+	for (int r = 0; r < l.nws && !d.set; r++) {
+		int64_t at = codegen_ws_offset(&l, l.ws[r].name, c->M);
+		int64_t n = l.ws[r].per_row * c->M + l.ws[r].fixed;
+		for (int64_t i = at; strstr(l.ws[r].name, "counters") && i < at + n; i++)
+			if (((unsigned char *)ws)[i] != 0) {
+				diag(&d, "workspace %s not reset to zero (byte %lld)", l.ws[r].name,
+				     (long long)(i - at));
+				break;
+			}
+	}
+	if (d.set)
+		goto out;
 	bad = 0;
 	for (int p = 0, oi = 0; p < np; p++) {
 		const Param *pa = &k->params[p];
@@ -146,9 +210,11 @@ point(const char *line, const Kernel *k, Compile *c)
 			goto out;
 		}
 		Check ck;
-		int64_t cols = pa->shape == SH_TILE ? c->N : 1;
-		check_output(&ck, ts[p].type, run1[p], run2[p], ts[p].count, cols, rows, nrows,
-			     ref[p], tol);
+		/* as rkc run checks: an [N] output is one row, compared whole */
+		int vec = pa->shape == SH_VEC;
+		int64_t zero = 0, cols = pa->shape == SH_ROW ? 1 : c->N;
+		check_output(&ck, ts[p].type, run1[p], run2[p], ts[p].count, cols,
+			     vec ? &zero : rows, vec ? 1 : nrows, ref[p], tol);
 		if (!ck.pass) {
 			printf("FAIL %s %s: %s error %.3g (tolerance %.3g), %lld non-finite, %lld "
 			       "unwritten\n",
@@ -165,7 +231,10 @@ out:
 		free(run1[p]);
 		free(run2[p]);
 		free(ref[p]);
+		free(rw.buf[p]);
 	}
+	free(rw.buf);
+	free(rw.stride);
 	tensors_free(ts, np);
 	free(ts);
 	free(run1);
@@ -198,12 +267,14 @@ main(int argc, char **argv)
 	char line[512];
 	int n = 0, fails = 0;
 	while (fgets(line, sizeof line, f)) {
-		char kn[64], dt[16], cfg[256], path[128];
-		long long M, N;
+		char kn[64], dt[16], cfg[256], path[128], extra[32] = "";
+		long long M, N, pad = 0;
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		line[strcspn(line, "\n")] = 0;
-		if (sscanf(line, "%63s %lldx%lld %15s %255s", kn, &M, &N, dt, cfg) != 5) {
+		int got =
+		    sscanf(line, "%63s %lldx%lld %15s %255s %31s", kn, &M, &N, dt, cfg, extra);
+		if (got < 5 || (got == 6 && (sscanf(extra, "pad=%lld", &pad) != 1 || pad < 1))) {
 			fprintf(stderr, "%s: bad line: %s\n", argv[1], line);
 			return 1;
 		}
@@ -219,7 +290,7 @@ main(int argc, char **argv)
 			fprintf(stderr, "%s: %s\n", line, d.msg);
 			return 1;
 		}
-		int bad = point(line, k, &c);
+		int bad = point(line, k, &c, pad);
 		fails += bad != 0;
 		n++;
 		kernel_free(k);

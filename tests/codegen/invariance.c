@@ -64,7 +64,7 @@ batch(const Kernel *k, Type dtype, int64_t M, int64_t N, int invariant, const Te
 {
 	int np = k->nparams, rc = -1;
 	Tensor *ts = calloc((size_t)np, sizeof *ts);
-	void **args = calloc((size_t)np + 3, sizeof *args);
+	void **args = calloc((size_t)np * 2 + 3, sizeof *args);
 	void **ptrs = calloc((size_t)np, sizeof *ptrs);
 	float *f = calloc((size_t)np, sizeof *f);
 	void *ws = NULL;
@@ -120,7 +120,10 @@ batch(const Kernel *k, Type dtype, int64_t M, int64_t N, int invariant, const Te
 	}
 	args[np] = &M;
 	args[np + 1] = &N;
-	args[np + 2] = &ws;
+	int na = np + 2 + codegen_strides(k, NULL);
+	for (int i = np + 2; i < na; i++) /* dense rows: every stride is N */
+		args[i] = &N;
+	args[na] = &ws;
 	if (codegen_emulate(k, &r.compile, args, d))
 		goto out;
 	for (int t = 0; t < TARGETS; t++) {

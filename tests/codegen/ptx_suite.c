@@ -3,7 +3,9 @@
  * ptxas missing is a failure.
  *   ptx_suite forced [--arch ARCH] LIST        lines "kernel MxN dtype k=v,..." (all six knobs),
  *                                              for sm_90 and sm_80, or for ARCH alone
- *   ptx_suite regions LIST                     as forced, each compiled with --regions
+ *   ptx_suite regions LIST                     as forced, each compiled with --regions, and
+ *                                              with as many CTA and cluster barriers as the
+ *                                              same compile without
  *   ptx_suite golden FILE...                   every point of each golden file, for its arch
  *   ptx_suite sweep [--widths N,...] ARCH...   the model against ptxas (docs/regmodel.md) */
 #include <jansson.h>
@@ -147,6 +149,9 @@ read_golden(const char *file)
 		g->min_ctas = (int)json_integer_value(json_object_get(pt, "min_ctas"));
 		g->smem = (int)json_integer_value(json_object_get(pt, "smem"));
 		g->cluster = (int)json_integer_value(json_object_get(pt, "cluster"));
+		g->grid = (int)json_integer_value(json_object_get(pt, "grid"));
+		g->dynamic = (int)json_integer_value(json_object_get(pt, "dynamic"));
+		g->ahead = (int)json_integer_value(json_object_get(pt, "ahead"));
 		snprintf(p->what, sizeof p->what, "%s %lldx%lld %s (%s)", p->kernel,
 			 (long long)p->c.M, (long long)p->c.N, dt ? dt : "?", file);
 		if (!dt || dtype_parse(dt, &p->c.dtype)) {
@@ -312,6 +317,18 @@ sweep_report(void)
 	       n, agree, n ? 100.0 * agree / n : 0, nerr ? 100 * err / nerr : 0, nerr);
 }
 
+/* The CTA and cluster barriers in PTX text: bar.sync, barrier.sync and barrier.cluster. */
+static int
+barriers(const char *ptx)
+{
+	int n = 0;
+	const char *pat[] = {"bar.sync", "barrier.sync", "barrier.cluster.arrive"};
+	for (int i = 0; i < 3; i++)
+		for (const char *p = ptx; (p = strstr(p, pat[i])); p++)
+			n++;
+	return n;
+}
+
 static double
 now(void)
 {
@@ -394,6 +411,18 @@ main(int argc, char **argv)
 				FILE *f = fopen(path, "w");
 				fputs(ptx.s, f);
 				fclose(f);
+				/* --regions: the barriers of the same compile without the stamps */
+				Buf plain = {0};
+				Compile c0 = p->c;
+				c0.regions = 0;
+				if (p->c.regions &&
+				    !codegen_ptx(kernel_named(p->kernel), &c0, &plain, NULL, &d)) {
+					snprintf(path, sizeof path, "%s/%d.bars", dir, i);
+					f = fopen(path, "w");
+					fprintf(f, "%d %d\n", barriers(ptx.s), barriers(plain.s));
+					fclose(f);
+				}
+				buf_free(&plain);
 				buf_free(&ptx);
 			}
 			_exit(0);
@@ -437,6 +466,28 @@ main(int argc, char **argv)
 		}
 		free(text);
 	}
+	/* --regions: no barrier of its own */
+	int nbars = 0, bars_max = 0;
+	for (int i = 0; i < npts && pts[i].c.regions; i++) {
+		char path[512];
+		snprintf(path, sizeof path, "%s/%d.bars", dir, i);
+		FILE *f = fopen(path, "r");
+		int with = -1, without = -2;
+		if (!f || fscanf(f, "%d %d", &with, &without) != 2 || with != without) {
+			fprintf(stderr, "FAIL %s %s: %d barriers with --regions, %d without\n",
+				pts[i].arch, pts[i].what, with, without);
+			fails++;
+		}
+		if (f)
+			fclose(f);
+		unlink(path);
+		nbars += with == without;
+		bars_max = with > bars_max ? with : bars_max;
+	}
+	if (npts && pts[0].c.regions)
+		printf("barriers: %d of %d points have as many with --regions as without (at most "
+		       "%d a kernel)\n",
+		       nbars, npts, bars_max);
 	/* ptxas, two at a time */
 	int running = 0, next = 0, spills = 0, maxregs = 0;
 	pid_t *pid = calloc(npts, sizeof *pid);

@@ -24,15 +24,18 @@ emulate_row(const Kernel *k, int64_t n, void **bufs)
 	if (config_parse("persistent=0,r_block=128,m_block=1,num_warps=1,vec=4,split=1", &c.cfg,
 			 &d))
 		fail_msg("%s", d.msg);
-	void *args[16];
+	void *args[32];
 	int64_t M = 1, N = n;
 	void *ws = NULL;
-	assert_true(k->nparams + 3 <= 16);
+	int ns = codegen_strides(k, NULL);
+	assert_true(k->nparams + 3 + ns <= 32);
 	for (int p = 0; p < k->nparams; p++)
 		args[p] = &bufs[p];
 	args[k->nparams] = &M;
 	args[k->nparams + 1] = &N;
-	args[k->nparams + 2] = &ws;
+	for (int i = 0; i < ns; i++) /* one row: its stride is N */
+		args[k->nparams + 2 + i] = &N;
+	args[k->nparams + 2 + ns] = &ws;
 	if (codegen_emulate(k, &c, args, &d))
 		fail_msg("%s", d.msg);
 }

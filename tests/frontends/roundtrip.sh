@@ -1,12 +1,14 @@
 #!/bin/sh
-# Each of the 20 kernels, and the two of tests/codegen for col, tanh, erf, pow and both fp8 types:
+# Each of the 22 kernels, and the three of tests/codegen for col, tanh, erf, pow, both fp8 types
+# and colsum:
 # print -> parse -> print is identical text, the JSON form round-trips to identical JSON, and the
 # JSON form prints back to the same .rk text.
 rkc=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0
-for f in testdata/kernels/*.rk tests/codegen/training_ops.rk tests/codegen/col_pick.rk; do
+for f in testdata/kernels/*.rk tests/codegen/training_ops.rk tests/codegen/col_pick.rk \
+	tests/codegen/colsum_exp.rk; do
 	n=$((n + 1))
 	k=$(basename "$f" .rk)
 	ok=1
@@ -20,6 +22,6 @@ for f in testdata/kernels/*.rk tests/codegen/training_ops.rk tests/codegen/col_p
 	cmp -s "$tmp/$k.1.rk" "$tmp/$k.3.rk" || ok=0
 	[ $ok -eq 1 ] || { echo "FAIL $k"; fail=$((fail + 1)); }
 done
-[ $n -eq 22 ] || { echo "FAIL: expected 20 kernels and 2 more, found $n"; fail=$((fail + 1)); }
+[ $n -eq 25 ] || { echo "FAIL: expected 22 kernels and 3 more, found $n"; fail=$((fail + 1)); }
 echo "$((n - fail)) passed, $fail failed"
 [ $fail -eq 0 ]

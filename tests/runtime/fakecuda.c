@@ -2,10 +2,12 @@
  * checks its entry and does nothing (so every output keeps its poison), time advances by 10 µs
  * per event. It lets `rkc run` go through its whole path here. A kernel that reads %globaltimer
  * (rkc compile --regions) gets made-up stamps in its last parameter's buffer, unless
- * RKC_FAKE_STAMPS=0: CTA c's region r from 10^6 + 1000c + 100r ns, for 50 + 5r ns. With
+ * RKC_FAKE_STAMPS=0: CTA c's region r for 50 + 5r ns (stamp() says when). With
  * $RKC_FAKECUDA_LOG set, each launch appends a line to that file: the entry, grid, block, dynamic
  * shared memory, cluster and every argument as the PTX's .param list types it, so a test can
- * check what a caller passed. */
+ * check what a caller passed. With RKC_FAKE_SCRIBBLE=B (a byte, 0 to 255) a launch writes B over
+ * the whole of every allocation its arguments point at, padding between rows included, so a
+ * test can see a runner catch writes where none belong. */
 #include <cuda.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,8 +194,19 @@ fFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v)
 	return CUDA_SUCCESS;
 }
 
+/* Two CTAs an SM, whatever the kernel. */
+static CUresult
+fOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int block, size_t smem)
+{
+	*n = 2;
+	return CUDA_SUCCESS;
+}
+
 /* The made-up stamps of a kernel compiled with --regions: its last parameter is the buffer, u64
- * [ctas][n][2]. */
+ * [slot][2 + n], n + 1 the boundaries the PTX stamps (an atom.global.max each). Slot s (a row
+ * block) is CTA s % ctas's (s / ctas)th block, as a static grid walks them (a CTA a slot
+ * without one); the CTA + 1, then boundaries from 10^6 + 1000c ns, region r lasting 50 + 5r
+ * ns, a CTA's blocks back to back. */
 static void
 stamp(const char *ptx, unsigned ctas, void **args)
 {
@@ -204,18 +217,42 @@ stamp(const char *ptx, unsigned ctas, void **args)
 	int np = 0;
 	for (const char *q = entry; (q = strstr(q, ".param")) && q < close; q++)
 		np++;
+	size_t w = 1;
+	for (const char *q = ptx; (q = strstr(q, "atom.global.max.u64")); q++)
+		w++;
 	CUdeviceptr buf = *(CUdeviceptr *)args[np - 1];
 	size_t bytes = 0;
 	for (int i = 0; i < 64; i++)
 		if (allocs[i].p == buf)
 			bytes = allocs[i].n;
-	size_t n = bytes / 16 / ctas;
+	size_t slots = bytes / 8 / w, life = 0;
+	for (size_t r = 0; r + 2 < w; r++)
+		life += 50 + 5 * r;
 	uint64_t *st = (uint64_t *)(uintptr_t)buf;
-	for (size_t c = 0; c < ctas && n * ctas * 16 == bytes; c++)
-		for (size_t r = 0; r < n; r++) {
-			st[(c * n + r) * 2] = 1000000 + 1000 * c + 100 * r;
-			st[(c * n + r) * 2 + 1] = 1000000 + 1000 * c + 100 * r + 50 + 5 * r;
-		}
+	for (size_t s = 0; s < slots && w > 2 && slots * w * 8 == bytes; s++) {
+		size_t c = s % ctas;
+		uint64_t t = 1000000 + 1000 * c + life * (s / ctas);
+		st[s * w] = c + 1;
+		st[s * w + 1] = t;
+		for (size_t r = 0; r + 2 < w; r++)
+			st[s * w + 2 + r] = t += 50 + 5 * r;
+	}
+}
+
+/* RKC_FAKE_SCRIBBLE: every allocation an argument points at, overwritten. */
+static void
+scribble(const Module *m, void **args)
+{
+	const char *b = getenv("RKC_FAKE_SCRIBBLE");
+	char key[160];
+	snprintf(key, sizeof key, ".entry %s(", m->entry);
+	const char *p = b ? strstr(m->ptx, key) : NULL, *end = p ? strchr(p, ')') : NULL;
+	for (int i = 0; p && end && (p = strstr(p, ".param .")) && p < end; i++, p++) {
+		CUdeviceptr v = *(CUdeviceptr *)args[i];
+		for (int a = 0; !strncmp(p, ".param .u64", 11) && a < 64; a++)
+			if (allocs[a].p && allocs[a].p == v)
+				memset((void *)(uintptr_t)v, atoi(b), allocs[a].n);
+	}
 }
 
 /* The launch's line in $RKC_FAKECUDA_LOG: each argument read as its .param type in the PTX. */
@@ -256,6 +293,7 @@ launch(CUfunction f, const unsigned *dims, unsigned smem, unsigned cluster, void
 	if (!args)
 		return CUDA_ERROR_INVALID_VALUE;
 	log_launch((const Module *)f, dims, smem, cluster, args);
+	scribble((const Module *)f, args);
 	stamp(((const Module *)f)->ptx, dims[0] * dims[1] * dims[2], args);
 	return CUDA_SUCCESS;
 }
@@ -354,6 +392,8 @@ static const struct {
     {"cuModuleGetFunction", (void *)fModuleGetFunction},
     {"cuFuncGetAttribute", (void *)fFuncGetAttribute},
     {"cuFuncSetAttribute", (void *)fFuncSetAttribute},
+    {"cuOccupancyMaxActiveBlocksPerMultiprocessor",
+     (void *)fOccupancyMaxActiveBlocksPerMultiprocessor},
     {"cuLaunchKernel", (void *)fLaunchKernel},
     {"cuLaunchKernelEx", (void *)fLaunchKernelEx},
     {"cuEventCreate", (void *)fEventCreate},

@@ -16,31 +16,32 @@ check() {
 	if [ "$got" = "$2" ]; then passed=$((passed + 1)); else fail "$1: launched '$got', want '$2'"; fi
 }
 
-# rms_norm: x w y rstd eps M N; pointers vary, so compare after masking the first four
+# rms_norm: x w y rstd eps M N x.stride y.stride (dense rows: N); pointers vary, so compare after
+# masking the first four
 "$rkc" compile testdata/kernels/rms_norm.rk --shape 64x4096 --dtype bf16 --config m_block=2 -o "$dir/r.ptx" || fail "compile rms_norm"
 "$ex" "$dir/r.ptx" "$dir/r.json" >"$dir/out" || fail "the example on rms_norm"
 grep -q "launched rms_norm: M=64 grid 32 block" "$dir/out" || fail "rms_norm: $(cat "$dir/out")"
 sed -i 's/args=[0-9]*,[0-9]*,[0-9]*,[0-9]*,/args=P,P,P,P,/' "$RKC_FAKECUDA_LOG"
 block=$(sed -n 's/.*"block": {"x": \([0-9]*\).*/\1/p' "$dir/r.json")
-check "rms_norm at its M" "launch rms_norm grid=32,1,1 block=$block,1,1 smem=0 cluster=1 args=P,P,P,P,9.99999997e-07,64,4096"
+check "rms_norm at its M" "launch rms_norm grid=32,1,1 block=$block,1,1 smem=0 cluster=1 args=P,P,P,P,9.99999997e-07,64,4096,4096,4096"
 # another M: the grid follows the formula
 "$ex" "$dir/r.ptx" "$dir/r.json" 7 >/dev/null || fail "the example at M=7"
 sed -i 's/args=[0-9]*,[0-9]*,[0-9]*,[0-9]*,/args=P,P,P,P,/' "$RKC_FAKECUDA_LOG"
-check "rms_norm at M=7" "launch rms_norm grid=4,1,1 block=$block,1,1 smem=0 cluster=1 args=P,P,P,P,9.99999997e-07,7,4096"
+check "rms_norm at M=7" "launch rms_norm grid=4,1,1 block=$block,1,1 smem=0 cluster=1 args=P,P,P,P,9.99999997e-07,7,4096,4096,4096"
 
 # split rows: the workspace is the last argument; the grid is M*split
 "$rkc" compile testdata/kernels/long_sum.rk --shape 3x1048576 --dtype f32 --config persistent=0,r_block=8192,num_warps=8,vec=4,split=16 -o "$dir/s.ptx" || fail "compile long_sum"
 "$ex" "$dir/s.ptx" "$dir/s.json" 5 >/dev/null || fail "the example on long_sum"
 sed -i '$ s/args=[0-9]*,[0-9]*,/args=P,P,/; $ s/,[0-9]*$/,P/' "$RKC_FAKECUDA_LOG"
-check "long_sum split" "launch long_sum grid=80,1,1 block=256,1,1 smem=0 cluster=1 args=P,P,5,1048576,P"
+check "long_sum split" "launch long_sum grid=80,1,1 block=256,1,1 smem=0 cluster=1 args=P,P,5,1048576,1048576,P"
 
 # a persistent grid from a work counter: the grid capped at 8 CTAs, a 16-byte workspace last
 "$rkc" compile testdata/kernels/rms_norm.rk --shape 64x4096 --dtype bf16 --config grid=8,dynamic=1 -o "$dir/g.ptx" || fail "compile rms_norm grid=8"
 "$ex" "$dir/g.ptx" "$dir/g.json" 5 >/dev/null || fail "the example on a capped grid"
-grep -q '"cap": 8' "$dir/g.json" && tail -n 1 "$RKC_FAKECUDA_LOG" | grep -q "^launch rms_norm grid=5,1,1 .*,5,4096,[0-9]*$" &&
+grep -q '"cap": 8' "$dir/g.json" && tail -n 1 "$RKC_FAKECUDA_LOG" | grep -q "^launch rms_norm grid=5,1,1 .*,5,4096,4096,4096,[0-9]*$" &&
 	passed=$((passed + 1)) || fail "capped grid at M=5: $(tail -n 1 "$RKC_FAKECUDA_LOG")"
 "$ex" "$dir/g.ptx" "$dir/g.json" >/dev/null || fail "the example on a capped grid"
-tail -n 1 "$RKC_FAKECUDA_LOG" | grep -q "^launch rms_norm grid=8,1,1 .*,64,4096,[0-9]*$" &&
+tail -n 1 "$RKC_FAKECUDA_LOG" | grep -q "^launch rms_norm grid=8,1,1 .*,64,4096,4096,4096,[0-9]*$" &&
 	passed=$((passed + 1)) || fail "capped grid at M=64: $(tail -n 1 "$RKC_FAKECUDA_LOG")"
 
 # a row over a cluster of 4 CTAs, sm_90
@@ -49,8 +50,8 @@ tail -n 1 "$RKC_FAKECUDA_LOG" | grep -q "^launch rms_norm grid=8,1,1 .*,64,4096,
 grep -q "grid=16,1,1 .* cluster=4 " "$RKC_FAKECUDA_LOG" || fail "softmax cluster: $(tail -n 1 "$RKC_FAKECUDA_LOG")"
 [ "$failed" = 0 ] && passed=$((passed + 1))
 
-# a version 1 manifest is refused by the example, which reads version 2
+# a version 1 manifest is refused by the example, which reads version 3
 "$ex" "$dir/r.ptx" tests/runtime/data/rms_norm.manifest.json 2>"$dir/err" && fail "v1 accepted"
-grep -q "not a version 2 manifest" "$dir/err" && passed=$((passed + 1)) || fail "v1: $(cat "$dir/err")"
+grep -q "not a version 3 manifest" "$dir/err" && passed=$((passed + 1)) || fail "v1: $(cat "$dir/err")"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

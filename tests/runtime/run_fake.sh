@@ -37,20 +37,32 @@ expect 0 '{"M":64,"N":128,' '"dtype":"fp32"' '"status":"unchecked"' '{"M":8,"N":
 	run testdata/kernels/rms_norm.rk --shape 64x128 --shape=2x4x64 --dtype f32 --time --copy-gbps 3000 --json
 [ "$(printf '%s\n' "$out" | grep -c '^{.*}$')" = 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 2 ] ||
 	fail "run --json: two JSON lines and nothing else"
-# --regions: compiled with stamps, one more launch whose made-up stamps (fakecuda.c: region r
-# lasts 50 + 5r ns, 100 ns apart) become the table; rms_norm persistent is load, combine0, body1
-# and rows, each CTA 365 ns. Without stamps written the runner says so; a manifest without
-# regions is refused.
-expect 0 "  regions: one launch, L2 flushed: kernel 10.00 us" "timer step 40 ns" \
-	"  load                    64      0.050      0.050      0.050   13.7%" \
-	"  rows                    64      0.065      0.065      0.065   17.8%" \
-	"medians sum to 0.230 us (2.3% of the kernel's time); a CTA's median 0.365 us; dominant: rows (17.8%)" \
-	"REGIONS kernel=rms_norm dtype=bf16 M=64 N=128 kernel_us=10.00 span_us=63.37 sum_med_us=0.230 cta_med_us=0.365 dominant=rows share=17.8 tick_ns=40 ctas=64" \
+# --regions: compiled with stamps, one more launch whose made-up stamps (fakecuda.c: CTA c
+# from 10^6 + 1000c ns, region r lasting 50 + 5r ns) become the table; rms_norm persistent is
+# load, combine0, body1 and rows, each CTA 230 ns, 64 CTAs over 63.23 us; the fake's occupancy is
+# two CTAs an SM. Without stamps written the runner says so; a manifest without regions is
+# refused.
+expect 0 "  regions: one launch, L2 flushed: kernel 10.00 us, stamps span 63.23 us, 64 CTAs over 64 row blocks, 0.2 resident on average, timer step 50 ns" \
+	"  occupancy: 2 CTAs an SM x 4 SMs; 64 CTAs are 8.00 wave(s)" \
+	"  load                    64      0.050      0.050      0.050   21.7%     13.746" \
+	"  rows                    64      0.065      0.065      0.065   28.3%     17.869" \
+	"per CTA: medians sum to 0.230 us (2.3% of the kernel's time), a CTA's median life 0.230 us" \
+	"kernel level: CTA-time over the CTAs resident on average sums to 63.230 us (632.3% of the kernel's time); dominant: rows (28.3%)" \
+	"REGIONS kernel=rms_norm dtype=bf16 M=64 N=128 kernel_us=10.00 span_us=63.23 sum_med_us=0.230 cta_med_us=0.230 dominant=rows share=28.3 tick_ns=50 ctas=64 blocks=64 sum_level_us=63.230 resident=0.2 per_sm=2 sms=4" \
 	"RESULT kernel=rms_norm dtype=bf16 M=64 N=128 status=unchecked" -- \
 	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --regions --config m_block=1
-expect 0 '"regions":{"cta_median_us":0.365,"ctas":64,"dominant":"rows",' \
-	'{"ctas":64,"max_us":0.055,"mean_us":0.055,"median_us":0.055,"name":"combine0","share":0.1506849315}' -- \
+expect 0 '"regions":{"blocks":64,"cta_median_us":0.23,"ctas":64,"dominant":"rows",' \
+	'{"ctas":64,"kernel_level_us":15.12021739,"max_us":0.055,"mean_us":0.055,"median_us":0.055,"name":"combine0","share":0.2391304348}' \
+	'"per_sm":2,"resident":0.2328008857' '"sum_kernel_level_us":63.23' '"waves":8.0' -- \
 	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --regions --config m_block=1 --json
+# Under a persistent grid of 3 CTAs a slot a row block: a CTA's regions summed over the 21 or 22
+# blocks it walked (the fake's slot s is CTA s % 3's).
+expect 0 "stamps span 6.83 us, 3 CTAs over 64 row blocks, 2.2 resident on average" \
+	"  occupancy: 2 CTAs an SM x 4 SMs; 3 CTAs are 0.38 wave(s)" \
+	"  load                     3      1.050      1.067      1.100   21.7%      1.485" \
+	"per CTA: medians sum to 4.830 us (48.3% of the kernel's time), a CTA's median life 4.830 us" \
+	"ctas=3 blocks=64 sum_level_us=6.830" -- \
+	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --regions --config m_block=1,grid=3
 RKC_FAKE_STAMPS=0
 export RKC_FAKE_STAMPS
 expect 1 "no CTA wrote its region stamps" "RESULT kernel=rms_norm dtype=bf16 shape=64x128 status=ERROR" -- \
@@ -60,5 +72,36 @@ expect 1 '"error":"error: no CTA wrote its region stamps' -- \
 unset RKC_FAKE_STAMPS
 expect 1 "--regions: the manifest has no regions (compile with --regions)" -- \
 	run testdata/kernels/rms_norm.rk --dtype bf16 --ptx $data/rms_norm.ptx --manifest $data/rms_norm.manifest.json --regions
+# --pad: [M,N] rows N+P elements apart; the launch gets each array's stride after M and N (x and
+# y: 136), and the stride rule holds or the point is refused before anything runs.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+RKC_FAKECUDA_LOG=$log expect 1 "[M,N] rows 136 elements apart (--pad 8), the padding poisoned" \
+	"RESULT kernel=rms_norm dtype=bf16 M=64 N=128 status=FAIL" " pad=8 config=" -- \
+	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --pad 8 --check
+tail -n 1 "$log" | grep -q ",64,128,136,136$" && passed=$((passed + 1)) ||
+	fail "--pad 8: the launch's strides: $(tail -n 1 "$log")"
+RKC_FAKECUDA_LOG=$log expect 0 "status=unchecked" -- \
+	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --time --copy-gbps 3000
+tail -n 1 "$log" | grep -q ",64,128,128,128$" && passed=$((passed + 1)) ||
+	fail "dense rows: the launch's strides: $(tail -n 1 "$log")"
+expect 1 "error: 'x': row stride 131 breaks the manifest's stride rule: at least N=128 and stride % 8 == 0 (N plus a multiple of 8)" \
+	"RESULT kernel=rms_norm dtype=bf16 shape=64x128 status=ERROR" -- \
+	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --pad 3
+# misaligned rows (N % vec != 0): strides are N plus a multiple of vec
+expect 1 "'x': row stride 1004 breaks the manifest's stride rule: at least N=1001 and stride % 8 == 1" -- \
+	run testdata/kernels/cross_entropy.rk --shape 4x1001 --dtype bf16 --pad 3 --config vec=8
+expect 1 "[M,N] rows 1009 elements apart" "RESULT kernel=cross_entropy dtype=bf16 M=4 N=1001 status=FAIL" -- \
+	run testdata/kernels/cross_entropy.rk --shape 4x1001 --dtype bf16 --pad 8 --config vec=8 --check
+expect 1 "--pad 8: this manifest (version 1) has no row strides; compile again" -- \
+	run testdata/kernels/rms_norm.rk --dtype bf16 --ptx $data/rms_norm.ptx --manifest $data/rms_norm.manifest.json --pad 8
+# a launch that writes the padding between rows (the stand-in scribbles on every array) fails
+# with the count, one launch's worth; dense rows have none to write
+RKC_FAKE_SCRIBBLE=90 expect 1 "y          rel_l2" "512 padding element(s) written  FAIL" -- \
+	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --pad 8 --check
+RKC_FAKE_SCRIBBLE=90 expect 1 '"pad":8' '"pad_written":512' -- \
+	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --pad 8 --check --json
+out=$(RKC_FAKE_SCRIBBLE=90 "$rkc" run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --check 2>&1)
+printf '%s\n' "$out" | grep -q "padding" && fail "dense rows: padding reported" || passed=$((passed + 1))
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

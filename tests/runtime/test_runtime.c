@@ -338,18 +338,25 @@ static void
 test_sample_rows(void **state)
 {
 	int64_t *rows;
-	assert_int_equal(sample_rows(4096, 1000, &rows), 4096);
+	Kernel *k = load_kernel_file("testdata/kernels/rms_norm.rk");
+	assert_int_equal(sample_rows(k, 4096, 1000, &rows), 4096);
 	assert_int_equal(rows[4095], 4095);
 	free(rows);
-	assert_int_equal(sample_rows(100, 1 << 22, &rows), 100);
+	assert_int_equal(sample_rows(k, 100, 1 << 22, &rows), 100);
 	free(rows);
-	int64_t n = sample_rows(4097, 8192, &rows);
+	int64_t n = sample_rows(k, 4097, 8192, &rows);
 	assert_int_equal(n, 256);
 	assert_int_equal(rows[0], 0);
 	assert_int_equal(rows[n - 1], 4096);
 	for (int64_t i = 1; i < n; i++)
 		assert_true(rows[i] > rows[i - 1]);
 	free(rows);
+	kernel_free(k);
+	/* a sum over rows needs them all */
+	k = load_kernel_file("testdata/kernels/rms_norm_backward.rk");
+	assert_int_equal(sample_rows(k, 4097, 8192, &rows), 4097);
+	free(rows);
+	kernel_free(k);
 }
 
 static void
@@ -517,10 +524,11 @@ test_manifest_inf_default(void **state)
 	kernel_free(k);
 }
 
-/* Version 2 as codegen writes it reads back: the grid as a number, the workspace parameter, the
- * version; a version newer than the reader's is refused. */
+/* Version 3 as codegen writes it reads back: the grid as a number, the workspace parameter, the
+ * version, each array's alignment, a row stride per [M,N] array after N and the stride rule; a
+ * version newer than the reader's is refused. */
 static void
-test_manifest_v2(void **state)
+test_manifest_v3(void **state)
 {
 	Kernel *k = load_kernel_file("testdata/kernels/long_sum.rk");
 	Config g = {.persistent = 0,
@@ -538,18 +546,104 @@ test_manifest_v2(void **state)
 	Diag d = {0};
 	if (manifest_parse(&m, "m.json", man.s, &d))
 		fail_msg("%s", d.msg);
-	assert_int_equal(m.version, 2);
+	assert_int_equal(m.version, 3);
 	assert_int_equal(m.grid[0], 48);
 	assert_int_equal(m.params[m.nparams - 1].kind, MP_WORKSPACE);
 	assert_int_equal(m.params[m.nparams - 1].bytes, 16 + 3 * 16 * 4);
+	/* x s M N x.stride workspace: x read as 16-byte vectors, s stored a float at a time */
+	assert_int_equal(m.nparams, 6);
+	assert_int_equal(m.params[0].align, 16);
+	assert_int_equal(m.params[1].align, 4);
+	assert_int_equal(m.params[4].kind, MP_STRIDE);
+	assert_string_equal(m.params[4].name, "x.stride");
+	assert_string_equal(m.params[4].of, "x");
+	assert_true(m.strides && m.stride_mod == 4 && m.stride_res == 0);
+	assert_int_equal(manifest_match(&m, k, &d), 0);
 	assert_non_null(strstr(man.s, "\"formula\": \"M*16\""));
-	char *v3 = strstr(man.s, "\"manifest_version\": 2");
-	assert_non_null(v3);
-	v3[strlen("\"manifest_version\": ")] = '3';
+	char *v4 = strstr(man.s, "\"manifest_version\": 3");
+	assert_non_null(v4);
+	v4[strlen("\"manifest_version\": ")] = '4';
 	assert_int_equal(manifest_parse(&m, "m.json", man.s, &d), -1);
-	assert_non_null(strstr(d.msg, "\"manifest_version\" 3 is not one this rkc reads (1 to 2)"));
+	assert_non_null(strstr(d.msg, "\"manifest_version\" 4 is not one this rkc reads (1 to 3)"));
 	buf_free(&man);
 	kernel_free(k);
+}
+
+/* The stride rule as the manifest states it: rows that start aligned need a stride that is a
+ * multiple of vec, shifted rows (N % vec != 0) N plus a multiple of vec; never below N. */
+static void
+test_manifest_strides(void **state)
+{
+	Kernel *k = load_kernel_file("testdata/kernels/cross_entropy.rk");
+	Compile c = {"sm_90", TY_BF16, 8, 1001, {1, 1024, 1, 4, 8, 1, 0, 1, 0, 1, 0, 0, 0}, 0};
+	Buf man = {0};
+	codegen_manifest(&man, k, &c, "rkc", 0, NULL, 0);
+	/* x is read as 16-byte vectors, the i64 labels one at a time, the loss stored as f32 */
+	assert_non_null(strstr(man.s, "\"stride_rule\": {\"modulus\": 8, \"residue\": 1}"));
+	assert_non_null(strstr(man.s, "\"name\": \"x\", \"kind\": \"in\", \"type\": \"bf16\", "
+				      "\"shape\": \"[M,N]\", \"align\": 16, \"stride_param\": "
+				      "\"x.stride\"}"));
+	assert_non_null(strstr(man.s, "\"name\": \"t\", \"kind\": \"in\", \"type\": \"i64\", "
+				      "\"shape\": \"[M]\", \"align\": 8}"));
+	assert_non_null(strstr(man.s, "\"shape\": \"[M]\", \"align\": 4}"));
+	Manifest m;
+	Diag d = {0};
+	if (manifest_parse(&m, "m.json", man.s, &d))
+		fail_msg("%s", d.msg);
+	assert_int_equal(manifest_stride_check(&m, "x", 1001, &d), 0);
+	assert_int_equal(manifest_stride_check(&m, "x", 1009, &d), 0);
+	assert_int_equal(manifest_stride_check(&m, "x", 1008, &d), -1);
+	assert_string_equal(d.msg, "error: 'x': row stride 1008 breaks the manifest's stride rule: "
+				   "at least N=1001 and stride % 8 == 1 (N plus a multiple of 8)");
+	d = (Diag){0};
+	assert_int_equal(manifest_stride_check(&m, "x", 993, &d), -1);
+	/* a manifest without strides (version 2) takes dense rows only */
+	m.strides = 0;
+	m.version = 2;
+	d = (Diag){0};
+	assert_int_equal(manifest_stride_check(&m, "x", 1009, &d), -1);
+	assert_non_null(strstr(d.msg, "this manifest (version 2) has no row strides"));
+	/* rows that start aligned: a multiple of vec */
+	c.N = 1024;
+	buf_free(&man);
+	codegen_manifest(&man, k, &c, "rkc", 0, NULL, 0);
+	assert_non_null(strstr(man.s, "\"stride_rule\": {\"modulus\": 8, \"residue\": 0}"));
+	/* vec 1: any stride, every array aligned to its element */
+	c.cfg.vec = 1;
+	buf_free(&man);
+	codegen_manifest(&man, k, &c, "rkc", 0, NULL, 0);
+	assert_non_null(strstr(man.s, "\"stride_rule\": {\"modulus\": 1, \"residue\": 0}"));
+	assert_non_null(strstr(man.s, "\"shape\": \"[M,N]\", \"align\": 2,"));
+	/* a stride of no [M,N] array, and an [M,N] array without one */
+	d = (Diag){0};
+	if (manifest_parse(&m, "m.json", man.s, &d))
+		fail_msg("%s", d.msg);
+	strcpy(m.params[5].of, "t");
+	assert_int_equal(manifest_match(&m, k, &d), -1);
+	assert_non_null(strstr(d.msg, "stride 'x.stride' is of 't', not an [M,N] array"));
+	m.params[5].kind = MP_WORKSPACE;
+	d = (Diag){0};
+	assert_int_equal(manifest_match(&m, k, &d), -1);
+	assert_non_null(strstr(d.msg, "0 row strides for [M,N] 'x'"));
+	buf_free(&man);
+	kernel_free(k);
+}
+
+/* Rows laid out with padding and gathered back; padding written is counted once an element. */
+static void
+test_rows_pad(void **state)
+{
+	uint16_t dense[6] = {1, 2, 3, 4, 5, 6}, padded[2 * 5], back[6];
+	rows_pad(padded, dense, 2, 3, 5, 2, 0xab);
+	assert_int_equal(padded[5], 4);
+	assert_int_equal(padded[3], 0xabab);
+	assert_int_equal(padded[9], 0xabab);
+	assert_int_equal(rows_unpad(back, padded, 2, 3, 5, 2, 0xab), 0);
+	assert_memory_equal(back, dense, sizeof dense);
+	((unsigned char *)padded)[2 * 8 + 1] = 0; /* one byte of row 1's first padding element */
+	padded[4] = 7;
+	assert_int_equal(rows_unpad(back, padded, 2, 3, 5, 2, 0xab), 2);
+	assert_int_equal(rows_unpad(back, padded, 2, 3, 5, 2, 0x00), 4);
 }
 
 static void
@@ -612,21 +706,39 @@ test_manifest_errors(void **state)
 			      "grid.x must be a positive integer");
 	expect_manifest_error(HEAD "\"M\": 1, \"N\": 1, \"params\": []}",
 			      "\"grid\" and \"block\" must be objects");
+	expect_manifest_error(HEAD
+			      "\"M\": 1, \"N\": 1, \"params\": [{\"name\": \"x\", \"kind\": "
+			      "\"in\", \"type\": \"f32\", \"shape\": \"[M,N]\", \"align\": 12}]}",
+			      "param 'x': \"align\" must be a power of two from 1 to 256");
+	expect_manifest_error(HEAD "\"M\": 1, \"N\": 1, \"params\": [{\"name\": \"x.stride\", "
+				   "\"kind\": \"stride\", \"type\": \"i32\", \"of\": \"x\"}]}",
+			      "stride 'x.stride' must be i64");
+	expect_manifest_error(HEAD "\"M\": 1, \"N\": 1, \"params\": [{\"name\": \"x.stride\", "
+				   "\"kind\": \"stride\", \"type\": \"i64\"}]}",
+			      "\"of\" must be a string");
+	expect_manifest_error(HEAD "\"M\": 1, \"N\": 1, \"params\": [{\"name\": \"x.stride\", "
+				   "\"kind\": \"stride\", \"type\": \"i64\", \"of\": \"x\"}], "
+				   "\"grid\": {\"x\": 1}, \"block\": {\"x\": 32}}",
+			      "\"stride_rule\" must be {\"modulus\": m, \"residue\": N % m}");
+	expect_manifest_error(HEAD "\"M\": 1, \"N\": 1, \"params\": [], \"grid\": {\"x\": 1}, "
+				   "\"block\": {\"x\": 32}, \"stride_rule\": {\"modulus\": 4, "
+				   "\"residue\": 0}}",
+			      "\"stride_rule\" must be");
 }
 
-/* Four CTAs in clusters of two: load, the cluster combine (a wait region) and the row stores,
- * which CTA 2 does not run. */
+/* Four CTAs in clusters of two, a slot each: the CTA + 1, then the boundaries of load, the
+ * cluster combine (a wait region) and the row stores. */
 static const uint64_t stamps4[] = {
-    1000, 1100, 1100, 1400, 1400, 1450, /* CTA 0 */
-    1000, 1300, 1300, 1400, 1400, 1410, /* CTA 1 */
-    2000, 2050, 2050, 2100, 0,	  0,	/* CTA 2 */
-    2000, 2200, 2200, 2250, 2250, 2260, /* CTA 3 */
+    1, 1000, 1100, 1400, 1450, /* CTA 0 */
+    2, 1000, 1300, 1400, 1410, /* CTA 1 */
+    3, 2000, 2050, 2100, 2110, /* CTA 2 */
+    4, 2000, 2200, 2250, 2260, /* CTA 3 */
 };
 
 static MRegions
 three_regions(void)
 {
-	MRegions info = {.n = 3, .group = 2};
+	MRegions info = {.n = 3, .group = 2, .slots = 4, .words = 5};
 	strcpy(info.r[0].name, "load");
 	strcpy(info.r[1].name, "pass0.cluster");
 	info.r[1].wait = 1;
@@ -644,32 +756,76 @@ test_regions_reduce(void **state)
 		fail_msg("%s", d.msg);
 	assert_int_equal(t.n, 3);
 	assert_int_equal(t.ctas, 4);
+	assert_int_equal(t.blocks, 4);
 	/* load: 100, 300, 50, 200 */
 	assert_true(t.r[0].med_ns == 150 && t.r[0].max_ns == 300 && t.r[0].mean_ns == 162.5);
 	assert_int_equal(t.r[0].ctas, 4);
 	/* the cluster combine: 300, 100, 50, 50; arrivals 1100, 1300 | 2050, 2200 */
 	assert_true(t.r[1].med_ns == 75 && t.r[1].max_ns == 300);
 	assert_true(t.r[1].wait_med_ns == 75 && t.r[1].wait_max_ns == 200);
-	/* rows: 50, 10, 10 by three CTAs */
-	assert_int_equal(t.r[2].ctas, 3);
-	assert_true(t.r[2].med_ns == 10 && t.r[2].max_ns == 50);
-	/* CTAs last 450, 410, 100 and 260 ns: 1220 in all */
-	assert_true(fabs(t.r[0].share - 650.0 / 1220) < 1e-12);
-	assert_true(fabs(t.r[1].share - 500.0 / 1220) < 1e-12);
-	assert_true(fabs(t.r[2].share - 70.0 / 1220) < 1e-12);
+	/* rows: 50, 10, 10, 10 */
+	assert_int_equal(t.r[2].ctas, 4);
+	assert_true(t.r[2].med_ns == 10 && t.r[2].max_ns == 50 && t.r[2].mean_ns == 20);
+	/* CTAs last 450, 410, 110 and 260 ns: 1230 in all, over a span of 1260 */
+	assert_true(fabs(t.r[0].share - 650.0 / 1230) < 1e-12);
+	assert_true(fabs(t.r[1].share - 500.0 / 1230) < 1e-12);
+	assert_true(fabs(t.r[2].share - 80.0 / 1230) < 1e-12);
 	assert_int_equal(t.dominant, 0);
 	assert_true(fabs(t.span_us - 1.26) < 1e-12);
+	assert_true(fabs(t.resident - 1230.0 / 1260) < 1e-12);
+	assert_true(fabs(t.r[0].level_us - 1.26 * 650 / 1230) < 1e-12);
+	assert_true(fabs(t.sum_level_us - 1.26) < 1e-12);
 	assert_true(fabs(t.cta_med_us - 0.335) < 1e-12);
 	assert_true(fabs(t.sum_med_us - 0.235) < 1e-12);
 	assert_true(t.tick_ns == 10);
 	t.kernel_us = 2;
+	t.per_sm = 2;
+	t.sms = 4;
+	t.grid = 4;
 	Buf b = {0};
 	regions_report(&b, &t);
+	assert_non_null(strstr(b.s, "stamps span 1.26 us, 4 CTAs over 4 row blocks, 1.0 resident "
+				    "on average, timer step 10 ns"));
+	assert_non_null(strstr(b.s, "occupancy: 2 CTAs an SM x 4 SMs; 4 CTAs are 0.50 wave(s)"));
 	assert_non_null(strstr(b.s, "  pass0.cluster            4      0.075      0.125      0.300"
-				    "   41.0%      0.075/0.200"));
+				    "   40.7%      0.512      0.075/0.200"));
 	assert_non_null(strstr(b.s, "medians sum to 0.235 us (11.8% of the kernel's time)"));
-	assert_non_null(strstr(b.s, "dominant: load (53.3%)"));
+	assert_non_null(strstr(b.s, "sums to 1.260 us (63.0% of the kernel's time); dominant: "
+				    "load (52.8%)"));
 	buf_free(&b);
+}
+
+/* A persistent grid of two CTAs over five row blocks (CTA c runs blocks c, c + 2, ...) and a
+ * sixth slot no CTA ran: a CTA's regions are summed over its blocks. */
+static void
+test_regions_grid(void **state)
+{
+	static const uint64_t st[] = {
+	    1, 100, 150, 160, /* block 0, CTA 0 */
+	    2, 100, 180, 200, /* block 1, CTA 1 */
+	    1, 160, 200, 210, /* block 2, CTA 0 */
+	    2, 200, 260, 270, /* block 3, CTA 1 */
+	    1, 210, 230, 250, /* block 4, CTA 0 */
+	    0, 0,   0,	 0,   /* not run */
+	};
+	MRegions info = {.n = 2, .group = 1, .slots = 6, .words = 4};
+	strcpy(info.r[0].name, "load");
+	strcpy(info.r[1].name, "rows");
+	RegionTable t;
+	Diag d = {0};
+	if (regions_reduce(&t, &info, st, 2, &d))
+		fail_msg("%s", d.msg);
+	assert_int_equal(t.ctas, 2);
+	assert_int_equal(t.blocks, 5);
+	/* load: 110 and 140; rows: 40 and 30; lives 150 and 170 over a span of 170 */
+	assert_true(t.r[0].med_ns == 125 && t.r[0].max_ns == 140);
+	assert_true(t.r[1].med_ns == 35 && t.r[1].max_ns == 40);
+	assert_true(fabs(t.sum_med_us - 0.160) < 1e-12 && fabs(t.cta_med_us - 0.160) < 1e-12);
+	assert_true(fabs(t.span_us - 0.170) < 1e-12);
+	assert_true(fabs(t.resident - 320.0 / 170) < 1e-12);
+	assert_true(fabs(t.r[0].share - 250.0 / 320) < 1e-12);
+	assert_true(fabs(t.r[0].level_us - 0.17 * 250 / 320) < 1e-12);
+	assert_true(fabs(t.sum_level_us - 0.17) < 1e-12);
 }
 
 static void
@@ -686,18 +842,23 @@ expect_regions_error(const uint64_t *st, int64_t nctas, const char *msg)
 static void
 test_regions_errors(void **state)
 {
-	uint64_t st[24];
+	uint64_t st[20];
 	memset(st, 0, sizeof st);
 	expect_regions_error(st, 4, "no CTA wrote its region stamps");
 	memcpy(st, stamps4, sizeof st);
-	st[15] = 0; /* CTA 2's cluster combine has no end */
-	expect_regions_error(st, 4, "CTA 2: region pass0.cluster has a start but no end");
+	st[13] = 0; /* CTA 2's cluster combine has no end */
+	expect_regions_error(st, 4, "slot 2: region pass0.cluster has a start but no end");
 	memcpy(st, stamps4, sizeof st);
-	st[19] = 1900; /* CTA 3's load ends before it starts */
-	expect_regions_error(st, 4, "CTA 3: the stamps go backwards at region load");
+	st[17] = 1900; /* CTA 3's load ends before it starts */
+	expect_regions_error(st, 4, "slot 3: the stamps go backwards at region load");
 	memcpy(st, stamps4, sizeof st);
-	st[4] = 1390; /* CTA 0's rows start before its combine ends */
-	expect_regions_error(st, 4, "CTA 0: the stamps go backwards at region rows");
+	st[4] = 1390; /* CTA 0's rows end before they start */
+	expect_regions_error(st, 4, "slot 0: the stamps go backwards at region rows");
+	memcpy(st, stamps4, sizeof st);
+	st[5] = 0; /* stamps with no CTA */
+	expect_regions_error(st, 4, "slot 1: its CTA word is 0, not a CTA of the 4 launched + 1");
+	memcpy(st, stamps4, sizeof st);
+	expect_regions_error(st, 3, "slot 3: its CTA word is 4, not a CTA of the 3 launched + 1");
 }
 
 /* The manifest of a kernel compiled with regions: the buffer's parameter, last, and the list the
@@ -724,7 +885,12 @@ expect_regions_manifest(const char *kernel, const char *cfg, const char *const *
 	}
 	const MParam *last = &m.params[m.nparams - 1];
 	assert_int_equal(last->kind, MP_REGIONS);
-	assert_int_equal(last->bytes, (int64_t)m.grid[0] * n * 16);
+	/* a slot a row block: CTAs without a grid, more than the grid's CTAs with one */
+	int64_t blocks = (c.M + c.cfg.m_block - 1) / c.cfg.m_block * group;
+	assert_int_equal(m.regions.slots, blocks);
+	assert_int_equal(m.regions.words, n + 2);
+	assert_int_equal(last->bytes, blocks * (n + 2) * 8);
+	assert_true(c.cfg.grid > 0 ? m.grid[0] < blocks : m.grid[0] == blocks);
 	buf_free(&man);
 	kernel_free(k);
 }
@@ -748,6 +914,10 @@ test_regions_manifest(void **state)
 	    "testdata/kernels/layer_norm.rk",
 	    "persistent=1,r_block=512,m_block=1,num_warps=2,vec=8,split=1,cluster=2", layer_norm, 8,
 	    2);
+	expect_regions_manifest("testdata/kernels/rms_norm.rk",
+				"persistent=1,r_block=1024,m_block=1,num_warps=4,vec=8,grid=2,"
+				"dynamic=1",
+				persistent, 4, 1);
 	/* without regions, neither the parameter nor the block */
 	Kernel *k = load_kernel_file("testdata/kernels/rms_norm.rk");
 	Compile c = {"sm_90", TY_F32, 8, 64, {1, 64, 1, 2, 1, 1, 0, 1, 0, 1, 0, 0, 0}, 0};
@@ -795,10 +965,13 @@ main(void)
 	    cmocka_unit_test(test_check_int_within_one),
 	    cmocka_unit_test(test_tolerance_table),
 	    cmocka_unit_test(test_manifest),
-	    cmocka_unit_test(test_manifest_v2),
+	    cmocka_unit_test(test_manifest_v3),
+	    cmocka_unit_test(test_manifest_strides),
+	    cmocka_unit_test(test_rows_pad),
 	    cmocka_unit_test(test_manifest_inf_default),
 	    cmocka_unit_test(test_manifest_errors),
 	    cmocka_unit_test(test_regions_reduce),
+	    cmocka_unit_test(test_regions_grid),
 	    cmocka_unit_test(test_regions_errors),
 	    cmocka_unit_test(test_regions_manifest),
 	    cmocka_unit_test(test_no_driver),

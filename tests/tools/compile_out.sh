@@ -18,7 +18,7 @@ c() { "$rkc" compile $k --dtype bf16 "$@" 2>"$t/err"; }
 
 # a cubin is an ELF for the arch, and its manifest is beside it
 c --shape 64x4096 -o "$t/a.cubin" && [ "$(head -c 4 "$t/a.cubin" | od -An -c | tr -d ' ')" = '177ELF' ] &&
-	grep -q '"manifest_version": 2' "$t/a.json" && ok || fail "-o a.cubin: $(cat "$t/err")"
+	grep -q '"manifest_version": 3' "$t/a.json" && ok || fail "-o a.cubin: $(cat "$t/err")"
 grep -q '^\.version' "$t/a.cubin" && fail "a.cubin holds PTX text"
 # several shapes: a pair each, named by the flattened shape
 c --shape 64x4096 --shape 2x8x1024 -o "$t/m.ptx" && [ -s "$t/m.64x4096.ptx" ] &&

@@ -1,0 +1,332 @@
+/* Lowering: sums over rows (colsum): column partials held across a persistent grid's rows, then a
+ * two-level combine. */
+#include <string.h>
+
+#include "codegen/lower.h"
+
+/*
+ * A colsum needs a persistent grid of persistent rows whose rows start aligned (the validator
+ * says so), so a thread sees the same columns in every row it walks: its E elements of the body
+ * chunk. Each thread keeps a float partial per element, carried round the grid loop in phis
+ * (colsum_phis, colsum_close), adding the element of every real row (colsum_local).
+ *
+ * After the loop (colsum_finish) the partials go through the workspace (codegen_launch lays it
+ * out; docs/codegen.md draws it): each of a CTA's m_block row groups writes its partial row, a
+ * "slot". The CTAs form groups of q consecutive ones (config_colsum_group); the last CTA of a
+ * group to arrive sums the group's slots in slot order into the group's row, and the last group
+ * to finish sums the group rows in group order into the output, then zeroes the counters for
+ * the next launch. Both orders are fixed, so the bits do not depend on which CTA came last.
+ */
+
+static LLVMValueRef
+ws_byte(Lower *L, LLVMValueRef off)
+{
+	return LLVMBuildGEP2(L->b, L->i8, L->ws, &off, 1, "");
+}
+
+static LLVMValueRef
+tid(Lower *L)
+{
+	return LLVMBuildZExt(L->b, intr(L, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, NULL, 0), L->i64,
+			     "");
+}
+
+static LLVMValueRef
+nctaid(Lower *L)
+{
+	return LLVMBuildZExt(L->b, intr(L, "llvm.nvvm.read.ptx.sreg.nctaid.x", NULL, NULL, 0),
+			     L->i64, "");
+}
+
+void
+colsum_begin(Lower *L)
+{
+	const Kernel *k = L->k;
+	L->csum = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
+	for (int i = 0; i < k->nins; i++)
+		if (k->ins[i].op == OP_COLSUM) {
+			L->csum[i] = arena_alloc(L->a, sizeof(LLVMValueRef) * L->E);
+			for (int e = 0; e < L->E; e++)
+				L->csum[i][e] = cf(L, 0);
+		}
+}
+
+LLVMValueRef **
+colsum_phis(Lower *L, LLVMBasicBlockRef pre)
+{
+	const Kernel *k = L->k;
+	LLVMValueRef **phi = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
+	for (int i = 0; L->csum && i < k->nins; i++)
+		if (L->csum[i]) {
+			phi[i] = arena_alloc(L->a, sizeof(LLVMValueRef) * L->E);
+			for (int e = 0; e < L->E; e++) {
+				phi[i][e] = LLVMBuildPhi(L->b, L->f32, "");
+				LLVMAddIncoming(phi[i][e], &L->csum[i][e], &pre, 1);
+			}
+			L->csum[i] = arena_alloc(L->a, sizeof(LLVMValueRef) * L->E);
+			memcpy(L->csum[i], phi[i], sizeof(LLVMValueRef) * L->E);
+		}
+	return phi;
+}
+
+void
+colsum_close(Lower *L, LLVMValueRef **phi, LLVMBasicBlockRef latch)
+{
+	for (int i = 0; L->csum && i < L->k->nins; i++)
+		if (L->csum[i]) {
+			for (int e = 0; e < L->E; e++)
+				LLVMAddIncoming(phi[i][e], &L->csum[i][e], &latch, 1);
+			memcpy(L->csum[i], phi[i], sizeof(LLVMValueRef) * L->E);
+		}
+}
+
+void
+colsum_local(Lower *L, int i, const Chunk *ch)
+{
+	const Instr *in = &L->k->ins[i];
+	L->el = ch->el;
+	for (int j = 0; j < ch->nvec; j++)
+		for (int t = 0; t < ch->vec; t++) {
+			int e = j * ch->vec + t;
+			LLVMValueRef x = operand(L, &in->args[0], e);
+			x = LLVMBuildSelect(L->b, ch->valid[j], x, cf(L, 0), "");
+			L->csum[i][e] = LLVMBuildFAdd(L->b, L->csum[i][e], x, "");
+		}
+}
+
+/* Thread 0 counts its CTA in at counter word w (a u32 of the workspace); every thread learns
+ * whether it was the want-th, i.e. the last. The CTA's writes reach thread 0 through the
+ * barrier, and its fence (cumulative) orders them before the count at GPU scope; its second
+ * fence orders the count before the reads the barrier hands on. One fence a CTA, not a thread:
+ * 256 threads of every CTA fencing at once is what the combine would otherwise wait on. */
+static LLVMValueRef
+arrive_last(Lower *L, LLVMValueRef word, LLVMValueRef want)
+{
+	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef t0 = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.count");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.counted");
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, tid(L), ci64(L, 0), ""), t0, join);
+	LLVMPositionBuilderAtEnd(L->b, t0);
+	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
+	LLVMValueRef p = LLVMBuildGEP2(L->b, L->i32, L->ws, &word, 1, "");
+	LLVMValueRef old = LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, p, ci32(L, 1),
+					      LLVMAtomicOrderingMonotonic, 0);
+	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
+	LLVMValueRef last =
+	    LLVMBuildZExt(L->b,
+			  LLVMBuildICmp(L->b, LLVMIntEQ, LLVMBuildZExt(L->b, old, L->i64, ""),
+					LLVMBuildSub(L->b, want, ci64(L, 1), ""), ""),
+			  L->i32, "");
+	LLVMBuildBr(L->b, join);
+	LLVMPositionBuilderAtEnd(L->b, join);
+	LLVMValueRef pred = LLVMBuildPhi(L->b, L->i32, "");
+	LLVMValueRef in[2] = {ci32(L, 0), last};
+	LLVMBasicBlockRef from[2] = {pre, t0};
+	LLVMAddIncoming(pred, in, from, 2);
+	LLVMValueRef all = intr(L, "llvm.nvvm.barrier0.or", NULL, &pred, 1);
+	return LLVMBuildICmp(L->b, LLVMIntNE, all, ci32(L, 0), "");
+}
+
+/* dst(col) = the sum, in slot order, of n slots of f32 rows from src (byte offsets in the
+ * workspace, slots stride bytes apart), for every column the CTA's threads cover 4 at a time.
+ * to_param >= 0: into that [N] output, converted, columns below N only; else into the workspace
+ * at dst. */
+static void
+sum_slots(Lower *L, LLVMValueRef src, LLVMValueRef n, int64_t stride, LLVMValueRef dst,
+	  int to_param)
+{
+	LLVMTypeRef v4 = LLVMVectorType(L->f32, 4);
+	int64_t np = (L->c->N + 3) / 4 * 4, nt = (int64_t)L->c->cfg.num_warps * 32;
+	LLVMValueRef zero4 = LLVMConstNull(v4);
+	/* columns: c = 4*tid, + 4*threads each turn, while c < np */
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef chead = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.col");
+	LLVMBasicBlockRef cbody = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.col.body");
+	LLVMBasicBlockRef cdone = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.col.done");
+	LLVMValueRef c0 = LLVMBuildMul(L->b, tid(L), ci64(L, 4), "");
+	LLVMBuildBr(L->b, chead);
+	LLVMPositionBuilderAtEnd(L->b, chead);
+	LLVMValueRef c = LLVMBuildPhi(L->b, L->i64, "");
+	LLVMAddIncoming(c, &c0, &pre, 1);
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, c, ci64(L, np), ""), cbody, cdone);
+	LLVMPositionBuilderAtEnd(L->b, cbody);
+	LLVMValueRef colb = LLVMBuildAdd(L->b, src, LLVMBuildMul(L->b, c, ci64(L, 4), ""), "");
+	/* slots: s += COLSUM_UNROLL while s < n; the loads past n read slot n-1 and add nothing */
+	LLVMBasicBlockRef spre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef shead = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.slot");
+	LLVMBasicBlockRef sbody = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.slot.body");
+	LLVMBasicBlockRef sdone = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.slot.done");
+	LLVMBuildBr(L->b, shead);
+	LLVMPositionBuilderAtEnd(L->b, shead);
+	LLVMValueRef s = LLVMBuildPhi(L->b, L->i64, "");
+	LLVMValueRef acc = LLVMBuildPhi(L->b, v4, "");
+	LLVMValueRef s0 = ci64(L, 0);
+	LLVMAddIncoming(s, &s0, &spre, 1);
+	LLVMAddIncoming(acc, &zero4, &spre, 1);
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, s, n, ""), sbody, sdone);
+	LLVMPositionBuilderAtEnd(L->b, sbody);
+	LLVMValueRef x[COLSUM_UNROLL], ok[COLSUM_UNROLL];
+	LLVMValueRef last = LLVMBuildSub(L->b, n, ci64(L, 1), "");
+	for (int u = 0; u < COLSUM_UNROLL; u++) {
+		LLVMValueRef su = LLVMBuildAdd(L->b, s, ci64(L, u), "");
+		ok[u] = LLVMBuildICmp(L->b, LLVMIntSLT, su, n, "");
+		su = LLVMBuildSelect(L->b, ok[u], su, last, "");
+		LLVMValueRef off =
+		    LLVMBuildAdd(L->b, colb, LLVMBuildMul(L->b, su, ci64(L, stride), ""), "");
+		x[u] = LLVMBuildLoad2(L->b, v4, ws_byte(L, off), "");
+		LLVMSetAlignment(x[u], 16);
+	}
+	LLVMValueRef a = acc;
+	for (int u = 0; u < COLSUM_UNROLL; u++)
+		a = LLVMBuildFAdd(L->b, a, LLVMBuildSelect(L->b, ok[u], x[u], zero4, ""), "");
+	LLVMValueRef s2 = LLVMBuildAdd(L->b, s, ci64(L, COLSUM_UNROLL), "");
+	LLVMBasicBlockRef send = LLVMGetInsertBlock(L->b);
+	LLVMBuildBr(L->b, shead);
+	LLVMAddIncoming(s, &s2, &send, 1);
+	LLVMAddIncoming(acc, &a, &send, 1);
+	LLVMPositionBuilderAtEnd(L->b, sdone);
+	if (to_param < 0) {
+		LLVMValueRef off =
+		    LLVMBuildAdd(L->b, dst, LLVMBuildMul(L->b, c, ci64(L, 4), ""), "");
+		LLVMSetAlignment(LLVMBuildStore(L->b, acc, ws_byte(L, off)), 16);
+	} else {
+		Type t = L->k->params[to_param].type;
+		LLVMTypeRef st = storage_type(L, t);
+		for (int e = 0; e < 4; e++) {
+			LLVMValueRef col = LLVMBuildAdd(L->b, c, ci64(L, e), "");
+			LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "st");
+			LLVMBasicBlockRef no =
+			    LLVMAppendBasicBlockInContext(L->cx, L->fn, "st.done");
+			LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, col, L->N, ""), yes,
+					no);
+			LLVMPositionBuilderAtEnd(L->b, yes);
+			LLVMValueRef v =
+			    to_storage(L, t, LLVMBuildExtractElement(L->b, acc, ci32(L, e), ""));
+			LLVMValueRef p = LLVMBuildGEP2(L->b, st, L->parg[to_param], &col, 1, "");
+			LLVMSetAlignment(LLVMBuildStore(L->b, v, p),
+					 type_size(type_resolve(t, L->c->dtype)));
+			LLVMBuildBr(L->b, no);
+			LLVMPositionBuilderAtEnd(L->b, no);
+		}
+	}
+	LLVMValueRef c2 = LLVMBuildAdd(L->b, c, ci64(L, 4 * nt), "");
+	LLVMBasicBlockRef cend = LLVMGetInsertBlock(L->b);
+	LLVMBuildBr(L->b, chead);
+	LLVMAddIncoming(c, &c2, &cend, 1);
+	LLVMPositionBuilderAtEnd(L->b, cdone);
+}
+
+/* Branches to a new block when cond holds, else to done; the builder is left in the new one. */
+static void
+only_if(Lower *L, LLVMValueRef cond, LLVMBasicBlockRef done, const char *name)
+{
+	LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, name);
+	LLVMBuildCondBr(L->b, cond, yes, done);
+	LLVMPositionBuilderAtEnd(L->b, yes);
+}
+
+void
+colsum_finish(Lower *L)
+{
+	const Kernel *k = L->k;
+	const Config *g = &L->c->cfg;
+	Launch l;
+	codegen_launch(k, L->c, &l);
+	ColsumLayout lay;
+	colsum_layout(g, L->c->N, &lay);
+	int64_t cnt = codegen_ws_offset(&l, "colsum_counters", L->c->M);
+	int64_t part = codegen_ws_offset(&l, "colsum_partials", L->c->M);
+	int64_t grp = codegen_ws_offset(&l, "colsum_groups", L->c->M);
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.done");
+
+	/* each row group's partials into its slot: cta * m_block + group */
+	LLVMValueRef slot = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, L->cta, ci64(L, g->m_block), ""),
+					 LLVMBuildZExt(L->b, L->grp, L->i64, ""), "");
+	LLVMTypeRef vt = L->vec > 1 ? LLVMVectorType(L->f32, L->vec) : L->f32;
+	int align = L->vec * 4 < 16 ? L->vec * 4 : 16;
+	for (int i = 0, ci = 0; i < k->nins; i++) {
+		if (!L->csum[i])
+			continue;
+		LLVMValueRef row =
+		    LLVMBuildAdd(L->b, ci64(L, part + (int64_t)ci++ * lay.slots * lay.row_bytes),
+				 LLVMBuildMul(L->b, slot, ci64(L, lay.row_bytes), ""), "");
+		for (int j = 0; j < L->nvec; j++) {
+			LLVMValueRef col = LLVMBuildAdd(
+			    L->b, L->lofs, ci64(L, (long long)j * L->tpr * L->vec), "");
+			LLVMBasicBlockRef next =
+			    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.part.next");
+			only_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, col, L->N, ""), next,
+				"colsum.part");
+			LLVMValueRef v = L->csum[i][j * L->vec];
+			if (L->vec > 1) {
+				v = LLVMGetUndef(vt);
+				for (int t = 0; t < L->vec; t++)
+					v = LLVMBuildInsertElement(
+					    L->b, v, L->csum[i][j * L->vec + t], ci32(L, t), "");
+			}
+			LLVMValueRef off =
+			    LLVMBuildAdd(L->b, row, LLVMBuildMul(L->b, col, ci64(L, 4), ""), "");
+			LLVMSetAlignment(LLVMBuildStore(L->b, v, ws_byte(L, off)), align);
+			LLVMBuildBr(L->b, next);
+			LLVMPositionBuilderAtEnd(L->b, next);
+		}
+	}
+
+	/* the last CTA of its group sums the group's slots */
+	LLVMValueRef G = nctaid(L);
+	LLVMValueRef q = ci64(L, lay.group);
+	LLVMValueRef gi = LLVMBuildUDiv(L->b, L->cta, q, "");
+	LLVMValueRef first = LLVMBuildMul(L->b, gi, q, "");
+	LLVMValueRef left = LLVMBuildSub(L->b, G, first, "");
+	LLVMValueRef gn =
+	    LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, left, q, ""), left, q, "");
+	LLVMValueRef gword = LLVMBuildAdd(L->b, ci64(L, cnt / 4 + COLSUM_GROUP_WORD0), gi, "");
+	only_if(L, arrive_last(L, gword, gn), done, "colsum.group");
+	LLVMValueRef mb = ci64(L, g->m_block);
+	for (int ci = 0; ci < k->plan->ncolsum; ci++) {
+		int64_t pc = part + (int64_t)ci * lay.slots * lay.row_bytes;
+		int64_t gc = grp + (int64_t)ci * lay.groups * lay.row_bytes;
+		LLVMValueRef src =
+		    LLVMBuildAdd(L->b, ci64(L, pc),
+				 LLVMBuildMul(L->b, LLVMBuildMul(L->b, first, mb, ""),
+					      ci64(L, lay.row_bytes), ""),
+				 "");
+		LLVMValueRef dst = LLVMBuildAdd(
+		    L->b, ci64(L, gc), LLVMBuildMul(L->b, gi, ci64(L, lay.row_bytes), ""), "");
+		sum_slots(L, src, LLVMBuildMul(L->b, gn, mb, ""), lay.row_bytes, dst, -1);
+	}
+
+	/* the last group sums the groups into the outputs and zeroes the counters */
+	LLVMValueRef ng =
+	    LLVMBuildUDiv(L->b, LLVMBuildAdd(L->b, G, ci64(L, lay.group - 1), ""), q, "");
+	only_if(L, arrive_last(L, ci64(L, cnt / 4 + COLSUM_DONE_WORD), ng), done, "colsum.last");
+	for (int i = 0; i < k->nins; i++) {
+		if (!instr_is_colsum_store(k, &k->ins[i]))
+			continue;
+		int ci = 0;
+		for (int j = 0; j < k->vals[argval(&k->ins[i], 0)].def; j++)
+			ci += k->ins[j].op == OP_COLSUM;
+		int64_t gc = grp + (int64_t)ci * lay.groups * lay.row_bytes;
+		sum_slots(L, ci64(L, gc), ng, lay.row_bytes, NULL, k->ins[i].param);
+	}
+	/* every counter this launch used: thread t zeroes group words t, t + threads, ... */
+	int64_t nt = (int64_t)g->num_warps * 32;
+	for (int64_t w = 0; w < lay.groups; w += nt) {
+		LLVMValueRef gw = LLVMBuildAdd(L->b, tid(L), ci64(L, w), "");
+		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.zero");
+		only_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, gw, ng, ""), next, "colsum.zero.group");
+		LLVMValueRef word =
+		    LLVMBuildAdd(L->b, gw, ci64(L, cnt / 4 + COLSUM_GROUP_WORD0), "");
+		LLVMSetAlignment(LLVMBuildStore(L->b, ci32(L, 0),
+						LLVMBuildGEP2(L->b, L->i32, L->ws, &word, 1, "")),
+				 4);
+		LLVMBuildBr(L->b, next);
+		LLVMPositionBuilderAtEnd(L->b, next);
+	}
+	LLVMValueRef dw = ci64(L, cnt / 4 + COLSUM_DONE_WORD);
+	LLVMSetAlignment(
+	    LLVMBuildStore(L->b, ci32(L, 0), LLVMBuildGEP2(L->b, L->i32, L->ws, &dw, 1, "")), 4);
+	LLVMBuildBr(L->b, done);
+	LLVMPositionBuilderAtEnd(L->b, done);
+}
