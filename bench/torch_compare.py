@@ -23,7 +23,7 @@ are Liger's own).
 
 usage: bench/torch_compare.py [--rkc RKC] [--dtype bf16] [--kernels a,b] [--shapes-per-kernel 3]
                               [--suites core,transfer,few_rows,tiny_rows,training] [--csv FILE]
-                              [--workdir DIR] [--liger WHEEL_OR_DIR]
+                              [--json FILE] [--workdir DIR] [--liger WHEEL_OR_DIR]
        bench/torch_compare.py --selftest [MANIFEST.json ...] [--liger WHEEL_OR_DIR]   (no GPU,
            no torch: checks the argument packing and launch plan against manifests `rkc compile`
            writes, the parameter list of the PTX beside each, and that --liger holds what is used)
@@ -200,10 +200,28 @@ def fused_linear_jsd(student, teacher):
             "dS": (g - q * sg).to(student.dtype)}
 
 
+def rms_norm_backward(x, dy, w, rstd):
+    r = up(rstd)[:, None]
+    xh = up(x) * r
+    g = up(dy) * up(w)
+    dx = (g - xh * (g * xh).mean(-1, keepdim=True)) * r
+    return {"dx": dx.to(x.dtype), "dw": (up(dy) * xh).sum(0).to(w.dtype)}
+
+
+def layer_norm_backward(x, dy, w, mean, rstd):
+    r = up(rstd)[:, None]
+    xh = (up(x) - up(mean)[:, None]) * r
+    g = up(dy) * up(w)
+    dx = (g - g.mean(-1, keepdim=True) - xh * (g * xh).mean(-1, keepdim=True)) * r
+    return {"dx": dx.to(x.dtype), "dw": (up(dy) * xh).sum(0).to(w.dtype),
+            "db": up(dy).sum(0).to(w.dtype)}
+
+
 DEFS = {f.__name__.rstrip("_"): f for f in [
     rms_norm, layer_norm, softmax, sum_, cross_entropy, kl_div, jsd, welford, fused_add_rmsnorm,
     fused_add_layernorm, gated_rmsnorm, scaled_masked_softmax, cross_entropy_ls_zloss,
-    dynamic_quant, grpo, fused_linear_jsd, fp8_quant, cross_entropy_backward, gelu_tanh_gated]}
+    dynamic_quant, grpo, fused_linear_jsd, fp8_quant, cross_entropy_backward, gelu_tanh_gated,
+    rms_norm_backward, layer_norm_backward]}
 DEFS["long_sum"] = sum_
 
 
@@ -259,14 +277,58 @@ def liger_gelu_tanh_gated(inputs, params):
     return run, True
 
 
+def saved_stats(inputs, eps):
+    """The backward kernels read what the forward saved: mean and rstd of each row of x, made here
+    from x (the generated ones are random) so that Liger's backward, which recomputes them in its
+    forward, and the definition see the same values."""
+    xf = inputs["x"].float()
+    if "mean" in inputs:
+        inputs["mean"].copy_(xf.mean(-1))
+        inputs["rstd"].copy_(torch.rsqrt(xf.var(-1, unbiased=False) + eps))
+    else:
+        inputs["rstd"].copy_(torch.rsqrt((xf * xf).mean(-1) + eps))
+
+
+# The eps the backward kernels' saved statistics are made with (Liger's forward takes it too).
+SAVED_EPS = {"rms_norm_backward": 1e-6, "layer_norm_backward": 1e-5}
+
+
+def liger_norm_backward(inputs, params, layer):
+    """Liger's RMSNorm or LayerNorm: its forward once, then its backward (dx and dW, and dB) timed
+    alone through autograd.grad with the graph kept; eager (a torch sum of per-SM partials)."""
+    from liger_kernel.ops.layer_norm import LigerLayerNormFunction
+    from liger_kernel.ops.rms_norm import LigerRMSNormFunction
+    x = inputs["x"].detach().clone().requires_grad_(True)
+    w = inputs["w"].detach().clone().requires_grad_(True)
+    eps = SAVED_EPS["layer_norm_backward" if layer else "rms_norm_backward"]
+    if layer:
+        b = torch.zeros_like(w).requires_grad_(True)
+        y = LigerLayerNormFunction.apply(x, w, b, eps)
+        wrt = (x, w, b)
+    else:
+        y = LigerRMSNormFunction.apply(x, w, eps, 0.0, "llama", False)
+        wrt = (x, w)
+
+    def run():
+        g = torch.autograd.grad(y, wrt, inputs["dy"], retain_graph=True)
+        out = {"dx": g[0], "dw": g[1]}
+        if layer:
+            out["db"] = g[2]
+        return out
+    return run, False
+
+
 # Kernels Liger has: a function of (inputs, params) giving (run, graphable); run() returns some of
 # the kernel's outputs by name.
 LIGER = {"cross_entropy_backward": liger_cross_entropy_backward,
-         "gelu_tanh_gated": liger_gelu_tanh_gated}
+         "gelu_tanh_gated": liger_gelu_tanh_gated,
+         "rms_norm_backward": lambda i, p: liger_norm_backward(i, p, False),
+         "layer_norm_backward": lambda i, p: liger_norm_backward(i, p, True)}
 # What of Liger each uses, checked by --selftest: (file in the wheel, names it must define).
 LIGER_USES = [("liger_kernel/ops/cross_entropy.py", ["class LigerCrossEntropyFunction"]),
               ("liger_kernel/ops/geglu.py", ["class LigerGELUMulFunction"]),
-              ("liger_kernel/ops/rms_norm.py", ["class LigerRMSNormFunction"])]
+              ("liger_kernel/ops/rms_norm.py", ["class LigerRMSNormFunction"]),
+              ("liger_kernel/ops/layer_norm.py", ["class LigerLayerNormFunction"])]
 
 
 def liger_dir(path, workdir):
@@ -429,7 +491,8 @@ def compile_rkc(rkc, kernel, M, N, dtype, workdir):
 
 
 # The launch, per docs/codegen.md's ABI: parameters in manifest order, arrays and the workspace
-# as 64-bit device pointers, params as f32, dims (M, N) as integers of their manifest type.
+# as 64-bit device pointers, params as f32, dims (M, N) as integers of their manifest type, and
+# (manifest version 3) each [M,N] array's row stride as an i64: N, as the tensors here are dense.
 ARG_CTYPES = {"ptr": ctypes.c_uint64, "f32": ctypes.c_float, "i64": ctypes.c_int64,
               "i32": ctypes.c_int32}
 # Any dynamic shared memory sets the function attribute: the 48 KiB default counts the static
@@ -439,7 +502,7 @@ PORTABLE_CLUSTER = 8     # larger clusters need the non-portable attribute
 
 def arg_slots(man):
     """(ctypes type, what) per kernel parameter in manifest order; what is ("ptr", name),
-    ("f32", value) or ("dim", value)."""
+    ("f32", value) or ("dim", value) (a row stride is a dim: N, dense rows)."""
     slots = []
     for p in man["params"]:
         kind = p["kind"]
@@ -451,6 +514,10 @@ def arg_slots(man):
             if p["name"] not in ("M", "N") or p["type"] not in ("i64", "i32"):
                 raise ValueError(f"manifest: unknown dim {p['name']}: {p['type']}")
             slots.append((ARG_CTYPES[p["type"]], ("dim", int(man[p["name"]]))))
+        elif kind == "stride":
+            if p["type"] != "i64":
+                raise ValueError(f"manifest: stride {p['name']} is {p['type']}, not i64")
+            slots.append((ARG_CTYPES["i64"], ("dim", int(man["N"]))))
         else:
             raise ValueError(f"manifest: unknown parameter kind {kind!r} ({p['name']})")
     return slots
@@ -566,6 +633,8 @@ def run_point(args, suite, kernel, M, N, inputs_spec, tols, gbps, gen):
                  if n != "workspace") / 1e6
     # inputs in manifest order for the definition
     inputs = {p["name"]: made[p["name"]] for p in man["params"] if p["kind"] == "in"}
+    if kernel in SAVED_EPS:
+        saved_stats(inputs, SAVED_EPS[kernel])
     launch = rkc_launcher(ptx, man, {**made, **outs})
 
     # correctness first: rkc's outputs against the definition in float64 on a spread of rows
@@ -577,6 +646,8 @@ def run_point(args, suite, kernel, M, N, inputs_spec, tols, gbps, gen):
     launch()
     torch.cuda.synchronize()
     rows = torch.linspace(0, M - 1, min(M, 256), device="cuda").round().long().unique()
+    if any(p["kind"] == "out" and p["shape"] == "[N]" for p in man["params"]):
+        rows = torch.arange(M, device="cuda")  # a sum over rows is checked on all of them
 
     def sample(name, t):
         if man_shape(man, name) not in ("[M,N]", "[M]"):
@@ -795,6 +866,9 @@ def main():
                     help="testdata/shapes/<suite>.json to take shapes from, comma-separated; "
                          "suite:n takes n shapes a kernel from that suite (default %(default)s)")
     ap.add_argument("--csv", default=os.path.join(os.environ.get("OUT", "."), "torch_compare.csv"))
+    ap.add_argument("--json", default=os.path.join(os.environ.get("OUT", "."), "torch_compare.json"),
+                    help="the device, the copy bandwidth and every point's fields, for "
+                         "bench/plot_bw.py (default beside the CSV)")
     ap.add_argument("--workdir", default=os.path.join(os.environ.get("OUT", "."), "ptx"))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--copy-gbps", type=float, default=0,
@@ -855,6 +929,10 @@ def main():
         w = csv.DictWriter(f, fieldnames=cols, extrasaction="ignore")
         w.writeheader()
         w.writerows(results)
+    with open(args.json, "w") as f:
+        json.dump({"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+                   "dtype": args.dtype, "copy_gbps": gbps, "results": results}, f, indent=1,
+                  default=str)
     timed = [r for r in results if "speedup" in r]
     print(f"\n{'suite':10} {'kernel':24} {'M':>6} {'N':>7} {'MB':>7} {'rkc us':>9} {'tc us':>9} "
           f"{'speedup':>7} {'rkc %cp':>7} {'tc %cp':>7} check")
@@ -887,7 +965,8 @@ def main():
           f"rkc {gm([r['rkc_pct_copy'] for r in timed]):.1f}% of copy, "
           f"torch.compile {gm([r['torch_pct_copy'] for r in timed]):.1f}%; "
           f"checks failed: {sum(r['rkc_ok'] == 'FAIL' for r in results)}, not run: "
-          f"{sum(r['rkc_ok'] not in ('ok', 'FAIL') for r in results)}; csv: {args.csv}")
+          f"{sum(r['rkc_ok'] not in ('ok', 'FAIL') for r in results)}; csv: {args.csv}, json: "
+          f"{args.json}")
 
 
 if __name__ == "__main__":
