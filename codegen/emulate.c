@@ -31,16 +31,34 @@ typedef struct {
 	pthread_barrier_t all;
 } Cluster;
 
+typedef struct Unit Unit;
+
 typedef struct {
 	void (*fn)(void **);
 	void **args;
 	Cluster *cl;
 	Cta *cta;
 	unsigned tid, ctaid, nctaid;
+	Unit *unit;
 } Thread;
 
-/* Threads one emulated cluster may start at once. */
-enum { MAX_EMU_THREADS = 4096 };
+/* The CTAs in flight: units (a cluster each, or one CTA without clusters) that start in ctaid
+ * order as earlier ones finish, like CTAs taking the SMs that free up. */
+typedef struct {
+	pthread_mutex_t mu;
+	pthread_cond_t freed; /* a unit's last thread returned */
+} Pool;
+
+struct Unit {
+	Cluster cl;
+	Thread *th;
+	pthread_t *pt;
+	int live, busy; /* threads not yet returned; started and not yet joined */
+	Pool *pool;
+};
+
+/* Threads one emulated cluster may start at once; threads in flight in a pool of several. */
+enum { MAX_EMU_THREADS = 4096, MAX_POOL_THREADS = 32768 };
 
 static __thread Thread *self;
 
@@ -117,6 +135,14 @@ emu_globaltimer(void)
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* nanosleep in a CTA's wait for others: sleep, so the threads of the others run. */
+static void
+emu_nanosleep(int ns)
+{
+	(void)ns;
+	nanosleep(&(struct timespec){0, 20000}, NULL);
 }
 
 static void
@@ -201,6 +227,7 @@ static const struct {
     {"emu.barrier.cluster.arrive", (void *)emu_cluster_arrive},
     {"emu.barrier.cluster.wait", (void *)emu_cluster_wait},
     {"emu.membar.gl", (void *)emu_membar},
+    {"emu.nanosleep", (void *)emu_nanosleep},
     {"emu.read.ptx.sreg.globaltimer", (void *)emu_globaltimer},
     {"emu.shfl.sync.bfly.f32", (void *)emu_shfl_bfly},
     {"emu.shfl.sync.idx.f32", (void *)emu_shfl_idx},
@@ -218,7 +245,29 @@ run_thread(void *arg)
 {
 	self = arg;
 	self->fn(self->args);
+	Unit *u = self->unit;
+	pthread_mutex_lock(&u->pool->mu);
+	if (--u->live == 0)
+		pthread_cond_broadcast(&u->pool->freed);
+	pthread_mutex_unlock(&u->pool->mu);
 	return NULL;
+}
+
+/* Joins the threads of every unit that has finished; -1 when none is free after that. */
+static int
+reap(Unit *u, int n, int all)
+{
+	int free = -1;
+	for (int i = 0; i < n; i++) {
+		if (u[i].busy && u[i].live == 0) {
+			for (int t = 0; t < all; t++)
+				pthread_join(u[i].pt[t], NULL);
+			u[i].busy = 0;
+		}
+		if (!u[i].busy && free < 0)
+			free = i;
+	}
+	return free;
 }
 
 static int
@@ -231,8 +280,11 @@ take(Diag *d, const char *what, LLVMErrorRef e)
 }
 
 /* Runs the grid: clusters one after another (so the split rows' last CTA is whichever comes
- * last), the threads of a cluster's CTAs (one CTA without clusters) all at once. Shared memory
- * starts as 0xff bytes (NaN), so a read of a word nobody wrote shows. */
+ * last), the threads of a cluster's CTAs (one CTA without clusters) all at once. A kernel with
+ * sums over rows, whose combine's last CTAs wait for each other, runs up to twice COLSUM_WAITERS
+ * CTAs at once (as MAX_POOL_THREADS allows), each starting as one finishes: at least
+ * COLSUM_WAITERS, what the combine needs to go forward (heuristics.h), or the whole grid. Shared
+ * memory starts as 0xff bytes (NaN), so a read of a word nobody wrote shows. */
 static int
 launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag *d)
 {
@@ -246,57 +298,95 @@ launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag
 	if (all > MAX_EMU_THREADS)
 		return diag(d, "emulator: a cluster of %d CTA(s) of %d threads is over %d threads",
 			    K, nt, MAX_EMU_THREADS);
-	Cluster cl = {.cta = calloc((size_t)K, sizeof(Cta)), .n = K};
-	Thread *th = calloc((size_t)all, sizeof *th);
-	pthread_t *pt = calloc((size_t)all, sizeof *pt);
+	int64_t units = (l.grid_x + K - 1) / K;
+	int n = 1;
+	if (k->plan->ncolsum) {
+		n = MAX_POOL_THREADS / all;
+		if (n > COLSUM_WAITERS + 1)
+			n = COLSUM_WAITERS + 1;
+		if (n > units)
+			n = (int)units;
+		if (n < COLSUM_WAITERS && n < units)
+			return diag(
+			    d,
+			    "emulator: %d CTAs of %d threads at once are under the %d a sum "
+			    "over rows needs",
+			    n, nt, COLSUM_WAITERS);
+	}
+	Pool pool;
+	pthread_mutex_init(&pool.mu, NULL);
+	pthread_cond_init(&pool.freed, NULL);
+	Unit *u = calloc((size_t)n, sizeof *u);
+	for (int i = 0; i < n; i++) {
+		u[i].cl = (Cluster){.cta = calloc((size_t)K, sizeof(Cta)), .n = K};
+		u[i].th = calloc((size_t)all, sizeof *u[i].th);
+		u[i].pt = calloc((size_t)all, sizeof *u[i].pt);
+		u[i].pool = &pool;
+		pthread_barrier_init(&u[i].cl.all, NULL, (unsigned)all);
+		for (int r = 0; r < K; r++) {
+			Cta *cta = &u[i].cl.cta[r];
+			cta->smem = malloc(bytes ? bytes : 1);
+			pthread_barrier_init(&cta->cta, NULL, (unsigned)nt);
+			for (int w = 0; w < nt / 32; w++)
+				pthread_barrier_init(&cta->warp[w], NULL, 32);
+		}
+	}
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 1 << 20);
-	pthread_barrier_init(&cl.all, NULL, (unsigned)all);
-	for (int r = 0; r < K; r++) {
-		Cta *cta = &cl.cta[r];
-		cta->smem = malloc(bytes ? bytes : 1);
-		pthread_barrier_init(&cta->cta, NULL, (unsigned)nt);
-		for (int w = 0; w < nt / 32; w++)
-			pthread_barrier_init(&cta->warp[w], NULL, 32);
-	}
+	pthread_attr_setstacksize(&attr, 1 << 18);
 	int rc = 0;
 	for (int64_t b = 0; b < l.grid_x && rc == 0; b += K) {
-		int started = 0;
+		pthread_mutex_lock(&pool.mu);
+		int i;
+		while ((i = reap(u, n, all)) < 0)
+			pthread_cond_wait(&pool.freed, &pool.mu);
+		u[i].busy = 1;
+		u[i].live = all;
+		pthread_mutex_unlock(&pool.mu);
 		for (int r = 0; r < K; r++)
-			memset(cl.cta[r].smem, 0xff, bytes);
+			memset(u[i].cl.cta[r].smem, 0xff, bytes);
 		for (int t = 0; t < all; t++) {
-			th[t] = (Thread){fn,
-					 args,
-					 &cl,
-					 &cl.cta[t / nt],
-					 (unsigned)(t % nt),
-					 (unsigned)(b + t / nt),
-					 (unsigned)l.grid_x};
-			if (pthread_create(&pt[t], &attr, run_thread, &th[t]) != 0)
+			u[i].th[t] = (Thread){fn,
+					      args,
+					      &u[i].cl,
+					      &u[i].cl.cta[t / nt],
+					      (unsigned)(t % nt),
+					      (unsigned)(b + t / nt),
+					      (unsigned)l.grid_x,
+					      &u[i]};
+			if (pthread_create(&u[i].pt[t], &attr, run_thread, &u[i].th[t]) != 0) {
+				/* the started threads wait at a barrier forever: nothing to do but
+				 * fail, and leave them */
+				rc = diag(d, "emulator: cannot start %d threads", all);
 				break;
-			started++;
+			}
 		}
-		if (started < all) {
-			/* the started threads wait at a barrier forever: nothing to do but fail */
-			rc = diag(d, "emulator: cannot start %d threads", all);
-			break;
+	}
+	if (rc == 0) {
+		pthread_mutex_lock(&pool.mu);
+		for (int i = 0; i < n; i++)
+			while (u[i].busy && u[i].live > 0)
+				pthread_cond_wait(&pool.freed, &pool.mu);
+		reap(u, n, all);
+		pthread_mutex_unlock(&pool.mu);
+		for (int i = 0; i < n; i++) {
+			for (int r = 0; r < K; r++) {
+				Cta *cta = &u[i].cl.cta[r];
+				pthread_barrier_destroy(&cta->cta);
+				for (int w = 0; w < nt / 32; w++)
+					pthread_barrier_destroy(&cta->warp[w]);
+				free(cta->smem);
+			}
+			pthread_barrier_destroy(&u[i].cl.all);
+			free(u[i].th);
+			free(u[i].pt);
+			free(u[i].cl.cta);
 		}
-		for (int t = 0; t < all; t++)
-			pthread_join(pt[t], NULL);
+		free(u);
+		pthread_cond_destroy(&pool.freed);
+		pthread_mutex_destroy(&pool.mu);
 	}
-	for (int r = 0; r < K; r++) {
-		Cta *cta = &cl.cta[r];
-		pthread_barrier_destroy(&cta->cta);
-		for (int w = 0; w < nt / 32; w++)
-			pthread_barrier_destroy(&cta->warp[w]);
-		free(cta->smem);
-	}
-	pthread_barrier_destroy(&cl.all);
 	pthread_attr_destroy(&attr);
-	free(pt);
-	free(th);
-	free(cl.cta);
 	return rc;
 }
 

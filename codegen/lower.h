@@ -161,6 +161,9 @@ void red_identity(Lower *L, Red *r);
 Red red_new(Lower *L, int i);
 /* Folds the thread's elements of the chunk into r's partial. */
 void red_local(Lower *L, Red *r, const Chunk *ch);
+/* A whole warp's shuffle of an f32: name is llvm.nvvm.shfl.sync.{bfly,idx}.f32, lane its operand.
+ */
+LLVMValueRef shfl(Lower *L, const char *name, LLVMValueRef v, LLVMValueRef lane);
 /* Combines the partials of a row's threads (shuffles, then shared memory); all end equal. */
 void red_cross(Lower *L, Red *rs, int n);
 /* The row values of finished reductions, into L->uni. */
@@ -198,7 +201,8 @@ LLVMValueRef **colsum_phis(Lower *L, LLVMBasicBlockRef pre);
 void colsum_close(Lower *L, LLVMValueRef **phi, LLVMBasicBlockRef latch);
 /* Adds the chunk's elements of colsum instruction i's operand (real rows only). */
 void colsum_local(Lower *L, int i, const Chunk *ch);
-/* After the loop: the partials through the workspace, the two-level combine, the outputs. */
+/* After the loop: the partials through the workspace, the groups' combine, then every group's
+ * slice of the columns into the outputs. */
 void colsum_finish(Lower *L);
 
 /* >>> pass scheduling: the looped and persistent bodies (lower_rows.c) */

@@ -1,5 +1,5 @@
 /* Lowering: sums over rows (colsum): column partials held across a persistent grid's rows, then a
- * two-level combine. */
+ * combine whose last level every group of CTAs shares. */
 #include <string.h>
 
 #include "codegen/lower.h"
@@ -12,10 +12,14 @@
  *
  * After the loop (colsum_finish) the partials go through the workspace (codegen_launch lays it
  * out; docs/codegen.md draws it): each of a CTA's m_block row groups writes its partial row, a
- * "slot". The CTAs form groups of q consecutive ones (config_colsum_group); the last CTA of a
- * group to arrive sums the group's slots in slot order into the group's row, and the last group
- * to finish sums the group rows in group order into the output, then zeroes the counters for
- * the next launch. Both orders are fixed, so the bits do not depend on which CTA came last.
+ * "slot". The CTAs form at most COLSUM_WAITERS groups of consecutive ones (colsum_layout); the
+ * last CTA of a group to arrive sums the group's slots in slot order into the group's row. Then
+ * each group's last CTA waits until every group's row is written and sums its slice of the columns
+ * over all group rows, in group order, into the outputs; the last of them to leave zeroes the
+ * counters for the next launch. Every order is fixed, so the bits do not depend on which CTA came
+ * last. One CTA summing every partial row, as a last-CTA combine would, streams at a lone SM's rate
+ * (about 20 GB/s measured on the H100: 10-25 us a level); the slices spread the last level
+ * over the grid.
  */
 
 static LLVMValueRef
@@ -128,13 +132,31 @@ arrive_last(Lower *L, LLVMValueRef word, LLVMValueRef want)
 	return LLVMBuildICmp(L->b, LLVMIntNE, all, ci32(L, 0), "");
 }
 
-/* dst(col) = the sum, in slot order, of n slots of f32 rows from src (byte offsets in the
- * workspace, slots stride bytes apart), for every column the CTA's threads cover 4 at a time.
- * to_param >= 0: into that [N] output, converted, columns below N only; else into the workspace
- * at dst. */
+/* Columns c .. c+3 of the [N] output param, from the four lanes of v, converted; those below N. */
 static void
-sum_slots(Lower *L, LLVMValueRef src, LLVMValueRef n, int64_t stride, LLVMValueRef dst,
-	  int to_param)
+store_cols(Lower *L, LLVMValueRef v, LLVMValueRef c, int param)
+{
+	Type t = L->k->params[param].type;
+	LLVMTypeRef st = storage_type(L, t);
+	for (int e = 0; e < 4; e++) {
+		LLVMValueRef col = LLVMBuildAdd(L->b, c, ci64(L, e), "");
+		LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "st");
+		LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(L->cx, L->fn, "st.done");
+		LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, col, L->N, ""), yes, no);
+		LLVMPositionBuilderAtEnd(L->b, yes);
+		LLVMValueRef x = to_storage(L, t, LLVMBuildExtractElement(L->b, v, ci32(L, e), ""));
+		LLVMValueRef p = LLVMBuildGEP2(L->b, st, L->parg[param], &col, 1, "");
+		LLVMSetAlignment(LLVMBuildStore(L->b, x, p),
+				 type_size(type_resolve(t, L->c->dtype)));
+		LLVMBuildBr(L->b, no);
+		LLVMPositionBuilderAtEnd(L->b, no);
+	}
+}
+
+/* dst(col) = the sum, in slot order, of n slots of f32 rows from src (byte offsets in the
+ * workspace, slots stride bytes apart), for every column the CTA's threads cover 4 at a time. */
+static void
+sum_slots(Lower *L, LLVMValueRef src, LLVMValueRef n, int64_t stride, LLVMValueRef dst)
 {
 	LLVMTypeRef v4 = LLVMVectorType(L->f32, 4);
 	int64_t np = (L->c->N + 3) / 4 * 4, nt = (int64_t)L->c->cfg.num_warps * 32;
@@ -186,35 +208,159 @@ sum_slots(Lower *L, LLVMValueRef src, LLVMValueRef n, int64_t stride, LLVMValueR
 	LLVMAddIncoming(s, &s2, &send, 1);
 	LLVMAddIncoming(acc, &a, &send, 1);
 	LLVMPositionBuilderAtEnd(L->b, sdone);
-	if (to_param < 0) {
-		LLVMValueRef off =
-		    LLVMBuildAdd(L->b, dst, LLVMBuildMul(L->b, c, ci64(L, 4), ""), "");
-		LLVMSetAlignment(LLVMBuildStore(L->b, acc, ws_byte(L, off)), 16);
-	} else {
-		Type t = L->k->params[to_param].type;
-		LLVMTypeRef st = storage_type(L, t);
-		for (int e = 0; e < 4; e++) {
-			LLVMValueRef col = LLVMBuildAdd(L->b, c, ci64(L, e), "");
-			LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "st");
-			LLVMBasicBlockRef no =
-			    LLVMAppendBasicBlockInContext(L->cx, L->fn, "st.done");
-			LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, col, L->N, ""), yes,
-					no);
-			LLVMPositionBuilderAtEnd(L->b, yes);
-			LLVMValueRef v =
-			    to_storage(L, t, LLVMBuildExtractElement(L->b, acc, ci32(L, e), ""));
-			LLVMValueRef p = LLVMBuildGEP2(L->b, st, L->parg[to_param], &col, 1, "");
-			LLVMSetAlignment(LLVMBuildStore(L->b, v, p),
-					 type_size(type_resolve(t, L->c->dtype)));
-			LLVMBuildBr(L->b, no);
-			LLVMPositionBuilderAtEnd(L->b, no);
-		}
-	}
+	LLVMValueRef off = LLVMBuildAdd(L->b, dst, LLVMBuildMul(L->b, c, ci64(L, 4), ""), "");
+	LLVMSetAlignment(LLVMBuildStore(L->b, acc, ws_byte(L, off)), 16);
 	LLVMValueRef c2 = LLVMBuildAdd(L->b, c, ci64(L, 4 * nt), "");
 	LLVMBasicBlockRef cend = LLVMGetInsertBlock(L->b);
 	LLVMBuildBr(L->b, chead);
 	LLVMAddIncoming(c, &c2, &cend, 1);
 	LLVMPositionBuilderAtEnd(L->b, cdone);
+}
+
+/* Thread 0 counts its CTA in at counter word `word` and waits until `want` have counted in; then
+ * the CTA goes on, seeing what they wrote before counting (the fences as in arrive_last). */
+static void
+arrive_wait(Lower *L, LLVMValueRef word, LLVMValueRef want)
+{
+	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+	LLVMBasicBlockRef t0 = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.arrive");
+	LLVMBasicBlockRef spin = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.spin");
+	LLVMBasicBlockRef nap = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.nap");
+	LLVMBasicBlockRef all = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.all");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.waited");
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, tid(L), ci64(L, 0), ""), t0, join);
+	LLVMPositionBuilderAtEnd(L->b, t0);
+	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
+	LLVMValueRef p = LLVMBuildGEP2(L->b, L->i32, L->ws, &word, 1, "");
+	LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, p, ci32(L, 1), LLVMAtomicOrderingMonotonic,
+			   0);
+	LLVMBuildBr(L->b, spin);
+	LLVMPositionBuilderAtEnd(L->b, spin);
+	LLVMValueRef n = LLVMBuildLoad2(L->b, L->i32, p, "");
+	LLVMSetVolatile(n, 1);
+	LLVMSetAlignment(n, 4);
+	LLVMBuildCondBr(
+	    L->b, LLVMBuildICmp(L->b, LLVMIntUGE, LLVMBuildZExt(L->b, n, L->i64, ""), want, ""),
+	    all, nap);
+	LLVMPositionBuilderAtEnd(L->b, nap);
+	LLVMValueRef ns = ci32(L, 100);
+	intr(L, "llvm.nvvm.nanosleep", NULL, &ns, 1);
+	LLVMBuildBr(L->b, spin);
+	LLVMPositionBuilderAtEnd(L->b, all);
+	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
+	LLVMBuildBr(L->b, join);
+	LLVMPositionBuilderAtEnd(L->b, join);
+	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+}
+
+/*
+ * Slice `slice` of `nslices` of the columns, each the sum in row order of R f32 rows from src
+ * (byte offsets in the workspace, rows stride bytes apart), into the [N] output param. The
+ * slice is nj = ceil(N/4 / nslices) vectors of 4 columns; `lanes` threads of a warp share a
+ * vector (the most, up to 32, that leave a thread per lane for each vector of a slice as the
+ * compile's grid cuts it), lane l summing rows l, l + lanes, ... with COLSUM_UNROLL loads in
+ * flight, then a butterfly over the lanes: the order depends on R and lanes only.
+ */
+static void
+slice_sum(Lower *L, int64_t src, LLVMValueRef R, int64_t stride, LLVMValueRef slice,
+	  LLVMValueRef nslices, int64_t static_slices, int param)
+{
+	LLVMTypeRef v4 = LLVMVectorType(L->f32, 4);
+	LLVMValueRef zero4 = LLVMConstNull(v4);
+	int64_t np4 = (L->c->N + 3) / 4, nt = (int64_t)L->c->cfg.num_warps * 32;
+	int64_t nj_s = (np4 + static_slices - 1) / static_slices;
+	int64_t lanes = colsum_lanes(nj_s, nt);
+	int64_t P = nt / lanes;
+	LLVMValueRef nj = LLVMBuildUDiv(
+	    L->b, LLVMBuildAdd(L->b, ci64(L, np4), LLVMBuildSub(L->b, nslices, ci64(L, 1), ""), ""),
+	    nslices, "");
+	LLVMValueRef lane = LLVMBuildURem(L->b, tid(L), ci64(L, lanes), "");
+	LLVMValueRef vg = LLVMBuildUDiv(L->b, tid(L), ci64(L, lanes), "");
+	LLVMValueRef first = LLVMBuildMul(L->b, slice, nj, "");
+
+	/* vectors: j = k + vg, k += P, while k < nj: the same trips for every thread (shuffles) */
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.vec");
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.vec.body");
+	LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.vec.done");
+	LLVMBuildBr(L->b, head);
+	LLVMPositionBuilderAtEnd(L->b, head);
+	LLVMValueRef k = LLVMBuildPhi(L->b, L->i64, "");
+	LLVMValueRef k0 = ci64(L, 0);
+	LLVMAddIncoming(k, &k0, &pre, 1);
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntULT, k, nj, ""), body, out);
+	LLVMPositionBuilderAtEnd(L->b, body);
+	LLVMValueRef j = LLVMBuildAdd(L->b, k, vg, "");
+	LLVMValueRef gv = LLVMBuildAdd(L->b, first, j, "");
+	LLVMValueRef valid =
+	    LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntULT, j, nj, ""),
+			 LLVMBuildICmp(L->b, LLVMIntULT, gv, ci64(L, np4), ""), "");
+	LLVMValueRef colb = LLVMBuildAdd(
+	    L->b, ci64(L, src),
+	    LLVMBuildMul(L->b, LLVMBuildSelect(L->b, valid, gv, ci64(L, 0), ""), ci64(L, 16), ""),
+	    "");
+
+	/* rows: s = lane, += lanes * COLSUM_UNROLL, while s < R; a load past R or off the slice
+	 * reads row 0 and adds nothing */
+	LLVMBasicBlockRef rpre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef rhead = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.row");
+	LLVMBasicBlockRef rbody = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.row.body");
+	LLVMBasicBlockRef rdone = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.row.done");
+	LLVMBuildBr(L->b, rhead);
+	LLVMPositionBuilderAtEnd(L->b, rhead);
+	LLVMValueRef s = LLVMBuildPhi(L->b, L->i64, "");
+	LLVMValueRef acc = LLVMBuildPhi(L->b, v4, "");
+	LLVMAddIncoming(s, &lane, &rpre, 1);
+	LLVMAddIncoming(acc, &zero4, &rpre, 1);
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntULT, s, R, ""), rbody, rdone);
+	LLVMPositionBuilderAtEnd(L->b, rbody);
+	LLVMValueRef x[COLSUM_UNROLL], ok[COLSUM_UNROLL];
+	for (int u = 0; u < COLSUM_UNROLL; u++) {
+		LLVMValueRef su = LLVMBuildAdd(L->b, s, ci64(L, u * lanes), "");
+		ok[u] = LLVMBuildAnd(L->b, valid, LLVMBuildICmp(L->b, LLVMIntULT, su, R, ""), "");
+		su = LLVMBuildSelect(L->b, ok[u], su, ci64(L, 0), "");
+		LLVMValueRef off =
+		    LLVMBuildAdd(L->b, colb, LLVMBuildMul(L->b, su, ci64(L, stride), ""), "");
+		x[u] = LLVMBuildLoad2(L->b, v4, ws_byte(L, off), "");
+		LLVMSetAlignment(x[u], 16);
+	}
+	LLVMValueRef a = acc;
+	for (int u = 0; u < COLSUM_UNROLL; u++)
+		a = LLVMBuildFAdd(L->b, a, LLVMBuildSelect(L->b, ok[u], x[u], zero4, ""), "");
+	LLVMValueRef s2 = LLVMBuildAdd(L->b, s, ci64(L, lanes * COLSUM_UNROLL), "");
+	LLVMBasicBlockRef rend = LLVMGetInsertBlock(L->b);
+	LLVMBuildBr(L->b, rhead);
+	LLVMAddIncoming(s, &s2, &rend, 1);
+	LLVMAddIncoming(acc, &a, &rend, 1);
+	LLVMPositionBuilderAtEnd(L->b, rdone);
+
+	/* the lanes' sums: a butterfly, then lane 0 stores */
+	LLVMValueRef sum = acc;
+	for (int64_t off = lanes / 2; off >= 1; off /= 2) {
+		LLVMValueRef v = LLVMGetUndef(v4);
+		for (int e = 0; e < 4; e++) {
+			LLVMValueRef c = LLVMBuildExtractElement(L->b, sum, ci32(L, e), "");
+			c = LLVMBuildFAdd(
+			    L->b, c, shfl(L, "llvm.nvvm.shfl.sync.bfly.f32", c, ci32(L, (int)off)),
+			    "");
+			v = LLVMBuildInsertElement(L->b, v, c, ci32(L, e), "");
+		}
+		sum = v;
+	}
+	LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.vec.next");
+	LLVMBasicBlockRef st = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.vec.store");
+	LLVMBuildCondBr(
+	    L->b,
+	    LLVMBuildAnd(L->b, valid, LLVMBuildICmp(L->b, LLVMIntEQ, lane, ci64(L, 0), ""), ""), st,
+	    next);
+	LLVMPositionBuilderAtEnd(L->b, st);
+	store_cols(L, sum, LLVMBuildMul(L->b, gv, ci64(L, 4), ""), param);
+	LLVMBuildBr(L->b, next);
+	LLVMPositionBuilderAtEnd(L->b, next);
+	LLVMValueRef k2 = LLVMBuildAdd(L->b, k, ci64(L, P), "");
+	LLVMBuildBr(L->b, head);
+	LLVMAddIncoming(k, &k2, &next, 1);
+	LLVMPositionBuilderAtEnd(L->b, out);
 }
 
 /* Branches to a new block when cond holds, else to done; the builder is left in the new one. */
@@ -273,46 +419,58 @@ colsum_finish(Lower *L)
 		}
 	}
 
-	/* the last CTA of its group sums the group's slots */
+	/* the last CTA of its group sums the group's slots into the group's row; in groups of one
+	 * the slots are the rows */
 	LLVMValueRef G = nctaid(L);
 	LLVMValueRef q = ci64(L, lay.group);
 	LLVMValueRef gi = LLVMBuildUDiv(L->b, L->cta, q, "");
-	LLVMValueRef first = LLVMBuildMul(L->b, gi, q, "");
-	LLVMValueRef left = LLVMBuildSub(L->b, G, first, "");
-	LLVMValueRef gn =
-	    LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, left, q, ""), left, q, "");
-	LLVMValueRef gword = LLVMBuildAdd(L->b, ci64(L, cnt / 4 + COLSUM_GROUP_WORD0), gi, "");
-	only_if(L, arrive_last(L, gword, gn), done, "colsum.group");
-	LLVMValueRef mb = ci64(L, g->m_block);
-	for (int ci = 0; ci < k->plan->ncolsum; ci++) {
-		int64_t pc = part + (int64_t)ci * lay.slots * lay.row_bytes;
-		int64_t gc = grp + (int64_t)ci * lay.groups * lay.row_bytes;
-		LLVMValueRef src =
-		    LLVMBuildAdd(L->b, ci64(L, pc),
-				 LLVMBuildMul(L->b, LLVMBuildMul(L->b, first, mb, ""),
-					      ci64(L, lay.row_bytes), ""),
-				 "");
-		LLVMValueRef dst = LLVMBuildAdd(
-		    L->b, ci64(L, gc), LLVMBuildMul(L->b, gi, ci64(L, lay.row_bytes), ""), "");
-		sum_slots(L, src, LLVMBuildMul(L->b, gn, mb, ""), lay.row_bytes, dst, -1);
-	}
-
-	/* the last group sums the groups into the outputs and zeroes the counters */
 	LLVMValueRef ng =
 	    LLVMBuildUDiv(L->b, LLVMBuildAdd(L->b, G, ci64(L, lay.group - 1), ""), q, "");
-	only_if(L, arrive_last(L, ci64(L, cnt / 4 + COLSUM_DONE_WORD), ng), done, "colsum.last");
+	LLVMValueRef mb = ci64(L, g->m_block);
+	LLVMValueRef R = ng;
+	if (lay.group > 1) {
+		LLVMValueRef first = LLVMBuildMul(L->b, gi, q, "");
+		LLVMValueRef left = LLVMBuildSub(L->b, G, first, "");
+		LLVMValueRef gn = LLVMBuildSelect(
+		    L->b, LLVMBuildICmp(L->b, LLVMIntSLT, left, q, ""), left, q, "");
+		LLVMValueRef gword =
+		    LLVMBuildAdd(L->b, ci64(L, cnt / 4 + COLSUM_GROUP_WORD0), gi, "");
+		only_if(L, arrive_last(L, gword, gn), done, "colsum.group");
+		for (int ci = 0; ci < k->plan->ncolsum; ci++) {
+			int64_t pc = part + (int64_t)ci * lay.slots * lay.row_bytes;
+			int64_t gc = grp + (int64_t)ci * lay.groups * lay.row_bytes;
+			LLVMValueRef src =
+			    LLVMBuildAdd(L->b, ci64(L, pc),
+					 LLVMBuildMul(L->b, LLVMBuildMul(L->b, first, mb, ""),
+						      ci64(L, lay.row_bytes), ""),
+					 "");
+			LLVMValueRef dst =
+			    LLVMBuildAdd(L->b, ci64(L, gc),
+					 LLVMBuildMul(L->b, gi, ci64(L, lay.row_bytes), ""), "");
+			sum_slots(L, src, LLVMBuildMul(L->b, gn, mb, ""), lay.row_bytes, dst);
+		}
+	} else {
+		R = LLVMBuildMul(L->b, G, mb, "");
+	}
+
+	/* every group's last CTA waits for the others, then sums its slice of the columns */
+	arrive_wait(L, ci64(L, cnt / 4 + COLSUM_DONE_WORD), ng);
 	for (int i = 0; i < k->nins; i++) {
 		if (!instr_is_colsum_store(k, &k->ins[i]))
 			continue;
 		int ci = 0;
 		for (int j = 0; j < k->vals[argval(&k->ins[i], 0)].def; j++)
 			ci += k->ins[j].op == OP_COLSUM;
-		int64_t gc = grp + (int64_t)ci * lay.groups * lay.row_bytes;
-		sum_slots(L, ci64(L, gc), ng, lay.row_bytes, NULL, k->ins[i].param);
+		int64_t src = lay.group > 1 ? grp + (int64_t)ci * lay.groups * lay.row_bytes
+					    : part + (int64_t)ci * lay.slots * lay.row_bytes;
+		slice_sum(L, src, R, lay.row_bytes, gi, ng, lay.groups, k->ins[i].param);
 	}
-	/* every counter this launch used: thread t zeroes group words t, t + threads, ... */
+
+	/* the last to leave zeroes every counter this launch used: thread t the group words t,
+	 * t + threads, ... */
+	only_if(L, arrive_last(L, ci64(L, cnt / 4 + COLSUM_LEAVE_WORD), ng), done, "colsum.last");
 	int64_t nt = (int64_t)g->num_warps * 32;
-	for (int64_t w = 0; w < lay.groups; w += nt) {
+	for (int64_t w = 0; lay.group > 1 && w < lay.groups; w += nt) {
 		LLVMValueRef gw = LLVMBuildAdd(L->b, tid(L), ci64(L, w), "");
 		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.zero");
 		only_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, gw, ng, ""), next, "colsum.zero.group");
@@ -324,9 +482,12 @@ colsum_finish(Lower *L)
 		LLVMBuildBr(L->b, next);
 		LLVMPositionBuilderAtEnd(L->b, next);
 	}
-	LLVMValueRef dw = ci64(L, cnt / 4 + COLSUM_DONE_WORD);
-	LLVMSetAlignment(
-	    LLVMBuildStore(L->b, ci32(L, 0), LLVMBuildGEP2(L->b, L->i32, L->ws, &dw, 1, "")), 4);
+	for (int w = COLSUM_DONE_WORD; w <= COLSUM_LEAVE_WORD; w++) {
+		LLVMValueRef dw = ci64(L, cnt / 4 + w);
+		LLVMSetAlignment(LLVMBuildStore(L->b, ci32(L, 0),
+						LLVMBuildGEP2(L->b, L->i32, L->ws, &dw, 1, "")),
+				 4);
+	}
 	LLVMBuildBr(L->b, done);
 	LLVMPositionBuilderAtEnd(L->b, done);
 }

@@ -183,7 +183,7 @@ barrier(Lower *L)
 	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
 }
 
-static LLVMValueRef
+LLVMValueRef
 shfl(Lower *L, const char *name, LLVMValueRef v, LLVMValueRef lane)
 {
 	LLVMValueRef a[4] = {ci32(L, -1), v, lane, ci32(L, 31)};

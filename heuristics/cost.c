@@ -28,10 +28,13 @@
  * - a row whose threads cover less than a 32-byte sector per warp access (one thread a row at
  *   16 bytes) moves each sector twice: its [M,N] bytes count 32 / span times (measured on the
  *   H100: layer_norm f32 1048576x32 at one thread a row ran 1.84x the time of four).
- * - sums over rows (colsum): each CTA's row groups write a partial row to L2, and two combine
- *   levels each read about sqrt(CTAs) of them per column (lower_colsum.c): their bytes go
- *   through L2, and the last CTA's two levels add their round trips (COLSUM_UNROLL partial rows
- *   a round trip, 4 columns a thread a turn) and two arrivals to the tail.
+ * - sums over rows (colsum): each CTA's row groups write a partial row to L2; a group's last CTA
+ *   sums its group's (up to COLSUM_WAITERS groups) into a group row, then every group's last CTA
+ * sums a slice of the columns over the group rows (lower_colsum.c). Their bytes go through L2; the
+ *   tail is the first level's round trips (COLSUM_UNROLL partial rows a round trip, 4 columns
+ *   a thread a turn, the whole row), the slice's (its rows spread over up to 32 lanes a vector
+ *   of 4 columns) and three arrivals. Measured on the H100 before the slices, when one CTA
+ *   summed about sqrt(grid) group rows: 10-25 us a level, the rate of a lone SM.
  * - time = memory time + L2 time + launch (+ the split combine, the colsum tail).
  */
 /* A DRAM sector: the unit HBM and L2 move. */
@@ -128,13 +131,18 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		g.grid = (int)o->ctas;
 		ColsumLayout cl;
 		colsum_layout(&g, N, &cl);
-		double rows = (double)cl.slots + 2.0 * cl.groups;
+		double rows = (double)cl.slots + (cl.group > 1 ? 2.0 * cl.groups : 0);
 		l2 += f->colsums * rows * cl.row_bytes * 2;
-		double turns = (double)cdiv(cl.row_bytes / 16, threads);
-		double batches = (double)cdiv(cl.group * c->m_block, COLSUM_UNROLL) +
-				 (double)cdiv(cl.groups, COLSUM_UNROLL);
-		tail_ns = f->colsums * turns * batches * t->mem_latency_ns +
-			  2 * (t->mem_latency_ns + t->barrier_ns);
+		double level1 = cl.group > 1
+				    ? (double)cdiv(cl.row_bytes / 16, threads) *
+					  (double)cdiv(cl.group * c->m_block, COLSUM_UNROLL)
+				    : 0;
+		int64_t R = cl.group > 1 ? cl.groups : cl.slots;
+		int64_t nj = cdiv(cl.row_bytes / 16, cl.groups), lanes = colsum_lanes(nj, threads);
+		double level2 =
+		    (double)cdiv(nj, threads / lanes) * (double)cdiv(cdiv(R, lanes), COLSUM_UNROLL);
+		tail_ns = f->colsums * (level1 + level2) * t->mem_latency_ns +
+			  3 * (t->mem_latency_ns + t->barrier_ns);
 	}
 	o->hbm_bytes = hbm;
 	o->l2_bytes = l2;

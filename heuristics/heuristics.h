@@ -92,26 +92,42 @@ config_grid_holds(const Config *c, int64_t N)
 }
 
 /* A kernel's sums over rows (colsum) under config c (codegen/lower_colsum.c): a partial row, a
- * "slot", per row group of the grid (grid * m_block), each N floats padded to 16 bytes; the CTAs
- * combine in groups of `group` consecutive ones, the least q with q * q >= grid, so each of the
- * two combine levels sums about sqrt(grid) rows. The workspace's counters: a u32 of groups done
- * at word COLSUM_DONE_WORD, then one a group from word COLSUM_GROUP_WORD0. */
+ * "slot", per row group of the grid (grid * m_block), each N floats padded to 16 bytes. The CTAs
+ * form `groups` groups of `group` consecutive ones, at most COLSUM_WAITERS groups; the last CTA
+ * of a group sums its group's slots into the group's row (none when a group is one CTA: its
+ * slots are the rows), then waits for the other groups' last CTAs and sums its slice of the
+ * columns over all group rows into the outputs. Those waiting CTAs are a group's last, so the
+ * combine goes forward whenever the device holds COLSUM_WAITERS of the kernel's CTAs at once,
+ * on any GPU. The counters: a u32 of groups arrived at word COLSUM_DONE_WORD, of groups done at
+ * COLSUM_LEAVE_WORD, then one a group from word COLSUM_GROUP_WORD0. */
 typedef struct {
 	int64_t group, groups, slots, row_bytes;
 } ColsumLayout;
-enum { COLSUM_DONE_WORD = 1, COLSUM_GROUP_WORD0 = 4 };
+enum { COLSUM_DONE_WORD = 1, COLSUM_LEAVE_WORD = 2, COLSUM_GROUP_WORD0 = 4 };
+/* The most groups, so the most CTAs that ever wait. A grid of up to 16 * 32 CTAs of one row group
+ * keeps the first level at one round trip a column turn (COLSUM_UNROLL slots). */
+enum { COLSUM_WAITERS = 32 };
 /* A combine sums this many partial rows a round trip, their loads issued before the adds. */
 enum { COLSUM_UNROLL = 16 };
 static inline void
 colsum_layout(const Config *c, int64_t N, ColsumLayout *l)
 {
 	int64_t grid = c->grid > 0 ? c->grid : 1;
-	l->group = 1;
-	while (l->group * l->group < grid)
-		l->group++;
+	l->group = (grid + COLSUM_WAITERS - 1) / COLSUM_WAITERS;
 	l->groups = (grid + l->group - 1) / l->group;
 	l->slots = grid * c->m_block;
 	l->row_bytes = (N + 3) / 4 * 16;
+}
+
+/* The last level's threads a vector of 4 columns: the most, up to a warp, that leave one for
+ * each of a slice's nj vectors among nt threads (codegen/lower_colsum.c, heuristics/cost.c). */
+static inline int64_t
+colsum_lanes(int64_t nj, int64_t nt)
+{
+	int64_t lanes = 1;
+	while (lanes < 32 && 2 * lanes * nj <= nt)
+		lanes *= 2;
+	return lanes;
 }
 
 static inline int
