@@ -5,8 +5,8 @@ usage: bench/plot_bw.py FILE... [--out DIR] [--dtype bf16]
 
 FILE: torch_compare.py's --json (its results and the copy bandwidth it measured) or --csv (the
 copy bandwidth then comes from each row's rkc_pct_copy). A point given by several files (the same
-kernel, dtype, M and N) is taken from the last. For each family (norms, softmaxes, losses,
-reductions, quantization and activations) DIR/bw_<family>.png has a panel per kernel: GB/s (each
+kernel, dtype, M and N) is taken from the last. For each family (norms, norm backward, softmaxes,
+losses, reductions, quantization and activations) DIR/bw_<family>.png has a panel per kernel: GB/s (each
 input read once and each output written once, over the median time) against N on a log axis,
 one line for rkc and one for torch.compile through the shapes in order of N (then M), and the
 device-to-device copy bandwidth as a dotted line. Needs matplotlib (on the GPU host); prints the
@@ -22,6 +22,7 @@ import sys
 FAMILIES = [
     ("norms", ["rms_norm", "layer_norm", "fused_add_rmsnorm", "fused_add_layernorm",
                "gated_rmsnorm"]),
+    ("norm_backward", ["rms_norm_backward", "layer_norm_backward"]),
     ("softmaxes", ["softmax", "scaled_masked_softmax"]),
     ("losses", ["cross_entropy", "cross_entropy_ls_zloss", "cross_entropy_backward", "jsd",
                 "kl_div", "grpo", "fused_linear_jsd"]),
