@@ -153,14 +153,56 @@ store_cols(Lower *L, LLVMValueRef v, LLVMValueRef c, int param)
 	}
 }
 
+/* The sum, in row order, of rows first, first + step, ... below n of an f32 vector of 4 at byte
+ * offset colb of the workspace (rows stride bytes apart), COLSUM_UNROLL loads in flight; no row
+ * adds anything where `valid` is false. A load past n, or not valid, reads row 0 and adds
+ * nothing. */
+static LLVMValueRef
+sum_rows(Lower *L, LLVMValueRef colb, LLVMValueRef first, LLVMValueRef n, int64_t step,
+	 int64_t stride, LLVMValueRef valid)
+{
+	LLVMTypeRef v4 = LLVMVectorType(L->f32, 4);
+	LLVMValueRef zero4 = LLVMConstNull(v4);
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.row");
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.row.body");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.row.done");
+	LLVMBuildBr(L->b, head);
+	LLVMPositionBuilderAtEnd(L->b, head);
+	LLVMValueRef s = LLVMBuildPhi(L->b, L->i64, "");
+	LLVMValueRef acc = LLVMBuildPhi(L->b, v4, "");
+	LLVMAddIncoming(s, &first, &pre, 1);
+	LLVMAddIncoming(acc, &zero4, &pre, 1);
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, s, n, ""), body, done);
+	LLVMPositionBuilderAtEnd(L->b, body);
+	LLVMValueRef x[COLSUM_UNROLL], ok[COLSUM_UNROLL];
+	for (int u = 0; u < COLSUM_UNROLL; u++) {
+		LLVMValueRef su = LLVMBuildAdd(L->b, s, ci64(L, u * step), "");
+		ok[u] = LLVMBuildAnd(L->b, valid, LLVMBuildICmp(L->b, LLVMIntSLT, su, n, ""), "");
+		su = LLVMBuildSelect(L->b, ok[u], su, ci64(L, 0), "");
+		LLVMValueRef off =
+		    LLVMBuildAdd(L->b, colb, LLVMBuildMul(L->b, su, ci64(L, stride), ""), "");
+		x[u] = LLVMBuildLoad2(L->b, v4, ws_byte(L, off), "");
+		LLVMSetAlignment(x[u], 16);
+	}
+	LLVMValueRef a = acc;
+	for (int u = 0; u < COLSUM_UNROLL; u++)
+		a = LLVMBuildFAdd(L->b, a, LLVMBuildSelect(L->b, ok[u], x[u], zero4, ""), "");
+	LLVMValueRef s2 = LLVMBuildAdd(L->b, s, ci64(L, step * COLSUM_UNROLL), "");
+	LLVMBasicBlockRef end = LLVMGetInsertBlock(L->b);
+	LLVMBuildBr(L->b, head);
+	LLVMAddIncoming(s, &s2, &end, 1);
+	LLVMAddIncoming(acc, &a, &end, 1);
+	LLVMPositionBuilderAtEnd(L->b, done);
+	return acc;
+}
+
 /* dst(col) = the sum, in slot order, of n slots of f32 rows from src (byte offsets in the
  * workspace, slots stride bytes apart), for every column the CTA's threads cover 4 at a time. */
 static void
 sum_slots(Lower *L, LLVMValueRef src, LLVMValueRef n, int64_t stride, LLVMValueRef dst)
 {
-	LLVMTypeRef v4 = LLVMVectorType(L->f32, 4);
 	int64_t np = (L->c->N + 3) / 4 * 4, nt = (int64_t)L->c->cfg.num_warps * 32;
-	LLVMValueRef zero4 = LLVMConstNull(v4);
 	/* columns: c = 4*tid, + 4*threads each turn, while c < np */
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
 	LLVMBasicBlockRef chead = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.col");
@@ -174,40 +216,8 @@ sum_slots(Lower *L, LLVMValueRef src, LLVMValueRef n, int64_t stride, LLVMValueR
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, c, ci64(L, np), ""), cbody, cdone);
 	LLVMPositionBuilderAtEnd(L->b, cbody);
 	LLVMValueRef colb = LLVMBuildAdd(L->b, src, LLVMBuildMul(L->b, c, ci64(L, 4), ""), "");
-	/* slots: s += COLSUM_UNROLL while s < n; the loads past n read slot n-1 and add nothing */
-	LLVMBasicBlockRef spre = LLVMGetInsertBlock(L->b);
-	LLVMBasicBlockRef shead = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.slot");
-	LLVMBasicBlockRef sbody = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.slot.body");
-	LLVMBasicBlockRef sdone = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.slot.done");
-	LLVMBuildBr(L->b, shead);
-	LLVMPositionBuilderAtEnd(L->b, shead);
-	LLVMValueRef s = LLVMBuildPhi(L->b, L->i64, "");
-	LLVMValueRef acc = LLVMBuildPhi(L->b, v4, "");
-	LLVMValueRef s0 = ci64(L, 0);
-	LLVMAddIncoming(s, &s0, &spre, 1);
-	LLVMAddIncoming(acc, &zero4, &spre, 1);
-	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, s, n, ""), sbody, sdone);
-	LLVMPositionBuilderAtEnd(L->b, sbody);
-	LLVMValueRef x[COLSUM_UNROLL], ok[COLSUM_UNROLL];
-	LLVMValueRef last = LLVMBuildSub(L->b, n, ci64(L, 1), "");
-	for (int u = 0; u < COLSUM_UNROLL; u++) {
-		LLVMValueRef su = LLVMBuildAdd(L->b, s, ci64(L, u), "");
-		ok[u] = LLVMBuildICmp(L->b, LLVMIntSLT, su, n, "");
-		su = LLVMBuildSelect(L->b, ok[u], su, last, "");
-		LLVMValueRef off =
-		    LLVMBuildAdd(L->b, colb, LLVMBuildMul(L->b, su, ci64(L, stride), ""), "");
-		x[u] = LLVMBuildLoad2(L->b, v4, ws_byte(L, off), "");
-		LLVMSetAlignment(x[u], 16);
-	}
-	LLVMValueRef a = acc;
-	for (int u = 0; u < COLSUM_UNROLL; u++)
-		a = LLVMBuildFAdd(L->b, a, LLVMBuildSelect(L->b, ok[u], x[u], zero4, ""), "");
-	LLVMValueRef s2 = LLVMBuildAdd(L->b, s, ci64(L, COLSUM_UNROLL), "");
-	LLVMBasicBlockRef send = LLVMGetInsertBlock(L->b);
-	LLVMBuildBr(L->b, shead);
-	LLVMAddIncoming(s, &s2, &send, 1);
-	LLVMAddIncoming(acc, &a, &send, 1);
-	LLVMPositionBuilderAtEnd(L->b, sdone);
+	LLVMValueRef acc = sum_rows(L, colb, ci64(L, 0), n, 1, stride,
+				    LLVMConstInt(LLVMInt1TypeInContext(L->cx), 1, 0));
 	LLVMValueRef off = LLVMBuildAdd(L->b, dst, LLVMBuildMul(L->b, c, ci64(L, 4), ""), "");
 	LLVMSetAlignment(LLVMBuildStore(L->b, acc, ws_byte(L, off)), 16);
 	LLVMValueRef c2 = LLVMBuildAdd(L->b, c, ci64(L, 4 * nt), "");
@@ -266,7 +276,6 @@ slice_sum(Lower *L, int64_t src, LLVMValueRef R, int64_t stride, LLVMValueRef sl
 	  LLVMValueRef nslices, int64_t static_slices, int param)
 {
 	LLVMTypeRef v4 = LLVMVectorType(L->f32, 4);
-	LLVMValueRef zero4 = LLVMConstNull(v4);
 	int64_t np4 = (L->c->N + 3) / 4, nt = (int64_t)L->c->cfg.num_warps * 32;
 	int64_t nj_s = (np4 + static_slices - 1) / static_slices;
 	int64_t lanes = colsum_lanes(nj_s, nt);
@@ -300,39 +309,7 @@ slice_sum(Lower *L, int64_t src, LLVMValueRef R, int64_t stride, LLVMValueRef sl
 	    LLVMBuildMul(L->b, LLVMBuildSelect(L->b, valid, gv, ci64(L, 0), ""), ci64(L, 16), ""),
 	    "");
 
-	/* rows: s = lane, += lanes * COLSUM_UNROLL, while s < R; a load past R or off the slice
-	 * reads row 0 and adds nothing */
-	LLVMBasicBlockRef rpre = LLVMGetInsertBlock(L->b);
-	LLVMBasicBlockRef rhead = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.row");
-	LLVMBasicBlockRef rbody = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.row.body");
-	LLVMBasicBlockRef rdone = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.row.done");
-	LLVMBuildBr(L->b, rhead);
-	LLVMPositionBuilderAtEnd(L->b, rhead);
-	LLVMValueRef s = LLVMBuildPhi(L->b, L->i64, "");
-	LLVMValueRef acc = LLVMBuildPhi(L->b, v4, "");
-	LLVMAddIncoming(s, &lane, &rpre, 1);
-	LLVMAddIncoming(acc, &zero4, &rpre, 1);
-	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntULT, s, R, ""), rbody, rdone);
-	LLVMPositionBuilderAtEnd(L->b, rbody);
-	LLVMValueRef x[COLSUM_UNROLL], ok[COLSUM_UNROLL];
-	for (int u = 0; u < COLSUM_UNROLL; u++) {
-		LLVMValueRef su = LLVMBuildAdd(L->b, s, ci64(L, u * lanes), "");
-		ok[u] = LLVMBuildAnd(L->b, valid, LLVMBuildICmp(L->b, LLVMIntULT, su, R, ""), "");
-		su = LLVMBuildSelect(L->b, ok[u], su, ci64(L, 0), "");
-		LLVMValueRef off =
-		    LLVMBuildAdd(L->b, colb, LLVMBuildMul(L->b, su, ci64(L, stride), ""), "");
-		x[u] = LLVMBuildLoad2(L->b, v4, ws_byte(L, off), "");
-		LLVMSetAlignment(x[u], 16);
-	}
-	LLVMValueRef a = acc;
-	for (int u = 0; u < COLSUM_UNROLL; u++)
-		a = LLVMBuildFAdd(L->b, a, LLVMBuildSelect(L->b, ok[u], x[u], zero4, ""), "");
-	LLVMValueRef s2 = LLVMBuildAdd(L->b, s, ci64(L, lanes * COLSUM_UNROLL), "");
-	LLVMBasicBlockRef rend = LLVMGetInsertBlock(L->b);
-	LLVMBuildBr(L->b, rhead);
-	LLVMAddIncoming(s, &s2, &rend, 1);
-	LLVMAddIncoming(acc, &a, &rend, 1);
-	LLVMPositionBuilderAtEnd(L->b, rdone);
+	LLVMValueRef acc = sum_rows(L, colb, lane, R, lanes, stride, valid);
 
 	/* the lanes' sums: a butterfly, then lane 0 stores */
 	LLVMValueRef sum = acc;
