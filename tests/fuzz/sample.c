@@ -47,7 +47,7 @@ main(int argc, char **argv)
 	static const char *const archs[] = {"sm_80", "sm_90"};
 	static const Type dts[] = {TY_BF16, TY_F16, TY_F32};
 	static char text[32768];
-	int kernels = 0, tries = 0, compiles = 0, accepted = 0, failures = 0;
+	int kernels = 0, tries = 0, compiles = 0, accepted = 0, failures = 0, refusals = 0;
 	for (uint64_t i = 0; kernels < want && tries < 4 * want; i++, tries++) {
 		GenSrc s = {.seed = 0x9e3779b97f4a7c15ull * (seed * 1000003 + i + 1)};
 		gen_kernel(&s, text, sizeof text);
@@ -71,6 +71,9 @@ main(int argc, char **argv)
 				compiles += ok;
 				if (ok && ptxas_run(r.ptx.s, rq.arch, &log, &d) == 0)
 					accepted++;
+				else if (!ok && k->plan &&
+					 gen_colsum_refusal(k->plan->ncolsum, d.msg))
+					refusals++;
 				else {
 					failures++;
 					printf(
@@ -84,7 +87,8 @@ main(int argc, char **argv)
 			}
 		kernel_free(k);
 	}
-	printf("%d kernels (%d generated), %d compiles of %d, %d accepted by ptxas, %d failed\n",
-	       kernels, tries, compiles, 4 * kernels, accepted, failures);
+	printf("%d kernels (%d generated), %d compiles of %d, %d accepted by ptxas, %d refused "
+	       "(a sum over rows with no config), %d failed\n",
+	       kernels, tries, compiles, 4 * kernels, accepted, refusals, failures);
 	return failures || kernels < want ? 1 : 0;
 }
