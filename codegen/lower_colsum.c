@@ -267,18 +267,16 @@ arrive_wait(Lower *L, LLVMValueRef word, LLVMValueRef want)
  * Slice `slice` of `nslices` of the columns, each the sum in row order of R f32 rows from src
  * (byte offsets in the workspace, rows stride bytes apart), into the [N] output param. The
  * slice is nj = ceil(N/4 / nslices) vectors of 4 columns; `lanes` threads of a warp share a
- * vector (the most, up to 32, that leave a thread per lane for each vector of a slice as the
- * compile's grid cuts it), lane l summing rows l, l + lanes, ... with COLSUM_UNROLL loads in
- * flight, then a butterfly over the lanes: the order depends on R and lanes only.
+ * vector (colsum_slices, for the launch's grid), lane l summing rows l, l + lanes, ... with
+ * COLSUM_UNROLL loads in flight, then a butterfly over the lanes: the order depends on R and
+ * lanes only.
  */
 static void
 slice_sum(Lower *L, int64_t src, LLVMValueRef R, int64_t stride, LLVMValueRef slice,
-	  LLVMValueRef nslices, int64_t static_slices, int param)
+	  LLVMValueRef nslices, int64_t lanes, int param)
 {
 	LLVMTypeRef v4 = LLVMVectorType(L->f32, 4);
 	int64_t np4 = (L->c->N + 3) / 4, nt = (int64_t)L->c->cfg.num_warps * 32;
-	int64_t nj_s = (np4 + static_slices - 1) / static_slices;
-	int64_t lanes = colsum_lanes(nj_s, nt);
 	int64_t P = nt / lanes;
 	LLVMValueRef nj = LLVMBuildUDiv(
 	    L->b, LLVMBuildAdd(L->b, ci64(L, np4), LLVMBuildSub(L->b, nslices, ci64(L, 1), ""), ""),
@@ -357,7 +355,9 @@ colsum_finish(Lower *L)
 	Launch l;
 	codegen_launch(k, L->c, &l);
 	ColsumLayout lay;
+	ColsumSlices sl;
 	colsum_layout(g, L->c->N, &lay);
+	colsum_slices(&lay, g, l.grid_x, &sl);
 	int64_t cnt = codegen_ws_offset(&l, "colsum_counters", L->c->M);
 	int64_t part = codegen_ws_offset(&l, "colsum_partials", L->c->M);
 	int64_t grp = codegen_ws_offset(&l, "colsum_groups", L->c->M);
@@ -440,7 +440,7 @@ colsum_finish(Lower *L)
 			ci += k->ins[j].op == OP_COLSUM;
 		int64_t src = lay.group > 1 ? grp + (int64_t)ci * lay.groups * lay.row_bytes
 					    : part + (int64_t)ci * lay.slots * lay.row_bytes;
-		slice_sum(L, src, R, lay.row_bytes, gi, ng, lay.groups, k->ins[i].param);
+		slice_sum(L, src, R, lay.row_bytes, gi, ng, sl.lanes, k->ins[i].param);
 	}
 
 	/* the last to leave zeroes every counter this launch used: thread t the group words t,

@@ -127,20 +127,18 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		l2 += (double)(capped - o->reg_limit) * 4 * (1 + passes) * threads * o->ctas;
 	double tail_ns = 0;
 	if (f->colsums && c->grid > 0) {
-		Config g = *c;
-		g.grid = (int)o->ctas;
 		ColsumLayout cl;
-		colsum_layout(&g, N, &cl);
-		double rows = (double)cl.slots + (cl.group > 1 ? 2.0 * cl.groups : 0);
+		ColsumSlices sl;
+		colsum_layout(c, N, &cl);
+		colsum_slices(&cl, c, o->ctas, &sl);
+		double rows = (double)o->ctas * c->m_block + (cl.group > 1 ? 2.0 * sl.slices : 0);
 		l2 += f->colsums * rows * cl.row_bytes * 2;
 		double level1 = cl.group > 1
 				    ? (double)cdiv(cl.row_bytes / 16, threads) *
 					  (double)cdiv(cl.group * c->m_block, COLSUM_UNROLL)
 				    : 0;
-		int64_t R = cl.group > 1 ? cl.groups : cl.slots;
-		int64_t nj = cdiv(cl.row_bytes / 16, cl.groups), lanes = colsum_lanes(nj, threads);
-		double level2 =
-		    (double)cdiv(nj, threads / lanes) * (double)cdiv(cdiv(R, lanes), COLSUM_UNROLL);
+		double level2 = (double)cdiv(sl.vectors, threads / sl.lanes) *
+				(double)cdiv(cdiv(sl.rows, sl.lanes), COLSUM_UNROLL);
 		tail_ns = f->colsums * (level1 + level2) * t->mem_latency_ns +
 			  3 * (t->mem_latency_ns + t->barrier_ns);
 	}

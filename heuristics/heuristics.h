@@ -119,15 +119,23 @@ colsum_layout(const Config *c, int64_t N, ColsumLayout *l)
 	l->row_bytes = (N + 3) / 4 * 16;
 }
 
-/* The last level's threads a vector of 4 columns: the most, up to a warp, that leave one for
- * each of a slice's nj vectors among nt threads (codegen/lower_colsum.c, heuristics/cost.c). */
-static inline int64_t
-colsum_lanes(int64_t nj, int64_t nt)
+/* The combine's last level in a launch of `ctas` CTAs (codegen/lower_colsum.c, heuristics/cost.c,
+ * the policy's reason): `slices` groups' last CTAs, each summing `rows` rows (the group rows, or
+ * the slots where a group is one CTA) over its `vectors` vectors of 4 columns, `lanes` threads of
+ * a warp to a vector: the most, up to 32, that leave a thread for each vector. */
+typedef struct {
+	int64_t slices, rows, vectors, lanes;
+} ColsumSlices;
+static inline void
+colsum_slices(const ColsumLayout *l, const Config *c, int64_t ctas, ColsumSlices *s)
 {
-	int64_t lanes = 1;
-	while (lanes < 32 && 2 * lanes * nj <= nt)
-		lanes *= 2;
-	return lanes;
+	int64_t nt = (int64_t)c->num_warps * 32;
+	s->slices = (ctas + l->group - 1) / l->group;
+	s->rows = l->group > 1 ? s->slices : ctas * c->m_block;
+	s->vectors = (l->row_bytes / 16 + s->slices - 1) / s->slices;
+	s->lanes = 1;
+	while (s->lanes < 32 && 2 * s->lanes * s->vectors <= nt)
+		s->lanes *= 2;
 }
 
 static inline int

@@ -476,11 +476,10 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		choice_reason(out, "grid=0: a CTA per row block; %s",
 			      vs(alt, sizeof alt, b, best_other(cs, b, K_GRID)));
 	if (k->plan->ncolsum && c->grid > 0) {
-		Config g = *c;
-		g.grid = (int)o->ctas;
 		ColsumLayout cl;
-		colsum_layout(&g, N, &cl);
-		int64_t nj = cdiv(cl.row_bytes / 16, cl.groups);
+		ColsumSlices sl;
+		colsum_layout(c, N, &cl);
+		colsum_slices(&cl, c, o->ctas, &sl);
 		choice_reason(
 		    out,
 		    "sums over rows: %lld CTAs x %d row group(s) write %lld partial rows of "
@@ -488,9 +487,9 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    "one of %lld group rows, whose last CTAs each sum a slice of %lld "
 		    "columns over all %lld (%lld lanes to 4 columns), in a fixed order: "
 		    "%.1f us of tail modelled",
-		    (long long)o->ctas, c->m_block, (long long)cl.slots, (long long)cl.row_bytes,
-		    (long long)cl.group, (long long)cl.groups, (long long)nj * 4,
-		    (long long)cl.groups, (long long)colsum_lanes(nj, (int64_t)c->num_warps * 32),
+		    (long long)o->ctas, c->m_block, (long long)o->ctas * c->m_block,
+		    (long long)cl.row_bytes, (long long)cl.group, (long long)sl.slices,
+		    (long long)sl.vectors * 4, (long long)sl.rows, (long long)sl.lanes,
 		    o->combine_us);
 	}
 	int64_t words = o->live_bytes / 4;
