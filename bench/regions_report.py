@@ -28,8 +28,9 @@ import sys
 # The cost model's term (heuristics/cost.c, explain's cost.cta_terms_ns) that stands for a
 # region's time: a pass's or a body's loads wait on DRAM round trips, later passes on the
 # re-read, combines on the reductions' shuffles and barriers, a cluster's exchange on its own
-# term, the row outputs on the CTA's fixed start/store/retire time; a split row's combine is a
-# term of the kernel's time (split_us), not of a CTA's.
+# term, the row outputs on the CTA's fixed start/store/retire time; a split row's combine and the
+# sums over rows after a grid's blocks are terms of the kernel's time (split_us, colsum_combine),
+# not of a CTA's.
 def term(region):
     if region in ("load", "pass0.loop") or region.startswith("body"):
         return "dram"
@@ -41,6 +42,8 @@ def term(region):
         return "reduction"
     if region == "rows":
         return "cta_fixed"
+    if region == "colsum":
+        return "colsum_combine"
     return "split" if region == "split" else "?"
 
 

@@ -223,9 +223,13 @@ LLVMTypeRef *regions_param_type(Lower *L, LLVMTypeRef *pt, int *np);
 /* After the prologue: the buffer and the threads that stamp. */
 void regions_begin(Lower *L);
 /* Where the stamps of a row block begin: its slot (i64: the CTA, or under a persistent grid the
- * row block), whose CTA word thread 0 writes, and the first region's start. */
+ * row block) and the first region's start; thread 0 writes the slot's CTA word at its end. */
 void regions_start(Lower *L, LLVMValueRef slot);
-/* Ends the open region and starts one of kind: each warp's lane 0 stamps the boundary. */
+/* Ends the open region and starts one of kind: each warp's lane 0 stamps the boundary. With
+ * sums over rows under a grid, R_END also opens the `colsum` region, which ends in
+ * regions_tail. */
 void region_mark(Lower *L, int kind);
+/* After a grid's blocks and the colsum combine: the end of the CTA's last slot's colsum region. */
+void regions_tail(Lower *L);
 
 #endif

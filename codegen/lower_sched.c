@@ -202,8 +202,10 @@ grid_loop(Lower *L)
 	LLVMPositionBuilderAtEnd(L->b, exit);
 	if (g->dynamic)
 		counter_reset(L);
-	if (k->plan->ncolsum)
+	if (k->plan->ncolsum) {
 		colsum_finish(L);
+		regions_tail(L);
+	}
 }
 
 void

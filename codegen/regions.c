@@ -14,10 +14,12 @@ struct LowerRegions {
 	LLVMValueRef stride; /* the constant global holding n + 2 */
 	LLVMValueRef lane0;  /* i1: lane 0 of its warp, which stamps for the warp */
 	LLVMValueRef tid0;   /* i1: thread 0, which names the slot's CTA */
+	LLVMValueRef last;   /* i64 stack slot: the first word of the CTA's last slot, or -1 */
 	int open;	     /* the open region, or -1 */
 	int open_kind;
 	int persistent; /* the first region was a persistent body */
 	int ncombine;	/* persistent: combines marked so far */
+	int tail;	/* a colsum region ends after the grid's blocks (regions_tail) */
 	Regions list;
 };
 
@@ -32,6 +34,22 @@ regions_param_type(Lower *L, LLVMTypeRef *pt, int *np)
 	return more;
 }
 
+/* A stack slot of type t in the entry block, where SROA promotes it to registers. */
+static LLVMValueRef
+entry_slot(Lower *L, LLVMTypeRef t)
+{
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(L->cx);
+	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(L->fn);
+	LLVMValueRef first = LLVMGetFirstInstruction(entry);
+	if (first)
+		LLVMPositionBuilderBefore(b, first);
+	else
+		LLVMPositionBuilderAtEnd(b, entry);
+	LLVMValueRef v = LLVMBuildAlloca(b, t, "");
+	LLVMDisposeBuilder(b);
+	return v;
+}
+
 void
 regions_begin(Lower *L)
 {
@@ -41,6 +59,7 @@ regions_begin(Lower *L)
 	memset(R, 0, sizeof *R);
 	R->open = -1;
 	R->list.group = L->nseg;
+	R->tail = L->c->cfg.grid > 0 && L->k->plan->ncolsum > 0;
 	R->buf = LLVMGetParam(L->fn, (unsigned)L->np - 1);
 	LLVMSetValueName2(R->buf, "regions", 7);
 	unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
@@ -51,6 +70,8 @@ regions_begin(Lower *L)
 	LLVMValueRef tid = intr(L, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, NULL, 0);
 	R->tid0 = LLVMBuildICmp(L->b, LLVMIntEQ, tid, ci32(L, 0), "");
 	R->lane0 = LLVMBuildICmp(L->b, LLVMIntEQ, L->lane32, ci32(L, 0), "");
+	R->last = entry_slot(L, L->i64);
+	LLVMBuildStore(L->b, ci64(L, -1), R->last);
 	L->rg = R;
 }
 
@@ -92,30 +113,40 @@ add_region(Lower *L, LowerRegions *R, int kind)
 		else
 			snprintf(r->name, sizeof r->name, "body%d", R->ncombine);
 		break;
-	default: /* R_ROWS */
+	case R_ROWS:
 		snprintf(r->name, sizeof r->name, "%s", L->split > 1 ? "split" : "rows");
 		r->wait = L->split > 1;
+		break;
+	default: /* R_END with a tail: the sums over rows after the grid's blocks */
+		snprintf(r->name, sizeof r->name, "colsum");
 		break;
 	}
 	return R->list.n++;
 }
 
-/* Boundary b of the slot: lane 0 of each warp reads %globaltimer when its warp gets there and
- * keeps the latest of the CTA's warps (an atomic max whose result is never used, so nothing
- * waits on it). No barrier: the warps go on as they would without the stamps. */
+/* Boundary b of the slot that starts at word slot: lane 0 of each warp reads %globaltimer when
+ * its warp gets there and keeps the latest of the CTA's warps (an atomic max whose result is
+ * never used, so nothing waits on it). No barrier: the warps go on as they would without the
+ * stamps. The timer read does hold ptxas's schedule, though: it moves no load across one. */
 static void
-stamp(Lower *L, LowerRegions *R, int b)
+stamp_at(Lower *L, LowerRegions *R, LLVMValueRef slot, LLVMValueRef who, int b)
 {
 	LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.stamp");
 	LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.next");
-	LLVMBuildCondBr(L->b, R->lane0, yes, cont);
+	LLVMBuildCondBr(L->b, who, yes, cont);
 	LLVMPositionBuilderAtEnd(L->b, yes);
 	LLVMValueRef t = intr(L, "llvm.nvvm.read.ptx.sreg.globaltimer", NULL, NULL, 0);
-	LLVMValueRef ix = LLVMBuildAdd(L->b, R->slot, ci64(L, 1 + b), "");
+	LLVMValueRef ix = LLVMBuildAdd(L->b, slot, ci64(L, 1 + b), "");
 	LLVMValueRef p = LLVMBuildGEP2(L->b, L->i64, R->buf, &ix, 1, "");
 	LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpUMax, p, t, LLVMAtomicOrderingMonotonic, 0);
 	LLVMBuildBr(L->b, cont);
 	LLVMPositionBuilderAtEnd(L->b, cont);
+}
+
+static void
+stamp(Lower *L, LowerRegions *R, int b)
+{
+	stamp_at(L, R, R->slot, R->lane0, b);
 }
 
 void
@@ -125,15 +156,39 @@ regions_start(Lower *L, LLVMValueRef slot)
 	if (!R)
 		return;
 	R->slot = LLVMBuildMul(L->b, slot, LLVMBuildLoad2(L->b, L->i64, R->stride, ""), "");
+	stamp(L, R, 0);
+}
+
+/* The slot's end, boundary n (with a tail, n - 1 and n: the tail ends where it starts, and
+ * regions_tail moves the CTA's last slot's end), then thread 0 names the slot's CTA and keeps
+ * the slot as the CTA's last. After the kernel's work, so no store comes before its loads. */
+static void
+flush(Lower *L, LowerRegions *R)
+{
+	int n = R->list.n;
+	if (R->tail)
+		stamp(L, R, n - 1);
+	stamp(L, R, n);
 	LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.cta");
-	LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.first");
+	LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.done");
 	LLVMBuildCondBr(L->b, R->tid0, yes, cont);
 	LLVMPositionBuilderAtEnd(L->b, yes);
 	LLVMValueRef p = LLVMBuildGEP2(L->b, L->i64, R->buf, &R->slot, 1, "");
 	LLVMSetAlignment(LLVMBuildStore(L->b, LLVMBuildAdd(L->b, L->cta, ci64(L, 1), ""), p), 8);
+	LLVMBuildStore(L->b, R->slot, R->last);
 	LLVMBuildBr(L->b, cont);
 	LLVMPositionBuilderAtEnd(L->b, cont);
-	stamp(L, R, 0);
+}
+
+void
+regions_tail(Lower *L)
+{
+	LowerRegions *R = L->rg;
+	if (!R || !R->tail)
+		return;
+	LLVMValueRef last = LLVMBuildLoad2(L->b, L->i64, R->last, "");
+	LLVMValueRef ran = LLVMBuildICmp(L->b, LLVMIntSGE, last, ci64(L, 0), "");
+	stamp_at(L, R, last, LLVMBuildAnd(L->b, R->lane0, ran, ""), R->list.n);
 }
 
 /* The last boundary: the list as named metadata, read back by codegen_regions, and the stride
@@ -166,13 +221,19 @@ region_mark(Lower *L, int kind)
 		return;
 	if (kind == R_BODY && R->list.n == 0)
 		R->persistent = 1;
-	int s = kind == R_END ? -1 : add_region(L, R, kind);
+	if (kind == R_END) {
+		if (R->tail)
+			add_region(L, R, R_END);
+		flush(L, R);
+		R->open = -1;
+		regions_close(L, R);
+		return;
+	}
+	int s = add_region(L, R, kind);
 	if (s != 0)
-		stamp(L, R, s < 0 ? R->list.n : s);
+		stamp(L, R, s);
 	R->open = s;
 	R->open_kind = kind;
-	if (kind == R_END)
-		regions_close(L, R);
 }
 
 void

@@ -126,10 +126,28 @@ stamps_check(const Stamps *rg, const Compile *c, Diag *d)
 		return diag(d, "%lld of %lld slots stamped, by %lld of %lld CTAs",
 			    (long long)t.blocks, (long long)info->slots, (long long)t.ctas,
 			    (long long)ctas);
-	for (int i = 0; i < t.n; i++)
+	for (int i = 0; i < t.n; i++) {
 		if (t.r[i].ctas != ctas)
 			return diag(d, "region %s stamped by %lld of %lld CTAs", t.r[i].name,
 				    (long long)t.r[i].ctas, (long long)ctas);
+		/* the sums over rows after the grid's blocks: the last CTA of each group (two or
+		 * more groups from two CTAs on) waits for every group, so its last slot's tail ends
+		 * after every slot's rows have: at least two slots end there, where a tail that
+		 * ended with its own block's rows would leave only the last block's */
+		if (!strcmp(t.r[i].name, "colsum") && ctas >= 2) {
+			uint64_t rows_end = 0;
+			int64_t after = 0, W = info->words;
+			for (int64_t s = 0; s < info->slots; s++)
+				if (rg->st[s * W + 1 + i] > rows_end)
+					rows_end = rg->st[s * W + 1 + i];
+			for (int64_t s = 0; s < info->slots; s++)
+				after += rg->st[s * W + 2 + i] >= rows_end;
+			if (after < 2)
+				return diag(d, "region colsum: %lld slot(s) end after the last rows, "
+					       "not the groups' last CTAs'",
+					    (long long)after);
+		}
+	}
 	for (int64_t s = 0; !c->cfg.dynamic && s < info->slots; s++)
 		if (rg->st[s * info->words] != (uint64_t)(s % ctas) + 1)
 			return diag(d, "slot %lld names CTA %lld, not %lld", (long long)s,
