@@ -94,8 +94,10 @@ regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int
 	int64_t nslots = info->slots;
 	uint64_t *first = calloc((size_t)nctas + 1, sizeof *first);
 	uint64_t *last = calloc((size_t)nctas + 1, sizeof *last);
-	/* per CTA and region: its durations summed over the CTA's slots */
-	uint64_t *sum = calloc((size_t)nctas * (size_t)(n > 0 ? n : 1) + 1, sizeof *sum);
+	/* per CTA and region: its durations summed over the CTA's slots; column n: the time
+	 * between the CTA's slots (its life less its slots) */
+	int cols = n + 1;
+	uint64_t *sum = calloc((size_t)nctas * (size_t)cols + 1, sizeof *sum);
 	size_t nv = (size_t)(nslots > nctas ? nslots : nctas) * (size_t)W + 1;
 	uint64_t *v = calloc(nv, sizeof *v);
 	uint64_t lo = UINT64_MAX, hi = 0;
@@ -114,13 +116,19 @@ regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int
 		int64_t c = (int64_t)w[0] - 1;
 		t->blocks++;
 		for (int r = 0; r < n; r++)
-			sum[c * n + r] += w[2 + r] - w[1 + r];
+			sum[c * cols + r] += w[2 + r] - w[1 + r];
 		first[c] = first[c] && first[c] < w[1] ? first[c] : w[1];
 		last[c] = last[c] > w[1 + n] ? last[c] : w[1 + n];
 	}
+	int between = 0;
 	for (int64_t c = 0; c < nctas; c++) {
 		if (!first[c])
 			continue;
+		uint64_t in = 0;
+		for (int r = 0; r < n; r++)
+			in += sum[c * cols + r];
+		sum[c * cols + n] = last[c] - first[c] > in ? last[c] - first[c] - in : 0;
+		between |= sum[c * cols + n] > 0;
 		v[t->ctas++] = last[c] - first[c];
 		total += (double)(last[c] - first[c]);
 		lo = first[c] < lo ? first[c] : lo;
@@ -131,7 +139,10 @@ regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int
 			"one that did not run)");
 		goto out;
 	}
-	t->n = n;
+	/* under a persistent grid, the time between a CTA's row blocks (the loop's latch, where
+	 * ptxas puts the register copies that wait on the next block's loads) is a row of its own,
+	 * so the rows add up to the CTAs' lives */
+	t->n = n + between;
 	t->span_us = (double)(hi - lo) / 1e3;
 	t->resident = hi > lo ? total / (double)(hi - lo) : 0;
 	t->cta_med_us = median_u64(v, t->ctas) / 1e3;
@@ -145,17 +156,18 @@ regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int
 	for (int64_t i = 1; i < k; i++)
 		if (v[i] > v[i - 1] && (t->tick_ns == 0 || (double)(v[i] - v[i - 1]) < t->tick_ns))
 			t->tick_ns = (double)(v[i] - v[i - 1]);
-	for (int r = 0; r < n; r++) {
+	for (int r = 0; r < t->n; r++) {
 		RegionStat *st = &t->r[r];
-		snprintf(st->name, sizeof st->name, "%s", info->r[r].name);
-		st->wait = info->r[r].wait;
+		snprintf(st->name, sizeof st->name, "%s",
+			 r < n ? info->r[r].name : "between blocks");
+		st->wait = r < n && info->r[r].wait;
 		double all = 0;
 		k = 0;
 		for (int64_t c = 0; c < nctas; c++) {
 			if (!first[c])
 				continue;
-			v[k++] = sum[c * n + r];
-			all += (double)sum[c * n + r];
+			v[k++] = sum[c * cols + r];
+			all += (double)sum[c * cols + r];
 		}
 		st->ctas = k;
 		st->mean_ns = all / (double)k;

@@ -796,7 +796,8 @@ test_regions_reduce(void **state)
 }
 
 /* A persistent grid of two CTAs over five row blocks (CTA c runs blocks c, c + 2, ...) and a
- * sixth slot no CTA ran: a CTA's regions are summed over its blocks. */
+ * sixth slot no CTA ran: a CTA's regions are summed over its blocks, and the time between a
+ * CTA's blocks (10 ns before block 4) is a row of its own. */
 static void
 test_regions_grid(void **state)
 {
@@ -805,7 +806,7 @@ test_regions_grid(void **state)
 	    2, 100, 180, 200, /* block 1, CTA 1 */
 	    1, 160, 200, 210, /* block 2, CTA 0 */
 	    2, 200, 260, 270, /* block 3, CTA 1 */
-	    1, 210, 230, 250, /* block 4, CTA 0 */
+	    1, 220, 235, 250, /* block 4, CTA 0 */
 	    0, 0,   0,	 0,   /* not run */
 	};
 	MRegions info = {.n = 2, .group = 1, .slots = 6, .words = 4};
@@ -817,14 +818,19 @@ test_regions_grid(void **state)
 		fail_msg("%s", d.msg);
 	assert_int_equal(t.ctas, 2);
 	assert_int_equal(t.blocks, 5);
-	/* load: 110 and 140; rows: 40 and 30; lives 150 and 170 over a span of 170 */
-	assert_true(t.r[0].med_ns == 125 && t.r[0].max_ns == 140);
-	assert_true(t.r[1].med_ns == 35 && t.r[1].max_ns == 40);
+	/* load: 105 and 140; rows: 35 and 30; between: 10 and 0; lives 150 and 170 over a span
+	 * of 170 */
+	assert_int_equal(t.n, 3);
+	assert_true(t.r[0].med_ns == 122.5 && t.r[0].max_ns == 140);
+	assert_true(t.r[1].med_ns == 32.5 && t.r[1].max_ns == 35);
+	assert_string_equal(t.r[2].name, "between blocks");
+	assert_true(t.r[2].med_ns == 5 && t.r[2].max_ns == 10 && !t.r[2].wait);
 	assert_true(fabs(t.sum_med_us - 0.160) < 1e-12 && fabs(t.cta_med_us - 0.160) < 1e-12);
 	assert_true(fabs(t.span_us - 0.170) < 1e-12);
 	assert_true(fabs(t.resident - 320.0 / 170) < 1e-12);
-	assert_true(fabs(t.r[0].share - 250.0 / 320) < 1e-12);
-	assert_true(fabs(t.r[0].level_us - 0.17 * 250 / 320) < 1e-12);
+	assert_true(fabs(t.r[0].share - 245.0 / 320) < 1e-12);
+	assert_true(fabs(t.r[2].share - 10.0 / 320) < 1e-12);
+	assert_true(fabs(t.r[0].level_us - 0.17 * 245 / 320) < 1e-12);
 	assert_true(fabs(t.sum_level_us - 0.17) < 1e-12);
 }
 
