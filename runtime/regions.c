@@ -159,7 +159,7 @@ regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int
 	for (int r = 0; r < t->n; r++) {
 		RegionStat *st = &t->r[r];
 		snprintf(st->name, sizeof st->name, "%s",
-			 r < n ? info->r[r].name : "between blocks");
+			 r < n ? info->r[r].name : "between.blocks");
 		st->wait = r < n && info->r[r].wait;
 		double all = 0;
 		k = 0;

@@ -91,7 +91,7 @@ typedef struct {
 	double wait_med_ns, wait_max_ns;
 } RegionStat;
 typedef struct {
-	RegionStat r[MAX_MREGIONS + 1]; /* the manifest's, then `between blocks` (regions_reduce) */
+	RegionStat r[MAX_MREGIONS + 1]; /* the manifest's, then `between.blocks` (regions_reduce) */
 	int n;
 	int64_t ctas;	  /* CTAs that stamped */
 	int64_t blocks;	  /* slots stamped: row blocks (CTAs without a persistent grid) */

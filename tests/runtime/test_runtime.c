@@ -823,7 +823,7 @@ test_regions_grid(void **state)
 	assert_int_equal(t.n, 3);
 	assert_true(t.r[0].med_ns == 122.5 && t.r[0].max_ns == 140);
 	assert_true(t.r[1].med_ns == 32.5 && t.r[1].max_ns == 35);
-	assert_string_equal(t.r[2].name, "between blocks");
+	assert_string_equal(t.r[2].name, "between.blocks");
 	assert_true(t.r[2].med_ns == 5 && t.r[2].max_ns == 10 && !t.r[2].wait);
 	assert_true(fabs(t.sum_med_us - 0.160) < 1e-12 && fabs(t.cta_med_us - 0.160) < 1e-12);
 	assert_true(fabs(t.span_us - 0.170) < 1e-12);
