@@ -143,8 +143,9 @@ stamps_check(const Stamps *rg, const Compile *c, Diag *d)
 			for (int64_t s = 0; s < info->slots; s++)
 				after += rg->st[s * W + 2 + i] >= rows_end;
 			if (after < 2)
-				return diag(d, "region colsum: %lld slot(s) end after the last rows, "
-					       "not the groups' last CTAs'",
+				return diag(d,
+					    "region colsum: %lld slot(s) end after the last rows, "
+					    "not the groups' last CTAs'",
 					    (long long)after);
 		}
 	}
