@@ -44,6 +44,8 @@ def term(region):
         return "cta_fixed"
     if region == "colsum":
         return "colsum_combine"
+    if region == "between.blocks":
+        return "none (latch)"  # a grid's time between row blocks: no term models it
     return "split" if region == "split" else "?"
 
 
