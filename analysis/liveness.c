@@ -168,10 +168,12 @@ is_load(const Kernel *k, int v)
  * loads and the values crossing a barrier, as if ptxas ran the segment's arithmetic an element
  * at a time (peak[1]). It lands between them, temp percent of the way up: nearer the element-wise
  * bound when it has the whole row to interleave (persistent), nearer the program order in a
- * short unrolled chunk. The result is in quarter bytes per element.
+ * short unrolled chunk. The result is in quarter bytes per element. *folded, where asked, says
+ * whether every load is folded so (a pure reduction: heuristics/cost.c prices the loads that
+ * wait on each other then).
  */
 static int
-stretch_peak(const Kernel *k, Type dtype, const char *in, const int *seg, int temp)
+stretch_peak(const Kernel *k, Type dtype, const char *in, const int *seg, int temp, int *folded)
 {
 	int nv = k->nvals, ni = k->nins;
 	int *start = malloc(sizeof(int) * (nv + 1)), *end = malloc(sizeof(int) * (nv + 1));
@@ -205,6 +207,15 @@ stretch_peak(const Kernel *k, Type dtype, const char *in, const int *seg, int te
 		if (in[i] && k->ins[i].op == OP_STORE &&
 		    shape_has_n(k->params[k->ins[i].param].shape))
 			open[seg[i]] = 1;
+	/* every load dies in its segment, and the segment neither stores nor hands anything on */
+	int loads = 0, folds = 0;
+	for (int v = 0; v < nv; v++)
+		if (start[v] >= 0 && is_load(k, v)) {
+			loads++;
+			folds += seg[start[v]] == seg[end[v]] && !open[seg[start[v]]];
+		}
+	if (folded)
+		*folded = loads > 0 && folds == loads;
 	int peak[2] = {0, 0};
 	for (int i = 0; i < ni; i++) {
 		int b[2] = {0, 0};
@@ -235,7 +246,7 @@ live_bytes_model(const Kernel *k, Facts *f)
 	for (int i = 1; i < ni; i++)
 		seg[i] = seg[i - 1] + op_is_reduce(k->ins[i - 1].op);
 	memset(in, 1, ni + 1);
-	f->held_bytes = stretch_peak(k, f->dtype, in, seg, TEMP_HELD);
+	f->held_bytes = stretch_peak(k, f->dtype, in, seg, TEMP_HELD, &f->folded);
 	/* looped: one stretch a pass of the plan, what the pass evaluates per chunk and its
 	 * reductions. An online sum's exp(t - m) is computed inside the reduction, after the
 	 * chunk's max (a barrier within the chunk, at the pass's last fused max): its sub and exp
@@ -256,7 +267,7 @@ live_bytes_model(const Kernel *k, Facts *f)
 		}
 		for (int i = 0; i < ni; i++)
 			seg[i] = fmax >= 0 && i > fmax;
-		int b = stretch_peak(k, f->dtype, in, seg, TEMP_CHUNK);
+		int b = stretch_peak(k, f->dtype, in, seg, TEMP_CHUNK, NULL);
 		f->loop_bytes = b > f->loop_bytes ? b : f->loop_bytes;
 	}
 	free(seg);

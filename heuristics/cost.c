@@ -150,7 +150,8 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	/* a pass waits a DRAM round trip a chunk; a later pass over a kept row waits on shared
 	 * memory instead, and on L2 where it reads an [N] input; under a cluster each dependent
 	 * level adds the exchange through distributed shared memory */
-	o->dram_ns = chunks * t->mem_latency_ns;
+	o->dram_ns = (double)chunks * (f->folded ? cdiv(cdiv(ept, c->vec), FOLD_VECS) : 1) *
+		     t->mem_latency_ns;
 	o->reduce_ns = f->levels * red_ns;
 	o->fixed_ns = c->grid > 0 ? t->cta_ns / blocks : t->cta_ns;
 	double cta_ns = o->dram_ns + o->reduce_ns + o->fixed_ns;

@@ -91,6 +91,15 @@ config_grid_holds(const Config *c, int64_t N)
 	return c->grid > 0 && c->persistent && config_rows_aligned(c, N);
 }
 
+/* A body whose loads all fold into reductions as they arrive (sum, long_sum: nothing holds the
+ * row) does not have its row (or a looped chunk) in flight: ptxas issues a few vector loads,
+ * folds them, then issues the next (the SASS of long_sum 1x1000003 at 62 vectors a thread reuses
+ * one register quad for all of them). Fitted on the H100 (bench/results/h100-2026-11-23-fold.md):
+ * long_sum bf16 1x1000003 with 8, 31 and 62 vectors a thread takes about 8, 18 and 29 us at any
+ * warp count, 0.4 us a vector beyond the first few; at mem_latency_ns 1200 that is a round trip
+ * every FOLD_VECS vectors. */
+enum { FOLD_VECS = 3 };
+
 /* A kernel's sums over rows (colsum) under config c (codegen/lower_colsum.c): a partial row, a
  * "slot", per row group of the grid (grid * m_block), each N floats padded to 16 bytes. The CTAs
  * form `groups` groups of `group` consecutive ones, at most COLSUM_WAITERS groups; the last CTA
@@ -109,6 +118,7 @@ enum { COLSUM_DONE_WORD = 1, COLSUM_LEAVE_WORD = 2, COLSUM_GROUP_WORD0 = 4 };
 enum { COLSUM_WAITERS = 32 };
 /* A combine sums this many partial rows a round trip, their loads issued before the adds. */
 enum { COLSUM_UNROLL = 16 };
+
 static inline void
 colsum_layout(const Config *c, int64_t N, ColsumLayout *l)
 {

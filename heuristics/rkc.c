@@ -512,6 +512,13 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		      "from L2, CTA latency %.2f us",
 		      o->us, o->hbm_bytes / 1e6, o->bw_gbps, 100 * o->bw_gbps / t->hbm_gbps,
 		      t->hbm_gbps, o->l2_bytes / 1e6, o->cta_us);
+	if (f->folded)
+		choice_reason(out,
+			      "the loads fold into the reduction as they arrive (nothing holds the "
+			      "row): a DRAM round trip every %d of a thread's %lld vector(s) a %s, "
+			      "%.2f us of the CTA's latency",
+			      FOLD_VECS, (long long)cdiv(c->r_block / config_tpr(c), c->vec),
+			      c->persistent ? "row" : "chunk", o->dram_ns / 1e3);
 }
 
 /* The fewest registers c fits in under a cap (regs_capped), with what a persistent grid holds

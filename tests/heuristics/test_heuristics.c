@@ -196,6 +196,48 @@ facts_passes(void **state)
 	kernel_free(k);
 }
 
+/* Loads that fold into a reduction as they arrive (heuristics.h FOLD_VECS): every load of sum,
+ * long_sum and kl_div dies in its reduction; softmax's, rms_norm's and welford's rows are used
+ * again after it. */
+static void
+folded_loads(void **state)
+{
+	static const struct {
+		const char *name;
+		int folded;
+	} want[] = {{"sum", 1},	    {"long_sum", 1}, {"kl_div", 1},
+		    {"softmax", 0}, {"rms_norm", 0}, {"welford", 0}};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		Kernel *k = load_kernel(want[i].name);
+		Facts f;
+		facts_compute(k, TY_BF16, &f);
+		if (f.folded != want[i].folded)
+			fail_msg("%s: folded %d, want %d", want[i].name, f.folded, want[i].folded);
+		kernel_free(k);
+	}
+	/* the cost: a round trip every FOLD_VECS vectors of a persistent row, one without */
+	Kernel *k = load_kernel("long_sum");
+	Facts f;
+	facts_compute(k, TY_BF16, &f);
+	Target h = h100();
+	const Target *t = &h;
+	Config c = {.persistent = 1,
+		    .r_block = 15872,
+		    .m_block = 1,
+		    .num_warps = 1,
+		    .vec = 8,
+		    .split = 64,
+		    .min_ctas = 1,
+		    .cluster = 1};
+	Cost o;
+	cost_model(&f, &c, 1, 1000003, t, &o);
+	assert_true(o.dram_ns == 21 * t->mem_latency_ns); /* 62 vectors a thread */
+	f.folded = 0;
+	cost_model(&f, &c, 1, 1000003, t, &o);
+	assert_true(o.dram_ns == t->mem_latency_ns);
+	kernel_free(k);
+}
+
 static void
 register_model(void **state)
 {
@@ -548,12 +590,19 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(live_counts),	   cmocka_unit_test(live_sequential_vs_colive),
-	    cmocka_unit_test(held_remat),	   cmocka_unit_test(facts_passes),
-	    cmocka_unit_test(register_model),	   cmocka_unit_test(cost_at_cap),
-	    cmocka_unit_test(forced_min_ctas),	   cmocka_unit_test(candidates_start_with_the_pick),
-	    cmocka_unit_test(check_rejects),	   cmocka_unit_test(helion2828_decisions),
-	    cmocka_unit_test(rkc_picks_are_valid), cmocka_unit_test(rkc_split_and_pack),
+	    cmocka_unit_test(live_counts),
+	    cmocka_unit_test(live_sequential_vs_colive),
+	    cmocka_unit_test(held_remat),
+	    cmocka_unit_test(facts_passes),
+	    cmocka_unit_test(folded_loads),
+	    cmocka_unit_test(register_model),
+	    cmocka_unit_test(cost_at_cap),
+	    cmocka_unit_test(forced_min_ctas),
+	    cmocka_unit_test(candidates_start_with_the_pick),
+	    cmocka_unit_test(check_rejects),
+	    cmocka_unit_test(helion2828_decisions),
+	    cmocka_unit_test(rkc_picks_are_valid),
+	    cmocka_unit_test(rkc_split_and_pack),
 	    cmocka_unit_test(rkc_occupancy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
