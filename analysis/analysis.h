@@ -84,7 +84,7 @@ typedef struct {
 	int held_tiles;	 /* persistent: rdim values held at the peak (our model) */
 	int held_words;	 /* the same in 32-bit words per element */
 	int held_bytes;	 /* persistent: register bytes per element at the peak, x4 */
-	int folded;	 /* persistent: every [M,N] load is folded into a reduction as it arrives */
+	int folded;	 /* every load folds into a reduction as it arrives (heuristics.h FOLD_VECS) */
 	int loop_bytes;	 /* looped: the same for the widest pass's chunk */
 	int row_regs;	 /* [M] values and scalar params live while a reduction runs */
 	int row_peak;	 /* the most live anywhere (an [M] epilogue runs without tiles) */
