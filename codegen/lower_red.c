@@ -4,9 +4,6 @@
 
 #include "codegen/lower.h"
 
-/* Segments of a split row whose partials the last CTA combines in straight-line code. */
-enum { SPLIT_UNROLL = 64 };
-
 void
 red_identity(Lower *L, Red *r)
 {

@@ -142,6 +142,8 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		tail_ns = f->colsums * (level1 + level2) * t->mem_latency_ns +
 			  3 * (t->mem_latency_ns + t->barrier_ns);
 	}
+	if (c->split > SPLIT_UNROLL) /* the last CTA's merge loop, a row at a time in parallel */
+		tail_ns += (double)(c->split - SPLIT_UNROLL) * SPLIT_MERGE_NS;
 	o->hbm_bytes = hbm;
 	o->l2_bytes = l2;
 

@@ -100,6 +100,13 @@ config_grid_holds(const Config *c, int64_t N)
  * every FOLD_VECS vectors. */
 enum { FOLD_VECS = 3 };
 
+/* Segments of a split row whose partials the last CTA combines in straight-line code
+ * (codegen/lower_red.c); past them one thread merges the rest in a loop, SPLIT_MERGE_NS a partial
+ * (heuristics/cost.c). Fitted on the H100 (bench/results/h100-2026-11-23-fold.md, "What the split
+ * costs"): sum fp32 1x(S*256), one vector a segment, took 6.27 us at 64 segments, 10.59 at 512 and
+ * 14.69 at 1024: about 8 ns a partial past 64. */
+enum { SPLIT_UNROLL = 64, SPLIT_MERGE_NS = 8 };
+
 /* A kernel's sums over rows (colsum) under config c (codegen/lower_colsum.c): a partial row, a
  * "slot", per row group of the grid (grid * m_block), each N floats padded to 16 bytes. The CTAs
  * form `groups` groups of `group` consecutive ones, at most COLSUM_WAITERS groups; the last CTA

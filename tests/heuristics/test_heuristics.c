@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,6 +236,34 @@ folded_loads(void **state)
 	f.folded = 0;
 	cost_model(&f, &c, 1, 1000003, t, &o);
 	assert_true(o.dram_ns == t->mem_latency_ns);
+	kernel_free(k);
+}
+
+/* Past SPLIT_UNROLL segments the last CTA's merge loop adds SPLIT_MERGE_NS a partial to the
+ * kernel's tail (heuristics.h). */
+static void
+split_merge(void **state)
+{
+	Kernel *k = load_kernel("sum");
+	Facts f;
+	facts_compute(k, TY_F32, &f);
+	Target t = h100();
+	Config c = {.persistent = 1,
+		    .r_block = 256,
+		    .m_block = 1,
+		    .num_warps = 2,
+		    .vec = 4,
+		    .min_ctas = 1,
+		    .cluster = 1};
+	Cost at[3];
+	const int S[3] = {SPLIT_UNROLL, SPLIT_UNROLL + 1, 512};
+	for (int i = 0; i < 3; i++) {
+		c.split = S[i];
+		cost_model(&f, &c, 1, (int64_t)S[i] * 256, &t, &at[i]);
+	}
+	assert_true(at[0].combine_us == 0);
+	assert_true(fabs(at[1].combine_us - SPLIT_MERGE_NS / 1e3) < 1e-12);
+	assert_true(fabs(at[2].combine_us - (512 - SPLIT_UNROLL) * SPLIT_MERGE_NS / 1e3) < 1e-12);
 	kernel_free(k);
 }
 
@@ -590,19 +619,13 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(live_counts),
-	    cmocka_unit_test(live_sequential_vs_colive),
-	    cmocka_unit_test(held_remat),
-	    cmocka_unit_test(facts_passes),
-	    cmocka_unit_test(folded_loads),
-	    cmocka_unit_test(register_model),
-	    cmocka_unit_test(cost_at_cap),
-	    cmocka_unit_test(forced_min_ctas),
-	    cmocka_unit_test(candidates_start_with_the_pick),
-	    cmocka_unit_test(check_rejects),
-	    cmocka_unit_test(helion2828_decisions),
-	    cmocka_unit_test(rkc_picks_are_valid),
-	    cmocka_unit_test(rkc_split_and_pack),
+	    cmocka_unit_test(live_counts),	   cmocka_unit_test(live_sequential_vs_colive),
+	    cmocka_unit_test(held_remat),	   cmocka_unit_test(facts_passes),
+	    cmocka_unit_test(folded_loads),	   cmocka_unit_test(split_merge),
+	    cmocka_unit_test(register_model),	   cmocka_unit_test(cost_at_cap),
+	    cmocka_unit_test(forced_min_ctas),	   cmocka_unit_test(candidates_start_with_the_pick),
+	    cmocka_unit_test(check_rejects),	   cmocka_unit_test(helion2828_decisions),
+	    cmocka_unit_test(rkc_picks_are_valid), cmocka_unit_test(rkc_split_and_pack),
 	    cmocka_unit_test(rkc_occupancy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
