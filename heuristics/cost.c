@@ -142,8 +142,6 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		tail_ns = f->colsums * (level1 + level2) * t->mem_latency_ns +
 			  3 * (t->mem_latency_ns + t->barrier_ns);
 	}
-	if (c->split > SPLIT_UNROLL) /* the last CTA's merge loop, a row at a time in parallel */
-		tail_ns += (double)(c->split - SPLIT_UNROLL) * SPLIT_MERGE_NS;
 	o->hbm_bytes = hbm;
 	o->l2_bytes = l2;
 
@@ -190,7 +188,11 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	o->bw_gbps = us > 0 ? hbm / us / 1e3 : 0;
 	o->mem_us = us;
 	o->l2_us = l2 / (t->l2_gbps * 1e3);
-	o->launch_us = t->launch_us + (c->split > 1 ? t->split_us : 0);
+	/* a split's combine, and past SPLIT_UNROLL segments the last CTA's merge loop (the rows'
+	 * last CTAs merge in parallel) */
+	o->launch_us =
+	    t->launch_us + (c->split > 1 ? t->split_us : 0) +
+	    (c->split > SPLIT_UNROLL ? (c->split - SPLIT_UNROLL) * SPLIT_MERGE_NS / 1e3 : 0);
 	o->combine_us = tail_ns / 1e3;
 	o->us = us + o->l2_us + o->launch_us + o->combine_us;
 }
