@@ -220,8 +220,7 @@ folded_loads(void **state)
 	Kernel *k = load_kernel("long_sum");
 	Facts f;
 	facts_compute(k, TY_BF16, &f);
-	Target h = h100();
-	const Target *t = &h;
+	Target t = h100();
 	Config c = {.persistent = 1,
 		    .r_block = 15872,
 		    .m_block = 1,
@@ -231,11 +230,11 @@ folded_loads(void **state)
 		    .min_ctas = 1,
 		    .cluster = 1};
 	Cost o;
-	cost_model(&f, &c, 1, 1000003, t, &o);
-	assert_true(o.dram_ns == 21 * t->mem_latency_ns); /* 62 vectors a thread */
+	cost_model(&f, &c, 1, 1000003, &t, &o);
+	assert_true(o.dram_ns == 21 * t.mem_latency_ns); /* 62 vectors a thread */
 	f.folded = 0;
-	cost_model(&f, &c, 1, 1000003, t, &o);
-	assert_true(o.dram_ns == t->mem_latency_ns);
+	cost_model(&f, &c, 1, 1000003, &t, &o);
+	assert_true(o.dram_ns == t.mem_latency_ns);
 	kernel_free(k);
 }
 
