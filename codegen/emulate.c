@@ -115,6 +115,30 @@ emu_mapa(void *p, int rank)
 	return self->cl->cta[rank].smem + ((unsigned char *)p - self->cta->smem);
 }
 
+/* cp.async: the copy happens at once, so waiting for it does nothing. */
+static void
+emu_cp_async_4(void *dst, const void *src)
+{
+	memcpy(dst, src, 4);
+}
+
+static void
+emu_cp_async_8(void *dst, const void *src)
+{
+	memcpy(dst, src, 8);
+}
+
+static void
+emu_cp_async_16(void *dst, const void *src)
+{
+	memcpy(dst, src, 16);
+}
+
+static void
+emu_cp_async_wait_all(void)
+{
+}
+
 /* barrier.cluster: the lowering always waits right after it arrives, so arriving does nothing
  * and waiting is the whole barrier. */
 static void
@@ -224,6 +248,10 @@ static const struct {
     {"emu.barrier0.or", (void *)emu_barrier0_or},
     {"emu.smem.base", (void *)emu_smem_base},
     {"emu.mapa", (void *)emu_mapa},
+    {"emu.cp.async.ca.shared.global.4", (void *)emu_cp_async_4},
+    {"emu.cp.async.ca.shared.global.8", (void *)emu_cp_async_8},
+    {"emu.cp.async.cg.shared.global.16", (void *)emu_cp_async_16},
+    {"emu.cp.async.wait.all", (void *)emu_cp_async_wait_all},
     {"emu.barrier.cluster.arrive", (void *)emu_cluster_arrive},
     {"emu.barrier.cluster.wait", (void *)emu_cluster_wait},
     {"emu.membar.gl", (void *)emu_membar},

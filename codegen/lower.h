@@ -50,8 +50,8 @@ typedef struct {
 	int has_ws;	    /* the kernel takes a workspace: split rows or the work counter */
 	int nseg;	    /* segments a row is cut into: split or cluster CTAs, else 1 */
 	int cluster;	    /* CTAs a cluster, 1 for none */
-	int64_t *row_off;   /* smem=1: per instruction, a kept load's region in dyn, else -1 */
-	int64_t *row_bytes; /* smem=1: per instruction, a kept load's bytes a row */
+	int64_t *row_off;   /* smem: per instruction, a kept load's region in dyn, else -1 */
+	int64_t *row_bytes; /* smem: per instruction, a kept load's bytes a row */
 	int shifted; /* N need not be a multiple of vec: rows start misaligned, see body_bounds */
 
 	/* LLVM handles */
@@ -149,6 +149,9 @@ void lower_tile(Lower *L, const Instr *in, const Chunk *ch);
 /* A load's raw vectors over chunk ch (masked vectors read as zero), as lower_tile issues them;
  * for L->given, over a body chunk. */
 LLVMValueRef *load_raw(Lower *L, const Instr *in, const Chunk *ch);
+/* smem=2: cp.async copies of the body chunk's vectors of every kept load to their places in
+ * shared memory (masked vectors are not copied); the caller waits before any pass reads them. */
+void keep_async(Lower *L, const Chunk *ch);
 /* A row-uniform instruction, into L->uni. */
 void lower_uniform(Lower *L, const Instr *in);
 /* Every row-uniform instruction whose operands are known, in program order. */
@@ -213,11 +216,12 @@ void lower_persistent(Lower *L);
 
 /* >>> --regions: timer stamps at phase boundaries (regions.c); all do nothing without it */
 typedef struct LowerRegions LowerRegions;
-/* Where a region starts: a looped pass's chunk loop (or the apply pass), a row's combine within
- * the CTA (red_cross), across a cluster, a persistent body (loads and elementwise work), the row
- * outputs (or the split rows' combine); R_END closes the last region: at the kernel's exit, or
- * under a persistent grid at the end of each row block. */
-enum { R_LOOP, R_CROSS, R_CLUSTER, R_BODY, R_ROWS, R_END };
+/* Where a region starts: the cp.async fill of the rows kept on chip (smem=2), a looped pass's chunk
+ * loop (or the apply pass), a row's combine within the CTA (red_cross), across a cluster, a
+ * persistent body (loads and elementwise work), the row outputs (or the split rows' combine); R_END
+ * closes the last region: at the kernel's exit, or under a persistent grid at the end of each row
+ * block. */
+enum { R_FILL, R_LOOP, R_CROSS, R_CLUSTER, R_BODY, R_ROWS, R_END };
 /* The parameter types with the stamp buffer's pointer appended (a copy), *np counted. */
 LLVMTypeRef *regions_param_type(Lower *L, LLVMTypeRef *pt, int *np);
 /* After the prologue: the buffer and the threads that stamp. */

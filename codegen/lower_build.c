@@ -64,9 +64,14 @@ intr(Lower *L, const char *name, LLVMTypeRef ovl, LLVMValueRef *args, int nargs)
 	LLVMTypeRef ft = LLVMIntrinsicGetType(L->cx, id, tys, n);
 	LLVMValueRef f;
 	if (L->host && !strncmp(name, "llvm.nvvm.", 10)) {
-		/* the emulator provides "emu.X" for each llvm.nvvm.X */
+		/* the emulator provides "emu.X" for each llvm.nvvm.X, on the host's pointers
+		 * (the intrinsic's may be in a GPU address space) */
 		char host[128];
 		snprintf(host, sizeof host, "emu.%s", name + 10);
+		LLVMTypeRef at[8]; /* no intrinsic the lowering calls takes more */
+		for (int i = 0; i < nargs && i < 8; i++)
+			at[i] = LLVMTypeOf(args[i]);
+		ft = LLVMFunctionType(LLVMGetReturnType(ft), at, (unsigned)nargs, 0);
 		f = LLVMGetNamedFunction(L->mod, host);
 		if (!f)
 			f = LLVMAddFunction(L->mod, host, ft);

@@ -253,10 +253,38 @@ kept_ptr(Lower *L, const Instr *in, const Chunk *ch, int j)
 	return LLVMBuildInBoundsGEP2(L->b, st, base, &col, 1, "");
 }
 
+void
+keep_async(Lower *L, const Chunk *ch)
+{
+	static const char *const copy[3] = {"llvm.nvvm.cp.async.ca.shared.global.4",
+					    "llvm.nvvm.cp.async.ca.shared.global.8",
+					    "llvm.nvvm.cp.async.cg.shared.global.16"};
+	for (int i = 0; i < L->k->nins; i++) {
+		if (L->row_off[i] < 0)
+			continue;
+		const Instr *in = &L->k->ins[i];
+		int bytes =
+		    ch->vec * type_size(type_resolve(L->k->params[in->param].type, L->c->dtype));
+		const char *name = copy[bytes == 16 ? 2 : bytes == 8];
+		for (int j = 0; j < ch->nvec; j++) {
+			LLVMBasicBlockRef cp = LLVMAppendBasicBlockInContext(L->cx, L->fn, "fill");
+			LLVMBasicBlockRef next =
+			    LLVMAppendBasicBlockInContext(L->cx, L->fn, "fill.next");
+			LLVMBuildCondBr(L->b, ch->valid[j], cp, next);
+			LLVMPositionBuilderAtEnd(L->b, cp);
+			LLVMValueRef a[2] = {kept_ptr(L, in, ch, j), elem_ptr(L, in->param, ch, j)};
+			intr(L, name, NULL, a, 2);
+			LLVMBuildBr(L->b, next);
+			LLVMPositionBuilderAtEnd(L->b, next);
+		}
+	}
+}
+
 /* A load's raw vectors over the chunk: vec-wide loads, all issued before any use; a
  * masked vector is not read (ptxas predicates the load) and reads as zero. Under smem=1 a
  * re-read [M,N] input's body chunks go to shared memory in the pass that first reads them, once
- * the chunk's loads are issued, and come from there in the later passes. */
+ * the chunk's loads are issued, and come from there in the later passes; under smem=2 keep_async
+ * has put them there before the first pass, and every pass reads them there. */
 LLVMValueRef *
 load_raw(Lower *L, const Instr *in, const Chunk *ch)
 {
@@ -265,7 +293,7 @@ load_raw(Lower *L, const Instr *in, const Chunk *ch)
 	LLVMValueRef *raw = arena_alloc(L->a, sizeof(LLVMValueRef) * ch->nvec);
 	int i = (int)(in - L->k->ins);
 	int kept = L->row_off[i] >= 0 && !ch->vcol;
-	int first = kept && L->pass == L->plan->first_read[i];
+	int first = kept && L->c->cfg.smem == 1 && L->pass == L->plan->first_read[i];
 	for (int j = 0; j < ch->nvec; j++) {
 		LLVMValueRef ptr =
 		    kept && !first ? kept_ptr(L, in, ch, j) : elem_ptr(L, in->param, ch, j);

@@ -21,11 +21,12 @@ chunk_body(Lower *L, const char *need, Red *rs, int n, const Chunk *ch)
 
 /* Streams the segment's body [body_lo, body_hi) in r_block chunks, evaluating the marked tile
  * instructions and folding them into the reductions rs, whose partials are carried as phis;
- * then the edge chunk when rows may start misaligned. */
+ * then the edge chunk when rows may start misaligned. need NULL: the smem=2 fill, each body chunk
+ * of the kept loads copied to shared memory by cp.async (the edge chunk is never kept). */
 static void
 chunk_loop(Lower *L, const char *need, Red *rs, int n)
 {
-	region_mark(L, R_LOOP);
+	region_mark(L, need ? R_LOOP : R_FILL);
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "chunk");
 	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "chunk.body");
@@ -38,21 +39,24 @@ chunk_loop(Lower *L, const char *need, Red *rs, int n)
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, c, L->body_hi, ""), body, done);
 	LLVMPositionBuilderAtEnd(L->b, body);
 	Chunk ch = chunk_at(L, c);
-	chunk_body(L, need, rs, n, &ch);
+	if (need)
+		chunk_body(L, need, rs, n, &ch);
+	else
+		keep_async(L, &ch);
 	LLVMValueRef c2 = LLVMBuildAdd(L->b, c, ci64(L, L->c->cfg.r_block), "");
 	LLVMBasicBlockRef end = LLVMGetInsertBlock(L->b);
 	LLVMBuildBr(L->b, head);
 	LLVMAddIncoming(c, &c2, &end, 1);
 	red_phis_close(rs, n, phi, end);
 	LLVMPositionBuilderAtEnd(L->b, done);
-	if (L->shifted) {
+	if (L->shifted && need) {
 		Chunk edge = chunk_edge(L);
 		chunk_body(L, need, rs, n, &edge);
 	}
 }
 
-/* Looped (and split) rows: the plan's reduction passes, each streaming what plan_need marks, then
- * its apply pass when it has one. */
+/* Looped (and split) rows: under smem=2 the kept rows' fill, then the plan's reduction passes,
+ * each streaming what plan_need marks, then its apply pass when it has one. */
 void
 lower_looped(Lower *L)
 {
@@ -61,6 +65,13 @@ lower_looped(Lower *L)
 	Red *rs = arena_alloc(L->a, sizeof(Red) * (k->nins + 1));
 	L->last_read = p->last_read;
 	lower_ready_uniform(L);
+	if (L->c->cfg.smem == 2) {
+		/* every kept vector in flight at once; each thread reads back only what it copied,
+		 * so its own wait is the whole synchronisation */
+		L->pass = 0;
+		chunk_loop(L, NULL, NULL, 0);
+		intr(L, "llvm.nvvm.cp.async.wait.all", NULL, NULL, 0);
+	}
 	int n = 0;
 	for (int pass = 0; pass < p->nreduce; pass++) {
 		n = 0;

@@ -88,6 +88,9 @@ add_region(Lower *L, LowerRegions *R, int kind)
 	Region *r = &R->list.r[R->list.n];
 	int pass = L->pass;
 	switch (kind) {
+	case R_FILL:
+		snprintf(r->name, sizeof r->name, "fill");
+		break;
 	case R_LOOP:
 		if (pass < L->plan->nreduce)
 			snprintf(r->name, sizeof r->name, "pass%d.loop", pass);

@@ -55,7 +55,7 @@ config_short(Buf *b, const Config *c)
 	if (c->cluster > 1)
 		buf_printf(b, " c%d", c->cluster);
 	if (c->smem)
-		buf_puts(b, " S");
+		buf_puts(b, c->smem == 2 ? " Sa" : " S");
 	if (c->grid > 0)
 		buf_printf(b, " g%s%d", c->dynamic ? "d" : "", c->grid);
 	if (c->ahead)
@@ -82,7 +82,7 @@ static const struct {
     {"split", offsetof(Config, split), 1, 65536, "an integer from 1 to 65536"},
     {"evict", offsetof(Config, evict), 0, 1, "0 or 1"},
     {"min_ctas", offsetof(Config, min_ctas), 1, 32, "an integer from 1 to 32"},
-    {"smem", offsetof(Config, smem), 0, 1, "0 or 1"},
+    {"smem", offsetof(Config, smem), 0, 2, "0, 1 or 2"},
     {"cluster", offsetof(Config, cluster), 1, 16, "an integer from 1 to 16"},
     {"grid", offsetof(Config, grid), 0, 1 << 20, "an integer from 0 to 2^20"},
     {"dynamic", offsetof(Config, dynamic), 0, 1, "0 or 1"},

@@ -17,6 +17,8 @@
  *   through a global workspace, so only one-pass kernels of plain reductions split.
  * smem: 1 = looped, and every input a later pass reads again is kept in dynamic shared memory by
  *   the pass that first reads it: the row slice goes from HBM once, later passes read it on chip.
+ *   2 = kept the same way, but filled before the first pass by cp.async (sm_80 and later): every
+ *   vector of the slice is in flight at once, and every pass, the first too, reads shared memory.
  * cluster: CTAs of a thread-block cluster per row (1 = none; sm_90): each covers a contiguous
  *   segment as under split, and after every reduction the CTAs exchange their partials through
  *   distributed shared memory in rank order, so every pass and every kernel can be spread.
@@ -231,8 +233,8 @@ int config_smem_warps(const Kernel *k);
 /* A config's shared memory (heuristics/smem.c). Static: the cross-warp partials when a row spans
  * warps, then, under a dynamic persistent grid, 16 bytes through which thread 0 hands its CTA the
  * next row block (the area's last 16), and under a cluster the partials its CTAs exchange. Dynamic,
- * given at launch: under smem=1, each [M,N] load a later pass reads again keeps its m_block rows'
- * segments, 16-byte aligned, in instruction order. */
+ * given at launch: under smem=1 or 2, each [M,N] load a later pass reads again keeps its m_block
+ * rows' segments, 16-byte aligned, in instruction order. */
 typedef struct {
 	int64_t red_bytes, cluster_bytes; /* static */
 	int64_t dyn_bytes;
@@ -242,6 +244,9 @@ typedef struct {
  * sizes are for rows of N columns: the kernel is valid for no longer rows. */
 void smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, int64_t *row_off,
 		 int64_t *row_bytes);
+/* The narrowest element of the inputs smem keeps, in bytes (4 when it keeps none): smem=2 copies
+ * a kept vector with one cp.async of 4, 8 or 16 bytes. */
+int smem_kept_min_size(const Kernel *k, Type dtype);
 /* The three arrays packed in one block at 16-byte aligned offsets (red, cluster, dyn into at[]),
  * as the host emulator gives each CTA its shared memory. Returns the block's bytes. */
 int64_t smem_block(const Smem *s, int64_t at[3]);

@@ -14,6 +14,27 @@ segment_len(const Config *c, int64_t N)
 	return len < N ? len : N;
 }
 
+/* The inputs smem keeps: a looped pass's [M,N] load that a later pass reads again. */
+static int
+kept_load(const Kernel *k, const Instr *in)
+{
+	int i = (int)(in - k->ins);
+	return in->op == OP_LOAD && k->plan->last_read[i] > k->plan->first_read[i] &&
+	       k->params[in->param].shape == SH_TILE;
+}
+
+int
+smem_kept_min_size(const Kernel *k, Type dtype)
+{
+	int size = 0;
+	for (int i = 0; i < k->nins; i++)
+		if (kept_load(k, &k->ins[i])) {
+			int s = type_size(type_resolve(k->params[k->ins[i].param].type, dtype));
+			size = size && size < s ? size : s;
+		}
+	return size ? size : 4;
+}
+
 void
 smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, int64_t *row_off,
 	    int64_t *row_bytes)
@@ -26,9 +47,7 @@ smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, in
 	int64_t seg = segment_len(c, N);
 	for (int i = 0; i < k->nins; i++) {
 		const Instr *in = &k->ins[i];
-		int keep = c->smem && !c->persistent && in->op == OP_LOAD &&
-			   p->last_read[i] > p->first_read[i] &&
-			   k->params[in->param].shape == SH_TILE;
+		int keep = c->smem && !c->persistent && kept_load(k, in);
 		int64_t bytes = 0;
 		if (keep) {
 			int size = type_size(type_resolve(k->params[in->param].type, dtype));

@@ -62,18 +62,28 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    c->evict);
 	if (c->min_ctas < 0)
 		return diag(d, "min_ctas=%d: must be at least 1", c->min_ctas);
-	if (c->smem != 0 && c->smem != 1)
-		return diag(d, "smem=%d: must be 0 or 1 (rows read again kept in shared memory)",
+	if (c->smem < 0 || c->smem > 2)
+		return diag(d,
+			    "smem=%d: must be 0, 1 or 2 (rows read again kept in shared memory; 2 "
+			    "fills them with cp.async)",
 			    c->smem);
 	if (c->smem && c->persistent)
 		return diag(d,
-			    "smem=1 keeps the inputs a looped row's later passes read again; a "
-			    "persistent row is held in registers (use persistent=0 with smem=1)");
+			    "smem=%d keeps the inputs a looped row's later passes read again; a "
+			    "persistent row is held in registers (use persistent=0 with smem=%d)",
+			    c->smem, c->smem);
 	if (c->smem && !k->plan->nreread)
 		return diag(d,
-			    "smem=1: no looped pass of this kernel reads an [M,N] input again (%d "
+			    "smem=%d: no looped pass of this kernel reads an [M,N] input again (%d "
 			    "pass(es)), so there is nothing to keep in shared memory",
-			    k->plan->npasses);
+			    c->smem, k->plan->npasses);
+	int kept_size = smem_kept_min_size(k, dtype);
+	if (c->smem == 2 && c->vec * kept_size < 4)
+		return diag(
+		    d,
+		    "smem=2: cp.async copies 4, 8 or 16 bytes, and vec=%d of a %d-byte kept "
+		    "input is %d byte(s) (vec=%d or more, or smem=1)",
+		    c->vec, kept_size, c->vec * kept_size, 4 / kept_size);
 	if (c->cluster < 0 || c->cluster > MAX_CLUSTER)
 		return diag(d, "cluster=%d: must be from 1 to %d", c->cluster, MAX_CLUSTER);
 	if (c->cluster > 1 && c->split > 1)

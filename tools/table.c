@@ -184,7 +184,8 @@ table_run(const Args *a)
 	if (!json)
 		printf(
 		    "\n%s %s, %s policy; config: P persistent / L looped r_block, m rows a CTA, w "
-		    "warps,\nv vec, s split, c cluster, S rows in smem, e eviction hints, k min "
+		    "warps,\nv vec, s split, c cluster, S rows in smem (Sa: filled by cp.async), e "
+		    "eviction hints, k min "
 		    "CTAs an SM; pred: the\nregister model; regs, spill: ptxas -v (spill: bytes "
 		    "stored and loaded); model us: the cost model.\n",
 		    tool_dtype_name(base.dtype), base.arch, policy_name(base.policy));
