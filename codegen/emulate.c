@@ -135,8 +135,14 @@ emu_cp_async_16(void *dst, const void *src)
 }
 
 static void
-emu_cp_async_wait_all(void)
+emu_cp_async_commit(void)
 {
+}
+
+static void
+emu_cp_async_wait(int pending)
+{
+	(void)pending;
 }
 
 /* barrier.cluster: the lowering always waits right after it arrives, so arriving does nothing
@@ -251,7 +257,8 @@ static const struct {
     {"emu.cp.async.ca.shared.global.4", (void *)emu_cp_async_4},
     {"emu.cp.async.ca.shared.global.8", (void *)emu_cp_async_8},
     {"emu.cp.async.cg.shared.global.16", (void *)emu_cp_async_16},
-    {"emu.cp.async.wait.all", (void *)emu_cp_async_wait_all},
+    {"emu.cp.async.commit.group", (void *)emu_cp_async_commit},
+    {"emu.cp.async.wait.group", (void *)emu_cp_async_wait},
     {"emu.barrier.cluster.arrive", (void *)emu_cluster_arrive},
     {"emu.barrier.cluster.wait", (void *)emu_cluster_wait},
     {"emu.membar.gl", (void *)emu_membar},

@@ -150,7 +150,7 @@ void lower_tile(Lower *L, const Instr *in, const Chunk *ch);
  * for L->given, over a body chunk. */
 LLVMValueRef *load_raw(Lower *L, const Instr *in, const Chunk *ch);
 /* smem=2: cp.async copies of the body chunk's vectors of every kept load to their places in
- * shared memory (masked vectors are not copied); the caller waits before any pass reads them. */
+ * shared memory (masked vectors are not copied); the caller commits and waits for them. */
 void keep_async(Lower *L, const Chunk *ch);
 /* A row-uniform instruction, into L->uni. */
 void lower_uniform(Lower *L, const Instr *in);

@@ -284,7 +284,7 @@ keep_async(Lower *L, const Chunk *ch)
  * masked vector is not read (ptxas predicates the load) and reads as zero. Under smem=1 a
  * re-read [M,N] input's body chunks go to shared memory in the pass that first reads them, once
  * the chunk's loads are issued, and come from there in the later passes; under smem=2 keep_async
- * has put them there before the first pass, and every pass reads them there. */
+ * has copied them there ahead of the first pass, and every pass reads them there. */
 LLVMValueRef *
 load_raw(Lower *L, const Instr *in, const Chunk *ch)
 {

@@ -19,14 +19,28 @@ chunk_body(Lower *L, const char *need, Red *rs, int n, const Chunk *ch)
 		red_local(L, &rs[i], ch);
 }
 
+/* smem=2: the body chunk at base (none past the segment: every vector masked) of every kept load
+ * copied to shared memory by cp.async, as one commit group. */
+static void
+fill_chunk(Lower *L, LLVMValueRef base)
+{
+	LLVMValueRef **el = L->el;
+	Chunk ch = chunk_at(L, base);
+	keep_async(L, &ch);
+	intr(L, "llvm.nvvm.cp.async.commit.group", NULL, NULL, 0);
+	L->el = el;
+}
+
 /* Streams the segment's body [body_lo, body_hi) in r_block chunks, evaluating the marked tile
  * instructions and folding them into the reductions rs, whose partials are carried as phis;
- * then the edge chunk when rows may start misaligned. need NULL: the smem=2 fill, each body chunk
- * of the kept loads copied to shared memory by cp.async (the edge chunk is never kept). */
+ * then the edge chunk when rows may start misaligned. Under smem=2 the first pass's chunk waits
+ * for its copies (FILL_AHEAD - 1 later groups may still be in flight), and once it is reduced the
+ * chunk FILL_AHEAD on is copied. */
 static void
 chunk_loop(Lower *L, const char *need, Red *rs, int n)
 {
-	region_mark(L, need ? R_LOOP : R_FILL);
+	int fill = L->c->cfg.smem == 2 && L->pass == 0;
+	region_mark(L, R_LOOP);
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "chunk");
 	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "chunk.body");
@@ -38,25 +52,28 @@ chunk_loop(Lower *L, const char *need, Red *rs, int n)
 	RedPhi *phi = red_phis(L, rs, n, pre);
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, c, L->body_hi, ""), body, done);
 	LLVMPositionBuilderAtEnd(L->b, body);
+	if (fill) {
+		LLVMValueRef ahead = ci32(L, FILL_AHEAD - 1);
+		intr(L, "llvm.nvvm.cp.async.wait.group", NULL, &ahead, 1);
+	}
 	Chunk ch = chunk_at(L, c);
-	if (need)
-		chunk_body(L, need, rs, n, &ch);
-	else
-		keep_async(L, &ch);
+	chunk_body(L, need, rs, n, &ch);
+	if (fill)
+		fill_chunk(L, LLVMBuildAdd(L->b, c, ci64(L, FILL_AHEAD * L->c->cfg.r_block), ""));
 	LLVMValueRef c2 = LLVMBuildAdd(L->b, c, ci64(L, L->c->cfg.r_block), "");
 	LLVMBasicBlockRef end = LLVMGetInsertBlock(L->b);
 	LLVMBuildBr(L->b, head);
 	LLVMAddIncoming(c, &c2, &end, 1);
 	red_phis_close(rs, n, phi, end);
 	LLVMPositionBuilderAtEnd(L->b, done);
-	if (L->shifted && need) {
+	if (L->shifted) {
 		Chunk edge = chunk_edge(L);
 		chunk_body(L, need, rs, n, &edge);
 	}
 }
 
-/* Looped (and split) rows: under smem=2 the kept rows' fill, then the plan's reduction passes,
- * each streaming what plan_need marks, then its apply pass when it has one. */
+/* Looped (and split) rows: under smem=2 the kept rows' first chunks copied ahead, then the plan's
+ * reduction passes, each streaming what plan_need marks, then its apply pass when it has one. */
 void
 lower_looped(Lower *L)
 {
@@ -66,11 +83,13 @@ lower_looped(Lower *L)
 	L->last_read = p->last_read;
 	lower_ready_uniform(L);
 	if (L->c->cfg.smem == 2) {
-		/* every kept vector in flight at once; each thread reads back only what it copied,
-		 * so its own wait is the whole synchronisation */
+		/* the first FILL_AHEAD chunks in flight; each thread reads back only what it
+		 * copied, so its own wait is the whole synchronisation */
 		L->pass = 0;
-		chunk_loop(L, NULL, NULL, 0);
-		intr(L, "llvm.nvvm.cp.async.wait.all", NULL, NULL, 0);
+		region_mark(L, R_FILL);
+		for (int a = 0; a < FILL_AHEAD; a++)
+			fill_chunk(L, LLVMBuildAdd(L->b, L->body_lo,
+						   ci64(L, (long long)a * L->c->cfg.r_block), ""));
 	}
 	int n = 0;
 	for (int pass = 0; pass < p->nreduce; pass++) {

@@ -17,8 +17,8 @@
  *   through a global workspace, so only one-pass kernels of plain reductions split.
  * smem: 1 = looped, and every input a later pass reads again is kept in dynamic shared memory by
  *   the pass that first reads it: the row slice goes from HBM once, later passes read it on chip.
- *   2 = kept the same way, but filled before the first pass by cp.async (sm_80 and later): every
- *   vector of the slice is in flight at once, and every pass, the first too, reads shared memory.
+ *   2 = kept the same way, but filled by cp.async (sm_80 and later) FILL_AHEAD chunks ahead of the
+ *   first pass, which, like every later pass, reads the row from shared memory.
  * cluster: CTAs of a thread-block cluster per row (1 = none; sm_90): each covers a contiguous
  *   segment as under split, and after every reduction the CTAs exchange their partials through
  *   distributed shared memory in rank order, so every pass and every kernel can be spread.
@@ -108,6 +108,11 @@ enum { FOLD_VECS = 3 };
  * costs"): sum fp32 1x(S*256), one vector a segment, took 6.27 us at 64 segments, 10.59 at 512 and
  * 14.69 at 1024: about 8 ns a partial past 64. */
 enum { SPLIT_UNROLL = 64, SPLIT_MERGE_NS = 8 };
+
+/* smem=2: the chunks of the kept rows that cp.async copies ahead of the first pass's chunk
+ * (codegen/lower_rows.c), each a commit group, so the pass reduces one chunk while the next ones
+ * arrive. */
+enum { FILL_AHEAD = 2 };
 
 /* A kernel's sums over rows (colsum) under config c (codegen/lower_colsum.c): a partial row, a
  * "slot", per row group of the grid (grid * m_block), each N floats padded to 16 bytes. The CTAs
