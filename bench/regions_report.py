@@ -32,7 +32,7 @@ import sys
 # sums over rows after a grid's blocks are terms of the kernel's time (split_us, colsum_combine),
 # not of a CTA's.
 def term(region):
-    if region in ("load", "pass0.loop") or region.startswith("body"):
+    if region in ("load", "fill", "pass0.loop") or region.startswith("body"):
         return "dram"
     if region == "apply" or re.fullmatch(r"pass[1-9][0-9]*\.loop", region):
         return "later_passes"

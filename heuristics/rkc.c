@@ -265,6 +265,10 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 				for (c.r_block = step; c.r_block < seg; c.r_block *= 2) {
 					if (c.r_block / config_tpr(&c) > MAX_CHUNK_PER_THREAD)
 						break;
+					/* smem=2 is no candidate: the model cannot tell the two
+					 * fills apart, and on the H100 the cp.async fill was
+					 * 0.987x the register fill over 71 kept-row picks
+					 * (docs/heuristics.md, "Two fills") */
 					for (c.smem = 0; c.smem <= (f->kept_bytes > 0); c.smem++)
 						if (cluster_fits(&c, f, M, N, t)) {
 							add(cs, k, f, &c, M, N, t);

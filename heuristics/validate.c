@@ -165,9 +165,9 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 	if (sm.dyn_bytes > MAX_DYN_SMEM)
 		return diag(
 		    d,
-		    "smem=1: %d row(s) a CTA of the re-read inputs take %lld bytes of shared "
+		    "smem=%d: %d row(s) a CTA of the re-read inputs take %lld bytes of shared "
 		    "memory; at most %d (a smaller m_block, or a cluster to cut the row)",
-		    c->m_block, (long long)sm.dyn_bytes, MAX_DYN_SMEM);
+		    c->smem, c->m_block, (long long)sm.dyn_bytes, MAX_DYN_SMEM);
 	int64_t blocks = M / c->m_block + (M % c->m_block != 0);
 	if (blocks > INT32_MAX / segs)
 		return diag(d,

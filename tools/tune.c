@@ -11,8 +11,8 @@
 /* One candidate and what became of it. */
 typedef struct {
 	const Choice *ch;
-	const char *policy; /* whose pick (or ranking) it comes from, for the manifest */
-	int seed, helion;
+	const char *policy;	/* whose pick (or ranking) it comes from, for the manifest */
+	int seed, helion, fill; /* fill: the seed with its kept rows filled by cp.async */
 	enum { T_OK, T_UNCHECKED, T_FAIL, T_ERROR } status;
 	double us, copy_pct;
 	int regs, local_bytes;
@@ -36,7 +36,7 @@ by_time(const void *pa, const void *pb)
 }
 
 /* A candidate's row in the table, rank its place by time; cand: its place in the rkc policy's
- * ranking ("h": helion2828's pick, added). */
+ * ranking ("h": helion2828's pick, "f": the seed under smem=2, added). */
 static void
 print_row(const Trial *tr, int rank, int c, int nrkc)
 {
@@ -48,7 +48,7 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 	if (c < nrkc)
 		buf_printf(&line, "%4d  ", c + 1);
 	else
-		buf_puts(&line, "   h  ");
+		buf_puts(&line, tr->fill ? "   f  " : "   h  ");
 	size_t at = line.len;
 	config_short(&line, &tr->ch->cfg);
 	int pad = 30 - (int)(line.len - at);
@@ -59,25 +59,28 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 		buf_printf(&line, "%10.2f %6.1f%% %5d %6d ", tr->us, tr->copy_pct, tr->regs,
 			   tr->local_bytes);
 	buf_printf(&line, " %s", status_names[tr->status]);
-	if (tr->seed || tr->helion)
+	if (tr->seed || tr->helion || tr->fill)
 		buf_printf(&line, "%*s%s%s", 10 - (int)strlen(status_names[tr->status]), "",
-			   tr->seed ? "<- seed (rkc)" : "",
+			   tr->seed   ? "<- seed (rkc)"
+			   : tr->fill ? "<- the seed with smem=2"
+				      : "",
 			   tr->helion ? (tr->seed ? ", helion2828" : "<- helion2828") : "");
 	puts(line.s);
 	buf_free(&line);
 }
 
-/* The row as rkc tune --json prints it: rank null where the table has '-', cand "h". */
+/* The row as rkc tune --json prints it: rank null where the table has '-', cand "h" or "f". */
 static void
 print_row_json(const Trial *tr, int rank, int c, int nrkc)
 {
 	Buf cfg = {0};
 	config_short(&cfg, &tr->ch->cfg);
-	json_t *o = json_pack("{s:s,s:o,s:o,s:s,s:s,s:f,s:s,s:b,s:b}", "kind", "candidate", "rank",
-			      tr->status < T_FAIL ? json_integer(rank) : json_null(), "cand",
-			      c < nrkc ? json_integer(c + 1) : json_string("h"), "config", cfg.s,
-			      "policy", tr->policy, "model_us", tr->ch->cost.us, "status",
-			      status_names[tr->status], "seed", tr->seed, "helion", tr->helion);
+	json_t *o =
+	    json_pack("{s:s,s:o,s:o,s:s,s:s,s:f,s:s,s:b,s:b}", "kind", "candidate", "rank",
+		      tr->status < T_FAIL ? json_integer(rank) : json_null(), "cand",
+		      c < nrkc ? json_integer(c + 1) : json_string(tr->fill ? "f" : "h"), "config",
+		      cfg.s, "policy", tr->policy, "model_us", tr->ch->cost.us, "status",
+		      status_names[tr->status], "seed", tr->seed, "helion", tr->helion);
 	if (tr->status == T_ERROR)
 		json_object_set_new(o, "error", json_string(tr->err));
 	else
@@ -150,9 +153,11 @@ print_summary_json(const Point *p, const Trial *seed, const Trial *h, const Tria
 
 /* The candidates: the rkc ranking (*nrkc of them, the seed first; in the batch-invariant mode
  * its ranking of the configs that keep the row's order), then helion2828's pick unless the
- * ranking holds it; *helion is its index. Returns how many, or -1 with d set. */
+ * ranking holds it (*helion is its index), then, where the seed keeps rows on chip, the seed
+ * with them filled by cp.async (smem=2, which the policy never ranks; *fill is its index, else
+ * -1). Returns how many, or -1 with d set. */
 static int
-candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, const Kernel *k,
+candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill, const Kernel *k,
 	   const Facts *f, int64_t M, int64_t N, const Target *t, Diag *d)
 {
 	int n = invariant ? rkc_invariant_candidates(k, f, M, N, t, cs, top, d)
@@ -167,7 +172,14 @@ candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, const Ker
 	*nrkc = n;
 	for (*helion = 0; *helion < n && !config_equal(&cs[*helion].cfg, &cs[n].cfg); ++*helion)
 		;
-	return *helion == n ? n + 1 : n;
+	n += *helion == n;
+	*fill = -1;
+	if (cs[0].cfg.smem == 1) {
+		cs[n] = cs[0];
+		cs[n].cfg.smem = 2;
+		*fill = n++;
+	}
+	return n;
 }
 
 static int
@@ -201,12 +213,12 @@ tune_run(const Args *a)
 	Diag d = {0};
 	Facts f;
 	Target t;
-	Choice *cs = calloc((size_t)top + 2, sizeof *cs);
-	Trial *ts = calloc((size_t)top + 2, sizeof *ts);
-	Trial **order = calloc((size_t)top + 2, sizeof *order);
+	Choice *cs = calloc((size_t)top + 3, sizeof *cs);
+	Trial *ts = calloc((size_t)top + 3, sizeof *ts);
+	Trial **order = calloc((size_t)top + 3, sizeof *order);
 	char *in_json = NULL, *tol_json = NULL;
 	Gpu *g = NULL;
-	int status = 1, n = 0, nrkc = 0, helion = 0;
+	int status = 1, n = 0, nrkc = 0, helion = 0, fill = -1;
 	/* the pipeline's facts and target, then the candidates it compiles one by one */
 	rq.k = k;
 	Result base;
@@ -215,8 +227,8 @@ tune_run(const Args *a)
 	t = base.target;
 	rkc_result_free(&base);
 	if (failed ||
-	    (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, k, &f, M, N, &t, &d)) <
-		0 ||
+	    (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, &fill, k, &f, M, N, &t,
+			    &d)) < 0 ||
 	    !(in_json = tool_read_data(NULL, "inputs.json", &ro.inputs_file, &d)) ||
 	    !(tol_json = tool_read_data(NULL, "tolerances.json", &ro.tol_file, &d)) ||
 	    !(g = gpu_open(&d)))
@@ -228,11 +240,12 @@ tune_run(const Args *a)
 		goto out;
 	if (!json) {
 		printf("device: %s\n", gpu_describe(g));
-		printf(
-		    "%s %s %lldx%lld: %d candidates: the rkc policy's first %d by its ranking%s\n",
-		    k->name, dtype_s, (long long)M, (long long)N, n, nrkc,
-		    helion == nrkc ? ", then helion2828's pick"
-				   : " (helion2828's pick among them)");
+		printf("%s %s %lldx%lld: %d candidates: the rkc policy's first %d by its "
+		       "ranking%s%s\n",
+		       k->name, dtype_s, (long long)M, (long long)N, n, nrkc,
+		       helion == nrkc ? ", then helion2828's pick"
+				      : " (helion2828's pick among them)",
+		       fill >= 0 ? ", then the seed with smem=2" : "");
 	}
 	fflush(stdout);
 
@@ -241,7 +254,9 @@ tune_run(const Args *a)
 		tr->ch = &cs[i];
 		tr->seed = i == 0;
 		tr->helion = i == helion;
-		tr->policy = i < nrkc ? "rkc" : "helion2828";
+		tr->fill = i == fill;
+		int rkc = i < nrkc || tr->fill;
+		tr->policy = rkc ? "rkc" : "helion2828";
 		order[i] = tr;
 		Manifest m;
 		Buf ptx = {0};
@@ -249,9 +264,9 @@ tune_run(const Args *a)
 		d = (Diag){0};
 		Request one = rq;
 		one.cfg = &tr->ch->cfg;
-		one.policy = i < nrkc ? POLICY_RKC : POLICY_HELION2828;
+		one.policy = rkc ? POLICY_RKC : POLICY_HELION2828;
 		/* helion2828's pick is timed for comparison, outside the mode */
-		one.batch_invariant = rq.batch_invariant && i < nrkc;
+		one.batch_invariant = rq.batch_invariant && rkc;
 		one.emit = 1;
 		int rc = tool_build(&one, &ptx, &m, &d) || run_point(&r, g, k, &m, ptx.s, &ro, &d);
 		buf_free(&ptx);
@@ -340,11 +355,11 @@ const Cmd cmd_tune = {
 	    {"--json", NULL, "a JSON object a line: each candidate's row, then the TUNE line's", 0},
 	    {0},
 	},
-    .about =
-	"Compiles and times the rkc policy's first N candidates in its own ranking (the first "
-	"is its pick,\nthe seed) and the helion2828 policy's pick, checks each against the "
-	"reference, and prints\nthem fastest first, then a TUNE line with the seed's time over "
-	"the best one's. Exit 0 when the\nseed and at least one candidate ran and passed, 1 "
-	"otherwise (docs/tune.md).\n",
+    .about = "Compiles and times the rkc policy's first N candidates in its own ranking (the "
+	     "first is its pick,\nthe seed), the helion2828 policy's pick and, where the seed "
+	     "keeps rows on chip, the seed\nwith smem=2; checks each against the reference and "
+	     "prints them fastest first, then a TUNE\nline with the seed's time over the best "
+	     "one's. Exit 0 when the seed and at least one candidate\nran and passed, 1 otherwise "
+	     "(docs/tune.md).\n",
     .run = tune_run,
 };
