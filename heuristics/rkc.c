@@ -1,4 +1,5 @@
 /* Policy rkc: the config with the least modelled time whose predicted registers do not spill. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,14 +212,23 @@ cluster_fits(const Config *c, const Facts *f, int64_t M, int64_t N, const Target
  * persistent row measured as fast or faster on the H100 (softmax 2048x40960 and
  * fused_add_layernorm 2048x12288 bf16 7% faster, layer_norm 4096x16384 and welford 8192x14336 fp32
  * within 2%), and the model, which adds a persistent CTA's [N] reads from L2 instead of
- * overlapping them, would pick the kept row. */
+ * overlapping them, would pick the kept row. Unless the persistent rows would lose anyway to a
+ * looped row that reads the row from HBM again (the occupancy rule ranks them down): then the
+ * kept rows stay, as that re-read is what they save (welford fp32 8192x14336: the looped row
+ * 497.7 us, the persistent row 322.2, the kept row 326.2; bench/results/h100-2026-11-23-fill.md).
+ */
 static void
 drop_kept_rows(Cands *cs)
 {
-	int held = 0;
-	for (int i = 0; i < cs->n; i++)
-		held |= cs->v[i].c.persistent && config_segments(&cs->v[i].c) == 1;
-	if (!held)
+	double held = INFINITY, reread = INFINITY;
+	for (int i = 0; i < cs->n; i++) {
+		const Cand *x = &cs->v[i];
+		if (x->c.persistent && config_segments(&x->c) == 1)
+			held = fmin(held, x->score);
+		else if (!x->c.persistent && !x->c.smem)
+			reread = fmin(reread, x->score);
+	}
+	if (held == INFINITY || held > reread)
 		return;
 	int n = 0;
 	for (int i = 0; i < cs->n; i++)
