@@ -9,7 +9,7 @@ set -u
 cd "$(dirname "$0")/../.."
 RKC=${1:?usage: bench/onchip/fill.sh RKC}
 OUT=${OUT:-bench/out}
-mkdir -p "$OUT/fill" "$OUT/sanitize"
+mkdir -p "$OUT/fill"
 copy=()
 n=0
 while read -r suite k shape dt; do
@@ -29,17 +29,9 @@ while read -r suite k shape dt; do
 	ub=$(sed -n 's/^RESULT.*status=\([A-Za-z]*\).* us=\([0-9.]*\).*copy_pct=\([0-9.]*\).*/\2 \3 \1/p' "$b")
 	echo "$suite $k $shape $dt | ${ua:-none} | ${ub:-none}"
 done <"${FILL:-bench/onchip/fill.txt}" | tee "$OUT/fill.txt"
-while read -r k shape dt cfg; do
-	case $k in '#'* | '') continue ;; esac
-	for tool in memcheck racecheck synccheck; do
-		log="$OUT/sanitize/$k.$shape.$dt.$tool.log"
-		timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
-			"$RKC" run "testdata/kernels/$k.rk" --shape "$shape" --dtype "$dt" --check \
-			--config "$cfg" >"$log" 2>&1
-		rc=$?
-		echo "$tool $k $shape $dt $cfg: exit $rc, $(grep -o 'ERROR SUMMARY: [0-9]* errors*' "$log" | tail -1), $(grep -c 'status=ok' "$log") ok"
-	done
-done <"${SANITIZE_LIST:-bench/onchip/fill-sanitize.txt}" | tee "$OUT/sanitize.txt"
+# the sanitizer runs are probe.sh's, over the fill's list
+PROBE=/dev/null SANITIZE_LIST="${SANITIZE_LIST:-bench/onchip/fill-sanitize.txt}" OUT="$OUT" \
+	bench/onchip/probe.sh "$RKC"
 # the table: pick us, smem=2 us, pick/smem=2 (over 1: the fill is faster), the check
 python3 - "$OUT/fill.txt" <<'PY'
 import math, sys
