@@ -77,8 +77,9 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    "smem=%d: no looped pass of this kernel reads an [M,N] input again (%d "
 			    "pass(es)), so there is nothing to keep in shared memory",
 			    c->smem, k->plan->npasses);
-	int kept_size = smem_kept_min_size(k, dtype);
-	if (c->smem == 2 && c->vec * kept_size < 4)
+	/* the kept inputs' sizes only under smem=2: the policy validates every candidate */
+	int kept_size = c->smem == 2 ? smem_kept_min_size(k, dtype) : 4;
+	if (c->vec * kept_size < 4)
 		return diag(
 		    d,
 		    "smem=2: cp.async copies 4, 8 or 16 bytes, and vec=%d of a %d-byte kept "
