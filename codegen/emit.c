@@ -93,6 +93,7 @@ codegen_regions(const Kernel *k, const Compile *c, Regions *out, Diag *d)
 {
 	memset(out, 0, sizeof *out);
 	out->group = config_segments(&c->cfg);
+	out->every = regions_every(c);
 	if (!c->regions)
 		return 0;
 	LLVMContextRef cx = LLVMContextCreate();

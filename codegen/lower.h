@@ -94,6 +94,10 @@ typedef struct {
 	 * before the row's code (the next row ahead, an [N] input held across rows), else NULL */
 	LLVMValueRef **given;
 
+	/* --regions' sampling under a grid: the held [N] inputs are unpacked in each copy of the
+	 * block (lower_load_tile), so that the copies hold no more registers across the loop */
+	int held_in_block;
+
 	/* colsum: per instruction, a colsum's E partials of the thread's columns, else NULL */
 	LLVMValueRef **csum;
 
@@ -218,22 +222,33 @@ void lower_persistent(Lower *L);
 typedef struct LowerRegions LowerRegions;
 /* Where a region starts: the cp.async fill of the rows kept on chip (smem=2), a looped pass's chunk
  * loop (or the apply pass), a row's combine within the CTA (red_cross), across a cluster, a
- * persistent body (loads and elementwise work), the row outputs (or the split rows' combine); R_END
- * closes the last region: at the kernel's exit, or under a persistent grid at the end of each row
- * block. */
-enum { R_FILL, R_LOOP, R_CROSS, R_CLUSTER, R_BODY, R_ROWS, R_END };
+ * persistent body (loads and elementwise work), the row outputs (or the split rows' combine), under
+ * a grid the time from a block's end to the loop's head; R_END closes the block's last region: at
+ * the kernel's exit, or under a persistent grid at the end of each row block. */
+enum { R_FILL, R_LOOP, R_CROSS, R_CLUSTER, R_BODY, R_ROWS, R_BETWEEN, R_END };
 /* The parameter types with the stamp buffer's pointer appended (a copy), *np counted. */
 LLVMTypeRef *regions_param_type(Lower *L, LLVMTypeRef *pt, int *np);
 /* After the prologue: the buffer and the threads that stamp. */
 void regions_begin(Lower *L);
+/* Whether the row block rb (under a grid, the CTA's next block) is stamped: an i1, or NULL when
+ * every block is (or there are no stamps). Under a grid, call it once a block. */
+LLVMValueRef regions_sampled(Lower *L, LLVMValueRef rb);
 /* Where the stamps of a row block begin: its slot (i64: the CTA, or under a persistent grid the
- * row block) and the first region's start; thread 0 writes the slot's CTA word at its end. */
-void regions_start(Lower *L, LLVMValueRef slot);
-/* Ends the open region and starts one of kind: each warp's lane 0 stamps the boundary. With
- * sums over rows under a grid, R_END also opens the `colsum` region, which ends in
- * regions_tail. */
+ * row block) and the first region's start, stamped where sampled holds (NULL: always). */
+void regions_start(Lower *L, LLVMValueRef slot, LLVMValueRef sampled);
+/* Ends the open region and starts one of kind: each warp's lane 0 stamps the boundary. R_END
+ * ends the block: under a grid it opens `between` (and with sums over rows `colsum`), which end
+ * in regions_head and regions_tail. */
 void region_mark(Lower *L, int kind);
-/* After a grid's blocks and the colsum combine: the end of the CTA's last slot's colsum region. */
+/* Under a grid, at the loop's head: the end of `between` (and of a zero-long `colsum`) of the
+ * CTA's block before, if it was stamped. */
+void regions_head(Lower *L);
+/* After a grid's blocks and the colsum combine: the end of the colsum region of the CTA's last
+ * block, if it was stamped. */
 void regions_tail(Lower *L);
+/* A block's plain copy: no stamps from pause to resume, and the CTA's last block marked as not
+ * stamped. */
+LowerRegions *regions_pause(Lower *L);
+void regions_resume(Lower *L, LowerRegions *R);
 
 #endif

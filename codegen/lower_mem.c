@@ -333,6 +333,33 @@ load_raw(Lower *L, const Instr *in, const Chunk *ch)
 	return raw;
 }
 
+/* Raw vector v of bytes bytes through a `mov` that names the block's row (a pure inline asm, so
+ * it orders no memory access, but one LICM cannot hoist out of the grid's loop): an [N] input a
+ * grid holds across its blocks is then unpacked in the block that uses it, not once before the
+ * loop, which would hold twice the registers (bf16 as f32) across the block's code. */
+static LLVMValueRef
+held_in_block(Lower *L, LLVMValueRef v, int bytes)
+{
+	if (bytes % 4)
+		return v;
+	int n = bytes / 4;
+	LLVMTypeRef wt = n > 1 ? LLVMVectorType(L->i32, n) : L->i32;
+	LLVMValueRef w = LLVMBuildBitCast(L->b, v, wt, "");
+	LLVMTypeRef at[2] = {L->i32, L->i32};
+	LLVMTypeRef ft = LLVMFunctionType(L->i32, at, 2, 0);
+	const char *text = "mov.b32 $0, $1; // row $2";
+	LLVMValueRef mov =
+	    LLVMGetInlineAsm(ft, text, strlen(text), "=r,r,r", 6, 0, 0, LLVMInlineAsmDialectATT, 0);
+	LLVMValueRef row = LLVMBuildTrunc(L->b, L->row, L->i32, "");
+	for (int e = 0; e < n; e++) {
+		LLVMValueRef x = n > 1 ? LLVMBuildExtractElement(L->b, w, ci32(L, e), "") : w;
+		LLVMValueRef args[2] = {x, row};
+		x = LLVMBuildCall2(L->b, ft, mov, args, 2, "");
+		w = n > 1 ? LLVMBuildInsertElement(L->b, w, x, ci32(L, e), "") : x;
+	}
+	return LLVMBuildBitCast(L->b, w, LLVMTypeOf(v), "");
+}
+
 /* Loads a [M,N] or [N] input for the chunk into out, one value an element; a body chunk takes
  * the vectors L->given has for the load where it has them. */
 static void
@@ -344,6 +371,13 @@ lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 	int i = (int)(in - L->k->ins);
 	LLVMValueRef *raw =
 	    L->given && L->given[i] && !ch->vcol ? L->given[i] : load_raw(L, in, ch);
+	if (L->held_in_block && L->given && raw == L->given[i] && p->shape == SH_VEC && !L->host) {
+		int bytes = ch->vec * type_size(type_resolve(p->type, L->c->dtype));
+		LLVMValueRef *v = arena_alloc(L->a, sizeof(LLVMValueRef) * ch->nvec);
+		for (int j = 0; j < ch->nvec; j++)
+			v[j] = held_in_block(L, raw[j], bytes);
+		raw = v;
+	}
 	for (int j = 0; j < ch->nvec; j++)
 		for (int e = 0; e < ch->vec; e++) {
 			LLVMValueRef v = raw[j];

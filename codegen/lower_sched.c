@@ -1,4 +1,6 @@
 /* Lowering: the rows a CTA walks, its row block or a persistent grid's (docs/codegen.md). */
+#include <string.h>
+
 #include "codegen/lower.h"
 
 /* The thread's row in row block rb (m_block rows from row rb * m_block), where the row starts in
@@ -34,6 +36,112 @@ row_body(Lower *L)
 		lower_looped(L);
 	LLVMBuildBr(L->b, L->end);
 	LLVMPositionBuilderAtEnd(L->b, L->end);
+}
+
+/* What lowering a row block changes in L, so that the block can be lowered twice from one state:
+ * the row values, the instructions done, the shared-memory slots taken, the colsum partials. */
+typedef struct {
+	LLVMValueRef *uni, **el, **csum;
+	char *done;
+	int smem_next, clu_next, pass;
+} Snap;
+
+static LLVMValueRef **
+csum_copy(Lower *L, LLVMValueRef **from)
+{
+	if (!from)
+		return NULL;
+	LLVMValueRef **to = arena_alloc(L->a, sizeof(LLVMValueRef *) * (L->k->nins + 1));
+	for (int i = 0; i < L->k->nins; i++)
+		if (from[i]) {
+			to[i] = arena_alloc(L->a, sizeof(LLVMValueRef) * L->E);
+			memcpy(to[i], from[i], sizeof(LLVMValueRef) * L->E);
+		}
+	return to;
+}
+
+static void
+snap_take(Lower *L, Snap *s)
+{
+	size_t nv = sizeof(LLVMValueRef) * (L->k->nvals + 1);
+	s->uni = memcpy(arena_alloc(L->a, nv), L->uni, nv);
+	s->done = memcpy(arena_alloc(L->a, L->k->nins + 1), L->done, L->k->nins + 1);
+	s->el = L->el;
+	s->csum = csum_copy(L, L->csum);
+	s->smem_next = L->smem_next;
+	s->clu_next = L->clu_next;
+	s->pass = L->pass;
+}
+
+static void
+snap_put(Lower *L, const Snap *s)
+{
+	memcpy(L->uni, s->uni, sizeof(LLVMValueRef) * (L->k->nvals + 1));
+	memcpy(L->done, s->done, L->k->nins + 1);
+	L->el = s->el;
+	L->csum = csum_copy(L, s->csum);
+	L->smem_next = s->smem_next;
+	L->clu_next = s->clu_next;
+	L->pass = s->pass;
+}
+
+/* Row block rb's code, from its placement to its end (a barrier first when barrier is set); with
+ * slot, the stamps of the block start there (regions_start). Under --regions' sampling
+ * (docs/regions.md) it is lowered twice: the copy with the stamps where sampled holds, the plain
+ * copy, without a timer read to hold ptxas's schedule, where it does not; the colsum partials
+ * meet in phis after them. Each copy places the row itself, so that no row offset is live across
+ * the branch. */
+static void
+block_code(Lower *L, LLVMValueRef rb, LLVMValueRef sampled, int barrier, LLVMValueRef slot)
+{
+	if (!sampled) {
+		if (slot)
+			regions_start(L, slot, NULL);
+		place_row(L, rb);
+		row_body(L);
+		if (barrier)
+			intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+		region_mark(L, R_END);
+		return;
+	}
+	Snap s;
+	snap_take(L, &s);
+	L->held_in_block = 1;
+	/* the plain copy first, and the stamped one marked unlikely: the layout and the schedule
+	 * of the blocks most CTAs run are the plain kernel's */
+	LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(L->cx, L->fn, "block.plain");
+	LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "block.stamped");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(L->cx, L->fn, "block.done");
+	LLVMValueRef br = LLVMBuildCondBr(L->b, sampled, yes, no);
+	LLVMMetadataRef w[3] = {
+	    LLVMMDStringInContext2(L->cx, "branch_weights", 14),
+	    LLVMValueAsMetadata(ci32(L, 1)),
+	    LLVMValueAsMetadata(ci32(L, regions_every(L->c) - 1)),
+	};
+	LLVMSetMetadata(br, LLVMGetMDKindIDInContext(L->cx, "prof", 4),
+			LLVMMetadataAsValue(L->cx, LLVMMDNodeInContext2(L->cx, w, 3)));
+	LLVMBasicBlockRef from[2];
+	LLVMValueRef **csum[2];
+	for (int copy = 0; copy < 2; copy++) {
+		LLVMPositionBuilderAtEnd(L->b, copy ? yes : no);
+		snap_put(L, &s);
+		LowerRegions *R = copy ? NULL : regions_pause(L);
+		block_code(L, rb, NULL, barrier, slot);
+		if (!copy)
+			regions_resume(L, R);
+		csum[copy] = L->csum;
+		from[copy] = LLVMGetInsertBlock(L->b);
+		LLVMBuildBr(L->b, join);
+	}
+	LLVMPositionBuilderAtEnd(L->b, join);
+	snap_put(L, &s);
+	for (int i = 0; L->csum && i < L->k->nins; i++)
+		for (int e = 0; L->csum[i] && e < L->E; e++) {
+			LLVMValueRef phi = LLVMBuildPhi(L->b, L->f32, "");
+			LLVMValueRef v[2] = {csum[0][i][e], csum[1][i][e]};
+			LLVMAddIncoming(phi, v, from, 2);
+			L->csum[i][e] = phi;
+		}
 }
 
 static LLVMValueRef
@@ -174,24 +282,23 @@ grid_loop(Lower *L)
 			cur[i] = phi;
 		}
 	LLVMValueRef **csum = colsum_phis(L, pre);
+	regions_head(L);
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, rb, nrb, ""), body, exit);
 	LLVMPositionBuilderAtEnd(L->b, body);
-	regions_start(L, rb); /* --regions: a slot a row block; the ticket's wait is in its first */
+	/* --regions: a slot a row block; the ticket's wait is in its first region */
+	LLVMValueRef sampled = regions_sampled(L, rb);
+	regions_start(L, rb, sampled);
 	LLVMValueRef rbn = next_block(L, rb, stride, sm.red_bytes);
 	LLVMValueRef **next = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
 	if (g->ahead) {
 		place_row(L, rbn);
 		issue_loads(L, SH_TILE, next);
 	}
-	place_row(L, rb);
 	for (int i = 0; i < k->nins; i++)
 		if (cur[i])
 			L->given[i] = cur[i];
-	row_body(L);
-	/* the next block's partials and ticket reuse the shared words this block read */
-	if (sm.red_bytes > 0)
-		intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
-	region_mark(L, R_END);
+	/* the next block's partials and ticket reuse the shared words this block read: a barrier */
+	block_code(L, rb, sampled, sm.red_bytes > 0, NULL);
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
 	LLVMBuildBr(L->b, head);
 	LLVMAddIncoming(rb, &rbn, &latch, 1);
@@ -214,10 +321,8 @@ lower_rows(Lower *L)
 	if (L->c->cfg.grid > 0) {
 		grid_loop(L);
 	} else {
-		regions_start(L, L->cta);
-		place_row(L, LLVMBuildUDiv(L->b, L->cta, ci64(L, L->nseg), ""));
-		row_body(L);
-		region_mark(L, R_END);
+		LLVMValueRef rb = LLVMBuildUDiv(L->b, L->cta, ci64(L, L->nseg), "");
+		block_code(L, rb, regions_sampled(L, rb), 0, L->cta);
 	}
 	LLVMBuildRetVoid(L->b);
 }

@@ -14,14 +14,33 @@ struct LowerRegions {
 	LLVMValueRef stride; /* the constant global holding n + 2 */
 	LLVMValueRef lane0;  /* i1: lane 0 of its warp, which stamps for the warp */
 	LLVMValueRef tid0;   /* i1: thread 0, which names the slot's CTA */
-	LLVMValueRef last;   /* i64 stack slot: the first word of the CTA's last slot, or -1 */
+	LLVMValueRef last;   /* grid: i64 stack slot, the first word of the CTA's last block's slot
+				when that block was stamped, else -1 */
+	LLVMValueRef iter;   /* grid: i64 stack slot, the blocks the CTA walked so far */
 	int open;	     /* the open region, or -1 */
 	int open_kind;
 	int persistent; /* the first region was a persistent body */
 	int ncombine;	/* persistent: combines marked so far */
+	int grid;	/* a persistent grid: a `between` region ends at the loop's head */
 	int tail;	/* a colsum region ends after the grid's blocks (regions_tail) */
+	int every;	/* regions_every */
 	Regions list;
 };
+
+int
+regions_every(const Compile *c)
+{
+	int64_t rb = (c->M + c->cfg.m_block - 1) / c->cfg.m_block;
+	int64_t e = rb * config_segments(&c->cfg) / REGIONS_SAMPLES;
+	return e < 1 ? 1 : e > REGIONS_EVERY_MAX ? REGIONS_EVERY_MAX : (int)e;
+}
+
+int
+regions_slot_stamped(int every, int64_t s, int64_t grid, int segments)
+{
+	int64_t unit = grid > 0 ? s / grid + s % grid : s / segments;
+	return unit % every == 0;
+}
 
 LLVMTypeRef *
 regions_param_type(Lower *L, LLVMTypeRef *pt, int *np)
@@ -59,7 +78,9 @@ regions_begin(Lower *L)
 	memset(R, 0, sizeof *R);
 	R->open = -1;
 	R->list.group = L->nseg;
-	R->tail = L->c->cfg.grid > 0 && L->k->plan->ncolsum > 0;
+	R->grid = L->c->cfg.grid > 0;
+	R->tail = R->grid && L->k->plan->ncolsum > 0;
+	R->every = regions_every(L->c);
 	R->buf = LLVMGetParam(L->fn, (unsigned)L->np - 1);
 	LLVMSetValueName2(R->buf, "regions", 7);
 	unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
@@ -70,8 +91,12 @@ regions_begin(Lower *L)
 	LLVMValueRef tid = intr(L, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, NULL, 0);
 	R->tid0 = LLVMBuildICmp(L->b, LLVMIntEQ, tid, ci32(L, 0), "");
 	R->lane0 = LLVMBuildICmp(L->b, LLVMIntEQ, L->lane32, ci32(L, 0), "");
-	R->last = entry_slot(L, L->i64);
-	LLVMBuildStore(L->b, ci64(L, -1), R->last);
+	if (R->grid) {
+		R->last = entry_slot(L, L->i64);
+		LLVMBuildStore(L->b, ci64(L, -1), R->last);
+		R->iter = entry_slot(L, L->i64);
+		LLVMBuildStore(L->b, ci64(L, 0), R->iter);
+	}
 	L->rg = R;
 }
 
@@ -120,6 +145,9 @@ add_region(Lower *L, LowerRegions *R, int kind)
 		snprintf(r->name, sizeof r->name, "%s", L->split > 1 ? "split" : "rows");
 		r->wait = L->split > 1;
 		break;
+	case R_BETWEEN:
+		snprintf(r->name, sizeof r->name, "between");
+		break;
 	default: /* R_END with a tail: the sums over rows after the grid's blocks */
 		snprintf(r->name, sizeof r->name, "colsum");
 		break;
@@ -127,60 +155,129 @@ add_region(Lower *L, LowerRegions *R, int kind)
 	return R->list.n++;
 }
 
-/* Boundary b of the slot that starts at word slot: lane 0 of each warp reads %globaltimer when
- * its warp gets there and keeps the latest of the CTA's warps (an atomic max whose result is
- * never used, so nothing waits on it). No barrier: the warps go on as they would without the
- * stamps. The timer read does hold ptxas's schedule, though: it moves no load across one. */
+/* The boundary at word w of the buffer: lane 0 of each warp (of those for which who holds) reads
+ * %globaltimer when its warp gets there and keeps the latest of the CTA's warps (an atomic max
+ * whose result is never used, so nothing waits on it). No barrier: the warps go on as they would
+ * without the stamps. The timer read does hold ptxas's schedule, though: it moves no load across
+ * one, which is why a block that is not sampled runs code without them. */
 static void
-stamp_at(Lower *L, LowerRegions *R, LLVMValueRef slot, LLVMValueRef who, int b)
+stamp_word(Lower *L, LowerRegions *R, LLVMValueRef w, LLVMValueRef who)
 {
 	LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.stamp");
 	LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.next");
 	LLVMBuildCondBr(L->b, who, yes, cont);
 	LLVMPositionBuilderAtEnd(L->b, yes);
 	LLVMValueRef t = intr(L, "llvm.nvvm.read.ptx.sreg.globaltimer", NULL, NULL, 0);
-	LLVMValueRef ix = LLVMBuildAdd(L->b, slot, ci64(L, 1 + b), "");
-	LLVMValueRef p = LLVMBuildGEP2(L->b, L->i64, R->buf, &ix, 1, "");
+	LLVMValueRef p = LLVMBuildGEP2(L->b, L->i64, R->buf, &w, 1, "");
 	LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpUMax, p, t, LLVMAtomicOrderingMonotonic, 0);
 	LLVMBuildBr(L->b, cont);
 	LLVMPositionBuilderAtEnd(L->b, cont);
 }
 
+/* Boundary b of the open slot (word 1 + b). */
 static void
 stamp(Lower *L, LowerRegions *R, int b)
 {
-	stamp_at(L, R, R->slot, R->lane0, b);
+	stamp_word(L, R, LLVMBuildAdd(L->b, R->slot, ci64(L, 1 + b), ""), R->lane0);
+}
+
+/* Whether block unit (the sampling rule's number, regions_slot_stamped) is stamped: an i1. */
+static LLVMValueRef
+unit_sampled(Lower *L, LowerRegions *R, LLVMValueRef unit)
+{
+	return LLVMBuildICmp(L->b, LLVMIntEQ, LLVMBuildURem(L->b, unit, ci64(L, R->every), ""),
+			     ci64(L, 0), "");
+}
+
+/* Word back words before the end of the slot of the CTA's last block, for lane 0 when that block
+ * was stamped (carried round the loop: computing it from the block would take a division by
+ * gridDim a block, which costs more than the two registers). The slot's width is known only once
+ * its regions are closed (stride). */
+static void
+stamp_last(Lower *L, LowerRegions *R, int back)
+{
+	LLVMValueRef last = LLVMBuildLoad2(L->b, L->i64, R->last, "");
+	LLVMValueRef ran = LLVMBuildICmp(L->b, LLVMIntSGE, last, ci64(L, 0), "");
+	LLVMValueRef end =
+	    LLVMBuildAdd(L->b, last, LLVMBuildLoad2(L->b, L->i64, R->stride, ""), "");
+	stamp_word(L, R, LLVMBuildSub(L->b, end, ci64(L, back), ""),
+		   LLVMBuildAnd(L->b, R->lane0, ran, ""));
+}
+
+LLVMValueRef
+regions_sampled(Lower *L, LLVMValueRef rb)
+{
+	LowerRegions *R = L->rg;
+	if (!R || R->every == 1)
+		return NULL;
+	LLVMValueRef unit = rb;
+	if (R->grid) {
+		LLVMValueRef i = LLVMBuildLoad2(L->b, L->i64, R->iter, "");
+		LLVMBuildStore(L->b, LLVMBuildAdd(L->b, i, ci64(L, 1), ""), R->iter);
+		unit = LLVMBuildAdd(L->b, i, L->cta, "");
+	}
+	return unit_sampled(L, R, unit);
 }
 
 void
-regions_start(Lower *L, LLVMValueRef slot)
+regions_start(Lower *L, LLVMValueRef slot, LLVMValueRef sampled)
 {
 	LowerRegions *R = L->rg;
 	if (!R)
 		return;
 	R->slot = LLVMBuildMul(L->b, slot, LLVMBuildLoad2(L->b, L->i64, R->stride, ""), "");
-	stamp(L, R, 0);
+	LLVMValueRef who = sampled ? LLVMBuildAnd(L->b, R->lane0, sampled, "") : R->lane0;
+	stamp_word(L, R, LLVMBuildAdd(L->b, R->slot, ci64(L, 1), ""), who);
 }
 
-/* The slot's end, boundary n (with a tail, n - 1 and n: the tail ends where it starts, and
- * regions_tail moves the CTA's last slot's end), then thread 0 names the slot's CTA and keeps
- * the slot as the CTA's last. After the kernel's work, so no store comes before its loads. */
-static void
-flush(Lower *L, LowerRegions *R)
+void
+regions_head(Lower *L)
 {
-	int n = R->list.n;
+	LowerRegions *R = L->rg;
+	if (!R || !R->grid)
+		return;
+	/* the `between` region's end (word n of the slot: the last but one) and, with a tail, the
+	 * colsum region's (word n + 1): zero long unless the loop exits, when regions_tail moves
+	 * it (an atomic max) */
+	stamp_last(L, R, 1 + R->tail);
 	if (R->tail)
-		stamp(L, R, n - 1);
-	stamp(L, R, n);
+		stamp_last(L, R, 1);
+}
+
+LowerRegions *
+regions_pause(Lower *L)
+{
+	LowerRegions *R = L->rg;
+	if (R && R->grid)
+		LLVMBuildStore(L->b, ci64(L, -1), R->last);
+	L->rg = NULL;
+	return R;
+}
+
+void
+regions_resume(Lower *L, LowerRegions *R)
+{
+	L->rg = R;
+}
+
+/* The row block's end: the boundary where its last region (rows, or split) ends; under a grid
+ * the `between` region starts there and ends at the loop's head (regions_head). Then thread 0
+ * names the slot's CTA and keeps the slot as the CTA's last. After the kernel's work, so no
+ * store comes before its loads. */
+static void
+flush(Lower *L, LowerRegions *R, int b)
+{
+	stamp(L, R, b);
 	LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.cta");
 	LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.done");
 	LLVMBuildCondBr(L->b, R->tid0, yes, cont);
 	LLVMPositionBuilderAtEnd(L->b, yes);
 	LLVMValueRef p = LLVMBuildGEP2(L->b, L->i64, R->buf, &R->slot, 1, "");
 	LLVMSetAlignment(LLVMBuildStore(L->b, LLVMBuildAdd(L->b, L->cta, ci64(L, 1), ""), p), 8);
-	LLVMBuildStore(L->b, R->slot, R->last);
 	LLVMBuildBr(L->b, cont);
 	LLVMPositionBuilderAtEnd(L->b, cont);
+	if (R->grid)
+		LLVMBuildStore(L->b, R->slot, R->last);
 }
 
 void
@@ -189,9 +286,7 @@ regions_tail(Lower *L)
 	LowerRegions *R = L->rg;
 	if (!R || !R->tail)
 		return;
-	LLVMValueRef last = LLVMBuildLoad2(L->b, L->i64, R->last, "");
-	LLVMValueRef ran = LLVMBuildICmp(L->b, LLVMIntSGE, last, ci64(L, 0), "");
-	stamp_at(L, R, last, LLVMBuildAnd(L->b, R->lane0, ran, ""), R->list.n);
+	stamp_last(L, R, 1);
 }
 
 /* The last boundary: the list as named metadata, read back by codegen_regions, and the stride
@@ -225,9 +320,12 @@ region_mark(Lower *L, int kind)
 	if (kind == R_BODY && R->list.n == 0)
 		R->persistent = 1;
 	if (kind == R_END) {
+		int b = R->list.n;
+		if (R->grid)
+			add_region(L, R, R_BETWEEN);
 		if (R->tail)
 			add_region(L, R, R_END);
-		flush(L, R);
+		flush(L, R, b);
 		R->open = -1;
 		regions_close(L, R);
 		return;
@@ -274,9 +372,9 @@ regions_manifest(Buf *b, const Regions *rs, const Launch *l)
 		   ",\n  \"regions\": {\"param\": \"regions\", \"timer\": \"globaltimer\", "
 		   "\"unit\": \"ns\", \"layout\": \"u64 [slot][cta+1, boundary 0..n]\", "
 		   "\"slot\": \"%s\", \"slots\": %lld, \"words\": %d, \"bytes_value\": %lld, "
-		   "\"group\": %d, \"list\": [",
+		   "\"group\": %d, \"every\": %d, \"list\": [",
 		   l->grid_cap ? "row block" : "cta", (long long)l->blocks, rs->n + 2,
-		   (long long)(l->blocks * (rs->n + 2) * 8), rs->group);
+		   (long long)(l->blocks * (rs->n + 2) * 8), rs->group, rs->every);
 	for (int i = 0; i < rs->n; i++)
 		buf_printf(b, "%s\n    {\"name\": \"%s\", \"wait\": %s}", i ? "," : "",
 			   rs->r[i].name, rs->r[i].wait ? "true" : "false");

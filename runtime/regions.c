@@ -29,6 +29,14 @@ regions_parse(MRegions *r, json_t *block, const char *file, Diag *d)
 			       "slot? Compile it again");
 	r->slots = json_integer_value(slots);
 	r->words = (int)json_integer_value(words);
+	json_t *every = json_object_get(block, "every");
+	if (!json_is_integer(every) || json_integer_value(every) < 1 ||
+	    json_integer_value(every) > 1 << 20)
+		return diag_at(d, file, (Loc){0},
+			       "manifest: \"regions\" needs \"every\" (1 row block in every is "
+			       "stamped, at least 1): a manifest from before the sampling? Compile "
+			       "it again");
+	r->every = (int)json_integer_value(every);
 	for (size_t i = 0; i < json_array_size(list); i++) {
 		json_t *e = json_array_get(list, i);
 		const char *name = json_string_value(json_object_get(e, "name"));
@@ -92,17 +100,13 @@ regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int
 	memset(t, 0, sizeof *t);
 	int n = info->n, W = info->words, rc = -1;
 	int64_t nslots = info->slots;
-	uint64_t *first = calloc((size_t)nctas + 1, sizeof *first);
-	uint64_t *last = calloc((size_t)nctas + 1, sizeof *last);
-	/* per CTA and region: its durations summed over the CTA's slots; column n: the time
-	 * between the CTA's slots (its life less its slots) */
-	int cols = n + 1;
-	uint64_t *sum = calloc((size_t)nctas * (size_t)cols + 1, sizeof *sum);
-	size_t nv = (size_t)(nslots > nctas ? nslots : nctas) * (size_t)W + 1;
-	uint64_t *v = calloc(nv, sizeof *v);
+	char *seen = calloc((size_t)nctas + 1, 1);
+	/* per stamped slot: its durations, region by region (column n: the slot's whole time) */
+	int64_t *at = calloc((size_t)nslots + 1, sizeof *at);
+	uint64_t *v = calloc((size_t)nslots * (size_t)W + 1, sizeof *v);
 	uint64_t lo = UINT64_MAX, hi = 0;
 	double total = 0;
-	if (!first || !last || !sum || !v) {
+	if (!seen || !at || !v) {
 		diag(d, "out of memory reducing the stamps of %lld slots", (long long)nslots);
 		goto out;
 	}
@@ -113,66 +117,51 @@ regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int
 			goto out;
 		if (!ran)
 			continue;
-		int64_t c = (int64_t)w[0] - 1;
-		t->blocks++;
-		for (int r = 0; r < n; r++)
-			sum[c * cols + r] += w[2 + r] - w[1 + r];
-		first[c] = first[c] && first[c] < w[1] ? first[c] : w[1];
-		last[c] = last[c] > w[1 + n] ? last[c] : w[1 + n];
+		at[t->blocks++] = s;
+		t->ctas += !seen[w[0] - 1];
+		seen[w[0] - 1] = 1;
+		total += (double)(w[1 + n] - w[1]);
+		lo = w[1] < lo ? w[1] : lo;
+		hi = w[1 + n] > hi ? w[1 + n] : hi;
 	}
-	int between = 0;
-	for (int64_t c = 0; c < nctas; c++) {
-		if (!first[c])
-			continue;
-		uint64_t in = 0;
-		for (int r = 0; r < n; r++)
-			in += sum[c * cols + r];
-		sum[c * cols + n] = last[c] - first[c] > in ? last[c] - first[c] - in : 0;
-		between |= sum[c * cols + n] > 0;
-		v[t->ctas++] = last[c] - first[c];
-		total += (double)(last[c] - first[c]);
-		lo = first[c] < lo ? first[c] : lo;
-		hi = last[c] > hi ? last[c] : hi;
-	}
-	if (t->ctas == 0) {
+	if (t->blocks == 0) {
 		diag(d, "no CTA wrote its region stamps (a kernel compiled without --regions, or "
 			"one that did not run)");
 		goto out;
 	}
-	/* under a persistent grid, the time between a CTA's row blocks (the loop's latch, where
-	 * ptxas puts the register copies that wait on the next block's loads) is a row of its own,
-	 * so the rows add up to the CTAs' lives */
-	t->n = n + between;
+	t->n = n;
+	t->every = info->every;
 	t->span_us = (double)(hi - lo) / 1e3;
-	t->resident = hi > lo ? total / (double)(hi - lo) : 0;
-	t->cta_med_us = median_u64(v, t->ctas) / 1e3;
+	/* every row block ran, 1 in every was stamped: the CTA-time of all of them, estimated */
+	t->resident =
+	    hi > lo ? total * ((double)nslots / (double)t->blocks) / (double)(hi - lo) : 0;
+	t->blocks_per_cta = (double)nslots / (double)nctas;
+	for (int64_t i = 0; i < t->blocks; i++)
+		v[i] = stamps[at[i] * W + 1 + n] - stamps[at[i] * W + 1];
+	t->block_med_us = median_u64(v, t->blocks) / 1e3;
 	/* the timer's step: the smallest gap between two different boundary stamps */
 	int64_t k = 0;
-	for (int64_t s = 0; s < nslots; s++)
+	for (int64_t i = 0; i < t->blocks; i++)
 		for (int b = 1; b < W; b++)
-			if (stamps[s * W + b])
-				v[k++] = stamps[s * W + b];
+			v[k++] = stamps[at[i] * W + b];
 	qsort(v, (size_t)k, sizeof *v, cmp_u64);
 	for (int64_t i = 1; i < k; i++)
 		if (v[i] > v[i - 1] && (t->tick_ns == 0 || (double)(v[i] - v[i - 1]) < t->tick_ns))
 			t->tick_ns = (double)(v[i] - v[i - 1]);
-	for (int r = 0; r < t->n; r++) {
+	for (int r = 0; r < n; r++) {
 		RegionStat *st = &t->r[r];
-		snprintf(st->name, sizeof st->name, "%s",
-			 r < n ? info->r[r].name : "between.blocks");
-		st->wait = r < n && info->r[r].wait;
+		snprintf(st->name, sizeof st->name, "%s", info->r[r].name);
+		st->wait = info->r[r].wait;
 		double all = 0;
-		k = 0;
-		for (int64_t c = 0; c < nctas; c++) {
-			if (!first[c])
-				continue;
-			v[k++] = sum[c * cols + r];
-			all += (double)sum[c * cols + r];
+		for (int64_t i = 0; i < t->blocks; i++) {
+			const uint64_t *w = stamps + at[i] * W;
+			v[i] = w[2 + r] - w[1 + r];
+			all += (double)v[i];
 		}
-		st->ctas = k;
-		st->mean_ns = all / (double)k;
-		st->med_ns = median_u64(v, k);
-		st->max_ns = (double)v[k - 1];
+		st->blocks = t->blocks;
+		st->mean_ns = all / (double)t->blocks;
+		st->med_ns = median_u64(v, t->blocks);
+		st->max_ns = (double)v[t->blocks - 1];
 		st->share = total > 0 ? all / total : 0;
 		st->level_us = st->share * t->span_us;
 		t->sum_med_us += st->med_ns / 1e3;
@@ -182,7 +171,8 @@ regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int
 		if (!st->wait)
 			continue;
 		/* a CTA's wait: from its arrival to the last arrival among its group's CTAs (a
-		 * wait region has a slot a CTA: split rows and clusters have no grid) */
+		 * wait region has a slot a CTA: split rows and clusters have no grid, and a row's
+		 * CTAs are stamped together) */
 		int g = info->group > 0 ? info->group : 1;
 		k = 0;
 		for (int64_t c0 = 0; c0 < nslots; c0 += g) {
@@ -200,11 +190,11 @@ regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int
 		st->wait_med_ns = median_u64(v, k);
 		st->wait_max_ns = (double)v[k - 1];
 	}
+	t->cta_us = t->sum_med_us * t->blocks_per_cta;
 	rc = 0;
 out:
-	free(first);
-	free(last);
-	free(sum);
+	free(seen);
+	free(at);
 	free(v);
 	return rc;
 }
@@ -215,19 +205,20 @@ regions_report(Buf *b, const RegionTable *t)
 	double k = t->kernel_us > 0 ? 100 / t->kernel_us : 0;
 	buf_printf(b,
 		   "  regions: one launch, L2 flushed: kernel %.2f us, stamps span %.2f us, %lld "
-		   "CTAs over %lld row blocks, %.1f resident on average, timer step %.0f ns\n",
-		   t->kernel_us, t->span_us, (long long)t->ctas, (long long)t->blocks, t->resident,
-		   t->tick_ns);
+		   "row blocks stamped (1 in %d) by %lld CTAs, %.1f resident on average, timer "
+		   "step %.0f ns\n",
+		   t->kernel_us, t->span_us, (long long)t->blocks, t->every, (long long)t->ctas,
+		   t->resident, t->tick_ns);
 	if (t->per_sm > 0)
 		buf_printf(b, "  occupancy: %d CTAs an SM x %d SMs; %lld CTAs are %.2f wave(s)\n",
 			   t->per_sm, t->sms, (long long)t->grid,
 			   (double)t->grid / ((double)t->per_sm * t->sms));
-	buf_printf(b, "  %-18s %7s %10s %10s %10s %7s %10s %21s\n", "region", "CTAs", "median us",
+	buf_printf(b, "  %-18s %7s %10s %10s %10s %7s %10s %21s\n", "region", "blocks", "median us",
 		   "mean us", "max us", "share", "kernel us", "wait median/max us");
 	for (int r = 0; r < t->n; r++) {
 		const RegionStat *s = &t->r[r];
 		buf_printf(b, "  %-18s %7lld %10.3f %10.3f %10.3f %6.1f%% %10.3f", s->name,
-			   (long long)s->ctas, s->med_ns / 1e3, s->mean_ns / 1e3, s->max_ns / 1e3,
+			   (long long)s->blocks, s->med_ns / 1e3, s->mean_ns / 1e3, s->max_ns / 1e3,
 			   100 * s->share, s->level_us);
 		if (s->wait)
 			buf_printf(b, " %10.3f/%-10.3f", s->wait_med_ns / 1e3,
@@ -235,9 +226,9 @@ regions_report(Buf *b, const RegionTable *t)
 		buf_puts(b, "\n");
 	}
 	buf_printf(b,
-		   "  per CTA: medians sum to %.3f us (%.1f%% of the kernel's time), a CTA's "
-		   "median life %.3f us\n",
-		   t->sum_med_us, k * t->sum_med_us, t->cta_med_us);
+		   "  per block: medians sum to %.3f us (a block's median %.3f us); %.2f blocks a "
+		   "CTA: %.3f us (%.1f%% of the kernel's time)\n",
+		   t->sum_med_us, t->block_med_us, t->blocks_per_cta, t->cta_us, k * t->cta_us);
 	buf_printf(b,
 		   "  kernel level: CTA-time over the CTAs resident on average sums to %.3f us "
 		   "(%.1f%% of the kernel's time); dominant: %s (%.1f%%)\n",

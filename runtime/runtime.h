@@ -36,11 +36,11 @@ typedef struct {
 /* The manifest's regions block (rkc compile --regions, docs/regions.md): the stamp buffer is
  * u64 [slots][words]: a slot per row block (per CTA without a persistent grid) holding the CTA
  * that ran it + 1, then words - 1 = n + 1 boundaries in ns (region r from boundary r to r + 1);
- * a region with wait set starts at a CTA's arrival at a combine over group consecutive CTAs. n is
- * 0 without the block. */
+ * 1 block in every is stamped, the others' slots stay zero; a region with wait set starts at a
+ * CTA's arrival at a combine over group consecutive CTAs. n is 0 without the block. */
 #define MAX_MREGIONS 64
 typedef struct {
-	int n, group;
+	int n, group, every;
 	int64_t slots;
 	int words;
 	struct {
@@ -77,28 +77,33 @@ int manifest_stride_check(const Manifest *m, const char *array, int64_t stride, 
 struct json_t;
 int regions_parse(MRegions *r, struct json_t *block, const char *file, Diag *d);
 
-/* One region over the CTAs that ran it: per CTA, its durations summed over the row blocks the
- * CTA ran (one block without a persistent grid); the median, mean and max over CTAs; its share,
- * the sum over CTAs over the CTAs' lives summed (a CTA's first boundary to its last); its kernel
- * level, the share times the stamps' span: the CTA-time spent in it over the mean number of CTAs
- * resident, so the regions' levels add up to the span. For a wait region, the time from a CTA's
- * arrival (the region's start) to its group's last. */
+/* One region over the stamped row blocks (slots): the median, mean and max of its duration; its
+ * share, the sum over the blocks over the blocks' times summed (a block's first boundary to its
+ * last); its kernel level, the share times the stamps' span: the CTA-time spent in it over the
+ * mean number of CTAs resident, so the regions' levels add up to the span. For a wait region, the
+ * time from a CTA's arrival (the region's start) to its group's last. */
 typedef struct {
 	char name[32];
 	int wait;
-	int64_t ctas;
+	int64_t blocks;
 	double med_ns, mean_ns, max_ns, share, level_us;
 	double wait_med_ns, wait_max_ns;
 } RegionStat;
 typedef struct {
-	RegionStat r[MAX_MREGIONS + 1]; /* the manifest's, then `between.blocks` (regions_reduce) */
+	RegionStat r[MAX_MREGIONS];
 	int n;
-	int64_t ctas;	  /* CTAs that stamped */
-	int64_t blocks;	  /* slots stamped: row blocks (CTAs without a persistent grid) */
-	double kernel_us; /* the launch's time (events) */
-	double span_us;	  /* the first start to the last end, over all CTAs */
-	double cta_med_us, sum_med_us, sum_level_us;
-	double resident; /* CTAs resident on average: the CTAs' lives summed over the span */
+	int every;	       /* 1 row block in every was stamped (the manifest's) */
+	int64_t ctas;	       /* CTAs that stamped a block */
+	int64_t blocks;	       /* slots stamped: row blocks (CTAs without a persistent grid) */
+	double kernel_us;      /* the launch's time (events) */
+	double span_us;	       /* the first start to the last end, over the stamped blocks */
+	double sum_med_us;     /* the regions' medians summed: a row block's time */
+	double block_med_us;   /* the median of a stamped block's time */
+	double blocks_per_cta; /* the row blocks (slots) over the CTAs launched */
+	double cta_us;	       /* sum_med_us * blocks_per_cta: a CTA's life, estimated */
+	double sum_level_us;
+	double resident; /* CTAs resident on average: the blocks' times (all, estimated from the
+			    stamped ones) summed over the span */
 	double tick_ns; /* the smallest step between two different stamps: the timer's resolution */
 	int dominant;	/* the region with the largest share */
 	/* the launch's occupancy, when the runner knows it (0 else): CTAs an SM, SMs, waves */

@@ -58,22 +58,23 @@ regions_json(const RegionTable *t)
 	json_t *list = json_array();
 	for (int i = 0; i < t->n; i++) {
 		const RegionStat *s = &t->r[i];
-		json_t *o = json_pack("{s:s,s:I,s:f,s:f,s:f,s:f,s:f}", "name", s->name, "ctas",
-				      (json_int_t)s->ctas, "median_us", s->med_ns / 1e3, "mean_us",
-				      s->mean_ns / 1e3, "max_us", s->max_ns / 1e3, "share",
-				      s->share, "kernel_level_us", s->level_us);
+		json_t *o = json_pack("{s:s,s:I,s:f,s:f,s:f,s:f,s:f}", "name", s->name, "blocks",
+				      (json_int_t)s->blocks, "median_us", s->med_ns / 1e3,
+				      "mean_us", s->mean_ns / 1e3, "max_us", s->max_ns / 1e3,
+				      "share", s->share, "kernel_level_us", s->level_us);
 		if (s->wait)
 			json_object_update_new(o, json_pack("{s:f,s:f}", "wait_median_us",
 							    s->wait_med_ns / 1e3, "wait_max_us",
 							    s->wait_max_ns / 1e3));
 		json_array_append_new(list, o);
 	}
-	json_t *o =
-	    json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:f,s:s,s:o}", "kernel_us", t->kernel_us,
-		      "span_us", t->span_us, "sum_median_us", t->sum_med_us, "sum_kernel_level_us",
-		      t->sum_level_us, "cta_median_us", t->cta_med_us, "timer_step_ns", t->tick_ns,
-		      "ctas", (json_int_t)t->ctas, "blocks", (json_int_t)t->blocks, "resident",
-		      t->resident, "dominant", t->r[t->dominant].name, "list", list);
+	json_t *o = json_pack(
+	    "{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:i,s:f,s:s,s:o}", "kernel_us", t->kernel_us,
+	    "span_us", t->span_us, "sum_median_us", t->sum_med_us, "sum_kernel_level_us",
+	    t->sum_level_us, "block_median_us", t->block_med_us, "blocks_per_cta",
+	    t->blocks_per_cta, "cta_us", t->cta_us, "timer_step_ns", t->tick_ns, "ctas",
+	    (json_int_t)t->ctas, "blocks", (json_int_t)t->blocks, "every", t->every, "resident",
+	    t->resident, "dominant", t->r[t->dominant].name, "list", list);
 	if (t->per_sm > 0)
 		json_object_update_new(o,
 				       json_pack("{s:i,s:i,s:I,s:f}", "per_sm", t->per_sm, "sms",

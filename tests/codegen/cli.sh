@@ -24,18 +24,23 @@ grep -q '"persistent": false, "r_block": 1024' "$t/c.json" || fail "forced confi
 grep -q 'forced over the rkc policy' "$t/c.json" || fail "forced reason"
 
 # --regions: a stamp per boundary (each warp's lane 0 reads %globaltimer into an atomic max, no
-# barrier), the buffer last in the manifest's params and the regions block; under a persistent
-# grid a slot per row block; the same compile without it has neither.
+# barrier), the buffer last in the manifest's params and the regions block; 1000 row blocks are
+# sampled 1 in 15 (1000 / 64), so the row code is there twice, with and without the stamps; under
+# a persistent grid a slot per row block and a `between` region; the same compile without it has
+# neither.
 $rkc compile testdata/kernels/softmax.rk --shape 1000x50257 --dtype bf16 --regions -o "$t/r.ptx" || fail "--regions"
 grep -q 'mov.u64 	%rd[0-9]*, %globaltimer;' "$t/r.ptx" || fail "--regions: no %globaltimer read"
 [ "$(grep -c 'atom.global.max.u64' "$t/r.ptx")" = 7 ] || fail "--regions: not 7 boundaries (6 regions)"
 grep -q '"name": "regions", "kind": "regions", "type": "u64", "shape": "", "bytes": 64000}' "$t/r.json" ||
 	fail "--regions: the buffer's parameter: $(grep regions "$t/r.json")"
-grep -q '"layout": "u64 \[slot\]\[cta+1, boundary 0..n\]", "slot": "cta", "slots": 1000, "words": 8' "$t/r.json" ||
+grep -q '"layout": "u64 \[slot\]\[cta+1, boundary 0..n\]", "slot": "cta", "slots": 1000, "words": 8, "bytes_value": 64000, "group": 1, "every": 15' "$t/r.json" ||
 	fail "--regions: the block: $(grep layout "$t/r.json")"
+[ "$(grep -c 'bar.sync' "$t/r.ptx")" = "$((2 * $(grep -c 'bar.sync' "$t/a.ptx")))" ] ||
+	fail "--regions: the row code not there twice"
 $rkc compile testdata/kernels/softmax.rk --shape 1000x50257 --dtype bf16 --regions --config grid=264 -o "$t/r2.ptx" ||
 	fail "--regions under a persistent grid"
-grep -q '"slot": "row block", "slots": 1000, "words": 8' "$t/r2.json" || fail "--regions, grid: $(grep layout "$t/r2.json")"
+grep -q '"slot": "row block", "slots": 1000, "words": 9' "$t/r2.json" && grep -q '"name": "between"' "$t/r2.json" ||
+	fail "--regions, grid: $(grep layout "$t/r2.json")"
 ! grep -q 'globaltimer' "$t/a.ptx" && ! grep -q 'regions' "$t/a.json" || fail "stamps without --regions"
 
 if $rkc compile testdata/kernels/layer_norm.rk --shape 64x4096 --dtype bf16 --config split=2 \

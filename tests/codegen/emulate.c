@@ -112,31 +112,43 @@ stamps_new(Stamps *rg, const Kernel *k, const Compile *c, Diag *d)
 	return 0;
 }
 
-/* Every slot (row block) stamped every region, in order (regions_reduce checks the order), by
+/* The slots (row blocks) the sampling rule names stamped, and no other (without the work counter;
+ * with it, at least one), each with every region in order (regions_reduce checks the order), by
  * the CTA that ran it: without the work counter, CTA c runs blocks c, c + grid.x, ... */
 static int
 stamps_check(const Stamps *rg, const Compile *c, Diag *d)
 {
 	RegionTable t;
 	const MRegions *info = &rg->m.regions;
-	int64_t ctas = rg->m.grid[0];
+	int64_t ctas = rg->m.grid[0], W = info->words, want = 0;
+	if (info->every != regions_every(c))
+		return diag(d, "the manifest samples 1 block in %d, regions_every %d", info->every,
+			    regions_every(c));
 	if (regions_reduce(&t, info, rg->st, ctas, d))
 		return -1;
-	if (t.blocks != info->slots || t.ctas != ctas)
-		return diag(d, "%lld of %lld slots stamped, by %lld of %lld CTAs",
-			    (long long)t.blocks, (long long)info->slots, (long long)t.ctas,
-			    (long long)ctas);
+	for (int64_t s = 0; !c->cfg.dynamic && s < info->slots; s++) {
+		int on =
+		    regions_slot_stamped(info->every, s, c->cfg.grid, config_segments(&c->cfg));
+		want += on;
+		if (on != (rg->st[s * W] != 0))
+			return diag(d, "slot %lld is %sstamped, the sampling rule says %s",
+				    (long long)s, on ? "not " : "", on ? "yes" : "no");
+		if (on && rg->st[s * W] != (uint64_t)(s % ctas) + 1)
+			return diag(d, "slot %lld names CTA %lld, not %lld", (long long)s,
+				    (long long)rg->st[s * W] - 1, (long long)(s % ctas));
+	}
+	if (!c->cfg.dynamic && t.blocks != want)
+		return diag(d, "%lld slots stamped, the sampling rule names %lld",
+			    (long long)t.blocks, (long long)want);
 	for (int i = 0; i < t.n; i++) {
-		if (t.r[i].ctas != ctas)
-			return diag(d, "region %s stamped by %lld of %lld CTAs", t.r[i].name,
-				    (long long)t.r[i].ctas, (long long)ctas);
 		/* the sums over rows after the grid's blocks: the last CTA of each group (two or
 		 * more groups from two CTAs on) waits for every group, so its last slot's tail ends
 		 * after every slot's rows have: at least two slots end there, where a tail that
-		 * ended with its own block's rows would leave only the last block's */
-		if (!strcmp(t.r[i].name, "colsum") && ctas >= 2) {
+		 * ended with its own block's rows would leave only the last block's (every block
+		 * stamped: under sampling a CTA's last block may not be) */
+		if (!strcmp(t.r[i].name, "colsum") && ctas >= 2 && info->every == 1) {
 			uint64_t rows_end = 0;
-			int64_t after = 0, W = info->words;
+			int64_t after = 0;
 			for (int64_t s = 0; s < info->slots; s++)
 				if (rg->st[s * W + 1 + i] > rows_end)
 					rows_end = rg->st[s * W + 1 + i];
@@ -149,10 +161,6 @@ stamps_check(const Stamps *rg, const Compile *c, Diag *d)
 					    (long long)after);
 		}
 	}
-	for (int64_t s = 0; !c->cfg.dynamic && s < info->slots; s++)
-		if (rg->st[s * info->words] != (uint64_t)(s % ctas) + 1)
-			return diag(d, "slot %lld names CTA %lld, not %lld", (long long)s,
-				    (long long)rg->st[s * info->words] - 1, (long long)(s % ctas));
 	return 0;
 }
 

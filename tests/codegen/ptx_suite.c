@@ -466,28 +466,36 @@ main(int argc, char **argv)
 		}
 		free(text);
 	}
-	/* --regions: no barrier of its own */
+	/* --regions: no barrier of its own (sampled, the row block's code is there twice, stamped
+	 * and plain, and the barriers outside it, the ticket's and the colsum's, once: between
+	 * one and two times as many) */
 	int nbars = 0, bars_max = 0;
 	for (int i = 0; i < npts && pts[i].c.regions; i++) {
 		char path[512];
 		snprintf(path, sizeof path, "%s/%d.bars", dir, i);
 		FILE *f = fopen(path, "r");
-		int with = -1, without = -2;
-		if (!f || fscanf(f, "%d %d", &with, &without) != 2 || with != without) {
-			fprintf(stderr, "FAIL %s %s: %d barriers with --regions, %d without\n",
-				pts[i].arch, pts[i].what, with, without);
+		int with = -1, without = -2, copies = regions_every(&pts[i].c) > 1 ? 2 : 1;
+		int ok = f && fscanf(f, "%d %d", &with, &without) == 2 && with >= without &&
+			 with <= copies * without;
+		if (!ok) {
+			fprintf(stderr,
+				"FAIL %s %s: %d barriers with --regions, %d without, %d cop%s of "
+				"the row block's code\n",
+				pts[i].arch, pts[i].what, with, without, copies,
+				copies > 1 ? "ies" : "y");
 			fails++;
 		}
 		if (f)
 			fclose(f);
 		unlink(path);
-		nbars += with == without;
+		nbars += ok;
 		bars_max = with > bars_max ? with : bars_max;
 	}
 	if (npts && pts[0].c.regions)
-		printf("barriers: %d of %d points have as many with --regions as without (at most "
-		       "%d a kernel)\n",
-		       nbars, npts, bars_max);
+		printf(
+		    "barriers: %d of %d points have as many with --regions as without, a copy of "
+		    "the row code (at most %d a kernel)\n",
+		    nbars, npts, bars_max);
 	/* ptxas, two at a time */
 	int running = 0, next = 0, spills = 0, maxregs = 0;
 	pid_t *pid = calloc(npts, sizeof *pid);

@@ -738,7 +738,7 @@ static const uint64_t stamps4[] = {
 static MRegions
 three_regions(void)
 {
-	MRegions info = {.n = 3, .group = 2, .slots = 4, .words = 5};
+	MRegions info = {.n = 3, .group = 2, .every = 1, .slots = 4, .words = 5};
 	strcpy(info.r[0].name, "load");
 	strcpy(info.r[1].name, "pass0.cluster");
 	info.r[1].wait = 1;
@@ -759,12 +759,12 @@ test_regions_reduce(void **state)
 	assert_int_equal(t.blocks, 4);
 	/* load: 100, 300, 50, 200 */
 	assert_true(t.r[0].med_ns == 150 && t.r[0].max_ns == 300 && t.r[0].mean_ns == 162.5);
-	assert_int_equal(t.r[0].ctas, 4);
+	assert_int_equal(t.r[0].blocks, 4);
 	/* the cluster combine: 300, 100, 50, 50; arrivals 1100, 1300 | 2050, 2200 */
 	assert_true(t.r[1].med_ns == 75 && t.r[1].max_ns == 300);
 	assert_true(t.r[1].wait_med_ns == 75 && t.r[1].wait_max_ns == 200);
 	/* rows: 50, 10, 10, 10 */
-	assert_int_equal(t.r[2].ctas, 4);
+	assert_int_equal(t.r[2].blocks, 4);
 	assert_true(t.r[2].med_ns == 10 && t.r[2].max_ns == 50 && t.r[2].mean_ns == 20);
 	/* CTAs last 450, 410, 110 and 260 ns: 1230 in all, over a span of 1260 */
 	assert_true(fabs(t.r[0].share - 650.0 / 1230) < 1e-12);
@@ -775,8 +775,9 @@ test_regions_reduce(void **state)
 	assert_true(fabs(t.resident - 1230.0 / 1260) < 1e-12);
 	assert_true(fabs(t.r[0].level_us - 1.26 * 650 / 1230) < 1e-12);
 	assert_true(fabs(t.sum_level_us - 1.26) < 1e-12);
-	assert_true(fabs(t.cta_med_us - 0.335) < 1e-12);
+	assert_true(fabs(t.block_med_us - 0.335) < 1e-12);
 	assert_true(fabs(t.sum_med_us - 0.235) < 1e-12);
+	assert_true(t.blocks_per_cta == 1 && fabs(t.cta_us - 0.235) < 1e-12);
 	assert_true(t.tick_ns == 10);
 	t.kernel_us = 2;
 	t.per_sm = 2;
@@ -784,54 +785,60 @@ test_regions_reduce(void **state)
 	t.grid = 4;
 	Buf b = {0};
 	regions_report(&b, &t);
-	assert_non_null(strstr(b.s, "stamps span 1.26 us, 4 CTAs over 4 row blocks, 1.0 resident "
-				    "on average, timer step 10 ns"));
+	assert_non_null(strstr(b.s, "stamps span 1.26 us, 4 row blocks stamped (1 in 1) by 4 CTAs, "
+				    "1.0 resident on average, timer step 10 ns"));
 	assert_non_null(strstr(b.s, "occupancy: 2 CTAs an SM x 4 SMs; 4 CTAs are 0.50 wave(s)"));
 	assert_non_null(strstr(b.s, "  pass0.cluster            4      0.075      0.125      0.300"
 				    "   40.7%      0.512      0.075/0.200"));
-	assert_non_null(strstr(b.s, "medians sum to 0.235 us (11.8% of the kernel's time)"));
+	assert_non_null(strstr(b.s, "medians sum to 0.235 us (a block's median 0.335 us); 1.00 "
+				    "blocks a CTA: 0.235 us (11.8% of the kernel's time)"));
 	assert_non_null(strstr(b.s, "sums to 1.260 us (63.0% of the kernel's time); dominant: "
 				    "load (52.8%)"));
 	buf_free(&b);
 }
 
-/* A persistent grid of two CTAs over five row blocks (CTA c runs blocks c, c + 2, ...) and a
- * sixth slot no CTA ran: a CTA's regions are summed over its blocks, and the time between a
- * CTA's blocks (10 ns before block 4) is a row of its own. */
+/* A persistent grid of two CTAs over six row blocks (CTA c runs blocks c, c + 2, c + 4), 1 in 2
+ * stamped: the CTA's i-th block when (i + c) % 2 == 0, so blocks 0, 3 and 4. The stats are over
+ * the stamped blocks; a CTA's time is a block's times the blocks a CTA runs (3), and the CTAs
+ * resident on average count the blocks not stamped (twice the stamped ones' time). */
 static void
 test_regions_grid(void **state)
 {
 	static const uint64_t st[] = {
-	    1, 100, 150, 160, /* block 0, CTA 0 */
-	    2, 100, 180, 200, /* block 1, CTA 1 */
-	    1, 160, 200, 210, /* block 2, CTA 0 */
-	    2, 200, 260, 270, /* block 3, CTA 1 */
-	    1, 220, 235, 250, /* block 4, CTA 0 */
-	    0, 0,   0,	 0,   /* not run */
+	    1, 100, 150, 160, 170, /* block 0, CTA 0 */
+	    0, 0,   0,	 0,   0,   /* block 1, CTA 1: not stamped */
+	    0, 0,   0,	 0,   0,   /* block 2, CTA 0: not stamped */
+	    2, 200, 260, 270, 272, /* block 3, CTA 1 */
+	    1, 220, 235, 250, 251, /* block 4, CTA 0 */
+	    0, 0,   0,	 0,   0,   /* block 5, CTA 1: not stamped */
 	};
-	MRegions info = {.n = 2, .group = 1, .slots = 6, .words = 4};
+	for (int s = 0; s < 6; s++)
+		assert_int_equal(regions_slot_stamped(2, s, 2, 1), st[s * 5] != 0);
+	MRegions info = {.n = 3, .group = 1, .every = 2, .slots = 6, .words = 5};
 	strcpy(info.r[0].name, "load");
 	strcpy(info.r[1].name, "rows");
+	strcpy(info.r[2].name, "between");
 	RegionTable t;
 	Diag d = {0};
 	if (regions_reduce(&t, &info, st, 2, &d))
 		fail_msg("%s", d.msg);
 	assert_int_equal(t.ctas, 2);
-	assert_int_equal(t.blocks, 5);
-	/* load: 105 and 140; rows: 35 and 30; between: 10 and 0; lives 150 and 170 over a span
-	 * of 170 */
+	assert_int_equal(t.blocks, 3);
+	assert_int_equal(t.every, 2);
+	/* load: 50, 60, 15; rows: 10, 10, 15; between: 10, 2, 1; blocks of 70, 72 and 31 ns over
+	 * a span of 172 */
 	assert_int_equal(t.n, 3);
-	assert_true(t.r[0].med_ns == 122.5 && t.r[0].max_ns == 140);
-	assert_true(t.r[1].med_ns == 32.5 && t.r[1].max_ns == 35);
-	assert_string_equal(t.r[2].name, "between.blocks");
-	assert_true(t.r[2].med_ns == 5 && t.r[2].max_ns == 10 && !t.r[2].wait);
-	assert_true(fabs(t.sum_med_us - 0.160) < 1e-12 && fabs(t.cta_med_us - 0.160) < 1e-12);
-	assert_true(fabs(t.span_us - 0.170) < 1e-12);
-	assert_true(fabs(t.resident - 320.0 / 170) < 1e-12);
-	assert_true(fabs(t.r[0].share - 245.0 / 320) < 1e-12);
-	assert_true(fabs(t.r[2].share - 10.0 / 320) < 1e-12);
-	assert_true(fabs(t.r[0].level_us - 0.17 * 245 / 320) < 1e-12);
-	assert_true(fabs(t.sum_level_us - 0.17) < 1e-12);
+	assert_true(t.r[0].med_ns == 50 && t.r[0].max_ns == 60 && t.r[0].blocks == 3);
+	assert_true(t.r[1].med_ns == 10 && t.r[1].max_ns == 15);
+	assert_true(t.r[2].med_ns == 2 && t.r[2].max_ns == 10 && !t.r[2].wait);
+	assert_true(fabs(t.sum_med_us - 0.062) < 1e-12 && fabs(t.block_med_us - 0.070) < 1e-12);
+	assert_true(t.blocks_per_cta == 3 && fabs(t.cta_us - 0.186) < 1e-12);
+	assert_true(fabs(t.span_us - 0.172) < 1e-12);
+	assert_true(fabs(t.resident - 346.0 / 172) < 1e-12);
+	assert_true(fabs(t.r[0].share - 125.0 / 173) < 1e-12);
+	assert_true(fabs(t.r[2].share - 13.0 / 173) < 1e-12);
+	assert_true(fabs(t.r[0].level_us - 0.172 * 125 / 173) < 1e-12);
+	assert_true(fabs(t.sum_level_us - 0.172) < 1e-12);
 }
 
 static void
@@ -895,6 +902,7 @@ expect_regions_manifest(const char *kernel, const char *cfg, const char *const *
 	int64_t blocks = (c.M + c.cfg.m_block - 1) / c.cfg.m_block * group;
 	assert_int_equal(m.regions.slots, blocks);
 	assert_int_equal(m.regions.words, n + 2);
+	assert_int_equal(m.regions.every, 1); /* 5 rows: every block stamped */
 	assert_int_equal(last->bytes, blocks * (n + 2) * 8);
 	assert_true(c.cfg.grid > 0 ? m.grid[0] < blocks : m.grid[0] == blocks);
 	buf_free(&man);
@@ -920,10 +928,23 @@ test_regions_manifest(void **state)
 	    "testdata/kernels/layer_norm.rk",
 	    "persistent=1,r_block=512,m_block=1,num_warps=2,vec=8,split=1,cluster=2", layer_norm, 8,
 	    2);
+	const char *grid[] = {"load", "combine0", "body1", "rows", "between"};
 	expect_regions_manifest("testdata/kernels/rms_norm.rk",
 				"persistent=1,r_block=1024,m_block=1,num_warps=4,vec=8,grid=2,"
 				"dynamic=1",
-				persistent, 4, 1);
+				grid, 5, 1);
+	/* 1 row block in every stamped: the slots (row blocks times the CTAs a row) over 64, from
+	 * 1 to 16 */
+	Compile cs = {.M = 1000, .cfg = {.m_block = 2}};
+	assert_int_equal(regions_every(&cs), 7); /* 500 blocks */
+	cs.M = 255;
+	assert_int_equal(regions_every(&cs), 2); /* 128 */
+	cs.M = 125;
+	assert_int_equal(regions_every(&cs), 1); /* 63 */
+	cs.M = 1 << 20;
+	assert_int_equal(regions_every(&cs), 16);
+	cs = (Compile){.M = 64, .cfg = {.m_block = 1, .split = 4}};
+	assert_int_equal(regions_every(&cs), 4); /* 64 rows of 4 segments */
 	/* without regions, neither the parameter nor the block */
 	Kernel *k = load_kernel_file("testdata/kernels/rms_norm.rk");
 	Compile c = {"sm_90", TY_F32, 8, 64, {1, 64, 1, 2, 1, 1, 0, 1, 0, 1, 0, 0, 0}, 0};
