@@ -139,17 +139,19 @@ typedef struct {
 	int every; /* 1 row block in every is stamped (regions_every) */
 } Regions;
 /* Sampling: without a persistent grid, row block rb (its CTAs: a split row's or a cluster's) is
- * stamped when rb % every == 0; under a grid, a CTA's i-th block (from 0) when (i + ctaid) %
- * every == 0, so the stamped blocks are spread over every CTA's walk. A block that is not
+ * stamped when rb % every == 0 or it is the last (so that the stamps span the launch's waves);
+ * under a grid, a CTA's i-th block (from 0) when (i + ctaid) % every == 0, so the stamped blocks
+ * are spread over every CTA's walk. A block that is not
  * stamped runs a copy of the row code without the stamps (docs/regions.md). every: the slots
  * (row blocks times the CTAs a row) over REGIONS_SAMPLES, from 1 to REGIONS_EVERY_MAX. */
 #define REGIONS_SAMPLES 64
 #define REGIONS_EVERY_MAX 16
 int regions_every(const Compile *c);
-/* Whether slot s of a launch with a static order (no work counter) is stamped: the rule above
- * over the slot's row block (segments CTAs a row) or, under a grid of grid CTAs, the CTA's
- * walk. The lowering emits the same rule; the emulator's tests hold them equal. */
-int regions_slot_stamped(int every, int64_t s, int64_t grid, int segments);
+/* Whether slot s of a launch of blocks row blocks with a static order (no work counter) is
+ * stamped: the rule above over the slot's row block (segments CTAs a row) or, under a grid of
+ * grid CTAs, the CTA's walk. The lowering emits the same rule; the emulator's tests hold them
+ * equal. */
+int regions_slot_stamped(int every, int64_t s, int64_t grid, int segments, int64_t blocks);
 /* The regions the lowering marks for c (none when c->regions is 0), from a lowering of its own
  * (emit.c): 0, or -1 with d set. */
 int codegen_regions(const Kernel *k, const Compile *c, Regions *out, Diag *d);

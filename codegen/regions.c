@@ -36,10 +36,11 @@ regions_every(const Compile *c)
 }
 
 int
-regions_slot_stamped(int every, int64_t s, int64_t grid, int segments)
+regions_slot_stamped(int every, int64_t s, int64_t grid, int segments, int64_t blocks)
 {
-	int64_t unit = grid > 0 ? s / grid + s % grid : s / segments;
-	return unit % every == 0;
+	if (grid > 0)
+		return (s / grid + s % grid) % every == 0;
+	return (s / segments) % every == 0 || s / segments == blocks - 1;
 }
 
 LLVMTypeRef *
@@ -210,13 +211,19 @@ regions_sampled(Lower *L, LLVMValueRef rb)
 	LowerRegions *R = L->rg;
 	if (!R || R->every == 1)
 		return NULL;
-	LLVMValueRef unit = rb;
 	if (R->grid) {
 		LLVMValueRef i = LLVMBuildLoad2(L->b, L->i64, R->iter, "");
 		LLVMBuildStore(L->b, LLVMBuildAdd(L->b, i, ci64(L, 1), ""), R->iter);
-		unit = LLVMBuildAdd(L->b, i, L->cta, "");
+		return unit_sampled(L, R, LLVMBuildAdd(L->b, i, L->cta, ""));
 	}
-	return unit_sampled(L, R, unit);
+	/* and the last row block: cdiv(M, m_block) - 1 */
+	int64_t mb = L->c->cfg.m_block;
+	LLVMValueRef last = LLVMBuildSub(
+	    L->b,
+	    LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, L->M, ci64(L, mb - 1), ""), ci64(L, mb), ""),
+	    ci64(L, 1), "");
+	return LLVMBuildOr(L->b, unit_sampled(L, R, rb),
+			   LLVMBuildICmp(L->b, LLVMIntEQ, rb, last, ""), "");
 }
 
 void

@@ -127,8 +127,8 @@ stamps_check(const Stamps *rg, const Compile *c, Diag *d)
 	if (regions_reduce(&t, info, rg->st, ctas, d))
 		return -1;
 	for (int64_t s = 0; !c->cfg.dynamic && s < info->slots; s++) {
-		int on =
-		    regions_slot_stamped(info->every, s, c->cfg.grid, config_segments(&c->cfg));
+		int on = regions_slot_stamped(info->every, s, c->cfg.grid, config_segments(&c->cfg),
+					      (c->M + c->cfg.m_block - 1) / c->cfg.m_block);
 		want += on;
 		if (on != (rg->st[s * W] != 0))
 			return diag(d, "slot %lld is %sstamped, the sampling rule says %s",

@@ -813,7 +813,13 @@ test_regions_grid(void **state)
 	    0, 0,   0,	 0,   0,   /* block 5, CTA 1: not stamped */
 	};
 	for (int s = 0; s < 6; s++)
-		assert_int_equal(regions_slot_stamped(2, s, 2, 1), st[s * 5] != 0);
+		assert_int_equal(regions_slot_stamped(2, s, 2, 1, 6), st[s * 5] != 0);
+	/* without a grid: every 2nd row block (2 CTAs each) and the last */
+	for (int s = 0; s < 10; s++)
+		assert_int_equal(regions_slot_stamped(2, s, 0, 2, 5),
+				 s / 2 == 0 || s / 2 == 2 || s / 2 == 4);
+	assert_int_equal(regions_slot_stamped(3, 7, 0, 1, 8), 1);
+	assert_int_equal(regions_slot_stamped(3, 5, 0, 1, 8), 0);
 	MRegions info = {.n = 3, .group = 1, .every = 2, .slots = 6, .words = 5};
 	strcpy(info.r[0].name, "load");
 	strcpy(info.r[1].name, "rows");
