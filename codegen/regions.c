@@ -1,4 +1,4 @@
-/* --regions: timer stamps at the boundaries of a kernel's phases, per CTA, into a global buffer. */
+/* --regions: timer stamps at the boundaries of a kernel's phases, in sampled row blocks. */
 #include <stdio.h>
 #include <string.h>
 
