@@ -195,6 +195,8 @@ void split_finish(Lower *L, Red *rs, int n);
 /* The thread's row in row block rb, where it starts in each [M,N] array (L->rowoff, the one
  * place the row offset rule lives: row * the array's stride) and its segment's aligned body. */
 void place_row(Lower *L, LLVMValueRef rb);
+/* The launch's row blocks, cdiv(M, m_block) (i64). */
+LLVMValueRef row_blocks(Lower *L);
 /* The kernel's body from the prologue to the return: the row block of the CTA, or under a
  * persistent grid a loop over row blocks (static stride or the work counter). */
 void lower_rows(Lower *L);

@@ -25,6 +25,13 @@ place_row(Lower *L, LLVMValueRef rb)
 	}
 }
 
+LLVMValueRef
+row_blocks(Lower *L)
+{
+	int64_t mb = L->c->cfg.m_block;
+	return LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, L->M, ci64(L, mb - 1), ""), ci64(L, mb), "");
+}
+
 /* The row code of the config's mode, from the row's placement to L->end, where the builder is
  * left. */
 static void
@@ -245,8 +252,7 @@ grid_loop(Lower *L)
 	int held = config_grid_holds(g, L->c->N);
 	Smem sm;
 	smem_layout(k, L->c->dtype, L->c->N, g, &sm, NULL, NULL);
-	LLVMValueRef nrb = LLVMBuildSDiv(
-	    L->b, LLVMBuildAdd(L->b, L->M, ci64(L, g->m_block - 1), ""), ci64(L, g->m_block), "");
+	LLVMValueRef nrb = row_blocks(L);
 	LLVMValueRef stride = LLVMBuildZExt(
 	    L->b, intr(L, "llvm.nvvm.read.ptx.sreg.nctaid.x", NULL, NULL, 0), L->i64, "");
 	L->given = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));

@@ -216,12 +216,8 @@ regions_sampled(Lower *L, LLVMValueRef rb)
 		LLVMBuildStore(L->b, LLVMBuildAdd(L->b, i, ci64(L, 1), ""), R->iter);
 		return unit_sampled(L, R, LLVMBuildAdd(L->b, i, L->cta, ""));
 	}
-	/* and the last row block: cdiv(M, m_block) - 1 */
-	int64_t mb = L->c->cfg.m_block;
-	LLVMValueRef last = LLVMBuildSub(
-	    L->b,
-	    LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, L->M, ci64(L, mb - 1), ""), ci64(L, mb), ""),
-	    ci64(L, 1), "");
+	/* and the last row block */
+	LLVMValueRef last = LLVMBuildSub(L->b, row_blocks(L), ci64(L, 1), "");
 	return LLVMBuildOr(L->b, unit_sampled(L, R, rb),
 			   LLVMBuildICmp(L->b, LLVMIntEQ, rb, last, ""), "");
 }
