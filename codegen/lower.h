@@ -130,6 +130,8 @@ LLVMValueRef from_storage(Lower *L, Type t, LLVMValueRef v);
 LLVMValueRef to_storage(Lower *L, Type t, LLVMValueRef v);
 /* An elementwise op on operands already in registers. */
 LLVMValueRef apply_op(Lower *L, const Instr *in, LLVMValueRef *x);
+/* The launch's row blocks, cdiv(M, m_block) (i64). */
+LLVMValueRef row_blocks(Lower *L);
 /* Element e's column in the row (i64): what the col instruction gives at element e. */
 LLVMValueRef chunk_col(Lower *L, const Chunk *ch, int e);
 
@@ -195,8 +197,6 @@ void split_finish(Lower *L, Red *rs, int n);
 /* The thread's row in row block rb, where it starts in each [M,N] array (L->rowoff, the one
  * place the row offset rule lives: row * the array's stride) and its segment's aligned body. */
 void place_row(Lower *L, LLVMValueRef rb);
-/* The launch's row blocks, cdiv(M, m_block) (i64). */
-LLVMValueRef row_blocks(Lower *L);
 /* The kernel's body from the prologue to the return: the row block of the CTA, or under a
  * persistent grid a loop over row blocks (static stride or the work counter). */
 void lower_rows(Lower *L);

@@ -389,6 +389,13 @@ compare(Lower *L, const Instr *in, LLVMValueRef *x)
 }
 
 LLVMValueRef
+row_blocks(Lower *L)
+{
+	int64_t mb = L->c->cfg.m_block;
+	return LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, L->M, ci64(L, mb - 1), ""), ci64(L, mb), "");
+}
+
+LLVMValueRef
 chunk_col(Lower *L, const Chunk *ch, int e)
 {
 	if (ch->vcol)

@@ -25,13 +25,6 @@ place_row(Lower *L, LLVMValueRef rb)
 	}
 }
 
-LLVMValueRef
-row_blocks(Lower *L)
-{
-	int64_t mb = L->c->cfg.m_block;
-	return LLVMBuildSDiv(L->b, LLVMBuildAdd(L->b, L->M, ci64(L, mb - 1), ""), ci64(L, mb), "");
-}
-
 /* The row code of the config's mode, from the row's placement to L->end, where the builder is
  * left. */
 static void
