@@ -1,4 +1,5 @@
 /* Emulation: the kernel lowered for the host, JIT-compiled, and run as a grid of CPU threads. */
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -213,6 +214,14 @@ emu_ex2(float x)
 	return exp2f(x);
 }
 
+/* ex2.approx.ftz: a subnormal input reads as 0, a result under 2^-126 is 0 */
+static float
+emu_ex2_ftz(float x)
+{
+	float r = exp2f(fabsf(x) < FLT_MIN ? 0.0f : x);
+	return r < FLT_MIN ? 0.0f : r;
+}
+
 static float
 emu_lg2(float x)
 {
@@ -267,6 +276,7 @@ static const struct {
     {"emu.shfl.sync.bfly.f32", (void *)emu_shfl_bfly},
     {"emu.shfl.sync.idx.f32", (void *)emu_shfl_idx},
     {"emu.ex2.approx.f", (void *)emu_ex2},
+    {"emu.ex2.approx.ftz.f", (void *)emu_ex2_ftz},
     {"emu.lg2.approx.f", (void *)emu_lg2},
     {"emu.rsqrt.approx.f", (void *)emu_rsqrt},
     {"emu.sqrt.approx.f", (void *)emu_sqrt},

@@ -128,10 +128,16 @@ LLVMValueRef rescale(Lower *L, LLVMValueRef m, LLVMValueRef M);
 LLVMTypeRef storage_type(Lower *L, Type t);
 LLVMValueRef from_storage(Lower *L, Type t, LLVMValueRef v);
 LLVMValueRef to_storage(Lower *L, Type t, LLVMValueRef v);
+/* Two f32 values to a bf16 or f16 pair (<2 x T>, lo first) in one conversion. */
+LLVMValueRef to_storage_pair(Lower *L, Type t, LLVMValueRef lo, LLVMValueRef hi);
 /* An elementwise op on operands already in registers. */
 LLVMValueRef apply_op(Lower *L, const Instr *in, LLVMValueRef *x);
 /* The launch's row blocks, cdiv(M, m_block) (i64). */
 LLVMValueRef row_blocks(Lower *L);
+/* A compare of the column with a row value: which operand is the column, else -1; then the
+ * other side as col_bound gives it, and both in i32. */
+int col_compare(Lower *L, const Instr *in);
+LLVMValueRef col_bound(Lower *L, LLVMValueRef v);
 /* Element e's column in the row (i64): what the col instruction gives at element e. */
 LLVMValueRef chunk_col(Lower *L, const Chunk *ch, int e);
 

@@ -101,11 +101,13 @@ fmin2(Lower *L, LLVMValueRef x, LLVMValueRef y)
 	return intr(L, "llvm.minnum", L->f32, a, 2);
 }
 
-/* exp(x) = 2^(x*log2 e): LLVM 19 cannot lower llvm.exp2 on NVPTX, the nvvm intrinsic can. */
+/* exp(x) = 2^(x*log2 e): LLVM 19 cannot lower llvm.exp2 on NVPTX, the nvvm intrinsic can. The
+ * .ftz form is one MUFU.EX2; without it ptxas adds a compare and two multiplies an element to
+ * reach results under 2^-126, which .ftz flushes to 0 (docs/ir.md). */
 LLVMValueRef
 fexp(Lower *L, LLVMValueRef x)
 {
-	return intr1(L, "llvm.nvvm.ex2.approx.f", NULL, ffmul(L, x, cf(L, 1.4426950408889634)));
+	return intr1(L, "llvm.nvvm.ex2.approx.ftz.f", NULL, ffmul(L, x, cf(L, 1.4426950408889634)));
 }
 
 static LLVMValueRef
@@ -241,6 +243,28 @@ to_storage(Lower *L, Type t, LLVMValueRef v)
 	return v;
 }
 
+/*
+ * Two f32 values to a bf16 or f16 pair, lo in element 0: one cvt.rn.bf16x2.f32 (f16x2), which
+ * puts its first operand in the upper half. Rounds as to_storage does. The call is opaque to
+ * LLVM, so a select feeding it stays an f32 select: folded through two single conversions it
+ * became a 16-bit select an element and the moves to pack the halves again.
+ */
+LLVMValueRef
+to_storage_pair(Lower *L, Type t, LLVMValueRef lo, LLVMValueRef hi)
+{
+	LLVMTypeRef st = storage_type(L, t);
+	if (L->host) { /* the emulator: the same pair from two conversions */
+		LLVMValueRef v = LLVMGetUndef(LLVMVectorType(st, 2));
+		v = LLVMBuildInsertElement(L->b, v, LLVMBuildFPTrunc(L->b, lo, st, ""), ci32(L, 0),
+					   "");
+		return LLVMBuildInsertElement(L->b, v, LLVMBuildFPTrunc(L->b, hi, st, ""),
+					      ci32(L, 1), "");
+	}
+	LLVMValueRef a[2] = {hi, lo};
+	int bf = type_resolve(t, L->c->dtype) == TY_BF16;
+	return intr(L, bf ? "llvm.nvvm.ff2bf16x2.rn" : "llvm.nvvm.ff2f16x2.rn", NULL, a, 2);
+}
+
 static LLVMValueRef
 cast(Lower *L, Type from, Type to, LLVMValueRef v)
 {
@@ -371,8 +395,9 @@ fpow(Lower *L, LLVMValueRef x, LLVMValueRef y)
 	return LLVMBuildSelect(b, bad, cf(L, NAN), r, "");
 }
 
-/* A compare: ordered on floats (NaN compares false but for ne), signed on integers, which are
- * widened to i64 first, so that an i64 label compares exactly with an i64 column. */
+/* A compare: ordered on floats (NaN compares false but for ne), signed on integers. Integers of
+ * two widths are widened to i64 first, so that an i64 label compares exactly with an i64 column;
+ * two i32 operands (col_compare's) compare as they are. */
 static LLVMValueRef
 compare(Lower *L, const Instr *in, LLVMValueRef *x)
 {
@@ -383,9 +408,45 @@ compare(Lower *L, const Instr *in, LLVMValueRef *x)
 	int i = in->op - OP_LT;
 	if (!type_is_int(type_resolve(arg_ty(L, &in->args[0]), L->c->dtype)))
 		return LLVMBuildFCmp(L->b, fp[i], x[0], x[1], "");
+	if (LLVMTypeOf(x[0]) == L->i32 && LLVMTypeOf(x[1]) == L->i32)
+		return LLVMBuildICmp(L->b, ip[i], x[0], x[1], "");
 	LLVMValueRef a = LLVMBuildSExtOrBitCast(L->b, x[0], L->i64, "");
 	LLVMValueRef c = LLVMBuildSExtOrBitCast(L->b, x[1], L->i64, "");
 	return LLVMBuildICmp(L->b, ip[i], a, c, "");
+}
+
+/*
+ * A column against a value the same for the whole row (a label, a parameter): which operand is
+ * the column, or -1 when the compare is not one such, or the compiled N does not fit i32.
+ * Columns lie in [0, N), so clamping the other side to [-1, N] keeps every compare's outcome,
+ * and then both fit i32: one 32-bit compare an element, where the i64 one takes two
+ * instructions (ISETP and ISETP.EX on sm_80 and sm_90).
+ */
+int
+col_compare(Lower *L, const Instr *in)
+{
+	if (in->op < OP_LT || in->op > OP_NE || L->c->N > INT32_MAX)
+		return -1;
+	for (int c = 0; c < 2; c++) {
+		const Arg *col = &in->args[c], *v = &in->args[1 - c];
+		if (col->kind == ARG_VAL && L->k->ins[L->k->vals[col->idx].def].op == OP_COL &&
+		    !(v->kind == ARG_VAL && shape_has_n(L->k->vals[v->idx].shape)) &&
+		    type_is_int(type_resolve(arg_ty(L, v), L->c->dtype)))
+			return c;
+	}
+	return -1;
+}
+
+/* The row value v (an integer) clamped to [-1, N], as i32: col_compare's other side. */
+LLVMValueRef
+col_bound(Lower *L, LLVMValueRef v)
+{
+	LLVMBuilderRef b = L->b;
+	v = LLVMBuildSExtOrBitCast(b, v, L->i64, "");
+	v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, v, ci64(L, -1), ""), ci64(L, -1), v,
+			    "");
+	v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, v, L->N, ""), L->N, v, "");
+	return LLVMBuildTrunc(b, v, L->i32, "");
 }
 
 LLVMValueRef

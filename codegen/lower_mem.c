@@ -398,7 +398,8 @@ store_tile(Lower *L, const Instr *in, const Chunk *ch)
 	LLVMTypeRef st = storage_type(L, p->type);
 	LLVMTypeRef vt = vec_type(L, p->type, ch->vec);
 	L->el = ch->el;
-	int uv = unaligned(L, ch, p), size = type_size(type_resolve(p->type, L->c->dtype));
+	Type rt = type_resolve(p->type, L->c->dtype);
+	int uv = unaligned(L, ch, p), size = type_size(rt);
 	for (int j = 0; j < ch->nvec; j++) {
 		LLVMValueRef v;
 		if (uv) {
@@ -411,6 +412,19 @@ store_tile(Lower *L, const Instr *in, const Chunk *ch)
 				x = LLVMBuildShl(L->b, LLVMBuildZExt(L->b, x, vt, ""),
 						 LLVMConstInt(vt, 8 * e, 0), "");
 				v = LLVMBuildOr(L->b, v, x, "");
+			}
+		} else if (ch->vec > 1 && (rt == TY_BF16 || rt == TY_F16)) {
+			/* a pair a conversion (vec is even for 2-byte types) */
+			v = LLVMGetUndef(LLVMVectorType(st, ch->vec));
+			for (int e = 0; e < ch->vec; e += 2) {
+				LLVMValueRef pr = to_storage_pair(
+				    L, p->type, operand(L, &in->args[0], j * ch->vec + e),
+				    operand(L, &in->args[0], j * ch->vec + e + 1));
+				for (int h = 0; h < 2; h++)
+					v = LLVMBuildInsertElement(
+					    L->b, v,
+					    LLVMBuildExtractElement(L->b, pr, ci32(L, h), ""),
+					    ci32(L, e + h), "");
 			}
 		} else if (ch->vec > 1) {
 			v = LLVMGetUndef(LLVMVectorType(st, ch->vec));
@@ -464,6 +478,15 @@ lower_tile(Lower *L, const Instr *in, const Chunk *ch)
 		LLVMValueRef inv = frcp(L, operand(L, &in->args[1], 0));
 		for (int e = 0; e < ch->E; e++)
 			out[e] = ffmul(L, operand(L, &in->args[0], e), inv);
+	} else if (col_compare(L, in) >= 0) {
+		/* a column against a row value: 32-bit compares */
+		int c = col_compare(L, in);
+		LLVMValueRef x[2];
+		x[1 - c] = col_bound(L, operand(L, &in->args[1 - c], 0));
+		for (int e = 0; e < ch->E; e++) {
+			x[c] = LLVMBuildTrunc(L->b, operand(L, &in->args[c], e), L->i32, "");
+			out[e] = apply_op(L, in, x);
+		}
 	} else {
 		for (int e = 0; e < ch->E; e++) {
 			LLVMValueRef x[MAX_ARGS];

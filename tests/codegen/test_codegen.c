@@ -235,14 +235,28 @@ test_ptx_shape(void **state)
 	assert_int_equal(count(s, "ld.global.nc.v4.u32"), 4);
 	assert_int_equal(count(s, "st.global.v4.b32"), 2);
 	free(s);
-	/* looped softmax: one online max/sum pass and the apply pass, exp through ex2.approx */
+	/* looped softmax: one online max/sum pass and the apply pass, exp through ex2.approx.ftz
+	 * (one MUFU.EX2; the form without .ftz takes three more instructions) */
 	s = ptx_of("softmax",
 		   point("sm_80", TY_F32, 64, 50000,
 			 "persistent=0,r_block=2048,m_block=1,num_warps=8,vec=4,split=1"));
 	assert_int_equal(count(s, "ld.global.nc.v4.f32"), 4);
-	assert_true(count(s, "ex2.approx.f32") > 0);
+	assert_true(count(s, "ex2.approx.ftz.f32") > 0);
+	assert_int_equal(count(s, "ex2.approx.f32"), 0);
 	assert_int_equal(count(s, "div.rn"), 0);
 	assert_int_equal(count(s, ".target sm_80"), 1);
+	free(s);
+	/* cross-entropy's gradient: the column compared with the label in 32 bits (16 of the 2 x
+	 * 8 elements of a thread's chunk in each pass), dx converted a pair at a time, with no
+	 * 16-bit select of a converted element */
+	s = ptx_of("cross_entropy_backward",
+		   point("sm_90", TY_BF16, 4096, 151936,
+			 "persistent=0,r_block=4096,m_block=1,num_warps=8,vec=8,split=1"));
+	assert_int_equal(count(s, "setp.eq.s32"), 2 + 32);
+	assert_int_equal(count(s, "setp.eq.s64"), 1);
+	assert_int_equal(count(s, "cvt.rn.bf16x2.f32"), 8);
+	assert_int_equal(count(s, "cvt.rn.bf16.f32"), 0);
+	assert_int_equal(count(s, "selp.b16"), 0);
 	free(s);
 	/* split rows: partials, a fence, a counter, and the last CTA's merge */
 	s = ptx_of("long_sum",
