@@ -2,7 +2,8 @@
 """Two bench/gpu_run.sh runs of the same points side by side: usage compare.py A/points.csv
 B/points.csv. Prints, per point, both times, their ratio (A over B: above 1 means B is
 faster) and both configs where they differ, then the geomean ratio per kernel and dtype and
-overall. Points that are not ok in either run are listed and left out of the ratios."""
+overall. Points that are not ok in either run are listed and left out of the ratios; a run
+timed without checks (gpu_run.sh's CHECK=0, status "unchecked") counts as ok here."""
 import csv
 import math
 import sys
@@ -28,7 +29,8 @@ def main(a_path, b_path):
     print("|---|---|---|---|---|---|---|")
     for k in keys:
         ra, rb = a[k], b[k]
-        if ra.get("status") != "ok" or rb.get("status") != "ok" or not ra.get("us"):
+        timed = ("ok", "unchecked")
+        if ra.get("status") not in timed or rb.get("status") not in timed or not ra.get("us"):
             bad.append((k, ra.get("status"), rb.get("status")))
             continue
         r = float(ra["us"]) / float(rb["us"])

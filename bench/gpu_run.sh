@@ -10,7 +10,7 @@
 #                 empty: none, for a memcheck-only run)
 #        DTYPES   (default "bf16 f32")
 #        KERNELS  only these kernels (default: every kernel of the suites)
-#        SANITIZE 0 to skip compute-sanitizer;  TIME 0 to check only
+#        SANITIZE 0 to skip compute-sanitizer;  TIME 0 to check only;  CHECK 0 to time only
 #        LIMIT    seconds one rkc process may take (default 600)
 #        POLICY   the policy whose configs run (default rkc; helion2828 for Helion's seed)
 #        CONFIG   knobs forced over the policy's pick on every shape (e.g. evict=1)
@@ -31,6 +31,7 @@ DTYPES=${DTYPES:-bf16 f32}
 KERNELS=${KERNELS:-}
 SANITIZE=${SANITIZE:-1}
 TIME=${TIME:-1}
+CHECK=${CHECK:-1}
 LIMIT=${LIMIT:-600}
 POLICY=${POLICY:-rkc}
 CONFIG=${CONFIG:-}
@@ -41,7 +42,7 @@ elapsed() { echo "$(($(date +%s) - start))s"; }
 
 {
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "command: bench/gpu_run.sh $RKC (SUITES='$SUITES' DTYPES='$DTYPES' KERNELS='$KERNELS' POLICY=$POLICY CONFIG='$CONFIG' RUNARGS='$RUNARGS' SANITIZE=$SANITIZE TIME=$TIME)"
+	echo "command: bench/gpu_run.sh $RKC (SUITES='$SUITES' DTYPES='$DTYPES' KERNELS='$KERNELS' POLICY=$POLICY CONFIG='$CONFIG' RUNARGS='$RUNARGS' SANITIZE=$SANITIZE TIME=$TIME CHECK=$CHECK)"
 	echo "rkc: $("$RKC" --version 2>&1)"
 	echo "git: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1
@@ -62,7 +63,8 @@ for s in suites:
 EOF
 ) || exit 2
 
-mode=(--check)
+mode=()
+[ "$CHECK" = 1 ] && mode+=(--check)
 [ "$TIME" = 1 ] && mode+=(--time)
 cfg=()
 [ -n "$CONFIG" ] && cfg=(--config "$CONFIG") && mode+=("${cfg[@]}")
