@@ -114,6 +114,16 @@ enum { SPLIT_UNROLL = 64, SPLIT_MERGE_NS = 8 };
  * arrive. */
 enum { FILL_AHEAD = 2 };
 
+/* The rkc policy fills its kept rows by cp.async (smem=2) where a CTA's first pass streams at
+ * least this many chunks, and by registers (smem=1) below it. On the H100 the cp.async fill
+ * against the register fill at the same config, 71 bf16 kept-row picks
+ * (bench/results/h100-2026-11-24-math.md): 2 chunks 0.954x by geomean (34 points), 3 to 5 chunks
+ * 0.93-1.10x (31), 7 to 10 chunks 1.04-1.21x (all 6 faster). Past FILL_AHEAD chunks the fill keeps
+ * two chunks in flight while the pass reduces, where the register fill's chunk waits for its own
+ * loads; at 2 chunks both have the whole slice in flight and the fill reads it back from shared
+ * memory once more. */
+enum { FILL_MIN_CHUNKS = 7 };
+
 /* A kernel's sums over rows (colsum) under config c (codegen/lower_colsum.c): a partial row, a
  * "slot", per row group of the grid (grid * m_block), each N floats padded to 16 bytes. The CTAs
  * form `groups` groups of `group` consecutive ones, at most COLSUM_WAITERS groups; the last CTA

@@ -276,8 +276,7 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 					if (c.r_block / config_tpr(&c) > MAX_CHUNK_PER_THREAD)
 						break;
 					/* smem=2 is no candidate: the model cannot tell the two
-					 * fills apart, and on the H100 the cp.async fill was
-					 * 0.987x the register fill over 71 kept-row picks
+					 * fills apart; settle_fill picks the fill of the pick
 					 * (docs/heuristics.md, "Two fills") */
 					for (c.smem = 0; c.smem <= (f->kept_bytes > 0); c.smem++)
 						if (cluster_fits(&c, f, M, N, t)) {
@@ -566,22 +565,54 @@ rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target
 	return k > 1 ? k : 1;
 }
 
-/* The knobs the ranking leaves alone, set on the pick: min_ctas, and evict as the A/B above. */
+/* Which fill a pick that keeps rows (smem=1) takes: cp.async from FILL_MIN_CHUNKS chunks a CTA's
+ * first pass streams, where the validator accepts it (its copies are 4 bytes or more). */
 static void
-settle(Choice *out, const Facts *f, int64_t M, int64_t N, const Target *t)
+settle_fill(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t)
+{
+	Config *c = &out->cfg, g = *c;
+	if (c->smem != 1)
+		return;
+	int64_t chunks = cdiv(cdiv(N, config_segments(c)), c->r_block);
+	g.smem = 2;
+	if (chunks < FILL_MIN_CHUNKS)
+		choice_reason(out,
+			      "fill: registers (smem=1): the first pass streams %lld chunk(s) a "
+			      "CTA, under %d, where the cp.async fill measured no faster",
+			      (long long)chunks, FILL_MIN_CHUNKS);
+	else if (config_check_emit(k, f->dtype, M, N, &g, NULL) ||
+		 config_check_target(k, f->dtype, N, &g, t, NULL))
+		choice_reason(out,
+			      "fill: registers (smem=1): cp.async cannot copy this row's kept "
+			      "vectors (%lld chunks a CTA)",
+			      (long long)chunks);
+	else {
+		c->smem = 2;
+		choice_reason(out,
+			      "fill: cp.async (smem=2): the first pass streams %lld chunks a CTA "
+			      "(%d or more), so %d chunks stay in flight while it reduces, where "
+			      "the register fill waits for each chunk's loads",
+			      (long long)chunks, FILL_MIN_CHUNKS, FILL_AHEAD);
+	}
+}
+
+/* The knobs the ranking leaves alone, set on the pick: min_ctas, evict as the A/B above, and the
+ * fill of kept rows. */
+static void
+settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t)
 {
 	Config *c = &out->cfg;
 	Cost o;
-	int k = c->min_ctas = rkc_min_ctas(f, c, M, N, t, &o);
+	int mc = c->min_ctas = rkc_min_ctas(f, c, M, N, t, &o);
 	int threads = 32 * c->num_warps;
 	int capped = grid_capped(f, c, &o);
-	if (k > 1)
+	if (mc > 1)
 		choice_reason(
 		    out,
 		    "min_ctas=%d: %d CTAs an SM (the model plans %d at %d regs; %lld CTAs "
 		    "over %d SMs), so ptxas caps a thread at %d regs; capped, it needs %d",
-		    k, k, o.ctas_per_sm, o.regs, (long long)o.ctas, t->sms,
-		    target_reg_limit(t, threads, k), capped);
+		    mc, mc, o.ctas_per_sm, o.regs, (long long)o.ctas, t->sms,
+		    target_reg_limit(t, threads, mc), capped);
 	else
 		choice_reason(out, "min_ctas=1: %s",
 			      o.ctas_per_sm < 2		 ? "one CTA an SM is the plan"
@@ -608,6 +639,7 @@ settle(Choice *out, const Facts *f, int64_t M, int64_t N, const Target *t)
 			      "evict=0: each input is read once over %lld rows, where the hints "
 			      "measured slower",
 			      (long long)M);
+	settle_fill(out, k, f, M, N, t);
 }
 
 /* The candidates of cs best first into out (at most max), each explained and settled, after
@@ -631,7 +663,7 @@ ranked(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const T
 		out[n].cost = cs->v[b].cost;
 		Cand x = cs->v[b];
 		explain(&out[n], cs, &x, k, f, M, N, t, mcap);
-		settle(&out[n], f, M, N, t);
+		settle(&out[n], k, f, M, N, t);
 	}
 	free(used);
 	return n;

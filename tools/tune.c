@@ -36,7 +36,7 @@ by_time(const void *pa, const void *pb)
 }
 
 /* A candidate's row in the table, rank its place by time; cand: its place in the rkc policy's
- * ranking ("h": helion2828's pick, "f": the seed under smem=2, added). */
+ * ranking ("h": helion2828's pick, "f": the seed with its kept rows' other fill, added). */
 static void
 print_row(const Trial *tr, int rank, int c, int nrkc)
 {
@@ -62,7 +62,8 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 	if (tr->seed || tr->helion || tr->fill)
 		buf_printf(&line, "%*s%s%s", 10 - (int)strlen(status_names[tr->status]), "",
 			   tr->seed   ? "<- seed (rkc)"
-			   : tr->fill ? "<- the seed with smem=2"
+			   : tr->fill ? (tr->ch->cfg.smem == 2 ? "<- the seed with smem=2"
+							       : "<- the seed with smem=1")
 				      : "",
 			   tr->helion ? (tr->seed ? ", helion2828" : "<- helion2828") : "");
 	puts(line.s);
@@ -154,8 +155,8 @@ print_summary_json(const Point *p, const Trial *seed, const Trial *h, const Tria
 /* The candidates: the rkc ranking (*nrkc of them, the seed first; in the batch-invariant mode
  * its ranking of the configs that keep the row's order), then helion2828's pick unless the
  * ranking holds it (*helion is its index), then, where the seed keeps rows on chip, the seed
- * with them filled by cp.async (smem=2, which the policy never ranks; *fill is its index, else
- * -1). Returns how many, or -1 with d set. */
+ * with them filled the other way (smem=1 for 2 and 2 for 1: the policy ranks no fill, it sets
+ * one on its pick; *fill is its index, else -1). Returns how many, or -1 with d set. */
 static int
 candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill, const Kernel *k,
 	   const Facts *f, int64_t M, int64_t N, const Target *t, Diag *d)
@@ -174,9 +175,9 @@ candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill
 		;
 	n += *helion == n;
 	*fill = -1;
-	if (cs[0].cfg.smem == 1) {
+	if (cs[0].cfg.smem) {
 		cs[n] = cs[0];
-		cs[n].cfg.smem = 2;
+		cs[n].cfg.smem = 3 - cs[0].cfg.smem;
 		*fill = n++;
 	}
 	return n;
@@ -245,7 +246,9 @@ tune_run(const Args *a)
 		       k->name, dtype_s, (long long)M, (long long)N, n, nrkc,
 		       helion == nrkc ? ", then helion2828's pick"
 				      : " (helion2828's pick among them)",
-		       fill >= 0 ? ", then the seed with smem=2" : "");
+		       fill < 0			? ""
+		       : cs[fill].cfg.smem == 2 ? ", then the seed with smem=2"
+						: ", then the seed with smem=1");
 	}
 	fflush(stdout);
 
@@ -357,7 +360,8 @@ const Cmd cmd_tune = {
 	},
     .about = "Compiles and times the rkc policy's first N candidates in its own ranking (the "
 	     "first is its pick,\nthe seed), the helion2828 policy's pick and, where the seed "
-	     "keeps rows on chip, the seed\nwith smem=2; checks each against the reference and "
+	     "keeps rows on chip, the seed\nwith the other fill (smem=1 or 2); checks each against "
+	     "the reference and "
 	     "prints them fastest first, then a TUNE\nline with the seed's time over the best "
 	     "one's. Exit 0 when the seed and at least one candidate\nran and passed, 1 otherwise "
 	     "(docs/tune.md).\n",
