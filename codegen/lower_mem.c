@@ -464,7 +464,7 @@ store_tile(Lower *L, const Instr *in, const Chunk *ch)
 void
 lower_tile(Lower *L, const Instr *in, const Chunk *ch)
 {
-	int r = in->res[0];
+	int r = in->res[0], c;
 	LLVMValueRef *out = arena_alloc(L->a, sizeof(LLVMValueRef) * ch->E);
 	L->el = ch->el;
 	if (in->op == OP_LOAD) {
@@ -478,9 +478,8 @@ lower_tile(Lower *L, const Instr *in, const Chunk *ch)
 		LLVMValueRef inv = frcp(L, operand(L, &in->args[1], 0));
 		for (int e = 0; e < ch->E; e++)
 			out[e] = ffmul(L, operand(L, &in->args[0], e), inv);
-	} else if (col_compare(L, in) >= 0) {
+	} else if ((c = col_compare(L, in)) >= 0) {
 		/* a column against a row value: 32-bit compares */
-		int c = col_compare(L, in);
 		LLVMValueRef x[2];
 		x[1 - c] = col_bound(L, operand(L, &in->args[1 - c], 0));
 		for (int e = 0; e < ch->E; e++) {
