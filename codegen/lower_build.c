@@ -252,13 +252,10 @@ to_storage(Lower *L, Type t, LLVMValueRef v)
 LLVMValueRef
 to_storage_pair(Lower *L, Type t, LLVMValueRef lo, LLVMValueRef hi)
 {
-	LLVMTypeRef st = storage_type(L, t);
 	if (L->host) { /* the emulator: the same pair from two conversions */
-		LLVMValueRef v = LLVMGetUndef(LLVMVectorType(st, 2));
-		v = LLVMBuildInsertElement(L->b, v, LLVMBuildFPTrunc(L->b, lo, st, ""), ci32(L, 0),
-					   "");
-		return LLVMBuildInsertElement(L->b, v, LLVMBuildFPTrunc(L->b, hi, st, ""),
-					      ci32(L, 1), "");
+		LLVMValueRef v = LLVMGetUndef(LLVMVectorType(storage_type(L, t), 2));
+		v = LLVMBuildInsertElement(L->b, v, to_storage(L, t, lo), ci32(L, 0), "");
+		return LLVMBuildInsertElement(L->b, v, to_storage(L, t, hi), ci32(L, 1), "");
 	}
 	LLVMValueRef a[2] = {hi, lo};
 	int bf = type_resolve(t, L->c->dtype) == TY_BF16;
