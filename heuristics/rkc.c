@@ -26,6 +26,13 @@
  * model errs most. */
 #define OCCUPANCY 0.25
 #define MIN_WARPS_SM 16
+/* A lone CTA on its SM walking a persistent grid with the next block's loads ahead (ahead=1)
+ * overlaps those loads with its math, not its stores and barriers. Measured on the H100 against
+ * two CTAs an SM without it (layer_norm_backward bf16 at 4096 columns; bench/results/
+ * h100-2026-11-24-ahead.md): 0.80-0.98x the time at 512-4096 rows, where the model sees
+ * 0.80-0.91x, and 1.054x at 16384 rows, where it sees 0.96x: a row streams about 10% slower
+ * than the model has it. Ranking such a config 8% behind keeps the first and drops the last. */
+#define OCCUPANCY_AHEAD 0.08
 /* L2 eviction hints (Config.evict) help where looped passes read the row again, where few long
  * rows stream, and on a plain one-pass reduction of a single input at any row count
  * (sum 1.12-1.14x, long_sum 1.05-1.23x), and cost a little on other single-pass loops over many
@@ -105,7 +112,13 @@ occupancy_penalty(const Cost *o, const Config *c, const Target *t)
 	k = k < o->ctas_per_sm ? k : o->ctas_per_sm; /* shared memory and the CTA cap */
 	if (o->ctas <= t->sms && c->grid == 0)	     /* a persistent grid runs many blocks an SM */
 		return 0;
-	return k < 2 || k * c->num_warps < MIN_WARPS_SM ? OCCUPANCY : 0;
+	if (k * c->num_warps < MIN_WARPS_SM)
+		return OCCUPANCY;
+	if (k >= 2)
+		return 0;
+	/* a lone CTA: a persistent grid with the next block's loads ahead overlaps its loads with
+	 * its math itself, but not its stores and barriers */
+	return c->grid > 0 && c->ahead ? OCCUPANCY_AHEAD : OCCUPANCY;
 }
 
 static void
