@@ -153,13 +153,23 @@ store_cols(Lower *L, LLVMValueRef v, LLVMValueRef c, int param)
 	}
 }
 
-/* The sum, in row order, of rows first, first + step, ... below n of an f32 vector of 4 at byte
- * offset colb of the workspace (rows stride bytes apart), COLSUM_UNROLL loads in flight; no row
- * adds anything where `valid` is false. A load past n, or not valid, reads row 0 and adds
- * nothing. */
-static LLVMValueRef
-sum_rows(Lower *L, LLVMValueRef colb, LLVMValueRef first, LLVMValueRef n, int64_t step,
-	 int64_t stride, LLVMValueRef valid)
+/* Branches to a new block when cond holds, else to done; the builder is left in the new one. */
+static void
+only_if(Lower *L, LLVMValueRef cond, LLVMBasicBlockRef done, const char *name)
+{
+	LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, name);
+	LLVMBuildCondBr(L->b, cond, yes, done);
+	LLVMPositionBuilderAtEnd(L->b, yes);
+}
+
+/* The sums, in row order, of rows first, first + step, ... below n of ns f32 vectors of 4, stream
+ * i at byte offset colb[i] of the workspace (rows stride bytes apart), into acc[i]: u rows of
+ * every stream a round trip, their loads issued before the adds. Stream i adds nothing where
+ * valid[i] is false; a load past n, or not valid, reads row 0 and adds nothing. The adds run in
+ * row order whatever u, so u changes no bit. */
+static void
+sum_rows(Lower *L, int ns, LLVMValueRef *colb, LLVMValueRef *valid, LLVMValueRef first,
+	 LLVMValueRef n, int64_t step, int64_t stride, int u, LLVMValueRef *acc)
 {
 	LLVMTypeRef v4 = LLVMVectorType(L->f32, 4);
 	LLVMValueRef zero4 = LLVMConstNull(v4);
@@ -169,62 +179,103 @@ sum_rows(Lower *L, LLVMValueRef colb, LLVMValueRef first, LLVMValueRef n, int64_
 	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.row.done");
 	LLVMBuildBr(L->b, head);
 	LLVMPositionBuilderAtEnd(L->b, head);
-	LLVMValueRef s = LLVMBuildPhi(L->b, L->i64, "");
-	LLVMValueRef acc = LLVMBuildPhi(L->b, v4, "");
-	LLVMAddIncoming(s, &first, &pre, 1);
-	LLVMAddIncoming(acc, &zero4, &pre, 1);
-	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, s, n, ""), body, done);
-	LLVMPositionBuilderAtEnd(L->b, body);
-	LLVMValueRef x[COLSUM_UNROLL], ok[COLSUM_UNROLL];
-	for (int u = 0; u < COLSUM_UNROLL; u++) {
-		LLVMValueRef su = LLVMBuildAdd(L->b, s, ci64(L, u * step), "");
-		ok[u] = LLVMBuildAnd(L->b, valid, LLVMBuildICmp(L->b, LLVMIntSLT, su, n, ""), "");
-		su = LLVMBuildSelect(L->b, ok[u], su, ci64(L, 0), "");
-		LLVMValueRef off =
-		    LLVMBuildAdd(L->b, colb, LLVMBuildMul(L->b, su, ci64(L, stride), ""), "");
-		x[u] = LLVMBuildLoad2(L->b, v4, ws_byte(L, off), "");
-		LLVMSetAlignment(x[u], 16);
+	LLVMValueRef r = LLVMBuildPhi(L->b, L->i64, "");
+	LLVMAddIncoming(r, &first, &pre, 1);
+	LLVMValueRef *a = arena_alloc(L->a, sizeof(LLVMValueRef) * (size_t)ns);
+	for (int i = 0; i < ns; i++) {
+		a[i] = LLVMBuildPhi(L->b, v4, "");
+		LLVMAddIncoming(a[i], &zero4, &pre, 1);
 	}
-	LLVMValueRef a = acc;
-	for (int u = 0; u < COLSUM_UNROLL; u++)
-		a = LLVMBuildFAdd(L->b, a, LLVMBuildSelect(L->b, ok[u], x[u], zero4, ""), "");
-	LLVMValueRef s2 = LLVMBuildAdd(L->b, s, ci64(L, step * COLSUM_UNROLL), "");
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, r, n, ""), body, done);
+	LLVMPositionBuilderAtEnd(L->b, body);
+	LLVMValueRef *x = arena_alloc(L->a, sizeof(LLVMValueRef) * (size_t)(ns * u));
+	LLVMValueRef *ok = arena_alloc(L->a, sizeof(LLVMValueRef) * (size_t)(ns * u));
+	for (int k = 0; k < u; k++) {
+		LLVMValueRef rk = LLVMBuildAdd(L->b, r, ci64(L, k * step), "");
+		LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntSLT, rk, n, "");
+		for (int i = 0; i < ns; i++) {
+			LLVMValueRef o = LLVMBuildAnd(L->b, valid[i], in, "");
+			LLVMValueRef ri = LLVMBuildSelect(L->b, o, rk, ci64(L, 0), "");
+			LLVMValueRef off = LLVMBuildAdd(
+			    L->b, colb[i], LLVMBuildMul(L->b, ri, ci64(L, stride), ""), "");
+			x[k * ns + i] = LLVMBuildLoad2(L->b, v4, ws_byte(L, off), "");
+			LLVMSetAlignment(x[k * ns + i], 16);
+			ok[k * ns + i] = o;
+		}
+	}
+	LLVMValueRef *next = arena_alloc(L->a, sizeof(LLVMValueRef) * (size_t)ns);
+	for (int i = 0; i < ns; i++) {
+		next[i] = a[i];
+		for (int k = 0; k < u; k++)
+			next[i] = LLVMBuildFAdd(
+			    L->b, next[i],
+			    LLVMBuildSelect(L->b, ok[k * ns + i], x[k * ns + i], zero4, ""), "");
+	}
+	LLVMValueRef r2 = LLVMBuildAdd(L->b, r, ci64(L, step * u), "");
 	LLVMBasicBlockRef end = LLVMGetInsertBlock(L->b);
 	LLVMBuildBr(L->b, head);
-	LLVMAddIncoming(s, &s2, &end, 1);
-	LLVMAddIncoming(acc, &a, &end, 1);
+	LLVMAddIncoming(r, &r2, &end, 1);
+	for (int i = 0; i < ns; i++)
+		LLVMAddIncoming(a[i], &next[i], &end, 1);
 	LLVMPositionBuilderAtEnd(L->b, done);
-	return acc;
+	for (int i = 0; i < ns; i++)
+		acc[i] = a[i];
 }
 
-/* dst(col) = the sum, in slot order, of n slots of f32 rows from src (byte offsets in the
- * workspace, slots stride bytes apart), for every column the CTA's threads cover 4 at a time. */
+/* Level 1: for each of the nc colsums, dst[ci](col) = the sum, in slot order, of n slots of f32
+ * rows from src[ci] (byte offsets in the workspace, slots stride bytes apart), for every column the
+ * CTA's threads cover, 4 a thread and turn. A group has at most `most` slots, so a round trip takes
+ * the rows of every colsum at colsum_level1's `tpi` turns at once. */
 static void
-sum_slots(Lower *L, LLVMValueRef src, LLVMValueRef n, int64_t stride, LLVMValueRef dst)
+sum_group(Lower *L, int nc, LLVMValueRef *src, LLVMValueRef *dst, LLVMValueRef n, int64_t most,
+	  int64_t stride)
 {
 	int64_t np = (L->c->N + 3) / 4 * 4, nt = (int64_t)L->c->cfg.num_warps * 32;
-	/* columns: c = 4*tid, + 4*threads each turn, while c < np */
-	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
-	LLVMBasicBlockRef chead = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.col");
-	LLVMBasicBlockRef cbody = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.col.body");
-	LLVMBasicBlockRef cdone = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.col.done");
+	int64_t turns = (np / 4 + nt - 1) / nt;
+	int u, tpi;
+	colsum_level1(most, nc, turns, &u, &tpi);
+	int ns = tpi * nc;
+	LLVMValueRef *colb = arena_alloc(L->a, sizeof(LLVMValueRef) * (size_t)ns);
+	LLVMValueRef *valid = arena_alloc(L->a, sizeof(LLVMValueRef) * (size_t)ns);
+	LLVMValueRef *col = arena_alloc(L->a, sizeof(LLVMValueRef) * (size_t)ns);
+	LLVMValueRef *acc = arena_alloc(L->a, sizeof(LLVMValueRef) * (size_t)ns);
+	/* c = 4*tid + 4*threads*t for turns t = t0 .. t0 + tpi - 1, t0 += tpi while 4*t0 < np */
 	LLVMValueRef c0 = LLVMBuildMul(L->b, tid(L), ci64(L, 4), "");
-	LLVMBuildBr(L->b, chead);
-	LLVMPositionBuilderAtEnd(L->b, chead);
-	LLVMValueRef c = LLVMBuildPhi(L->b, L->i64, "");
-	LLVMAddIncoming(c, &c0, &pre, 1);
-	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, c, ci64(L, np), ""), cbody, cdone);
-	LLVMPositionBuilderAtEnd(L->b, cbody);
-	LLVMValueRef colb = LLVMBuildAdd(L->b, src, LLVMBuildMul(L->b, c, ci64(L, 4), ""), "");
-	LLVMValueRef acc = sum_rows(L, colb, ci64(L, 0), n, 1, stride,
-				    LLVMConstInt(LLVMInt1TypeInContext(L->cx), 1, 0));
-	LLVMValueRef off = LLVMBuildAdd(L->b, dst, LLVMBuildMul(L->b, c, ci64(L, 4), ""), "");
-	LLVMSetAlignment(LLVMBuildStore(L->b, acc, ws_byte(L, off)), 16);
-	LLVMValueRef c2 = LLVMBuildAdd(L->b, c, ci64(L, 4 * nt), "");
-	LLVMBasicBlockRef cend = LLVMGetInsertBlock(L->b);
-	LLVMBuildBr(L->b, chead);
-	LLVMAddIncoming(c, &c2, &cend, 1);
-	LLVMPositionBuilderAtEnd(L->b, cdone);
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.col");
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.col.body");
+	LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.col.done");
+	LLVMBuildBr(L->b, head);
+	LLVMPositionBuilderAtEnd(L->b, head);
+	LLVMValueRef t0 = LLVMBuildPhi(L->b, L->i64, "");
+	LLVMValueRef zero = ci64(L, 0);
+	LLVMAddIncoming(t0, &zero, &pre, 1);
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, t0, ci64(L, turns), ""), body, out);
+	LLVMPositionBuilderAtEnd(L->b, body);
+	LLVMValueRef base = LLVMBuildAdd(L->b, c0, LLVMBuildMul(L->b, t0, ci64(L, 4 * nt), ""), "");
+	for (int i = 0; i < ns; i++) {
+		col[i] = LLVMBuildAdd(L->b, base, ci64(L, 4 * nt * (i / nc)), "");
+		valid[i] = LLVMBuildICmp(L->b, LLVMIntSLT, col[i], ci64(L, np), "");
+		LLVMValueRef c = LLVMBuildSelect(L->b, valid[i], col[i], ci64(L, 0), "");
+		colb[i] =
+		    LLVMBuildAdd(L->b, src[i % nc], LLVMBuildMul(L->b, c, ci64(L, 4), ""), "");
+	}
+	sum_rows(L, ns, colb, valid, ci64(L, 0), n, 1, stride, u, acc);
+	for (int i = 0; i < ns; i++) {
+		LLVMBasicBlockRef next =
+		    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.col.next");
+		only_if(L, valid[i], next, "colsum.col.store");
+		LLVMValueRef off =
+		    LLVMBuildAdd(L->b, dst[i % nc], LLVMBuildMul(L->b, col[i], ci64(L, 4), ""), "");
+		LLVMSetAlignment(LLVMBuildStore(L->b, acc[i], ws_byte(L, off)), 16);
+		LLVMBuildBr(L->b, next);
+		LLVMPositionBuilderAtEnd(L->b, next);
+	}
+	LLVMValueRef t2 = LLVMBuildAdd(L->b, t0, ci64(L, tpi), "");
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
+	LLVMBuildBr(L->b, head);
+	LLVMAddIncoming(t0, &t2, &latch, 1);
+	LLVMPositionBuilderAtEnd(L->b, out);
 }
 
 /* Thread 0 counts its CTA in at counter word `word` and waits until `want` have counted in; then
@@ -264,20 +315,22 @@ arrive_wait(Lower *L, LLVMValueRef word, LLVMValueRef want)
 }
 
 /*
- * Slice `slice` of `nslices` of the columns, each the sum in row order of R f32 rows from src
- * (byte offsets in the workspace, rows stride bytes apart), into the [N] output param. The
- * slice is nj = ceil(N/4 / nslices) vectors of 4 columns; `lanes` threads of a warp share a
- * vector (colsum_slices, for the launch's grid), lane l summing rows l, l + lanes, ... with
- * COLSUM_UNROLL loads in flight, then a butterfly over the lanes: the order depends on R and
- * lanes only.
+ * Slice `slice` of `nslices` of the columns of each of the nc colsums, each column the sum in row
+ * order of R f32 rows from src[ci] (byte offsets in the workspace, rows stride bytes apart), into
+ * the [N] output param[ci]. The slice is nj = ceil(N/4 / nslices) vectors of 4 columns; `lanes`
+ * threads of a warp share a vector (colsum_slices, for the launch's grid), lane l summing rows l,
+ * l + lanes, ... of colsum_unroll's `per` colsums at once, then a butterfly over the lanes: the
+ * order depends on R and lanes only.
  */
 static void
-slice_sum(Lower *L, int64_t src, LLVMValueRef R, int64_t stride, LLVMValueRef slice,
-	  LLVMValueRef nslices, int64_t lanes, int param)
+slice_sum(Lower *L, int nc, const int64_t *src, const int *param, LLVMValueRef R, int64_t most,
+	  int64_t stride, LLVMValueRef slice, LLVMValueRef nslices, int64_t lanes)
 {
 	LLVMTypeRef v4 = LLVMVectorType(L->f32, 4);
 	int64_t np4 = (L->c->N + 3) / 4, nt = (int64_t)L->c->cfg.num_warps * 32;
 	int64_t P = nt / lanes;
+	int u, per;
+	colsum_unroll((most + lanes - 1) / lanes, nc, &u, &per);
 	LLVMValueRef nj = LLVMBuildUDiv(
 	    L->b, LLVMBuildAdd(L->b, ci64(L, np4), LLVMBuildSub(L->b, nslices, ci64(L, 1), ""), ""),
 	    nslices, "");
@@ -302,49 +355,108 @@ slice_sum(Lower *L, int64_t src, LLVMValueRef R, int64_t stride, LLVMValueRef sl
 	LLVMValueRef valid =
 	    LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntULT, j, nj, ""),
 			 LLVMBuildICmp(L->b, LLVMIntULT, gv, ci64(L, np4), ""), "");
-	LLVMValueRef colb = LLVMBuildAdd(
-	    L->b, ci64(L, src),
-	    LLVMBuildMul(L->b, LLVMBuildSelect(L->b, valid, gv, ci64(L, 0), ""), ci64(L, 16), ""),
-	    "");
-
-	LLVMValueRef acc = sum_rows(L, colb, lane, R, lanes, stride, valid);
-
-	/* the lanes' sums: a butterfly, then lane 0 stores */
-	LLVMValueRef sum = acc;
-	for (int64_t off = lanes / 2; off >= 1; off /= 2) {
-		LLVMValueRef v = LLVMGetUndef(v4);
-		for (int e = 0; e < 4; e++) {
-			LLVMValueRef c = LLVMBuildExtractElement(L->b, sum, ci32(L, e), "");
-			c = LLVMBuildFAdd(
-			    L->b, c, shfl(L, "llvm.nvvm.shfl.sync.bfly.f32", c, ci32(L, (int)off)),
-			    "");
-			v = LLVMBuildInsertElement(L->b, v, c, ci32(L, e), "");
+	LLVMValueRef vb =
+	    LLVMBuildMul(L->b, LLVMBuildSelect(L->b, valid, gv, ci64(L, 0), ""), ci64(L, 16), "");
+	for (int c0 = 0; c0 < nc; c0 += per) {
+		int ns = nc - c0 < per ? nc - c0 : per;
+		LLVMValueRef colb[COLSUM_LOADS], ok[COLSUM_LOADS], acc[COLSUM_LOADS];
+		for (int i = 0; i < ns; i++) {
+			colb[i] = LLVMBuildAdd(L->b, ci64(L, src[c0 + i]), vb, "");
+			ok[i] = valid;
 		}
-		sum = v;
+		sum_rows(L, ns, colb, ok, lane, R, lanes, stride, u, acc);
+
+		/* the lanes' sums: a butterfly, then lane 0 stores */
+		for (int i = 0; i < ns; i++) {
+			LLVMValueRef sum = acc[i];
+			for (int64_t off = lanes / 2; off >= 1; off /= 2) {
+				LLVMValueRef v = LLVMGetUndef(v4);
+				for (int e = 0; e < 4; e++) {
+					LLVMValueRef c =
+					    LLVMBuildExtractElement(L->b, sum, ci32(L, e), "");
+					c = LLVMBuildFAdd(L->b, c,
+							  shfl(L, "llvm.nvvm.shfl.sync.bfly.f32", c,
+							       ci32(L, (int)off)),
+							  "");
+					v = LLVMBuildInsertElement(L->b, v, c, ci32(L, e), "");
+				}
+				sum = v;
+			}
+			LLVMBasicBlockRef next =
+			    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.vec.next");
+			only_if(L,
+				LLVMBuildAnd(L->b, valid,
+					     LLVMBuildICmp(L->b, LLVMIntEQ, lane, ci64(L, 0), ""),
+					     ""),
+				next, "colsum.vec.store");
+			store_cols(L, sum, LLVMBuildMul(L->b, gv, ci64(L, 4), ""), param[c0 + i]);
+			LLVMBuildBr(L->b, next);
+			LLVMPositionBuilderAtEnd(L->b, next);
+		}
 	}
-	LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.vec.next");
-	LLVMBasicBlockRef st = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.vec.store");
-	LLVMBuildCondBr(
-	    L->b,
-	    LLVMBuildAnd(L->b, valid, LLVMBuildICmp(L->b, LLVMIntEQ, lane, ci64(L, 0), ""), ""), st,
-	    next);
-	LLVMPositionBuilderAtEnd(L->b, st);
-	store_cols(L, sum, LLVMBuildMul(L->b, gv, ci64(L, 4), ""), param);
-	LLVMBuildBr(L->b, next);
-	LLVMPositionBuilderAtEnd(L->b, next);
 	LLVMValueRef k2 = LLVMBuildAdd(L->b, k, ci64(L, P), "");
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
 	LLVMBuildBr(L->b, head);
-	LLVMAddIncoming(k, &k2, &next, 1);
+	LLVMAddIncoming(k, &k2, &latch, 1);
 	LLVMPositionBuilderAtEnd(L->b, out);
 }
 
-/* Branches to a new block when cond holds, else to done; the builder is left in the new one. */
-static void
-only_if(Lower *L, LLVMValueRef cond, LLVMBasicBlockRef done, const char *name)
+/* A group's last CTA counts itself out once its wait is over: thread 0's atomic, with no fence
+ * (it publishes nothing), issued before the CTA's slice so that its round trip overlaps it; the
+ * result is the CTAs out before it, for thread 0 (leave_zero), 0xffffffff for every other thread.
+ */
+static LLVMValueRef
+leave_count(Lower *L, int64_t cnt)
 {
-	LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, name);
-	LLVMBuildCondBr(L->b, cond, yes, done);
-	LLVMPositionBuilderAtEnd(L->b, yes);
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef t0 = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.out");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.outed");
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, tid(L), ci64(L, 0), ""), t0, join);
+	LLVMPositionBuilderAtEnd(L->b, t0);
+	LLVMValueRef ix = ci64(L, cnt / 4 + COLSUM_LEAVE_WORD);
+	LLVMValueRef r = LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd,
+					    LLVMBuildGEP2(L->b, L->i32, L->ws, &ix, 1, ""),
+					    ci32(L, 1), LLVMAtomicOrderingMonotonic, 0);
+	LLVMBuildBr(L->b, join);
+	LLVMPositionBuilderAtEnd(L->b, join);
+	LLVMValueRef out = LLVMBuildPhi(L->b, L->i32, "");
+	LLVMValueRef in[2] = {ci32(L, -1), r};
+	LLVMBasicBlockRef from[2] = {pre, t0};
+	LLVMAddIncoming(out, in, from, 2);
+	return out;
+}
+
+/* Thread 0 of the last of the ng to count out zeroes every counter this launch used: every group's
+ * last CTA has left its wait, and every CTA has counted in at its group (`groups` words, 0 when
+ * groups are one CTA). */
+static void
+leave_zero(Lower *L, int64_t cnt, LLVMValueRef out, LLVMValueRef ng, int64_t groups)
+{
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.left");
+	only_if(L,
+		LLVMBuildICmp(L->b, LLVMIntEQ, LLVMBuildZExt(L->b, out, L->i64, ""),
+			      LLVMBuildSub(L->b, ng, ci64(L, 1), ""), ""),
+		done, "colsum.zero");
+	for (int64_t w = 0; w < groups; w++) {
+		LLVMBasicBlockRef next =
+		    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.zero.g");
+		only_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, ci64(L, w), ng, ""), next,
+			"colsum.zero.group");
+		LLVMValueRef word = ci64(L, cnt / 4 + COLSUM_GROUP_WORD0 + w);
+		LLVMSetAlignment(LLVMBuildStore(L->b, ci32(L, 0),
+						LLVMBuildGEP2(L->b, L->i32, L->ws, &word, 1, "")),
+				 4);
+		LLVMBuildBr(L->b, next);
+		LLVMPositionBuilderAtEnd(L->b, next);
+	}
+	for (int w = COLSUM_DONE_WORD; w <= COLSUM_LEAVE_WORD; w++) {
+		LLVMValueRef dw = ci64(L, cnt / 4 + w);
+		LLVMSetAlignment(LLVMBuildStore(L->b, ci32(L, 0),
+						LLVMBuildGEP2(L->b, L->i32, L->ws, &dw, 1, "")),
+				 4);
+	}
+	LLVMBuildBr(L->b, done);
+	LLVMPositionBuilderAtEnd(L->b, done);
 }
 
 void
@@ -362,6 +474,7 @@ colsum_finish(Lower *L)
 	int64_t part = codegen_ws_offset(&l, "colsum_partials", L->c->M);
 	int64_t grp = codegen_ws_offset(&l, "colsum_groups", L->c->M);
 	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.done");
+	int nc = k->plan->ncolsum;
 
 	/* each row group's partials into its slot: cta * m_block + group */
 	LLVMValueRef slot = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, L->cta, ci64(L, g->m_block), ""),
@@ -413,58 +526,44 @@ colsum_finish(Lower *L)
 		LLVMValueRef gword =
 		    LLVMBuildAdd(L->b, ci64(L, cnt / 4 + COLSUM_GROUP_WORD0), gi, "");
 		only_if(L, arrive_last(L, gword, gn), done, "colsum.group");
-		for (int ci = 0; ci < k->plan->ncolsum; ci++) {
+		LLVMValueRef *src = arena_alloc(L->a, sizeof(LLVMValueRef) * (size_t)nc);
+		LLVMValueRef *dst = arena_alloc(L->a, sizeof(LLVMValueRef) * (size_t)nc);
+		for (int ci = 0; ci < nc; ci++) {
 			int64_t pc = part + (int64_t)ci * lay.slots * lay.row_bytes;
 			int64_t gc = grp + (int64_t)ci * lay.groups * lay.row_bytes;
-			LLVMValueRef src =
-			    LLVMBuildAdd(L->b, ci64(L, pc),
-					 LLVMBuildMul(L->b, LLVMBuildMul(L->b, first, mb, ""),
-						      ci64(L, lay.row_bytes), ""),
-					 "");
-			LLVMValueRef dst =
+			src[ci] = LLVMBuildAdd(L->b, ci64(L, pc),
+					       LLVMBuildMul(L->b, LLVMBuildMul(L->b, first, mb, ""),
+							    ci64(L, lay.row_bytes), ""),
+					       "");
+			dst[ci] =
 			    LLVMBuildAdd(L->b, ci64(L, gc),
 					 LLVMBuildMul(L->b, gi, ci64(L, lay.row_bytes), ""), "");
-			sum_slots(L, src, LLVMBuildMul(L->b, gn, mb, ""), lay.row_bytes, dst);
 		}
+		sum_group(L, nc, src, dst, LLVMBuildMul(L->b, gn, mb, ""), lay.group * g->m_block,
+			  lay.row_bytes);
 	} else {
 		R = LLVMBuildMul(L->b, G, mb, "");
 	}
 
-	/* every group's last CTA waits for the others, then sums its slice of the columns */
+	/* every group's last CTA waits for the others, counts itself out, then sums its slice of
+	 * the columns of every colsum */
 	arrive_wait(L, ci64(L, cnt / 4 + COLSUM_DONE_WORD), ng);
+	LLVMValueRef out = leave_count(L, cnt);
+	int64_t *src = arena_alloc(L->a, sizeof(int64_t) * (size_t)nc);
+	int *param = arena_alloc(L->a, sizeof(int) * (size_t)nc);
+	int ns = 0;
 	for (int i = 0; i < k->nins; i++) {
 		if (!instr_is_colsum_store(k, &k->ins[i]))
 			continue;
 		int ci = 0;
 		for (int j = 0; j < k->vals[argval(&k->ins[i], 0)].def; j++)
 			ci += k->ins[j].op == OP_COLSUM;
-		int64_t src = lay.group > 1 ? grp + (int64_t)ci * lay.groups * lay.row_bytes
-					    : part + (int64_t)ci * lay.slots * lay.row_bytes;
-		slice_sum(L, src, R, lay.row_bytes, gi, ng, sl.lanes, k->ins[i].param);
+		src[ns] = lay.group > 1 ? grp + (int64_t)ci * lay.groups * lay.row_bytes
+					: part + (int64_t)ci * lay.slots * lay.row_bytes;
+		param[ns++] = k->ins[i].param;
 	}
-
-	/* the last to leave zeroes every counter this launch used: thread t the group words t,
-	 * t + threads, ... */
-	only_if(L, arrive_last(L, ci64(L, cnt / 4 + COLSUM_LEAVE_WORD), ng), done, "colsum.last");
-	int64_t nt = (int64_t)g->num_warps * 32;
-	for (int64_t w = 0; lay.group > 1 && w < lay.groups; w += nt) {
-		LLVMValueRef gw = LLVMBuildAdd(L->b, tid(L), ci64(L, w), "");
-		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.zero");
-		only_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, gw, ng, ""), next, "colsum.zero.group");
-		LLVMValueRef word =
-		    LLVMBuildAdd(L->b, gw, ci64(L, cnt / 4 + COLSUM_GROUP_WORD0), "");
-		LLVMSetAlignment(LLVMBuildStore(L->b, ci32(L, 0),
-						LLVMBuildGEP2(L->b, L->i32, L->ws, &word, 1, "")),
-				 4);
-		LLVMBuildBr(L->b, next);
-		LLVMPositionBuilderAtEnd(L->b, next);
-	}
-	for (int w = COLSUM_DONE_WORD; w <= COLSUM_LEAVE_WORD; w++) {
-		LLVMValueRef dw = ci64(L, cnt / 4 + w);
-		LLVMSetAlignment(LLVMBuildStore(L->b, ci32(L, 0),
-						LLVMBuildGEP2(L->b, L->i32, L->ws, &dw, 1, "")),
-				 4);
-	}
+	slice_sum(L, ns, src, param, R, sl.rows, lay.row_bytes, gi, ng, sl.lanes);
+	leave_zero(L, cnt, out, ng, lay.group > 1 ? lay.groups : 0);
 	LLVMBuildBr(L->b, done);
 	LLVMPositionBuilderAtEnd(L->b, done);
 }

@@ -140,8 +140,41 @@ enum { COLSUM_DONE_WORD = 1, COLSUM_LEAVE_WORD = 2, COLSUM_GROUP_WORD0 = 4 };
 /* The most groups, so the most CTAs that ever wait. A grid of up to 16 * 32 CTAs of one row group
  * keeps the first level at one round trip a column turn (COLSUM_UNROLL slots). */
 enum { COLSUM_WAITERS = 32 };
-/* A combine sums this many partial rows a round trip, their loads issued before the adds. */
-enum { COLSUM_UNROLL = 16 };
+/* A combine sums up to COLSUM_UNROLL partial rows a round trip, their loads issued before the
+ * adds, and where a level has fewer rows, the rows of several (colsum, column) pairs at once: up
+ * to COLSUM_LOADS loads of 16 bytes in flight a thread. */
+enum { COLSUM_UNROLL = 16, COLSUM_LOADS = 20 };
+
+/* A level's round trips (codegen/lower_colsum.c, heuristics/cost.c): `rows` partial rows a
+ * thread sums for each of its `pairs` (colsum, column vector) pairs, u rows of `per` pairs a
+ * round trip; returns the round trips. */
+static inline int64_t
+colsum_unroll(int64_t rows, int64_t pairs, int *u, int *per)
+{
+	*u = rows < 1 ? 1 : rows < COLSUM_UNROLL ? (int)rows : COLSUM_UNROLL;
+	*per = COLSUM_LOADS / *u;
+	if (*per > pairs)
+		*per = (int)pairs;
+	if (*per < 1)
+		*per = 1;
+	return (pairs + *per - 1) / *per * ((rows + *u - 1) / *u);
+}
+
+/* The first level's round trips: `rows` slots of nc colsums for each of a thread's `turns`
+ * column vectors, u rows of every colsum at tpi turns a round trip, up to COLSUM_LOADS loads (or
+ * nc when there are more colsums). */
+static inline int64_t
+colsum_level1(int64_t rows, int nc, int64_t turns, int *u, int *tpi)
+{
+	int most = COLSUM_LOADS / nc > 1 ? COLSUM_LOADS / nc : 1;
+	*u = rows < 1 ? 1 : rows < COLSUM_UNROLL ? (int)rows : COLSUM_UNROLL;
+	if (*u > most)
+		*u = most;
+	*tpi = COLSUM_LOADS / (*u * nc) > 1 ? COLSUM_LOADS / (*u * nc) : 1;
+	if (*tpi > turns)
+		*tpi = turns > 1 ? (int)turns : 1;
+	return (turns + *tpi - 1) / *tpi * ((rows + *u - 1) / *u);
+}
 
 static inline void
 colsum_layout(const Config *c, int64_t N, ColsumLayout *l)
