@@ -32,9 +32,9 @@
  *   sums its group's (up to COLSUM_WAITERS groups) into a group row, then every group's last CTA
  * sums a slice of the columns over the group rows (lower_colsum.c). Their bytes go through L2; the
  *   tail is the first level's round trips (4 columns a thread a turn, the whole row, every
- *   colsum: colsum_unroll), the slice's (its rows spread over up to 32 lanes a vector of 4
- *   columns) and two arrivals. Measured on the H100 before the slices, when one CTA
- *   summed about sqrt(grid) group rows: 10-25 us a level, the rate of a lone SM.
+ *   colsum: colsum_level1), the slice's (its rows spread over up to 32 lanes a vector of 4
+ *   columns, every colsum: colsum_unroll) and two arrivals. Measured on the H100 before the slices,
+ * when one CTA summed about sqrt(grid) group rows: 10-25 us a level, the rate of a lone SM.
  * - time = memory time + L2 time + launch (+ the split combine, the colsum tail).
  */
 /* A DRAM sector: the unit HBM and L2 move. */
@@ -133,10 +133,10 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		colsum_slices(&cl, c, o->ctas, &sl);
 		double rows = (double)o->ctas * c->m_block + (cl.group > 1 ? 2.0 * sl.slices : 0);
 		l2 += f->colsums * rows * cl.row_bytes * 2;
-		int u, per;
+		int u, per, tpi;
 		int64_t turns = cdiv(cl.row_bytes / 16, threads);
 		double level1 = cl.group > 1 ? (double)colsum_level1(cl.group * c->m_block,
-								     f->colsums, turns, &u, &per)
+								     f->colsums, turns, &u, &tpi)
 					     : 0;
 		double level2 =
 		    (double)cdiv(sl.vectors, threads / sl.lanes) *
