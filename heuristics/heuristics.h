@@ -145,13 +145,20 @@ enum { COLSUM_WAITERS = 32 };
  * to COLSUM_LOADS loads of 16 bytes in flight a thread. */
 enum { COLSUM_UNROLL = 16, COLSUM_LOADS = 20 };
 
+/* The rows of a stream a round trip takes: all of them, up to COLSUM_UNROLL. */
+static inline int
+colsum_rows_a_trip(int64_t rows)
+{
+	return rows < 1 ? 1 : rows < COLSUM_UNROLL ? (int)rows : COLSUM_UNROLL;
+}
+
 /* A level's round trips (codegen/lower_colsum.c, heuristics/cost.c): `rows` partial rows a
  * thread sums for each of its `pairs` (colsum, column vector) pairs, u rows of `per` pairs a
  * round trip; returns the round trips. */
 static inline int64_t
 colsum_unroll(int64_t rows, int64_t pairs, int *u, int *per)
 {
-	*u = rows < 1 ? 1 : rows < COLSUM_UNROLL ? (int)rows : COLSUM_UNROLL;
+	*u = colsum_rows_a_trip(rows);
 	*per = COLSUM_LOADS / *u;
 	if (*per > pairs)
 		*per = (int)pairs;
@@ -167,7 +174,7 @@ static inline int64_t
 colsum_level1(int64_t rows, int nc, int64_t turns, int *u, int *tpi)
 {
 	int most = COLSUM_LOADS / nc > 1 ? COLSUM_LOADS / nc : 1;
-	*u = rows < 1 ? 1 : rows < COLSUM_UNROLL ? (int)rows : COLSUM_UNROLL;
+	*u = colsum_rows_a_trip(rows);
 	if (*u > most)
 		*u = most;
 	*tpi = COLSUM_LOADS / (*u * nc) > 1 ? COLSUM_LOADS / (*u * nc) : 1;
