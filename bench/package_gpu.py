@@ -13,12 +13,12 @@ in bench/torch_compare.py (imported, not copied):
 Then the timing, side by side with `rkc run --time` at the same shape, dtype and arch (dense
 rows), and with `rkc run --time --check --pad P` (the column-padded layout, its padding poisoned
 and checked unwritten by rkc run): both timed the same way, the median of per-launch CUDA event
-times, each launch after the L2 is flushed by writing a buffer twice its size (runtime/cuda.c's
-method; here torch's fill_ on the buffer, then torch.cuda._sleep so that the Python call is
+times, each launch after the L2 is flushed by reading a buffer twice its size (runtime/cuda.c's
+method; here torch's max over the buffer, then torch.cuda._sleep so that the Python call is
 queued before the start event, which then times the kernel alone), about 0.3 s of kernel time,
 20 to 1000 launches. The configs are compared (the package's manifest against rkc run's). Then,
-as before, a CUDA-graph replay of the contiguous call under triton's do_bench beside
-torch.compile, and a torch.compile'd function calling an rkc kernel, checked for graph breaks.
+as before, a CUDA-graph replay of the contiguous call beside torch.compile (timed as
+bench/torch_compare.py times both), and a torch.compile'd function calling an rkc kernel, checked for graph breaks.
 One short table at the end.
 
 Carrying it to a GPU host without LLVM (python3 with torch, no network). Here:
@@ -156,17 +156,14 @@ def call(k, inputs, params):
 
 def flushed_us(fn):
     """rkc run's timing (runtime/cuda.c gpu_time) of fn's GPU work: per launch, the L2 flushed by
-    writing a buffer twice its size, then events around the launch; the median over about
+    reading a buffer twice its size, then events around the launch; the median over about
     0.3 s of kernel time (20 to 1000 launches, from the median of 5). A spin on the GPU between
     the flush and the start event keeps the Python call's own time out of the interval."""
-    l2 = torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size
-    flush = torch.empty(2 * max(l2, 64 << 20), dtype=torch.uint8, device="cuda")
-
     def times(n):
         ev = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
               for _ in range(n)]
-        for i, (a, b) in enumerate(ev):
-            flush.fill_(i & 0xff)
+        for a, b in ev:
+            tc.flush_l2()
             torch.cuda._sleep(SLEEP_CYCLES)
             a.record()
             fn()
@@ -176,9 +173,7 @@ def flushed_us(fn):
     fn()
     est = statistics.median(times(5))
     n = min(1000, max(20, int(300.0 / est) if est > 0 else 1000))
-    us = statistics.median(times(n)) * 1e3
-    del flush
-    return us
+    return statistics.median(times(n)) * 1e3
 
 
 def rkc_run(binary, path, M, N, dtype, arch, pad=0):

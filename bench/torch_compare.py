@@ -5,8 +5,10 @@ For each kernel and suite: a PyTorch definition of the same math (testdata/kerne
 in f32, outputs in the kernel's types) compiled with torch.compile (default mode, dynamic=False),
 and rkc's PTX (`rkc compile`) loaded with the CUDA driver API (cuda.bindings.driver) and launched
 per its manifest (dynamic shared memory, a thread-block cluster) with cuLaunchKernelEx on torch's
-current stream, on the same torch tensors. Both are timed as CUDA-graph replays under triton's
-do_bench (median; it flushes the L2 before every call). rkc's outputs are checked against the
+current stream, on the same torch tensors. Both are timed as CUDA-graph replays, each replay
+bracketed by its own events after the L2 is flushed the way `rkc run --time` flushes it (by reading
+a buffer twice its size: triton's do_bench zeroes one, which leaves the L2 full of dirty lines that
+the timed kernel writes back; docs/design.md, "Timing"), the median. rkc's outputs are checked against the
 definition run in float64 first, and torch.compile's likewise (torch_err in the CSV, not a
 pass/fail). A point rkc cannot compile or launch is reported in the table.
 
@@ -383,9 +385,39 @@ def make_input(spec, p, M, N, made, gen):
     return out
 
 
+_FLUSH = []
+
+
+def flush_l2():
+    """Flush the L2 as rkc run --time does (runtime/cuda.c): read a zeroed buffer twice its size."""
+    if not _FLUSH:
+        l2 = torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size
+        _FLUSH.append(torch.zeros(max(l2, 32 << 20) * 2 // 4, dtype=torch.int32, device="cuda"))
+    _FLUSH[0].max()
+
+
+def flushed_us(fn, rep_ms=200.0):
+    """Median GPU time of fn, each call bracketed by its own events after flush_l2, 20 to 1000
+    calls (about rep_ms of GPU time), after a warm-up."""
+    def run(n):
+        ev = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+              for _ in range(n)]
+        for a, b in ev:
+            flush_l2()
+            a.record()
+            fn()
+            b.record()
+        torch.cuda.synchronize()
+        return sorted(a.elapsed_time(b) for a, b in ev)
+
+    run(5)
+    est = statistics.median(run(5))
+    n = int(rep_ms / est) if est > 0 else 1000
+    return statistics.median(run(max(20, min(1000, n)))) * 1e3
+
+
 def graph_us(fn):
-    """Median GPU time of a CUDA-graph replay of fn, the L2 flushed before each (do_bench)."""
-    import triton.testing
+    """Median GPU time of a CUDA-graph replay of fn, the L2 flushed before each (flushed_us)."""
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
@@ -396,14 +428,13 @@ def graph_us(fn):
     with torch.cuda.graph(g):
         fn()
     torch.cuda.synchronize()
-    return triton.testing.do_bench(g.replay, warmup=25, rep=200, return_mode="median") * 1e3
+    return flushed_us(g.replay)
 
 
 def eager_us(fn):
-    """Median GPU time of fn as launched (do_bench flushes the L2 before each call), for what a
-    CUDA graph cannot capture."""
-    import triton.testing
-    return triton.testing.do_bench(fn, warmup=25, rep=200, return_mode="median") * 1e3
+    """Median GPU time of fn as launched, the L2 flushed before each call (flushed_us), for what
+    a CUDA graph cannot capture."""
+    return flushed_us(fn)
 
 
 def copy_gbps():

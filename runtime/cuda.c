@@ -52,8 +52,10 @@ struct Gpu {
 	CUdevice dev;
 	CUcontext ctx;
 	int l2_bytes, sms;
-	CUdeviceptr flush; /* written before each timed launch to evict the L2 */
+	CUdeviceptr flush; /* read before each timed launch to evict the L2 (ensure_flush) */
 	size_t flush_bytes;
+	CUmodule flush_mod;
+	CUfunction flush_fn;
 	char desc[256];
 };
 
@@ -154,6 +156,8 @@ gpu_close(Gpu *g)
 		return;
 	if (g->flush)
 		g->MemFree(g->flush);
+	if (g->flush_mod)
+		g->ModuleUnload(g->flush_mod);
 	g->DevicePrimaryCtxRelease(g->dev);
 	dlclose(g->lib);
 	free(g);
@@ -310,6 +314,68 @@ cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The L2 is flushed by reading a buffer twice its size, not by writing one. A write leaves the L2
+ * full of dirty lines, and the timed kernel then pays for writing them back as its own lines
+ * evict them: on the H100, 8 us at 100 MB, so a memcpy of 100 MB timed after a write ran at 86%
+ * of the 1 GiB copy rate, and at 101% after a read (docs/design.md, "Timing"). The reading kernel
+ * folds every word it loads into one, stored only if it equals a value the zero-filled buffer
+ * cannot give, so no load can be dropped. */
+static const char FLUSH_PTX[] =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry rkc_flush(.param .u64 p, .param .u64 n)\n{\n"
+    "\t.reg .pred %p<3>;\n\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<10>;\n"
+    "\tld.param.u64 %rd1, [p];\n\tld.param.u64 %rd2, [n];\n"
+    "\tmov.u32 %r1, %ctaid.x;\n\tmov.u32 %r2, %ntid.x;\n\tmov.u32 %r3, %tid.x;\n"
+    "\tmov.u32 %r4, %nctaid.x;\n\tmul.wide.u32 %rd3, %r1, %r2;\n\tcvt.u64.u32 %rd4, %r3;\n"
+    "\tadd.s64 %rd3, %rd3, %rd4;\n\tmul.wide.u32 %rd5, %r4, %r2;\n\tmov.u32 %r5, 0;\n"
+    "LOOP:\n\tsetp.ge.u64 %p1, %rd3, %rd2;\n\t@%p1 bra DONE;\n\tshl.b64 %rd6, %rd3, 4;\n"
+    "\tadd.s64 %rd7, %rd1, %rd6;\n\tld.global.v4.u32 {%r6, %r7, %r8, %r9}, [%rd7];\n"
+    "\txor.b32 %r5, %r5, %r6;\n\txor.b32 %r5, %r5, %r7;\n\txor.b32 %r5, %r5, %r8;\n"
+    "\txor.b32 %r5, %r5, %r9;\n\tadd.s64 %rd3, %rd3, %rd5;\n\tbra.uni LOOP;\n"
+    "DONE:\n\tsetp.ne.u32 %p2, %r5, 1;\n\t@%p2 bra END;\n\tst.global.u32 [%rd1], %r5;\n"
+    "END:\n\tret;\n}\n";
+
+static int
+ensure_flush(Gpu *g, Diag *d)
+{
+	if (g->flush)
+		return 0;
+	g->flush_bytes = (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 2;
+	if (!g->flush_fn) {
+		CUmodule mod = NULL;
+		if (CU(g, ModuleLoadDataEx, (&mod, FLUSH_PTX, 0, NULL, NULL), d))
+			return -1;
+		if (CU(g, ModuleGetFunction, (&g->flush_fn, mod, "rkc_flush"), d)) {
+			g->ModuleUnload(mod);
+			g->flush_fn = NULL;
+			return -1;
+		}
+		g->flush_mod = mod;
+	}
+	CUdeviceptr p = 0;
+	if (CU(g, MemAlloc, (&p, g->flush_bytes), d))
+		return -1;
+	if (CU(g, MemsetD8, (p, 0, g->flush_bytes), d)) {
+		g->MemFree(p);
+		return -1;
+	}
+	g->flush = p;
+	return 0;
+}
+
+/* One pass over the flush buffer, 16 bytes a thread a step, four CTAs of 512 threads an SM. */
+static int
+flush_l2(Gpu *g, Diag *d)
+{
+	CUdeviceptr p = g->flush;
+	unsigned long long n = g->flush_bytes / 16;
+	void *args[] = {&p, &n};
+	return CU(g, LaunchKernel,
+		  (g->flush_fn, (unsigned)(g->sms > 0 ? g->sms : 1) * 4, 1, 1, 512, 1, 1, 0, NULL,
+		   args, NULL),
+		  d);
+}
+
 /* Each timed launch is bracketed by its own events after a flush of the L2; the median of the
  * per-launch times keeps a stray slow launch (clock ramp, another process) out of the figure. */
 static int
@@ -323,9 +389,7 @@ time_loop(Gpu *g, GpuFn *f, const Manifest *m, void **args, CUdeviceptr src, CUd
 	if (rc)
 		made--;
 	for (int i = 0; i < reps && !rc; i++) {
-		if (g->flush)
-			rc = CU(g, MemsetD32Async,
-				(g->flush, (unsigned)i, g->flush_bytes / 4, NULL), d);
+		rc = flush_l2(g, d);
 		if (!rc)
 			rc = CU(g, EventRecord, (ev[2 * i], NULL), d);
 		if (!rc)
@@ -345,15 +409,6 @@ time_loop(Gpu *g, GpuFn *f, const Manifest *m, void **args, CUdeviceptr src, CUd
 		g->EventDestroy(ev[i]);
 	free(ev);
 	return rc;
-}
-
-static int
-ensure_flush(Gpu *g, Diag *d)
-{
-	if (g->flush)
-		return 0;
-	g->flush_bytes = (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 2;
-	return CU(g, MemAlloc, (&g->flush, g->flush_bytes), d);
 }
 
 static double

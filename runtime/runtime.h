@@ -234,7 +234,7 @@ int gpu_occupancy(Gpu *g, GpuFn *f, const Manifest *m, int *per_sm, int *sms, Di
 /* Launches as the manifest says (grid, block, cluster, dynamic shared memory) and waits, so a
  * fault is reported against this launch. */
 int gpu_launch(Gpu *g, GpuFn *f, const Manifest *m, void **args, Diag *d);
-/* Median GPU time of launches, each after the L2 is flushed by writing a buffer twice its size. */
+/* Median GPU time of launches, each after the L2 is flushed by reading a buffer twice its size. */
 int gpu_time(Gpu *g, GpuFn *f, const Manifest *m, void **args, double *median_us, int *reps,
 	     Diag *d);
 /* The GPU time of one launch after the L2 is flushed as gpu_time flushes it. */
