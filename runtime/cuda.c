@@ -316,7 +316,7 @@ cmp_double(const void *a, const void *b)
 
 /* The L2 is flushed by reading a buffer twice its size, not by writing one. A write leaves the L2
  * full of dirty lines, and the timed kernel then pays for writing them back as its own lines
- * evict them: on the H100, 8 us at 100 MB, so a memcpy of 100 MB timed after a write ran at 86%
+ * evict them: on the H100, 8 us at 100 MB, so a memcpy of 100 MB timed after a write ran at 87%
  * of the 1 GiB copy rate, and at 101% after a read (docs/design.md, "Timing"). The reading kernel
  * folds every word it loads into one, stored only if it equals a value the zero-filled buffer
  * cannot give, so no load can be dropped. */
