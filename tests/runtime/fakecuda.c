@@ -7,7 +7,9 @@
  * shared memory, cluster and every argument as the PTX's .param list types it, so a test can
  * check what a caller passed. With RKC_FAKE_SCRIBBLE=B (a byte, 0 to 255) a launch writes B over
  * the whole of every allocation its arguments point at, padding between rows included, so a
- * test can see a runner catch writes where none belong. */
+ * test can see a runner catch writes where none belong. With RKC_FAKE_PTX_DIR set, each module
+ * loaded is written to that directory as ENTRY.ptx (ENTRY its first .entry), so a test can
+ * assemble what the runtime loads. */
 #include <cuda.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,6 +144,23 @@ fMemsetD32Async(CUdeviceptr p, unsigned v, size_t n, CUstream s)
 	return CUDA_SUCCESS;
 }
 
+static void
+save_ptx(const char *ptx)
+{
+	const char *dir = getenv("RKC_FAKE_PTX_DIR"), *e = strstr(ptx, ".entry ");
+	if (!dir || !*dir || !e)
+		return;
+	e += strlen(".entry ");
+	size_t n = strcspn(e, "( \t\n");
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%.*s.ptx", dir, (int)(n < 200 ? n : 200), e);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(ptx, f);
+		fclose(f);
+	}
+}
+
 static CUresult
 fModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, CUjit_option *o, void **v)
 {
@@ -154,6 +173,7 @@ fModuleLoadDataEx(CUmodule *m, const void *image, unsigned n, CUjit_option *o, v
 	Module *mod = malloc(sizeof *mod);
 	mod->ptx = strdup(image);
 	*m = (CUmodule)mod;
+	save_ptx(mod->ptx);
 	return CUDA_SUCCESS;
 }
 
