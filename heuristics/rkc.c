@@ -26,6 +26,14 @@
  * model errs most. */
 #define OCCUPANCY 0.25
 #define MIN_WARPS_SM 16
+/* Rows of at most SHORT_ROW elements (a CTA holds many rows, each a DRAM round trip and a few
+ * elements of math a thread) take twice the warps before the occupancy rule lets a config go:
+ * there the fat threads the byte model favours (more bytes in flight a CTA) run their rows' math
+ * and stores with too few other CTAs' loads behind them. Measured on the H100 at the 32 golden
+ * points it moved (bench/results/h100-2026-11-24-flush.md, section 8): 0.932x the time by
+ * geomean, 20 faster by 1-31%, 5 slower by 1.4-5.6%; its 23 batch-invariant picks 0.907x. */
+#define SHORT_ROW 256
+#define MIN_WARPS_SM_SHORT 32
 /* A lone CTA on its SM walking a persistent grid with the next block's loads ahead (ahead=1)
  * overlaps those loads with its math, not its stores and barriers. Measured on the H100 against
  * two CTAs an SM without it (layer_norm_backward bf16 at 4096 columns; bench/results/
@@ -102,7 +110,7 @@ within_budget(const Cost *o)
 /* The occupancy penalty of a config with more CTAs than SMs (a single wave hides nothing anyway).
  */
 static double
-occupancy_penalty(const Cost *o, const Config *c, const Target *t)
+occupancy_penalty(const Cost *o, const Config *c, const Target *t, int64_t N)
 {
 	int threads = 32 * c->num_warps;
 	int alloc = (o->regs + o->regs / 8 + 7) / 8 * 8;
@@ -112,7 +120,7 @@ occupancy_penalty(const Cost *o, const Config *c, const Target *t)
 	k = k < o->ctas_per_sm ? k : o->ctas_per_sm; /* shared memory and the CTA cap */
 	if (o->ctas <= t->sms && c->grid == 0)	     /* a persistent grid runs many blocks an SM */
 		return 0;
-	if (k * c->num_warps < MIN_WARPS_SM)
+	if (k * c->num_warps < (N <= SHORT_ROW ? MIN_WARPS_SM_SHORT : MIN_WARPS_SM))
 		return OCCUPANCY;
 	if (k >= 2)
 		return 0;
@@ -134,7 +142,7 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 	if (!within_budget(&x.cost))
 		return;
 	x.score =
-	    x.cost.us * (1 + occupancy_penalty(&x.cost, c, t)) * (c->grid > 0 ? GRID_COST : 1);
+	    x.cost.us * (1 + occupancy_penalty(&x.cost, c, t, N)) * (c->grid > 0 ? GRID_COST : 1);
 	if (cs->n == cs->cap) {
 		cs->cap = cs->cap ? 2 * cs->cap : 256;
 		cs->v = realloc(cs->v, cs->cap * sizeof *cs->v);
