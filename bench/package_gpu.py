@@ -18,8 +18,8 @@ method; here torch's max over the buffer, then torch.cuda._sleep so that the Pyt
 queued before the start event, which then times the kernel alone), about 0.3 s of kernel time,
 20 to 1000 launches. The configs are compared (the package's manifest against rkc run's). Then,
 as before, a CUDA-graph replay of the contiguous call beside torch.compile (timed as
-bench/torch_compare.py times both), and a torch.compile'd function calling an rkc kernel, checked for graph breaks.
-One short table at the end.
+bench/torch_compare.py times both), and a torch.compile'd function calling an rkc kernel, checked
+for graph breaks. One short table at the end.
 
 Carrying it to a GPU host without LLVM (python3 with torch, no network). Here:
     cmake -S . -B build-rel -DRKC_STATIC=ON -DCMAKE_BUILD_TYPE=Release -DRKC_TESTS=OFF

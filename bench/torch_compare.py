@@ -6,10 +6,10 @@ in f32, outputs in the kernel's types) compiled with torch.compile (default mode
 and rkc's PTX (`rkc compile`) loaded with the CUDA driver API (cuda.bindings.driver) and launched
 per its manifest (dynamic shared memory, a thread-block cluster) with cuLaunchKernelEx on torch's
 current stream, on the same torch tensors. Both are timed as CUDA-graph replays, each replay
-bracketed by its own events after the L2 is flushed the way `rkc run --time` flushes it (by reading
-a buffer twice its size: triton's do_bench zeroes one, which leaves the L2 full of dirty lines that
-the timed kernel writes back; docs/design.md, "Timing"), the median. rkc's outputs are checked against the
-definition run in float64 first, and torch.compile's likewise (torch_err in the CSV, not a
+bracketed by its own events after the L2 is flushed the way `rkc run --time` flushes it (by
+reading a buffer twice its size: triton's do_bench zeroes one, which leaves the L2 full of dirty
+lines that the timed kernel writes back; docs/design.md, "Timing"), the median. rkc's outputs are
+checked against the definition run in float64 first, and torch.compile's likewise (torch_err in the CSV, not a
 pass/fail). A point rkc cannot compile or launch is reported in the table.
 
 cross_entropy_backward is compared with what a training step runs instead: torch.compile of
