@@ -9,8 +9,8 @@ current stream, on the same torch tensors. Both are timed as CUDA-graph replays,
 bracketed by its own events after the L2 is flushed the way `rkc run --time` flushes it (by
 reading a buffer twice its size: triton's do_bench zeroes one, which leaves the L2 full of dirty
 lines that the timed kernel writes back; docs/design.md, "Timing"), the median. rkc's outputs are
-checked against the definition run in float64 first, and torch.compile's likewise (torch_err in the CSV, not a
-pass/fail). A point rkc cannot compile or launch is reported in the table.
+checked against the definition run in float64 first, and torch.compile's likewise (torch_err in
+the CSV, not a pass/fail). A point rkc cannot compile or launch is reported in the table.
 
 cross_entropy_backward is compared with what a training step runs instead: torch.compile of
 F.cross_entropy's forward (per-row loss, label smoothing, ignore_index) and its backward through
