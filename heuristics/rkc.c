@@ -41,6 +41,12 @@
  * 0.80-0.91x, and 1.054x at 16384 rows, where it sees 0.96x: a row streams about 10% slower
  * than the model has it. Ranking such a config 8% behind keeps the first and drops the last. */
 #define OCCUPANCY_AHEAD 0.08
+/* The next block ahead holds a second block's values through the whole of this one's math; at 64
+ * registers a thread (a CTA of 1024 threads) that does not fit. cross_entropy_backward bf16 at
+ * 8192 columns, the one such pick over the scanned shapes: predicted 55 registers, ptxas 64 and
+ * 172 bytes of spills, 2.9-3.4x the time of 16 warps with the same grid (bench/results/
+ * h100-2026-11-24-flush.md, section 9). So ahead needs a limit over AHEAD_MIN_REGS. */
+#define AHEAD_MIN_REGS 64
 /* L2 eviction hints (Config.evict) help where looped passes read the row again, where few long
  * rows stream, and on a plain one-pass reduction of a single input at any row count
  * (sum 1.12-1.14x, long_sum 1.05-1.23x), and cost a little on other single-pass loops over many
@@ -139,7 +145,7 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 		return;
 	Cand x = {*c, {0}, 0};
 	cost_model(f, c, M, N, t, &x.cost);
-	if (!within_budget(&x.cost))
+	if (!within_budget(&x.cost) || (c->ahead && x.cost.reg_limit <= AHEAD_MIN_REGS))
 		return;
 	x.score =
 	    x.cost.us * (1 + occupancy_penalty(&x.cost, c, t, N)) * (c->grid > 0 ? GRID_COST : 1);
