@@ -54,8 +54,7 @@ struct Gpu {
 	int l2_bytes, sms;
 	CUdeviceptr flush; /* read before each timed launch to evict the L2 (ensure_flush) */
 	size_t flush_bytes;
-	CUmodule flush_mod;
-	CUfunction flush_fn;
+	GpuFn *flush_fn; /* the kernel that reads it (FLUSH_PTX) */
 	char desc[256];
 };
 
@@ -156,8 +155,7 @@ gpu_close(Gpu *g)
 		return;
 	if (g->flush)
 		g->MemFree(g->flush);
-	if (g->flush_mod)
-		g->ModuleUnload(g->flush_mod);
+	gpu_unload(g, g->flush_fn);
 	g->DevicePrimaryCtxRelease(g->dev);
 	dlclose(g->lib);
 	free(g);
@@ -341,21 +339,12 @@ ensure_flush(Gpu *g, Diag *d)
 	if (g->flush)
 		return 0;
 	g->flush_bytes = (size_t)(g->l2_bytes > 0 ? g->l2_bytes : 64 << 20) * 2;
-	if (!g->flush_fn) {
-		CUmodule mod = NULL;
-		if (CU(g, ModuleLoadDataEx, (&mod, FLUSH_PTX, 0, NULL, NULL), d))
-			return -1;
-		if (CU(g, ModuleGetFunction, (&g->flush_fn, mod, "rkc_flush"), d)) {
-			g->ModuleUnload(mod);
-			g->flush_fn = NULL;
-			return -1;
-		}
-		g->flush_mod = mod;
-	}
+	if (!g->flush_fn && !(g->flush_fn = gpu_load(g, FLUSH_PTX, "rkc_flush", d)))
+		return -1;
 	CUdeviceptr p = 0;
 	if (CU(g, MemAlloc, (&p, g->flush_bytes), d))
 		return -1;
-	if (CU(g, MemsetD8, (p, 0, g->flush_bytes), d)) {
+	if (gpu_fill(g, p, 0, g->flush_bytes, d)) {
 		g->MemFree(p);
 		return -1;
 	}
@@ -371,8 +360,8 @@ flush_l2(Gpu *g, Diag *d)
 	unsigned long long n = g->flush_bytes / 16;
 	void *args[] = {&p, &n};
 	return CU(g, LaunchKernel,
-		  (g->flush_fn, (unsigned)(g->sms > 0 ? g->sms : 1) * 4, 1, 1, 512, 1, 1, 0, NULL,
-		   args, NULL),
+		  (g->flush_fn->fn, (unsigned)(g->sms > 0 ? g->sms : 1) * 4, 1, 1, 512, 1, 1, 0,
+		   NULL, args, NULL),
 		  d);
 }
 
