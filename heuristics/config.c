@@ -39,7 +39,8 @@ config_equal(const Config *a, const Config *b)
 	       a->split == b->split && a->evict == b->evict && a->min_ctas == b->min_ctas &&
 	       a->smem == b->smem &&
 	       (a->cluster > 1 ? a->cluster : 1) == (b->cluster > 1 ? b->cluster : 1) &&
-	       a->grid == b->grid && a->dynamic == b->dynamic && a->ahead == b->ahead;
+	       a->grid == b->grid && a->dynamic == b->dynamic && a->ahead == b->ahead &&
+	       a->coop == b->coop;
 }
 
 void
@@ -53,7 +54,7 @@ config_short(Buf *b, const Config *c)
 	if (c->split > 1)
 		buf_printf(b, " s%d", c->split);
 	if (c->cluster > 1)
-		buf_printf(b, " c%d", c->cluster);
+		buf_printf(b, " %s%d", c->coop ? "x" : "c", c->cluster);
 	if (c->smem)
 		buf_puts(b, c->smem == 2 ? " Sa" : " S");
 	if (c->grid > 0)
@@ -83,10 +84,11 @@ static const struct {
     {"evict", offsetof(Config, evict), 0, 1, "0 or 1"},
     {"min_ctas", offsetof(Config, min_ctas), 1, 32, "an integer from 1 to 32"},
     {"smem", offsetof(Config, smem), 0, 2, "0, 1 or 2"},
-    {"cluster", offsetof(Config, cluster), 1, 16, "an integer from 1 to 16"},
+    {"cluster", offsetof(Config, cluster), 1, MAX_COOP, "an integer from 1 to 1024"},
     {"grid", offsetof(Config, grid), 0, 1 << 20, "an integer from 0 to 2^20"},
     {"dynamic", offsetof(Config, dynamic), 0, 1, "0 or 1"},
     {"ahead", offsetof(Config, ahead), 0, 1, "0 or 1"},
+    {"coop", offsetof(Config, coop), 0, 1, "0 or 1"},
 };
 
 int
@@ -108,7 +110,7 @@ config_parse(const char *s, Config *c, Diag *d)
 		       (strlen(config_keys[k].key) != n || strncmp(item, config_keys[k].key, n)))
 			k++;
 		if (k == NKEYS) {
-			char known[128] = "";
+			char known[192] = "";
 			for (int j = 0; j < NKEYS; j++)
 				snprintf(known + strlen(known), sizeof known - strlen(known),
 					 "%s%s", j ? ", " : "", config_keys[j].key);
@@ -163,5 +165,7 @@ config_parse(const char *s, Config *c, Diag *d)
 	}
 	if (seen.persistent && !c->persistent && !seen.ahead)
 		c->ahead = 0;
+	if (c->cluster <= 1 && !seen.coop)
+		c->coop = 0;
 	return 0;
 }

@@ -22,6 +22,10 @@
  * cluster: CTAs of a thread-block cluster per row (1 = none; sm_90): each covers a contiguous
  *   segment as under split, and after every reduction the CTAs exchange their partials through
  *   distributed shared memory in rank order, so every pass and every kernel can be spread.
+ * coop: 1 = the cluster's CTAs are no hardware cluster but a cooperative group of cluster (2 to
+ *   MAX_COOP) CTAs, on any arch: they exchange their partials through the workspace and wait for
+ *   each other at an atomic counter a row block, so a row spreads over more CTAs than a cluster
+ *   holds. The launch is cooperative: every CTA resident at once, or the driver refuses it.
  * evict: 1 = L2 eviction hints on 16-, 8- and 4-byte loads of inputs: a row chunk that a later
  *   pass reads again evict_last, every last read evict_first, [N] inputs (shared by every CTA)
  *   evict_last; 0 = none.
@@ -50,7 +54,11 @@ typedef struct {
 	int grid;
 	int dynamic;
 	int ahead;
+	int coop;
 } Config;
+
+/* The most CTAs a cooperative row (coop=1) spreads over. */
+#define MAX_COOP 1024
 
 /* Segments a row is cut into: split or cluster CTAs (at most one of them over 1). */
 static inline int
@@ -236,6 +244,7 @@ typedef struct {
 	double launch_us, split_us;
 	double smem_ns;	   /* a shared-memory round trip */
 	double cluster_ns; /* a cluster barrier and the read of the peers' partials */
+	double coop_ns;	   /* coop=1: the count in, the wait for the row's CTAs, their partials */
 } Target;
 
 int target_load(const char *arch, Target *t, Diag *d);

@@ -9,6 +9,8 @@ enum { MAX_ELEMS_THREAD = 512, MAX_SPLIT = 65536 };
 enum { MAX_STATIC_SMEM = 48 * 1024, MAX_DYN_SMEM = 227 * 1024, MAX_CLUSTER = 16 };
 /* The most CTAs of a persistent grid (config_parse's bound). */
 enum { MAX_GRID = 1 << 20 };
+/* The partials a lane of a cooperative row reads, unrolled (codegen's coop_cross). */
+enum { MAX_COOP_READS = 32 };
 
 static int
 pow2(int64_t x)
@@ -85,8 +87,24 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 		    "smem=2: cp.async copies 4, 8 or 16 bytes, and vec=%d of a %d-byte kept "
 		    "input is %d byte(s) (vec=%d or more, or smem=1)",
 		    c->vec, kept_size, c->vec * kept_size, 4 / kept_size);
-	if (c->cluster < 0 || c->cluster > MAX_CLUSTER)
-		return diag(d, "cluster=%d: must be from 1 to %d", c->cluster, MAX_CLUSTER);
+	if (c->coop != 0 && c->coop != 1)
+		return diag(d, "coop=%d: must be 0 or 1", c->coop);
+	if (c->coop && c->cluster <= 1)
+		return diag(d, "coop=1 spreads a row over cluster=K cooperating CTAs: it needs "
+			       "cluster over 1");
+	if (c->coop && cdiv(c->cluster, tpr < 32 ? tpr : 32) > MAX_COOP_READS)
+		return diag(d,
+			    "cluster=%d with coop=1: the first %d lane(s) of a row read the %d "
+			    "CTAs' partials, at most %d each (more threads a row, or a smaller "
+			    "cluster)",
+			    c->cluster, tpr < 32 ? tpr : 32, c->cluster, MAX_COOP_READS);
+	if (c->cluster < 0 || c->cluster > (c->coop ? MAX_COOP : MAX_CLUSTER))
+		return c->coop ? diag(d, "cluster=%d with coop=1: must be from 2 to %d", c->cluster,
+				      MAX_COOP)
+			       : diag(d,
+				      "cluster=%d: must be from 1 to %d (more CTAs a row with "
+				      "coop=1)",
+				      c->cluster, MAX_CLUSTER);
 	if (c->cluster > 1 && c->split > 1)
 		return diag(
 		    d,
@@ -182,7 +200,7 @@ int
 config_check_target(const Kernel *k, Type dtype, int64_t N, const Config *c, const Target *t,
 		    Diag *d)
 {
-	if (c->cluster > t->cluster_max)
+	if (c->cluster > t->cluster_max && !c->coop)
 		return t->cluster_max > 1
 			   ? diag(d, "cluster=%d: %s takes at most %d CTAs a cluster", c->cluster,
 				  t->arch, t->cluster_max)
@@ -190,6 +208,12 @@ config_check_target(const Kernel *k, Type dtype, int64_t N, const Config *c, con
 				  "cluster=%d: %s has no thread-block clusters (sm_90 and later "
 				  "have them)",
 				  c->cluster, t->arch);
+	int resident = t->sms * (t->max_threads_sm / (32 * c->num_warps));
+	if (c->coop && c->cluster > resident)
+		return diag(d,
+			    "cluster=%d with coop=1: a row's CTAs must all be resident at once, "
+			    "and %s holds at most %d CTAs of %d threads",
+			    c->cluster, t->arch, resident, 32 * c->num_warps);
 	Smem sm;
 	smem_layout(k, dtype, N, c, &sm, NULL, NULL);
 	int64_t all = sm.red_bytes + sm.cluster_bytes + sm.dyn_bytes;

@@ -106,7 +106,7 @@ point_error(json_t *o, char *buf, size_t n)
 		}
 	if (!json_is_boolean(json_object_get(o, "persistent")))
 		return "expected a boolean persistent";
-	static const char *const knobs[] = {"smem", "cluster", "grid", "dynamic", "ahead"};
+	static const char *const knobs[] = {"smem", "cluster", "grid", "dynamic", "ahead", "coop"};
 	for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
 		if (json_object_get(o, knobs[i]) &&
 		    !json_is_integer(json_object_get(o, knobs[i]))) {
@@ -200,6 +200,10 @@ generate(Policy p, int invariant, const char *arch, Points *out, long *npoints)
 					    c.cfg.ahead, "predicted_regs", c.cost.regs,
 					    "modelled_us", round(c.cost.us * 10) / 10, "reasons",
 					    reasons);
+					/* only where set: the files from before coop=1 hold */
+					if (c.cfg.coop)
+						json_object_set_new(o, "coop",
+								    json_integer(c.cfg.coop));
 					points_add(out, o);
 					json_decref(o);
 					++*npoints;
@@ -287,6 +291,7 @@ config_of(Buf *b, const char *line)
 	    (int)json_integer_value(json_object_get(o, "grid")),
 	    (int)json_integer_value(json_object_get(o, "dynamic")),
 	    (int)json_integer_value(json_object_get(o, "ahead")),
+	    (int)json_integer_value(json_object_get(o, "coop")),
 	};
 	config_short(b, &c);
 	json_decref(o);

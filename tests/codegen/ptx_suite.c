@@ -89,11 +89,14 @@ read_forced(const char *list)
 			fclose(f);
 			return -1;
 		}
-		/* clusters exist from sm_90 on: a cluster line is assembled for sm_90 only */
+		/* clusters exist from sm_90 on: a cluster line is assembled for sm_90 only (a
+		 * cooperative one, coop=1, for both) */
 		Config probe = {0};
 		Diag pd = {0};
-		int archs =
-		    forced_arch || (!config_parse(cfg, &probe, &pd) && probe.cluster > 1) ? 1 : 2;
+		int archs = forced_arch || (!config_parse(cfg, &probe, &pd) && probe.cluster > 1 &&
+					    !probe.coop)
+				? 1
+				: 2;
 		for (int a = 0; a < archs; a++) {
 			Point *p = add_point();
 			Diag d = {0};
@@ -152,6 +155,7 @@ read_golden(const char *file)
 		g->grid = (int)json_integer_value(json_object_get(pt, "grid"));
 		g->dynamic = (int)json_integer_value(json_object_get(pt, "dynamic"));
 		g->ahead = (int)json_integer_value(json_object_get(pt, "ahead"));
+		g->coop = (int)json_integer_value(json_object_get(pt, "coop"));
 		snprintf(p->what, sizeof p->what, "%s %lldx%lld %s (%s)", p->kernel,
 			 (long long)p->c.M, (long long)p->c.N, dt ? dt : "?", file);
 		if (!dt || dtype_parse(dt, &p->c.dtype)) {

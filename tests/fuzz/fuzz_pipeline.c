@@ -30,10 +30,11 @@ forced_config(GenSrc *s, char *b, size_t cap)
 	    {"evict", "0", "1"},
 	    {"min_ctas", "1", "2", "3", "8"},
 	    {"smem", "0", "1"},
-	    {"cluster", "1", "2", "16"},
+	    {"cluster", "1", "2", "16", "132", "1024"},
 	    {"grid", "0", "1", "132", "100000"},
 	    {"dynamic", "0", "1"},
 	    {"ahead", "0", "1"},
+	    {"coop", "0", "1"},
 	};
 	size_t n = 0;
 	b[0] = 0;

@@ -356,21 +356,21 @@ forced_min_ctas(void **state)
 	facts_compute(k, TY_BF16, &f);
 	Target t = h100();
 	Diag d = {0};
-	Config c = {1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0};
+	Config c = {1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0};
 	assert_int_equal(config_force(&c, "num_warps=16", k, &f, 4096, 4096, &t, POLICY_RKC, &d),
 			 0);
 	assert_int_equal(c.num_warps, 16);
 	assert_int_equal(c.min_ctas, 3);
-	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0};
+	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0};
 	assert_int_equal(
 	    config_force(&c, "num_warps=32,r_block=8192", k, &f, 4096, 4096, &t, POLICY_RKC, &d),
 	    0);
 	assert_int_equal(c.min_ctas, 1);
-	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0};
+	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0};
 	assert_int_equal(
 	    config_force(&c, "num_warps=16", k, &f, 4096, 4096, &t, POLICY_HELION2828, &d), 0);
 	assert_int_equal(c.min_ctas, 1);
-	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0};
+	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0};
 	assert_int_equal(config_force(&c, "min_ctas=3", k, &f, 4096, 4096, &t, POLICY_RKC, &d), 0);
 	assert_int_equal(c.min_ctas, 3);
 	assert_int_equal(
@@ -425,25 +425,35 @@ check_rejects(void **state)
 	    {"persistent=1,r_block=2048", "persistent needs r_block >= N (4096)"},
 	    {"min_ctas=9",
 	     "min_ctas=9: must be from 1 to 8 (CTAs of 256 threads an SM of sm_90 can hold)"},
+	    {"coop=1",
+	     "coop=1 spreads a row over cluster=K cooperating CTAs: it needs cluster over 1"},
+	    {"persistent=0,r_block=8,m_block=256,cluster=64,coop=1",
+	     "cluster=64 with coop=1: the first 1 lane(s) of a row read the 64 CTAs' partials, at "
+	     "most "
+	     "32 each"},
+	    {"persistent=1,r_block=8192,num_warps=32,cluster=1024,coop=1",
+	     "cluster=1024 with coop=1: a row's CTAs must all be resident at once, and sm_90 holds "
+	     "at "
+	     "most 264 CTAs of 1024 threads"},
 	};
 	Kernel *k = load_kernel("rms_norm");
 	Target t = h100();
 	Facts f;
 	facts_compute(k, TY_BF16, &f);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		Config c = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1, 0, 0, 0};
+		Config c = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1, 0, 0, 0, 0};
 		Diag d = {0};
 		assert_int_equal(config_parse(bad[i].config, &c, &d), 0);
 		assert_int_equal(check_both(&c, k, &f, 2048, 4096, &t, &d), -1);
 		if (!strstr(d.msg, bad[i].err))
 			fail_msg("%s: got '%s'", bad[i].config, d.msg);
 	}
-	Config ok = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1, 0, 0, 0};
+	Config ok = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1, 0, 0, 0, 0};
 	Diag d = {0};
 	assert_int_equal(check_both(&ok, k, &f, 2048, 4096, &t, &d), 0);
 	assert_int_equal(config_parse("warps=8", &ok, &d), -1);
 	/* config_parse takes evict 0 or 1 only; config_check still judges a Config built in code */
-	Config ev = {1, 4096, 1, 8, 8, 1, 2, 1, 0, 1, 0, 0, 0};
+	Config ev = {1, 4096, 1, 8, 8, 1, 2, 1, 0, 1, 0, 0, 0, 0};
 	d = (Diag){0};
 	assert_int_equal(check_both(&ev, k, &f, 2048, 4096, &t, &d), -1);
 	assert_non_null(
@@ -607,7 +617,7 @@ rkc_occupancy(void **state)
 	Choice c;
 	Diag d = {0};
 	assert_int_equal(choose(k, &f, 2048, 10240, &t, POLICY_RKC, &c, &d), 0);
-	Config lone = {1, 10240, 2, 16, 8, 1, 0, 1, 0, 1, 0, 0, 0};
+	Config lone = {1, 10240, 2, 16, 8, 1, 0, 1, 0, 1, 0, 0, 0, 0};
 	Cost o;
 	cost_model(&f, &lone, 2048, 10240, &t, &o);
 	assert_int_equal(o.ctas_per_sm, 1);
