@@ -587,7 +587,8 @@ def launch_plan(man):
     if csize > PORTABLE_CLUSTER:
         attrs.append(("CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED", 1))
     return {"grid": grid, "block": block, "smem": smem,
-            "cluster": cluster if csize > 1 else None, "func_attrs": attrs}
+            "cluster": cluster if csize > 1 else None, "func_attrs": attrs,
+            "cooperative": bool(man.get("cooperative", False))}
 
 
 def cu_check(cu, res, what):
@@ -629,6 +630,11 @@ def rkc_launcher(ptx, man, tensors):
         a.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
         dim = a.value.clusterDim
         dim.x, dim.y, dim.z = plan["cluster"]
+        attrs.append(a)
+    if plan["cooperative"]:  # coop=1: every CTA resident at once, or the driver refuses
+        a = cu.CUlaunchAttribute()
+        a.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_COOPERATIVE
+        a.value.cooperative = 1
         attrs.append(a)
     cfg.numAttrs = len(attrs)
     cfg.attrs = attrs

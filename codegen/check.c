@@ -51,9 +51,11 @@ codegen_check(const Kernel *k, const Compile *c, Diag *d)
 	if (shape_check(c->M, c->N, d))
 		return -1;
 	/* NVPTX cannot select the cluster intrinsics below sm_90 (it would abort) */
-	if (g->cluster > 1 && !codegen_arch_info(c->arch)->clusters)
+	if (g->cluster > 1 && !g->coop && !codegen_arch_info(c->arch)->clusters)
 		return diag(
-		    d, "cluster=%d: %s has no thread-block clusters (sm_90 and later have them)",
+		    d,
+		    "cluster=%d: %s has no thread-block clusters (sm_90 and later have them; "
+		    "coop=1 spreads a row over CTAs on any arch)",
 		    g->cluster, c->arch);
 	return config_check_emit(k, c->dtype, c->M, c->N, g, d);
 }
@@ -70,7 +72,8 @@ codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 	if (l->grid_cap && l->grid_cap < l->grid_x)
 		l->grid_x = l->grid_cap;
 	l->block_x = g->num_warps * 32;
-	l->cluster_x = g->cluster > 1 ? g->cluster : 1;
+	l->cluster_x = g->cluster > 1 && !g->coop ? g->cluster : 1;
+	l->cooperative = g->coop;
 	Smem sm;
 	smem_layout(k, c->dtype, c->N, g, &sm, NULL, NULL);
 	l->dynamic_smem = sm.dyn_bytes;
@@ -84,6 +87,13 @@ codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 		l->ws[l->nws++] = (WsRegion){"row_counters", 4, 0, 16};
 		l->ws[l->nws++] =
 		    (WsRegion){"partials", (int64_t)g->split * l->nworkspace * 4, 0, 4};
+	}
+	/* a cooperative row block's two u32 counters (arrived, left), then a slot a row, partial
+	 * component and CTA of the row, for every row of the last block (coop_cross) */
+	if (g->coop) {
+		int64_t row = (int64_t)k->plan->nred * g->cluster * 4;
+		l->ws[l->nws++] = (WsRegion){"coop_counters", 8, 0, 16};
+		l->ws[l->nws++] = (WsRegion){"coop_partials", row, (g->m_block - 1) * row, 16};
 	}
 	/* the dynamic grid's next free row block and CTAs done, u32 each (lower_sched.c; the
 	 * validator keeps a grid and split rows apart, so it starts the workspace) */

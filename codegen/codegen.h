@@ -37,6 +37,7 @@ typedef struct {
 	int64_t grid_cap; /* a persistent grid's CTAs (the config's grid); 0: none */
 	int block_x;
 	int cluster_x;		 /* CTAs a cluster: 1, or cluster (the PTX does not say it) */
+	int cooperative;	 /* 1: launch cooperatively, every CTA resident (coop=1) */
 	int64_t dynamic_smem;	 /* bytes, given at launch: the rows kept on chip */
 	int64_t workspace_bytes; /* codegen_workspace_bytes at the compile's M; 0 for none */
 	int nworkspace;		 /* workspace floats per (row, segment) */

@@ -325,7 +325,8 @@ take(Diag *d, const char *what, LLVMErrorRef e)
 }
 
 /* Runs the grid: clusters one after another (so the split rows' last CTA is whichever comes
- * last), the threads of a cluster's CTAs (one CTA without clusters) all at once. A kernel with
+ * last), the threads of a cluster's CTAs (a cooperative row block's; one CTA without clusters)
+ * all at once. A kernel with
  * sums over rows, whose combine's last CTAs wait for each other, runs up to twice COLSUM_WAITERS
  * CTAs at once (as MAX_POOL_THREADS allows), each starting as one finishes: at least
  * COLSUM_WAITERS, what the combine needs to go forward (heuristics.h), or the whole grid. Shared
@@ -339,7 +340,8 @@ launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag
 	smem_layout(k, c->dtype, c->N, &c->cfg, &sm, NULL, NULL);
 	int64_t at[3];
 	size_t bytes = (size_t)smem_block(&sm, at);
-	int nt = l.block_x, K = l.cluster_x, all = nt * K;
+	/* a cooperative row block's CTAs wait for each other: they run together like a cluster */
+	int nt = l.block_x, K = l.cooperative ? l.segments : l.cluster_x, all = nt * K;
 	if (all > MAX_EMU_THREADS)
 		return diag(d, "emulator: a cluster of %d CTA(s) of %d threads is over %d threads",
 			    K, nt, MAX_EMU_THREADS);

@@ -195,9 +195,10 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	L.E = (int)(g->r_block / L.tpr);
 	L.nvec = L.E / L.vec;
 	L.split = g->split;
-	L.has_ws = g->split > 1 || g->dynamic || k->plan->ncolsum;
+	L.has_ws = g->split > 1 || g->dynamic || k->plan->ncolsum || g->coop;
 	L.nseg = config_segments(g);
 	L.cluster = g->cluster > 1 ? g->cluster : 1;
+	L.coop = g->coop;
 	L.shifted = !config_rows_aligned(g, c->N);
 	L.uni = arena_alloc(L.a, sizeof(LLVMValueRef) * (k->nvals + 1));
 	L.el = arena_alloc(L.a, sizeof(LLVMValueRef *) * (k->nvals + 1));

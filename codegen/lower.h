@@ -50,6 +50,7 @@ typedef struct {
 	int has_ws;	    /* the kernel takes a workspace: split rows or the work counter */
 	int nseg;	    /* segments a row is cut into: split or cluster CTAs, else 1 */
 	int cluster;	    /* CTAs a cluster, 1 for none */
+	int coop;	    /* the cluster is a cooperative group: it exchanges through ws */
 	int64_t *row_off;   /* smem: per instruction, a kept load's region in dyn, else -1 */
 	int64_t *row_bytes; /* smem: per instruction, a kept load's bytes a row */
 	int shifted; /* N need not be a multiple of vec: rows start misaligned, see body_bounds */
@@ -87,6 +88,7 @@ typedef struct {
 	char *done;	       /* per instruction: lowered (uniform instructions) */
 	int smem_next;	       /* the next free slot of smem, num_warps words each */
 	int clu_next;	       /* the next free slot of clu, m_block words each */
+	int coop_rounds;       /* coop: the exchanges lowered so far (each a counter round) */
 	LLVMBasicBlockRef end; /* the exit that threads not writing row outputs branch to */
 	int pass;	       /* looped: the pass being lowered */
 	int *last_read;	       /* looped: per load instruction, the last pass that reads it */
@@ -189,8 +191,13 @@ void store_rows(Lower *L);
  * other threads go to L->end. */
 void if_lane0_row(Lower *L);
 /* Under a cluster, keeps every CTA until the last has read its partials: a CTA's shared memory
- * goes when it exits. Nothing otherwise. */
+ * goes when it exits; under a cooperative one, the last CTA of the row block to leave zeroes its
+ * counters. Nothing otherwise. */
 void cluster_done(Lower *L);
+/* Thread 0 counts its CTA in at u32 word `word` of the workspace and waits until the count
+ * reaches want; the whole CTA goes on after, seeing what the CTAs counted wrote before they
+ * counted. Block names start with what. */
+void ws_arrive_wait(Lower *L, LLVMValueRef word, LLVMValueRef want, const char *what);
 /* Split rows: the partials through the workspace; the CTA that finishes a row writes it. */
 /* A loop's phis for the partials rs, in its head, entered from pre; the partials become them.
  * red_phis_close adds the values the back edge brings from end, and the partials become the

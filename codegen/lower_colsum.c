@@ -278,42 +278,6 @@ sum_group(Lower *L, int nc, LLVMValueRef *src, LLVMValueRef *dst, LLVMValueRef n
 	LLVMPositionBuilderAtEnd(L->b, out);
 }
 
-/* Thread 0 counts its CTA in at counter word `word` and waits until `want` have counted in; then
- * the CTA goes on, seeing what they wrote before counting (the fences as in arrive_last). */
-static void
-arrive_wait(Lower *L, LLVMValueRef word, LLVMValueRef want)
-{
-	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
-	LLVMBasicBlockRef t0 = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.arrive");
-	LLVMBasicBlockRef spin = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.spin");
-	LLVMBasicBlockRef nap = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.nap");
-	LLVMBasicBlockRef all = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.all");
-	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.waited");
-	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, tid(L), ci64(L, 0), ""), t0, join);
-	LLVMPositionBuilderAtEnd(L->b, t0);
-	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
-	LLVMValueRef p = LLVMBuildGEP2(L->b, L->i32, L->ws, &word, 1, "");
-	LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, p, ci32(L, 1), LLVMAtomicOrderingMonotonic,
-			   0);
-	LLVMBuildBr(L->b, spin);
-	LLVMPositionBuilderAtEnd(L->b, spin);
-	LLVMValueRef n = LLVMBuildLoad2(L->b, L->i32, p, "");
-	LLVMSetVolatile(n, 1);
-	LLVMSetAlignment(n, 4);
-	LLVMBuildCondBr(
-	    L->b, LLVMBuildICmp(L->b, LLVMIntUGE, LLVMBuildZExt(L->b, n, L->i64, ""), want, ""),
-	    all, nap);
-	LLVMPositionBuilderAtEnd(L->b, nap);
-	LLVMValueRef ns = ci32(L, 100);
-	intr(L, "llvm.nvvm.nanosleep", NULL, &ns, 1);
-	LLVMBuildBr(L->b, spin);
-	LLVMPositionBuilderAtEnd(L->b, all);
-	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
-	LLVMBuildBr(L->b, join);
-	LLVMPositionBuilderAtEnd(L->b, join);
-	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
-}
-
 /*
  * Slice `slice` of `nslices` of the columns of each of the nc colsums, each column the sum in row
  * order of R f32 rows from src[ci] (byte offsets in the workspace, rows stride bytes apart), into
@@ -547,7 +511,7 @@ colsum_finish(Lower *L)
 
 	/* every group's last CTA waits for the others, counts itself out, then sums its slice of
 	 * the columns of every colsum */
-	arrive_wait(L, ci64(L, cnt / 4 + COLSUM_DONE_WORD), ng);
+	ws_arrive_wait(L, ci64(L, cnt / 4 + COLSUM_DONE_WORD), ng, "colsum");
 	LLVMValueRef out = leave_count(L, cnt);
 	int64_t *src = arena_alloc(L->a, sizeof(int64_t) * (size_t)nc);
 	int *param = arena_alloc(L->a, sizeof(int) * (size_t)nc);

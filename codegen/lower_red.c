@@ -1,5 +1,6 @@
 /* Lowering: reductions, per thread and across a row's threads, split rows and row outputs. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "codegen/lower.h"
@@ -265,11 +266,14 @@ store_partials(Lower *L, Red *rs, int n, int *next, LLVMValueRef who, LLVMValueR
 	return base;
 }
 
-/* The CTA's part of red_cross. */
+static LLVMValueRef ws_ptr(Lower *L, LLVMValueRef idx, LLVMTypeRef t);
+static LLVMValueRef load_partial(Lower *L, LLVMValueRef ix);
+
+/* Butterfly shuffles over groups of w lanes of a warp (w a power of two up to 32): every lane of
+ * a group ends with the same bits. */
 static void
-red_cta(Lower *L, Red *rs, int n)
+red_lanes(Lower *L, Red *rs, int n, int w)
 {
-	int w = L->tpr < 32 ? L->tpr : 32;
 	for (int off = w / 2; off >= 1; off /= 2)
 		for (int i = 0; i < n; i++) {
 			LLVMValueRef o[RED_COMP];
@@ -285,6 +289,13 @@ red_cta(Lower *L, Red *rs, int n)
 			for (int c = 0; c < 3; c++)
 				rs[i].acc[c] =
 				    shfl(L, "llvm.nvvm.shfl.sync.idx.f32", rs[i].acc[c], lead);
+}
+
+/* The CTA's part of red_cross. */
+static void
+red_cta(Lower *L, Red *rs, int n)
+{
+	red_lanes(L, rs, n, L->tpr < 32 ? L->tpr : 32);
 	if (L->wpr == 1)
 		return;
 	int nw = L->c->cfg.num_warps;
@@ -323,11 +334,191 @@ cluster_cross(Lower *L, Red *rs, int n)
 		combine_partials(L, &rs[i], L->cluster, cta_partial, &(Slots){L->grp, s, mb});
 }
 
+/* A cooperative row block's workspace (codegen_launch): two u32 counters a row block (arrived,
+ * left), then, from the next 16 bytes, a float a CTA of the row for each partial component of
+ * each row. The index of the first of component s's K floats of the thread's row, and of the row
+ * block's counter word w (0 arrived, 1 left). */
+static LLVMValueRef
+coop_slots(Lower *L, LLVMValueRef rb, int s)
+{
+	int64_t K = L->cluster, nred = L->plan->nred;
+	LLVMValueRef cnt = LLVMBuildMul(
+	    L->b, LLVMBuildUDiv(L->b, LLVMBuildAdd(L->b, L->M, ci64(L, 1), ""), ci64(L, 2), ""),
+	    ci64(L, 4), "");
+	LLVMValueRef row =
+	    LLVMBuildAdd(L->b, LLVMBuildMul(L->b, rb, ci64(L, L->c->cfg.m_block), ""),
+			 LLVMBuildZExt(L->b, L->grp, L->i64, ""), "");
+	return LLVMBuildAdd(
+	    L->b, cnt,
+	    LLVMBuildMul(
+		L->b,
+		LLVMBuildAdd(L->b, LLVMBuildMul(L->b, row, ci64(L, nred), ""), ci64(L, s), ""),
+		ci64(L, K), ""),
+	    "");
+}
+
+static LLVMValueRef
+coop_counter(Lower *L, int w)
+{
+	LLVMValueRef rb = LLVMBuildUDiv(L->b, L->cta, ci64(L, L->cluster), "");
+	return LLVMBuildAdd(L->b, LLVMBuildMul(L->b, rb, ci64(L, 2), ""), ci64(L, w), "");
+}
+
+/* A cooperative row block (coop=1): each row's lane 0 writes its CTA's partials to the
+ * workspace, every CTA counts in at the row block's counter and waits for all K (round r of the
+ * kernel's exchanges waits for K*r), then the row's first warp reads the K partials, lane l the
+ * CTAs l, l + w, ... in order, and combines them over its lanes by butterfly; a row of several
+ * warps gets the result through shared memory. Every CTA runs the same order on the same values,
+ * so every CTA ends with the same bits. Only one warp a row reads: every warp of every CTA
+ * reading the same few lines would queue at one L2 slice. */
+static void
+coop_cross(Lower *L, Red *rs, int n)
+{
+	int K = L->cluster, mb = L->c->cfg.m_block, w = L->tpr < 32 ? L->tpr : 32;
+	region_mark(L, R_CLUSTER);
+	int base = L->clu_next;
+	for (int i = 0; i < n; i++)
+		L->clu_next += rs[i].ncomp;
+	LLVMValueRef rb = LLVMBuildUDiv(L->b, L->cta, ci64(L, K), "");
+	LLVMBasicBlockRef wr = LLVMAppendBasicBlockInContext(L->cx, L->fn, "coop.wr");
+	LLVMBasicBlockRef wait = LLVMAppendBasicBlockInContext(L->cx, L->fn, "coop.wait");
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, L->lane, ci64(L, 0), ""), wr, wait);
+	LLVMPositionBuilderAtEnd(L->b, wr);
+	for (int i = 0, s = base; i < n; i++)
+		for (int c = 0; c < rs[i].ncomp; c++, s++) {
+			LLVMValueRef ix = LLVMBuildAdd(L->b, coop_slots(L, rb, s), L->seg, "");
+			LLVMSetAlignment(LLVMBuildStore(L->b, rs[i].acc[c], ws_ptr(L, ix, L->f32)),
+					 4);
+		}
+	LLVMBuildBr(L->b, wait);
+	LLVMPositionBuilderAtEnd(L->b, wait);
+	ws_arrive_wait(L, coop_counter(L, 0), ci64(L, (int64_t)K * ++L->coop_rounds), "coop");
+	LLVMBasicBlockRef rd = NULL, after = NULL;
+	if (L->wpr > 1) {
+		rd = LLVMAppendBasicBlockInContext(L->cx, L->fn, "coop.rd");
+		after = LLVMAppendBasicBlockInContext(L->cx, L->fn, "coop.bcast");
+		LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntULT, L->lane, ci64(L, 32), ""), rd,
+				after);
+		LLVMPositionBuilderAtEnd(L->b, rd);
+	}
+	for (int i = 0, s = base; i < n; s += rs[i].ncomp, i++) {
+		red_identity(L, &rs[i]);
+		LLVMValueRef id[RED_COMP];
+		memcpy(id, rs[i].acc, sizeof id);
+		for (int j = 0; j * w < K; j++) {
+			LLVMValueRef k = LLVMBuildAdd(L->b, L->lane, ci64(L, (int64_t)j * w), "");
+			LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntULT, k, ci64(L, K), "");
+			k = LLVMBuildSelect(L->b, in, k, ci64(L, K - 1), "");
+			LLVMValueRef v[RED_COMP];
+			for (int c = 0; c < rs[i].ncomp; c++)
+				v[c] = LLVMBuildSelect(
+				    L->b, in,
+				    load_partial(
+					L, LLVMBuildAdd(L->b, coop_slots(L, rb, s + c), k, "")),
+				    id[c], "");
+			combine(L, &rs[i], rs[i].acc, v, rs[i].acc);
+		}
+	}
+	red_lanes(L, rs, n, w);
+	if (L->wpr == 1)
+		return;
+	/* the row's lane 0 hands the result to the row's other warps */
+	for (int i = 0, s = base; i < n; i++)
+		for (int c = 0; c < rs[i].ncomp; c++, s++) {
+			LLVMBasicBlockRef st =
+			    LLVMAppendBasicBlockInContext(L->cx, L->fn, "coop.st");
+			LLVMBasicBlockRef nx =
+			    LLVMAppendBasicBlockInContext(L->cx, L->fn, "coop.st.nx");
+			LLVMBuildCondBr(
+			    L->b, LLVMBuildICmp(L->b, LLVMIntEQ, L->lane, ci64(L, 0), ""), st, nx);
+			LLVMPositionBuilderAtEnd(L->b, st);
+			LLVMSetAlignment(
+			    LLVMBuildStore(L->b, rs[i].acc[c], word(L, L->clu, L->grp, s * mb)), 4);
+			LLVMBuildBr(L->b, nx);
+			LLVMPositionBuilderAtEnd(L->b, nx);
+		}
+	LLVMBuildBr(L->b, after);
+	LLVMPositionBuilderAtEnd(L->b, after);
+	barrier(L);
+	for (int i = 0, s = base; i < n; i++)
+		for (int c = 0; c < rs[i].ncomp; c++, s++) {
+			rs[i].acc[c] =
+			    LLVMBuildLoad2(L->b, L->f32, word(L, L->clu, L->grp, s * mb), "");
+			LLVMSetAlignment(rs[i].acc[c], 4);
+		}
+}
+
 void
 cluster_done(Lower *L)
 {
-	if (L->cluster > 1 && L->clu_next > 0)
+	if (L->cluster > 1 && L->coop && L->coop_rounds > 0) {
+		/* thread 0 has passed the last wait: the last of the K to count out has every CTA
+		 * past it and zeroes both counters for the next launch */
+		LLVMBasicBlockRef t0 = LLVMAppendBasicBlockInContext(L->cx, L->fn, "coop.out");
+		LLVMBasicBlockRef zero = LLVMAppendBasicBlockInContext(L->cx, L->fn, "coop.zero");
+		LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(L->cx, L->fn, "coop.left");
+		LLVMValueRef tid = LLVMBuildZExt(
+		    L->b, intr(L, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, NULL, 0), L->i64, "");
+		LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, tid, ci64(L, 0), ""), t0,
+				join);
+		LLVMPositionBuilderAtEnd(L->b, t0);
+		LLVMValueRef arrived = ws_ptr(L, coop_counter(L, 0), L->i32);
+		LLVMValueRef left = ws_ptr(L, coop_counter(L, 1), L->i32);
+		LLVMValueRef old = LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, left, ci32(L, 1),
+						      LLVMAtomicOrderingMonotonic, 0);
+		LLVMBuildCondBr(L->b,
+				LLVMBuildICmp(L->b, LLVMIntEQ, old, ci32(L, L->cluster - 1), ""),
+				zero, join);
+		LLVMPositionBuilderAtEnd(L->b, zero);
+		LLVMSetAlignment(LLVMBuildStore(L->b, ci32(L, 0), arrived), 4);
+		LLVMSetAlignment(LLVMBuildStore(L->b, ci32(L, 0), left), 4);
+		LLVMBuildBr(L->b, join);
+		LLVMPositionBuilderAtEnd(L->b, join);
+	} else if (L->cluster > 1 && L->clu_next > 0) {
 		cluster_barrier(L);
+	}
+}
+
+/* Thread 0 fences, counts the CTA in, polls (a nanosleep between reads) until the count reaches
+ * want and fences again; the barriers before and after hand the CTA's writes to it and its
+ * verdict to the CTA. One fence a CTA, not a thread: fences are cumulative. */
+void
+ws_arrive_wait(Lower *L, LLVMValueRef word, LLVMValueRef want, const char *what)
+{
+	char nm[5][32];
+	static const char *const part[5] = {"arrive", "spin", "nap", "all", "waited"};
+	LLVMBasicBlockRef bb[5];
+	for (int i = 0; i < 5; i++) {
+		snprintf(nm[i], sizeof nm[i], "%s.%s", what, part[i]);
+		bb[i] = LLVMAppendBasicBlockInContext(L->cx, L->fn, nm[i]);
+	}
+	LLVMBasicBlockRef t0 = bb[0], spin = bb[1], nap = bb[2], all = bb[3], join = bb[4];
+	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+	LLVMValueRef tid = LLVMBuildZExt(
+	    L->b, intr(L, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, NULL, 0), L->i64, "");
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, tid, ci64(L, 0), ""), t0, join);
+	LLVMPositionBuilderAtEnd(L->b, t0);
+	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
+	LLVMValueRef p = LLVMBuildGEP2(L->b, L->i32, L->ws, &word, 1, "");
+	LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, p, ci32(L, 1), LLVMAtomicOrderingMonotonic,
+			   0);
+	LLVMBuildBr(L->b, spin);
+	LLVMPositionBuilderAtEnd(L->b, spin);
+	LLVMValueRef n = LLVMBuildLoad2(L->b, L->i32, p, "");
+	LLVMSetVolatile(n, 1);
+	LLVMSetAlignment(n, 4);
+	LLVMBuildCondBr(
+	    L->b, LLVMBuildICmp(L->b, LLVMIntUGE, LLVMBuildZExt(L->b, n, L->i64, ""), want, ""),
+	    all, nap);
+	LLVMPositionBuilderAtEnd(L->b, nap);
+	LLVMValueRef ns = ci32(L, 100);
+	intr(L, "llvm.nvvm.nanosleep", NULL, &ns, 1);
+	LLVMBuildBr(L->b, spin);
+	LLVMPositionBuilderAtEnd(L->b, all);
+	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
+	LLVMBuildBr(L->b, join);
+	LLVMPositionBuilderAtEnd(L->b, join);
+	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
 }
 
 /* Reduces the partials of a row's threads: butterfly shuffles within the warp (width tpr when
@@ -341,7 +532,9 @@ red_cross(Lower *L, Red *rs, int n)
 		return;
 	region_mark(L, R_CROSS);
 	red_cta(L, rs, n);
-	if (L->cluster > 1)
+	if (L->cluster > 1 && L->coop)
+		coop_cross(L, rs, n);
+	else if (L->cluster > 1)
 		cluster_cross(L, rs, n);
 }
 

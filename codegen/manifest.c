@@ -126,10 +126,11 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, 
 		   ",\n  \"config\": {\"persistent\": %s, \"r_block\": %lld, \"m_block\": %d, "
 		   "\"num_warps\": %d, \"vec\": %d, \"split\": %d, \"evict\": %d, "
 		   "\"min_ctas\": %d, \"smem\": %d, \"cluster\": %d, \"grid\": %d, "
-		   "\"dynamic\": %d, \"ahead\": %d},\n  \"passes\": %d,\n  \"reasons\": [",
+		   "\"dynamic\": %d, \"ahead\": %d, \"coop\": %d},\n  \"passes\": %d,\n  "
+		   "\"reasons\": [",
 		   g->persistent ? "true" : "false", (long long)g->r_block, g->m_block,
 		   g->num_warps, g->vec, g->split, g->evict, g->min_ctas > 1 ? g->min_ctas : 1,
-		   g->smem, l.cluster_x, g->grid, g->dynamic, g->ahead,
+		   g->smem, g->cluster > 1 ? g->cluster : 1, g->grid, g->dynamic, g->ahead, g->coop,
 		   plan_streams(k->plan, g->persistent));
 	for (int i = 0; i < nreasons; i++) {
 		buf_puts(b, i ? ",\n    " : "\n    ");
@@ -180,6 +181,7 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, 
 	grid(b, &l);
 	buf_printf(b, "  \"block\": {\"x\": %d, \"y\": 1, \"z\": 1},\n", l.block_x);
 	buf_printf(b, "  \"cluster\": {\"x\": %d, \"y\": 1, \"z\": 1},\n", l.cluster_x);
+	buf_printf(b, "  \"cooperative\": %s,\n", l.cooperative ? "true" : "false");
 	buf_printf(b, "  \"dynamic_smem\": %lld,\n", (long long)l.dynamic_smem);
 	workspace(b, &l);
 	if (c->regions)

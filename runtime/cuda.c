@@ -266,7 +266,8 @@ gpu_occupancy(Gpu *g, GpuFn *f, const Manifest *m, int *per_sm, int *sms, Diag *
 /* Dynamic shared memory always sets the attribute: past 48 KiB a kernel must opt in, and the 48
  * KiB count the static shared memory too (a CTA with 48 KiB of rows and its partials needs it).
  * Past 8 CTAs a cluster must opt in too. A cluster's shape is not in the PTX (LLVM 19 cannot emit
- * .reqnctapercluster), so it goes with the launch, through cuLaunchKernelEx. */
+ * .reqnctapercluster), so it goes with the launch, through cuLaunchKernelEx; so does a cooperative
+ * launch (coop=1), whose row blocks' CTAs wait for each other. */
 static int
 launch(Gpu *g, GpuFn *f, const Manifest *m, void **args, Diag *d)
 {
@@ -275,7 +276,7 @@ launch(Gpu *g, GpuFn *f, const Manifest *m, void **args, Diag *d)
 	if (smem > 0 && CU(g, FuncSetAttribute,
 			   (f->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem), d))
 		return -1;
-	if (csize == 1)
+	if (csize == 1 && !m->cooperative)
 		return CU(g, LaunchKernel,
 			  (f->fn, m->grid[0], m->grid[1], m->grid[2], m->block[0], m->block[1],
 			   m->block[2], smem, NULL, args, NULL),
@@ -287,6 +288,9 @@ launch(Gpu *g, GpuFn *f, const Manifest *m, void **args, Diag *d)
 	at.value.clusterDim.x = m->cluster[0];
 	at.value.clusterDim.y = m->cluster[1];
 	at.value.clusterDim.z = m->cluster[2];
+	if (m->cooperative) /* the driver refuses a grid that cannot be resident at once */
+		at = (CUlaunchAttribute){.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE,
+					 .value.cooperative = 1};
 	CUlaunchConfig lc = {.gridDimX = m->grid[0],
 			     .gridDimY = m->grid[1],
 			     .gridDimZ = m->grid[2],

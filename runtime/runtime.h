@@ -59,6 +59,7 @@ typedef struct {
 	int nparams;
 	unsigned grid[3], block[3];
 	unsigned cluster[3]; /* CTAs a cluster; 1, 1, 1 for none */
+	int cooperative;     /* launch cooperatively: every CTA resident at once (coop=1) */
 	unsigned dynamic_smem;
 	MRegions regions;
 	int strides; /* the PTX takes row strides (MP_STRIDE params; version 3) */

@@ -9,6 +9,7 @@ from ._lib import RkcError, archs
 ABI_VERSION = 12000
 ATTR_CC_MAJOR, ATTR_CC_MINOR = 75, 76
 FUNC_MAX_DYNAMIC_SHARED, FUNC_NON_PORTABLE_CLUSTER = 8, 14
+LAUNCH_COOPERATIVE = 2
 LAUNCH_CLUSTER_DIMENSION = 4
 PORTABLE_CLUSTER = 8
 
@@ -117,16 +118,20 @@ class Driver:
         self.call("cuModuleGetFunction", ctypes.byref(fn), mod, entry.encode())
         return mod, fn
 
-    def launch(self, fn, grid, block, smem, cluster, params, stream=0):
-        """cuLaunchKernelEx: params is a void*[] of argument addresses (manifest order)."""
+    def launch(self, fn, grid, block, smem, cluster, params, stream=0, cooperative=False):
+        """cuLaunchKernelEx: params is a void*[] of argument addresses (manifest order); a
+        cooperative launch (the manifest's "cooperative") has every CTA resident at once."""
         if smem > 48 * 1024:
             self.call("cuFuncSetAttribute", fn, FUNC_MAX_DYNAMIC_SHARED, int(smem))
         if cluster > PORTABLE_CLUSTER:
             self.call("cuFuncSetAttribute", fn, FUNC_NON_PORTABLE_CLUSTER, 1)
         attr = LaunchAttribute(id=LAUNCH_CLUSTER_DIMENSION)
         attr.value[0], attr.value[1], attr.value[2] = cluster, 1, 1
+        if cooperative:
+            attr = LaunchAttribute(id=LAUNCH_COOPERATIVE)
+            attr.value[0] = 1
         cfg = LaunchConfig(grid, 1, 1, block, 1, 1, smem, vp(stream or None),
-                           ctypes.pointer(attr), 1 if cluster > 1 else 0)
+                           ctypes.pointer(attr), 1 if cluster > 1 or cooperative else 0)
         self.call("cuLaunchKernelEx", ctypes.byref(cfg), fn, params, None)
 
 

@@ -165,7 +165,8 @@ class Compiled:
         """Launches on the stream (a CUstream handle; 0 the default stream) with the arguments
         in values and the row strides in strides (see pack); the workspace, when the kernel
         takes one and values does not give it, is this compile's own. Returns what was
-        launched: grid, block, dynamic shared memory, cluster and the packed argument values."""
+        launched: grid, block, dynamic shared memory, cluster, whether it was cooperative and
+        the packed argument values."""
         M = self.M if M is None else int(M)
         self.check_rows(M)
         drv = driver or _cuda.driver()
@@ -175,9 +176,11 @@ class Compiled:
         array, slots = self.pack(values, M, strides)
         m = self.manifest
         plan = {"grid": self.grid(M), "block": m["block"]["x"], "smem": m["dynamic_smem"],
-                "cluster": m.get("cluster", {}).get("x", 1)}
+                "cluster": m.get("cluster", {}).get("x", 1),
+                "cooperative": bool(m.get("cooperative", False))}
         drv.context(device)
-        drv.launch(fn, plan["grid"], plan["block"], plan["smem"], plan["cluster"], array, stream)
+        drv.launch(fn, plan["grid"], plan["block"], plan["smem"], plan["cluster"], array, stream,
+                   cooperative=plan["cooperative"])
         plan["args"] = [s.value for s in slots]
         return plan
 

@@ -280,14 +280,16 @@ scribble(const Module *m, void **args)
 
 /* The launch's line in $RKC_FAKECUDA_LOG: each argument read as its .param type in the PTX. */
 static void
-log_launch(const Module *m, const unsigned *dims, unsigned smem, unsigned cluster, void **args)
+log_launch(const Module *m, const unsigned *dims, unsigned smem, unsigned cluster, int coop,
+	   void **args)
 {
 	const char *path = getenv("RKC_FAKECUDA_LOG");
 	FILE *f = path ? fopen(path, "a") : NULL;
 	if (!f)
 		return;
-	fprintf(f, "launch %s grid=%u,%u,%u block=%u,%u,%u smem=%u cluster=%u args=", m->entry,
-		dims[0], dims[1], dims[2], dims[3], dims[4], dims[5], smem, cluster);
+	fprintf(f, "launch %s grid=%u,%u,%u block=%u,%u,%u smem=%u cluster=%u%s args=", m->entry,
+		dims[0], dims[1], dims[2], dims[3], dims[4], dims[5], smem, cluster,
+		coop ? " cooperative" : "");
 	char key[160];
 	snprintf(key, sizeof key, ".entry %s(", m->entry);
 	const char *p = strstr(m->ptx, key), *end = p ? strchr(p, ')') : NULL;
@@ -308,14 +310,14 @@ log_launch(const Module *m, const unsigned *dims, unsigned smem, unsigned cluste
 }
 
 static CUresult
-launch(CUfunction f, const unsigned *dims, unsigned smem, unsigned cluster, void **args)
+launch(CUfunction f, const unsigned *dims, unsigned smem, unsigned cluster, int coop, void **args)
 {
 	for (int i = 0; i < 6; i++)
 		if (!dims[i])
 			return CUDA_ERROR_INVALID_VALUE;
 	if (!args)
 		return CUDA_ERROR_INVALID_VALUE;
-	log_launch((const Module *)f, dims, smem, cluster, args);
+	log_launch((const Module *)f, dims, smem, cluster, coop, args);
 	scribble((const Module *)f, args);
 	stamp(((const Module *)f)->ptx, dims[0] * dims[1] * dims[2], args);
 	return CUDA_SUCCESS;
@@ -326,16 +328,25 @@ fLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
 	      unsigned bz, unsigned smem, CUstream s, void **args, void **extra)
 {
 	unsigned dims[6] = {gx, gy, gz, bx, by, bz};
-	return launch(f, dims, smem, 1, args);
+	return launch(f, dims, smem, 1, 0, args);
 }
 
-/* A cluster launch: the grid must be whole clusters of at most 16 CTAs. */
+/* A cluster launch: the grid must be whole clusters of at most 16 CTAs. A cooperative one: the
+ * grid must fit what the stand-in device holds at once, FAKE_RESIDENT CTAs. */
+enum { FAKE_RESIDENT = 64 };
 static CUresult
 fLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **args, void **extra)
 {
 	unsigned cluster = 1;
+	int coop = 0;
 	for (unsigned i = 0; i < c->numAttrs; i++)
-		if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+		if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE) {
+			if (c->attrs[i].value.cooperative &&
+			    (unsigned long long)c->gridDimX * c->gridDimY * c->gridDimZ >
+				FAKE_RESIDENT)
+				return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+			coop = c->attrs[i].value.cooperative != 0;
+		} else if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
 			unsigned x = c->attrs[i].value.clusterDim.x;
 			if (!x || x > 16 || c->gridDimX % x)
 				return CUDA_ERROR_INVALID_CLUSTER_SIZE;
@@ -343,7 +354,7 @@ fLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **args, void **extra
 		}
 	unsigned dims[6] = {c->gridDimX,  c->gridDimY,	c->gridDimZ,
 			    c->blockDimX, c->blockDimY, c->blockDimZ};
-	return launch(f, dims, c->sharedMemBytes, cluster, args);
+	return launch(f, dims, c->sharedMemBytes, cluster, coop, args);
 }
 
 static CUresult
@@ -378,7 +389,9 @@ fEventElapsedTime(float *ms, CUevent a, CUevent b)
 static CUresult
 fGetErrorName(CUresult r, const char **s)
 {
-	*s = "CUDA_ERROR_FAKE";
+	*s = r == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+		 ? "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"
+		 : "CUDA_ERROR_FAKE";
 	return CUDA_SUCCESS;
 }
 

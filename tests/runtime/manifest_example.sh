@@ -50,6 +50,15 @@ tail -n 1 "$RKC_FAKECUDA_LOG" | grep -q "^launch rms_norm grid=8,1,1 .*,64,4096,
 grep -q "grid=16,1,1 .* cluster=4 " "$RKC_FAKECUDA_LOG" || fail "softmax cluster: $(tail -n 1 "$RKC_FAKECUDA_LOG")"
 [ "$failed" = 0 ] && passed=$((passed + 1))
 
+# a row over 5 cooperating CTAs (coop=1, sm_80): a cooperative launch, the workspace last; the
+# stand-in device holds 64 CTAs at once, so 13 rows (65 CTAs) are refused
+"$rkc" compile testdata/kernels/layer_norm.rk --shape 3x50257 --dtype f32 --arch sm_80 --config persistent=0,r_block=2048,num_warps=4,vec=4,cluster=5,coop=1 -o "$dir/x.ptx" || fail "compile layer_norm coop"
+"$ex" "$dir/x.ptx" "$dir/x.json" >/dev/null || fail "the example on layer_norm coop"
+tail -n 1 "$RKC_FAKECUDA_LOG" | grep -q "^launch layer_norm grid=15,1,1 block=128,1,1 smem=0 cluster=1 cooperative args=.*,3,50257,50257,50257,[0-9]*$" &&
+	passed=$((passed + 1)) || fail "layer_norm coop: $(tail -n 1 "$RKC_FAKECUDA_LOG")"
+"$ex" "$dir/x.ptx" "$dir/x.json" 13 >/dev/null 2>"$dir/err" && fail "65 cooperative CTAs launched"
+grep -q "COOPERATIVE_LAUNCH_TOO_LARGE\|720" "$dir/err" && passed=$((passed + 1)) || fail "coop too large: $(cat "$dir/err")"
+
 # a version 1 manifest is refused by the example, which reads version 3
 "$ex" "$dir/r.ptx" tests/runtime/data/rms_norm.manifest.json 2>"$dir/err" && fail "v1 accepted"
 grep -q "not a version 3 manifest" "$dir/err" && passed=$((passed + 1)) || fail "v1: $(cat "$dir/err")"

@@ -37,6 +37,14 @@ expect 0 '{"M":64,"N":128,' '"dtype":"fp32"' '"status":"unchecked"' '{"M":8,"N":
 	run testdata/kernels/rms_norm.rk --shape 64x128 --shape=2x4x64 --dtype f32 --time --copy-gbps 3000 --json
 [ "$(printf '%s\n' "$out" | grep -c '^{.*}$')" = 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 2 ] ||
 	fail "run --json: two JSON lines and nothing else"
+# Cooperative rows (coop=1): a cooperative launch, which the stand-in device refuses past 64 CTAs
+# (13 rows of 5 CTAs), with the driver's own error.
+expect 0 "status=unchecked" -- \
+	run testdata/kernels/layer_norm.rk --shape 3x50257 --dtype f32 --arch sm_80 --time --copy-gbps 3000 \
+	--config persistent=0,r_block=2048,num_warps=4,vec=4,cluster=5,coop=1
+expect 1 "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE" "status=ERROR" -- \
+	run testdata/kernels/layer_norm.rk --shape 13x50257 --dtype f32 --arch sm_80 --time --copy-gbps 3000 \
+	--config persistent=0,r_block=2048,num_warps=4,vec=4,cluster=5,coop=1
 # --regions: compiled with stamps, one more launch whose made-up stamps (fakecuda.c: CTA c
 # from 10^6 + 1000c ns, region r lasting 50 + 5r ns) become the table; rms_norm persistent is
 # load, combine0, body1 and rows, each block (a CTA) 230 ns, 64 over 63.23 us (64 row blocks:
