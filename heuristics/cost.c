@@ -19,7 +19,8 @@
  * - a spilling config moves its spilled words through L2: stored once, loaded once per pass.
  * - rows kept on chip (smem=1): no re-read bytes; later passes wait on shared memory; shared
  *   memory bounds the resident CTAs. A cluster: whole clusters are resident, and each dependent
- *   reduction level adds an exchange of partials (cluster_ns).
+ *   reduction level adds an exchange of partials (cluster_ns); a cooperative row block
+ *   (coop=1) is one wave by construction and its exchange goes through L2 (coop_ns).
  * - a persistent grid (grid > 0): min(grid, row blocks) CTAs, all resident, each walking
  *   cdiv(blocks, CTAs) row blocks (dynamic: each block also waits a ticket round trip); its
  *   start and retirement once per CTA, not per block; persistent rows that start aligned hold
@@ -90,7 +91,7 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		blocks = (double)cdiv(row_ctas, o->ctas);
 	}
 	/* a cluster's CTAs are resident together: only whole clusters fill the slots */
-	if (c->cluster > 1)
+	if (c->cluster > 1 && !c->coop)
 		slots = slots / c->cluster * c->cluster;
 	o->waves = (double)o->ctas / slots;
 
@@ -168,7 +169,7 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		o->passes_ns += w;
 	}
 	if (c->cluster > 1)
-		cta_ns += o->cluster_ns = f->levels * t->cluster_ns;
+		cta_ns += o->cluster_ns = f->levels * (c->coop ? t->coop_ns : t->cluster_ns);
 	o->cta_us = cta_ns / 1e3;
 
 	double bw = t->hbm_gbps * 1e3; /* bytes per µs */

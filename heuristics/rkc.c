@@ -147,6 +147,9 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 	cost_model(f, c, M, N, t, &x.cost);
 	if (!within_budget(&x.cost) || (c->ahead && x.cost.reg_limit <= AHEAD_MIN_REGS))
 		return;
+	/* a cooperative launch must hold every CTA at once (min_ctas binds ptxas to it) */
+	if (c->coop && x.cost.ctas > (int64_t)t->sms * x.cost.ctas_per_sm)
+		return;
 	x.score =
 	    x.cost.us * (1 + occupancy_penalty(&x.cost, c, t, N)) * (c->grid > 0 ? GRID_COST : 1);
 	if (cs->n == cs->cap) {
@@ -187,19 +190,34 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
  * a cluster of c CTAs (where the target has clusters); at most one over 1. Whether a cluster may
  * cut a given config is cluster_fits'. */
 typedef struct {
-	int split, cluster;
+	int split, cluster, coop;
 } Cut;
+
+/* Cooperative rows (coop=1) spread a row over more CTAs than a cluster holds (or over CTAs where
+ * there are no clusters), so they are cut only where a cluster a row leaves SMs idle: M times the
+ * largest cluster under the SMs. They take K = j * SMs / M CTAs a row for j = 1, 2 and 4 CTAs an
+ * SM, and only for a kernel that cannot split (split rows need not run together). Whether every
+ * CTA fits at once is add's question (coop_resident). */
+#define COOP_SPREADS 3
 
 static int
 cuts(Cut *out, const Facts *f, int64_t M, const Target *t)
 {
 	int n = 0;
-	out[n++] = (Cut){1, 1};
+	out[n++] = (Cut){1, 1, 0};
 	if (f->split_ok)
 		for (int s = 2; s <= 1024 && M * s <= 16 * t->sms; s *= 2)
-			out[n++] = (Cut){s, 1};
+			out[n++] = (Cut){s, 1, 0};
 	for (int c = 2; c <= t->cluster_max; c *= 2)
-		out[n++] = (Cut){1, c};
+		out[n++] = (Cut){1, c, 0};
+	int most = t->cluster_max > 1 ? t->cluster_max : 1;
+	if (f->split_ok || M * most >= t->sms)
+		return n;
+	for (int j = 1, last = 0; j <= 1 << (COOP_SPREADS - 1); j *= 2) {
+		int64_t K = (int64_t)j * t->sms / M;
+		if (K > most && K > last && K <= MAX_COOP)
+			out[n++] = (Cut){1, (int)(last = (int)K), 1};
+	}
 	return n;
 }
 
@@ -228,6 +246,10 @@ cluster_fits(const Config *c, const Facts *f, int64_t M, int64_t N, const Target
 {
 	if (c->cluster <= 1)
 		return 1;
+	/* a cooperative row: cuts made it only for rows too few for clusters; it waits on one
+	 * exchange a level like a cluster, so the same width of CTA */
+	if (c->coop)
+		return c->num_warps >= MIN_CLUSTER_WARPS;
 	if (c->persistent || c->num_warps < MIN_CLUSTER_WARPS || f->split_ok)
 		return 0;
 	if (M < t->sms)
@@ -273,6 +295,7 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 	int ncut = cuts(cut, f, M, t);
 	for (int ci = 0; ci < ncut; ci++) {
 		int split = cut[ci].split, cluster = cut[ci].cluster, segs = split * cluster;
+		int coop = cut[ci].coop;
 		int64_t seg = cdiv(N, segs);
 		for (int w = 1; 32 * w <= t->max_threads_cta; w *= 2)
 			for (int m = 1; m <= 32 * w && m <= mcap; m *= 2) {
@@ -281,7 +304,8 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 					    .vec = vec,
 					    .split = split,
 					    .min_ctas = 1,
-					    .cluster = cluster};
+					    .cluster = cluster,
+					    .coop = coop};
 				int64_t step = (int64_t)config_tpr(&c) * vec;
 				/* a thread with no element of its row is waste the model cannot
 				 * see, unless no more rows fit in the CTA to give it one */
@@ -325,15 +349,15 @@ best_other(const Cands *cs, const Cand *b, int knob)
 	const Cand *best = NULL;
 	for (int i = 0; i < cs->n; i++) {
 		const Config *c = &cs->v[i].c;
-		int differs = knob == K_MODE	  ? c->persistent != b->c.persistent
-			      : knob == K_WARPS	  ? c->num_warps != b->c.num_warps
-			      : knob == K_MBLOCK  ? c->m_block != b->c.m_block
-			      : knob == K_SPLIT	  ? c->split != b->c.split
-			      : knob == K_CLUSTER ? c->cluster != b->c.cluster
-			      : knob == K_SMEM
-				  ? c->smem != b->c.smem
-				  : (c->grid > 0) != (b->c.grid > 0) ||
-					c->dynamic != b->c.dynamic || c->ahead != b->c.ahead;
+		int differs =
+		    knob == K_MODE	? c->persistent != b->c.persistent
+		    : knob == K_WARPS	? c->num_warps != b->c.num_warps
+		    : knob == K_MBLOCK	? c->m_block != b->c.m_block
+		    : knob == K_SPLIT	? c->split != b->c.split
+		    : knob == K_CLUSTER ? c->cluster != b->c.cluster || c->coop != b->c.coop
+		    : knob == K_SMEM	? c->smem != b->c.smem
+					: (c->grid > 0) != (b->c.grid > 0) ||
+					   c->dynamic != b->c.dynamic || c->ahead != b->c.ahead;
 		if (differs && (!best || better(&cs->v[i], best)))
 			best = &cs->v[i];
 	}
@@ -451,7 +475,17 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		choice_reason(out, "split=%d: %lld row(s) x %d segment(s) of %lld on %d SMs; %s",
 			      c->split, (long long)M, c->split, (long long)seg, t->sms,
 			      vs(alt, sizeof alt, b, best_other(cs, b, K_SPLIT)));
-	if (c->cluster > 1)
+	if (c->cluster > 1 && c->coop)
+		choice_reason(
+		    out,
+		    "cluster=%d coop=1: %lld row(s) with a cluster a row (at most %d CTAs) leave "
+		    "SMs idle, so each row goes over %d cooperating CTAs (segments of %lld), "
+		    "their partials exchanged through the workspace at an atomic counter a "
+		    "level: %lld CTAs, all resident (%d an SM); %s",
+		    c->cluster, (long long)M, t->cluster_max, c->cluster, (long long)seg,
+		    (long long)o->ctas, o->ctas_per_sm,
+		    vs(alt, sizeof alt, b, best_other(cs, b, K_CLUSTER)));
+	else if (c->cluster > 1)
 		choice_reason(
 		    out,
 		    "cluster=%d: each row over %d CTAs of a cluster (segments of %lld), their "
@@ -586,7 +620,8 @@ rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target
 	int64_t waves = cdiv(o->ctas, t->sms);
 	int capped = grid_capped(f, c, o);
 	int k = o->ctas_per_sm < waves ? o->ctas_per_sm : (int)waves;
-	while (k > 1 &&
+	/* a cooperative grid needs all its waves resident: never fewer CTAs an SM than that */
+	while (k > 1 && !(c->coop && k <= waves) &&
 	       capped > target_reg_limit(t, threads, k) - target_reg_limit(t, threads, k) / 8)
 		k--;
 	return k > 1 ? k : 1;

@@ -78,6 +78,7 @@ target_load(const char *arch, Target *t, Diag *d)
 	    {"split_us", NULL, NULL, &t->split_us},
 	    {"smem_ns", NULL, NULL, &t->smem_ns},
 	    {"cluster_ns", NULL, NULL, &t->cluster_ns},
+	    {"coop_ns", NULL, NULL, &t->coop_ns},
 	};
 	int rc = 0;
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0] && !rc; i++) {
