@@ -86,6 +86,8 @@ better(const Cand *a, const Cand *b)
 		return 0;
 	if (a->c.cluster != b->c.cluster)
 		return a->c.cluster < b->c.cluster;
+	if (a->c.coop != b->c.coop)
+		return a->c.coop < b->c.coop;
 	if (a->c.persistent != b->c.persistent)
 		return a->c.persistent;
 	if (a->c.smem != b->c.smem)
@@ -197,7 +199,11 @@ typedef struct {
  * there are no clusters), so they are cut only where a cluster a row leaves SMs idle: M times the
  * largest cluster under the SMs. They take K = j * SMs / M CTAs a row for j = 1, 2 and 4 CTAs an
  * SM, and only for a kernel that cannot split (split rows need not run together). Whether every
- * CTA fits at once is add's question (coop_resident). */
+ * CTA fits at once is add's question. Cut for every M under the SMs instead (measured on the H100
+ * against this rule, both with coop_ns 800; bench/results/h100-2026-11-24-coop.md, section 3),
+ * the 12 few-rows points of 1 to 4 rows that moved ran 1.174x faster by geomean (0.92-1.52x),
+ * which this rule keeps, and the 20 of 16 to 64 rows 0.952x (0.73-1.37x): persistent rows over 2
+ * to 8 CTAs in place of a looped cluster or a CTA a row lost at 13 of them. */
 #define COOP_SPREADS 3
 
 static int
@@ -213,9 +219,9 @@ cuts(Cut *out, const Facts *f, int64_t M, const Target *t)
 	int most = t->cluster_max > 1 ? t->cluster_max : 1;
 	if (f->split_ok || M * most >= t->sms)
 		return n;
-	for (int j = 1, last = 0; j <= 1 << (COOP_SPREADS - 1); j *= 2) {
+	for (int j = 1, last = most; j <= 1 << (COOP_SPREADS - 1); j *= 2) {
 		int64_t K = (int64_t)j * t->sms / M;
-		if (K > most && K > last && K <= MAX_COOP)
+		if (K > last && K <= MAX_COOP)
 			out[n++] = (Cut){1, (int)(last = (int)K), 1};
 	}
 	return n;
@@ -478,11 +484,10 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	if (c->cluster > 1 && c->coop)
 		choice_reason(
 		    out,
-		    "cluster=%d coop=1: %lld row(s) with a cluster a row (at most %d CTAs) leave "
-		    "SMs idle, so each row goes over %d cooperating CTAs (segments of %lld), "
-		    "their partials exchanged through the workspace at an atomic counter a "
-		    "level: %lld CTAs, all resident (%d an SM); %s",
-		    c->cluster, (long long)M, t->cluster_max, c->cluster, (long long)seg,
+		    "cluster=%d coop=1: %lld row(s) on %d SMs, each over %d cooperating CTAs "
+		    "(segments of %lld), their partials exchanged through the workspace at an "
+		    "atomic counter a level: %lld CTAs, all resident (%d an SM); %s",
+		    c->cluster, (long long)M, t->sms, c->cluster, (long long)seg,
 		    (long long)o->ctas, o->ctas_per_sm,
 		    vs(alt, sizeof alt, b, best_other(cs, b, K_CLUSTER)));
 	else if (c->cluster > 1)
