@@ -336,8 +336,9 @@ cluster_cross(Lower *L, Red *rs, int n)
 
 /* A cooperative row block's workspace (codegen_launch): two u32 counters a row block (arrived,
  * left), then, from the next 16 bytes, a float a CTA of the row for each partial component of
- * each row. The index of the first of component s's K floats of the thread's row, and of the row
- * block's counter word w (0 arrived, 1 left). */
+ * each row. coop_slots: the f32 index of the first of component s's K floats of the thread's row
+ * in row block rb; coop_counter: the u32 index of the CTA's row block's counter w (0 arrived, 1
+ * left). */
 static LLVMValueRef
 coop_slots(Lower *L, LLVMValueRef rb, int s)
 {
