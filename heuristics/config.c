@@ -165,7 +165,8 @@ config_parse(const char *s, Config *c, Diag *d)
 	}
 	if (seen.persistent && !c->persistent && !seen.ahead)
 		c->ahead = 0;
-	if (c->cluster <= 1 && !seen.coop)
+	/* a cluster given alone is a hardware cluster, whatever the pick underneath was */
+	if ((c->cluster <= 1 || seen.cluster) && !seen.coop)
 		c->coop = 0;
 	return 0;
 }

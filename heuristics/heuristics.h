@@ -316,18 +316,18 @@ int smem_kept_min_size(const Kernel *k, Type dtype);
 int64_t smem_block(const Smem *s, int64_t at[3]);
 
 /* Override c's fields from "persistent=1,r_block=2048,m_block=1,num_warps=8,vec=8,split=1,evict=0,
- * min_ctas=1,smem=0,cluster=1,grid=0,dynamic=0,ahead=0" (any subset). -1 with d set to a "bad
+ * min_ctas=1,smem=0,cluster=1,grid=0,dynamic=0,ahead=0,coop=0" (any subset). -1 with d set to a "bad
  * --config" message, which names the key's accepted values, on bad syntax, an unknown key or a
  * value out of the key's range; whether the values suit a kernel, shape and target is
  * config_check's to say. A knob the string sets turns off one it leaves alone that contradicts it:
  * persistent=1 sets smem=0, split over 1 sets cluster=1 and grid=0, cluster over 1 sets split=1 and
  * grid=0, grid over 0 sets split=1 and cluster=1, grid=0 sets dynamic=0 and ahead=0, persistent=0
- * sets ahead=0. */
+ * sets ahead=0, and cluster without coop (or a cluster of 1) sets coop=0. */
 int config_parse(const char *s, Config *c, Diag *d);
 /* Every knob the same. */
 int config_equal(const Config *a, const Config *b);
 /* "P r1024 m1 w4 v8" or "L16384 m1 w32 v8 s4 e k2": the short form the golden diff prints (c:
- * cluster CTAs a row; S: rows in shared memory; g: a persistent grid of that many CTAs, gd when
+ * cluster CTAs a row; x: cooperating CTAs a row, coop=1; S: rows in shared memory; g: a persistent grid of that many CTAs, gd when
  * dynamic; a: the next row ahead; e: the eviction hints are on; k: min_ctas when over 1). */
 void config_short(Buf *b, const Config *c);
 

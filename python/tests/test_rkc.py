@@ -268,7 +268,7 @@ class Launch(Base):
     def test_cluster(self):
         d = _cuda.driver()
         k = rkc.load(kernel_path("softmax"), cache_dir=self.cache,
-                     config="cluster=4,persistent=1,r_block=65536")
+                     config="cluster=4,persistent=1,r_block=65536,num_warps=32")
         c = k.compile((4, 262144), "bf16", "sm_90")
         c.launch({n: d.alloc(4 * 262144 * 2) for n in ("x", "y")})
         self.assertIn("grid=16,1,1 block=1024,1,1 smem=0 cluster=4", last_launch())

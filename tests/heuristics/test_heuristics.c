@@ -458,6 +458,17 @@ check_rejects(void **state)
 	assert_int_equal(check_both(&ev, k, &f, 2048, 4096, &t, &d), -1);
 	assert_non_null(
 	    strstr(d.msg, "evict=2: must be 0 (no cache hints) or 1 (L2 eviction hints)"));
+	/* a cluster given over a cooperative pick is a hardware cluster unless coop is given too;
+	 * split over 1 undoes both */
+	Config co = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 33, 0, 0, 0, 1};
+	assert_int_equal(config_parse("cluster=4", &co, &d), 0);
+	assert_int_equal(co.cluster * 10 + co.coop, 40);
+	assert_int_equal(config_parse("cluster=8,coop=1", &co, &d), 0);
+	assert_int_equal(co.cluster * 10 + co.coop, 81);
+	assert_int_equal(config_parse("num_warps=16", &co, &d), 0);
+	assert_int_equal(co.coop, 1);
+	assert_int_equal(config_parse("split=2", &co, &d), 0);
+	assert_int_equal(co.cluster * 10 + co.coop, 10);
 	kernel_free(k);
 }
 
