@@ -1,8 +1,10 @@
 #!/bin/bash
-# This session's new codegen paths on the GPU, each checked against the float64 reference and
-# under compute-sanitizer memcheck, racecheck and synccheck: a running max with two and with three
-# online sums (cross-warp partials in shared memory), and a split row combined in a loop (more
-# than 64 segments). usage: bench/sanitize_new.sh RKC; env OUT for the logs.
+# New codegen paths on the GPU, each checked against the float64 reference and under
+# compute-sanitizer memcheck, racecheck and synccheck: a running max with two and with three
+# online sums (cross-warp partials in shared memory), a split row combined in a loop (more than 64
+# segments), and cooperative rows (coop=1) at odd shapes: 1x1 with empty segments, a prime width
+# over 37 CTAs, 50257 kept in shared memory, welford over 132 CTAs, two rows a CTA, and the
+# policy's pick for one row of 4M. usage: bench/sanitize_new.sh RKC; env OUT for the logs.
 set -u
 cd "$(dirname "$0")/.."
 RKC=$1
@@ -16,6 +18,12 @@ runs=(
 	"tests/analysis/plan/five_sums.rk --shape 33x70001 --dtype f16 --config persistent=0,r_block=4096,m_block=1,num_warps=16,vec=8"
 	"testdata/kernels/sum.rk --shape 2x1048576 --dtype f32 --config persistent=0,r_block=4096,m_block=1,num_warps=8,vec=4,split=128"
 	"testdata/kernels/kl_div.rk --shape 3x300007 --dtype bf16 --config persistent=0,r_block=2048,m_block=1,num_warps=8,vec=8,split=100"
+	"testdata/kernels/rms_norm.rk --shape 1x1 --dtype bf16 --config persistent=1,r_block=64,m_block=1,num_warps=2,vec=1,split=1,cluster=5,coop=1"
+	"testdata/kernels/layer_norm.rk --shape 3x1000003 --dtype f32 --config persistent=0,r_block=4096,m_block=1,num_warps=8,vec=4,split=1,cluster=37,coop=1"
+	"testdata/kernels/softmax.rk --shape 2x50257 --dtype bf16 --config persistent=0,r_block=2048,m_block=1,num_warps=4,vec=8,split=1,smem=1,cluster=33,coop=1"
+	"testdata/kernels/welford.rk --shape 1x1000003 --dtype bf16 --config persistent=1,r_block=8192,m_block=1,num_warps=8,vec=8,split=1,cluster=132,coop=1"
+	"testdata/kernels/cross_entropy_ls_zloss.rk --shape 5x50257 --dtype f32 --config persistent=1,r_block=2048,m_block=2,num_warps=8,vec=4,split=1,cluster=26,coop=1"
+	"testdata/kernels/fused_add_layernorm.rk --shape 1x4194304 --dtype bf16"
 )
 for r in "${runs[@]}"; do
 	echo "== check $r" >>"$log"
