@@ -808,14 +808,16 @@ rkc_invariant_vec(const Kernel *k, Type dtype, int64_t N)
 }
 
 /* The knobs that fix a row's reduction order: persistent or looped, r_block, threads per row,
- * vec and the row's cut (split or cluster, and how many). */
+ * vec and the row's cut (split or cluster, how many, and whether the cluster is cooperative: its
+ * CTAs' partials combine in another order). */
 static int
 same_order(const Config *a, const Config *b)
 {
 	return a->persistent == b->persistent && a->r_block == b->r_block &&
 	       config_tpr(a) == config_tpr(b) && a->vec == b->vec &&
 	       (a->split > 1 ? a->split : 1) == (b->split > 1 ? b->split : 1) &&
-	       (a->cluster > 1 ? a->cluster : 1) == (b->cluster > 1 ? b->cluster : 1);
+	       (a->cluster > 1 ? a->cluster : 1) == (b->cluster > 1 ? b->cluster : 1) &&
+	       a->coop == b->coop;
 }
 
 int
