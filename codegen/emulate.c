@@ -326,11 +326,10 @@ take(Diag *d, const char *what, LLVMErrorRef e)
 
 /* Runs the grid: clusters one after another (so the split rows' last CTA is whichever comes
  * last), the threads of a cluster's CTAs (a cooperative row block's; one CTA without clusters)
- * all at once. A kernel with
- * sums over rows, whose combine's last CTAs wait for each other, runs up to twice COLSUM_WAITERS
- * CTAs at once (as MAX_POOL_THREADS allows), each starting as one finishes: at least
- * COLSUM_WAITERS, what the combine needs to go forward (heuristics.h), or the whole grid. Shared
- * memory starts as 0xff bytes (NaN), so a read of a word nobody wrote shows. */
+ * all at once. A kernel with sums over rows, whose combine's last CTAs wait for each other, runs
+ * up to twice COLSUM_WAITERS CTAs at once (as MAX_POOL_THREADS allows), each starting as one
+ * finishes: at least COLSUM_WAITERS, what the combine needs to go forward (heuristics.h), or the
+ * whole grid. Shared memory starts as 0xff bytes (NaN), so a read of a word nobody wrote shows. */
 static int
 launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag *d)
 {

@@ -20,7 +20,8 @@
  * - rows kept on chip (smem=1): no re-read bytes; later passes wait on shared memory; shared
  *   memory bounds the resident CTAs. A cluster: whole clusters are resident, and each dependent
  *   reduction level adds an exchange of partials (cluster_ns); a cooperative row block
- *   (coop=1) is one wave by construction and its exchange goes through L2 (coop_ns).
+ *   (coop=1) fills any slot (the policy keeps its grid to one wave) and its exchange goes
+ *   through L2 (coop_ns).
  * - a persistent grid (grid > 0): min(grid, row blocks) CTAs, all resident, each walking
  *   cdiv(blocks, CTAs) row blocks (dynamic: each block also waits a ticket round trip); its
  *   start and retirement once per CTA, not per block; persistent rows that start aligned hold

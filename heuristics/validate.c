@@ -208,7 +208,8 @@ config_check_target(const Kernel *k, Type dtype, int64_t N, const Config *c, con
 				  "cluster=%d: %s has no thread-block clusters (sm_90 and later "
 				  "have them)",
 				  c->cluster, t->arch);
-	int resident = t->sms * (t->max_threads_sm / (32 * c->num_warps));
+	int per_sm = c->num_warps > 0 ? t->max_threads_sm / (32 * c->num_warps) : 0;
+	int resident = t->sms * (per_sm < t->max_ctas_sm ? per_sm : t->max_ctas_sm);
 	if (c->coop && c->cluster > resident)
 		return diag(d,
 			    "cluster=%d with coop=1: a row's CTAs must all be resident at once, "

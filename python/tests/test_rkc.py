@@ -273,6 +273,15 @@ class Launch(Base):
         c.launch({n: d.alloc(4 * 262144 * 2) for n in ("x", "y")})
         self.assertIn("grid=16,1,1 block=1024,1,1 smem=0 cluster=4", last_launch())
 
+    def test_cooperative(self):
+        d = _cuda.driver()
+        k = rkc.load(kernel_path("layer_norm"), cache_dir=self.cache,
+                     config="persistent=0,r_block=2048,num_warps=4,vec=4,cluster=5,coop=1")
+        c = k.compile((3, 50257), "f32", "sm_80")
+        plan = c.launch({n: d.alloc(3 * 50257 * 4) for n in ("x", "w", "b", "y", "mean", "rstd")})
+        self.assertTrue(plan["cooperative"])
+        self.assertIn("grid=15,1,1 block=128,1,1 smem=0 cluster=1 cooperative", last_launch())
+
 
 @unittest.skipIf(torch is None, "torch is not importable here")
 class Torch(Base):
