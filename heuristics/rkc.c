@@ -5,7 +5,8 @@
 
 #include "heuristics/heuristics.h"
 
-/* Configs within 1% are a tie: prefer no cluster (no exchange between CTAs), then persistent (one
+/* Configs within 1% are a tie: prefer no cluster (no exchange between CTAs; then the smaller, then
+ * a hardware cluster before a cooperative group of the same size), then persistent (one
  * read), then rows not kept in shared memory, then no split, then no persistent grid (then a
  * static one, then no row ahead: the least machinery), then fewer chunks (less loop
  * overhead, which the model leaves out), then the fewest registers (the most headroom for the
@@ -484,11 +485,12 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	if (c->cluster > 1 && c->coop)
 		choice_reason(
 		    out,
-		    "cluster=%d coop=1: %lld row(s) on %d SMs, each over %d cooperating CTAs "
-		    "(segments of %lld), their partials exchanged through the workspace at an "
-		    "atomic counter a level: %lld CTAs, all resident (%d an SM); %s",
-		    c->cluster, (long long)M, t->sms, c->cluster, (long long)seg,
-		    (long long)o->ctas, o->ctas_per_sm,
+		    "cluster=%d coop=1: %lld row(s) times the largest cluster (%d CTAs) is under "
+		    "%d SMs, so each row goes over %d cooperating CTAs (segments of %lld), their "
+		    "partials exchanged through the workspace at an atomic counter a level: %lld "
+		    "CTAs, all resident (%d an SM); %s",
+		    c->cluster, (long long)M, t->cluster_max > 1 ? t->cluster_max : 1, t->sms,
+		    c->cluster, (long long)seg, (long long)o->ctas, o->ctas_per_sm,
 		    vs(alt, sizeof alt, b, best_other(cs, b, K_CLUSTER)));
 	else if (c->cluster > 1)
 		choice_reason(
