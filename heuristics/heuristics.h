@@ -232,6 +232,7 @@ typedef struct {
 	char name[64]; /* "H100 SXM5 80GB" */
 	int sms;
 	int regs_per_sm, max_regs_thread, max_threads_sm, max_threads_cta, max_ctas_sm;
+	int sub_partitions; /* the SM's quarters, each with its scheduler and part of the regs */
 	int smem_per_sm, smem_per_cta; /* bytes */
 	int cluster_max;	       /* CTAs a cluster may hold (1: no clusters) */
 	int64_t l1_bytes, l2_bytes;    /* L1: per SM, with shared memory */
@@ -248,8 +249,9 @@ typedef struct {
 } Target;
 
 int target_load(const char *arch, Target *t, Diag *d);
-/* The registers a thread may use when ctas CTAs of threads share an SM: ptxas's cap, the
- * register file over them rounded down to 8, at most the per-thread maximum. */
+/* The registers a thread may use when ctas CTAs of threads share an SM: ptxas's cap, one
+ * sub-partition's register file over the warps of the fullest one, rounded down to 8, at most
+ * the per-thread maximum. */
 int target_reg_limit(const Target *t, int threads, int ctas);
 /* The arch names that have a target file, NULL-terminated. */
 const char *const *target_names(void);
@@ -316,7 +318,8 @@ int smem_kept_min_size(const Kernel *k, Type dtype);
 int64_t smem_block(const Smem *s, int64_t at[3]);
 
 /* Override c's fields from "persistent=1,r_block=2048,m_block=1,num_warps=8,vec=8,split=1,evict=0,
- * min_ctas=1,smem=0,cluster=1,grid=0,dynamic=0,ahead=0,coop=0" (any subset). -1 with d set to a "bad
+ * min_ctas=1,smem=0,cluster=1,grid=0,dynamic=0,ahead=0,coop=0" (any subset). -1 with d set to a
+ * "bad
  * --config" message, which names the key's accepted values, on bad syntax, an unknown key or a
  * value out of the key's range; whether the values suit a kernel, shape and target is
  * config_check's to say. A knob the string sets turns off one it leaves alone that contradicts it:
@@ -327,8 +330,9 @@ int config_parse(const char *s, Config *c, Diag *d);
 /* Every knob the same. */
 int config_equal(const Config *a, const Config *b);
 /* "P r1024 m1 w4 v8" or "L16384 m1 w32 v8 s4 e k2": the short form the golden diff prints (c:
- * cluster CTAs a row; x: cooperating CTAs a row, coop=1; S: rows in shared memory; g: a persistent grid of that many CTAs, gd when
- * dynamic; a: the next row ahead; e: the eviction hints are on; k: min_ctas when over 1). */
+ * cluster CTAs a row; x: cooperating CTAs a row, coop=1; S: rows in shared memory; g: a persistent
+ * grid of that many CTAs, gd when dynamic; a: the next row ahead; e: the eviction hints are on; k:
+ * min_ctas when over 1). */
 void config_short(Buf *b, const Config *c);
 
 typedef enum { POLICY_RKC, POLICY_HELION2828 } Policy;

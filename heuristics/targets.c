@@ -58,6 +58,7 @@ target_load(const char *arch, Target *t, Diag *d)
 	} fields[] = {
 	    {"sms", &t->sms, NULL, NULL},
 	    {"regs_per_sm", &t->regs_per_sm, NULL, NULL},
+	    {"sub_partitions", &t->sub_partitions, NULL, NULL},
 	    {"max_regs_thread", &t->max_regs_thread, NULL, NULL},
 	    {"max_threads_sm", &t->max_threads_sm, NULL, NULL},
 	    {"max_threads_cta", &t->max_threads_cta, NULL, NULL},
@@ -94,14 +95,25 @@ target_load(const char *arch, Target *t, Diag *d)
 			*fields[i].f = v;
 	}
 	json_decref(o);
-	if (!rc && (t->sms < 1 || t->hbm_gbps <= 0 || t->max_threads_cta < 32))
-		rc = diag(d, "target %s: sms, hbm_gbps and max_threads_cta must be positive", arch);
+	if (!rc &&
+	    (t->sms < 1 || t->hbm_gbps <= 0 || t->max_threads_cta < 32 || t->sub_partitions < 1))
+		rc = diag(d,
+			  "target %s: sms, hbm_gbps, max_threads_cta and sub_partitions must be "
+			  "positive",
+			  arch);
 	return rc;
 }
 
+/* ptxas under .minnctapersm k places the k CTAs' warps over the sub-partitions and caps a thread
+ * at what the fullest one's register file holds: 16384 / (ceil(k * warps / 4) * 32) (measured
+ * with ptxas 13.0 for sm_80, sm_90 and sm_100; docs/heuristics.md, "The register model"). The
+ * whole register file over the k CTAs reads 8-16 registers high where the warps do not split
+ * evenly over the sub-partitions. */
 int
 target_reg_limit(const Target *t, int threads, int ctas)
 {
-	int lim = t->regs_per_sm / ((ctas > 1 ? ctas : 1) * threads) / 8 * 8;
+	int q = t->sub_partitions;
+	int64_t warps = (int64_t)(ctas > 1 ? ctas : 1) * cdiv(threads, 32);
+	int lim = (int)(t->regs_per_sm / q / (cdiv(warps, q) * 32) / 8 * 8);
 	return lim < t->max_regs_thread ? lim : t->max_regs_thread;
 }

@@ -3,6 +3,10 @@
  * ptxas missing is a failure.
  *   ptx_suite forced [--arch ARCH] LIST        lines "kernel MxN dtype k=v,..." (all six knobs),
  *                                              for sm_90 and sm_80, or for ARCH alone
+ *   ptx_suite cap [--arch ARCH] LIST           as forced, and ptxas must take exactly the
+ *                                              register cap the model uses at each line's
+ *                                              min_ctas (target_reg_limit): lines whose
+ *                                              kernel wants more than the cap
  *   ptx_suite regions LIST                     as forced, each compiled with --regions, and
  *                                              with as many CTA and cluster barriers as the
  *                                              same compile without
@@ -239,11 +243,7 @@ read_sweep(const char *arch)
 									    g.r_block / tpr, g.vec);
 						p->capped = regs_capped(&f, g.persistent,
 									g.r_block / tpr, g.vec);
-						int lim = t.regs_per_sm / (32 * nw);
-						lim = (lim > t.max_regs_thread ? t.max_regs_thread
-									       : lim) /
-						      8 * 8;
-						p->limit = lim;
+						p->limit = target_reg_limit(&t, 32 * nw, 1);
 					}
 	kernel_names_free(names);
 	return 0;
@@ -333,6 +333,35 @@ barriers(const char *ptx)
 	return n;
 }
 
+/* cap: ptxas's registers against the model's cap at the line's min_ctas, where the kernel wants
+ * more than the cap (so ptxas takes all of it). */
+static int
+cap_report(void)
+{
+	int fails = 0, n = 0;
+	for (int i = 0; i < npts; i++) {
+		Point *p = &pts[i];
+		Target t;
+		Diag d = {0};
+		if (!p->regs || target_load(p->arch, &t, &d))
+			continue;
+		int lim = target_reg_limit(&t, 32 * p->c.cfg.num_warps, p->c.cfg.min_ctas);
+		printf("cap: %s %s: ptxas %d registers, the model's cap %d\n", p->arch, p->what,
+		       p->regs, lim);
+		if (p->regs != lim) {
+			fprintf(stderr, "FAIL cap %s %s: ptxas took %d registers, the cap is %d\n",
+				p->arch, p->what, p->regs, lim);
+			fails++;
+		}
+		n++;
+	}
+	if (n < npts) {
+		fprintf(stderr, "FAIL cap: %d of %d points assembled\n", n, npts);
+		fails++;
+	}
+	return fails;
+}
+
 static double
 now(void)
 {
@@ -345,11 +374,10 @@ int
 main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fputs(
-		    "usage: ptx_suite forced [--arch ARCH] LIST | regions LIST | golden FILE... | "
-		    "sweep "
-		    "[--widths N,...] ARCH...\n",
-		    stderr);
+		fputs("usage: ptx_suite forced|cap [--arch ARCH] LIST | regions LIST | golden "
+		      "FILE... "
+		      "| sweep [--widths N,...] ARCH...\n",
+		      stderr);
 		return 2;
 	}
 	const char *ptxas = ptxas_path();
@@ -358,7 +386,7 @@ main(int argc, char **argv)
 		      stderr);
 		return 1;
 	}
-	int sweep = !strcmp(argv[1], "sweep");
+	int sweep = !strcmp(argv[1], "sweep"), cap_mode = !strcmp(argv[1], "cap");
 	for (int i = 2; i < argc; i++) {
 		if (sweep && !strcmp(argv[i], "--widths") && i + 1 < argc) {
 			nwidths = 0;
@@ -373,7 +401,8 @@ main(int argc, char **argv)
 			}
 			continue;
 		}
-		if (!strcmp(argv[1], "forced") && !strcmp(argv[i], "--arch") && i + 1 < argc) {
+		int forced = !strcmp(argv[1], "forced") || !strcmp(argv[1], "regions") || cap_mode;
+		if (forced && !strcmp(argv[i], "--arch") && i + 1 < argc) {
 			forced_arch = argv[++i];
 			if (!codegen_arch_info(forced_arch)) {
 				fprintf(stderr, "ptx_suite: unknown --arch %s\n", forced_arch);
@@ -381,7 +410,6 @@ main(int argc, char **argv)
 			}
 			continue;
 		}
-		int forced = !strcmp(argv[1], "forced") || !strcmp(argv[1], "regions");
 		if (sweep    ? read_sweep(argv[i])
 		    : forced ? read_forced(argv[i])
 			     : read_golden(argv[i]))
@@ -389,7 +417,13 @@ main(int argc, char **argv)
 	}
 	for (int i = 0; i < npts; i++)
 		pts[i].c.regions = !strcmp(argv[1], "regions");
-	char dir[] = "/tmp/rkc-ptx-suite-XXXXXX";
+	const char *tmp = getenv("TMPDIR");
+	char dir[256];
+	if (snprintf(dir, sizeof dir, "%s/rkc-ptx-suite-XXXXXX", tmp && *tmp ? tmp : "/tmp") >=
+	    (int)sizeof dir) {
+		fputs("ptx_suite: TMPDIR is too long\n", stderr);
+		return 1;
+	}
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
@@ -580,6 +614,8 @@ main(int argc, char **argv)
 		}
 	if (sweep)
 		sweep_report();
+	if (cap_mode)
+		fails += cap_report();
 	int unique = 0;
 	for (int i = 0; i < npts; i++)
 		unique += pts[i].arch[0] && same[i] == i;
