@@ -8,11 +8,11 @@
  * emitted for sm_90 and the header retargeted (codegen/emit.c, docs/codegen.md says why that is
  * sound). RKC_ARCHS spells the list for messages and --help. */
 static const Arch archs[] = {
-    {"sm_80", "sm_80", NULL, 0},   /* A100 */
-    {"sm_86", "sm_86", NULL, 0},   /* chosen with sm_80's target data */
-    {"sm_89", "sm_89", NULL, 0},   /* likewise */
-    {"sm_90", "sm_90", NULL, 1},   /* H100 */
-    {"sm_100", "sm_90", "8.6", 1}, /* B200: compile only, never run here */
+    {"sm_80", "sm_80", NULL, 0, 0},   /* A100 */
+    {"sm_86", "sm_86", NULL, 0, 0},   /* chosen with sm_80's target data */
+    {"sm_89", "sm_89", NULL, 0, 0},   /* likewise */
+    {"sm_90", "sm_90", NULL, 1, 1},   /* H100 */
+    {"sm_100", "sm_90", "8.6", 1, 1}, /* B200: compile only, never run here */
 };
 
 const Arch *

@@ -65,6 +65,8 @@ typedef struct {
 	const char *ptx_isa; /* NULL: the header LLVM writes; else the PTX ISA written over its
 				.version, with .target the arch's name ("8.6") */
 	int clusters;	     /* 1: thread-block clusters (sm_90 and later) */
+	int fp8_cvt;	     /* 1: cvt.rn.satfinite to e4m3x2/e5m2x2 (sm_90 and later; sm_89's
+				needs PTX ISA 8.1, over the 7.8 LLVM 19 writes for it) */
 } Arch;
 /* The spellings, as every message and --help lists them; test_codegen holds it to the table. */
 #define RKC_ARCHS "sm_80, sm_86, sm_89, sm_90 or sm_100"

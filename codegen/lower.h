@@ -130,8 +130,11 @@ LLVMValueRef rescale(Lower *L, LLVMValueRef m, LLVMValueRef M);
 LLVMTypeRef storage_type(Lower *L, Type t);
 LLVMValueRef from_storage(Lower *L, Type t, LLVMValueRef v);
 LLVMValueRef to_storage(Lower *L, Type t, LLVMValueRef v);
-/* Two f32 values to a bf16 or f16 pair (<2 x T>, lo first) in one conversion. */
+/* Two f32 values to a bf16, f16 or fp8 pair (<2 x T>, lo first), in one conversion where the
+ * arch has it. */
 LLVMValueRef to_storage_pair(Lower *L, Type t, LLVMValueRef lo, LLVMValueRef hi);
+/* 1: fp8 type t is stored through the hardware's paired conversion (sm_90 on, not the emulator). */
+int f8_hw(Lower *L, Type t);
 /* An elementwise op on operands already in registers. */
 LLVMValueRef apply_op(Lower *L, const Instr *in, LLVMValueRef *x);
 /* The launch's row blocks, cdiv(M, m_block) (i64). */

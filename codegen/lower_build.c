@@ -188,6 +188,36 @@ f8_enc(Lower *L, Type t, LLVMValueRef x)
 	return LLVMBuildTrunc(b, code, L->i8, "");
 }
 
+/* Whether fp8 values of type t are stored through the hardware's conversion: on an arch with one
+ * (sm_90 and later), never in the emulator, which runs f8_enc. */
+int
+f8_hw(Lower *L, Type t)
+{
+	t = type_resolve(t, L->c->dtype);
+	return is_f8(t) && !L->host && codegen_arch_info(L->c->arch)->fp8_cvt;
+}
+
+/*
+ * Two f32 values to an fp8 pair, lo in the low byte: one cvt.rn.satfinite.e4m3x2.f32 (e5m2x2),
+ * which puts its first operand in the upper byte. It rounds to nearest even and saturates finite
+ * values and infinities to the largest finite value as f8_enc does, so the bytes are f8_enc's
+ * (checked on the H100, bench/results/h100-2026-11-24-fp8.md); a NaN gives the hardware's NaN,
+ * whose sign may differ. LLVM 19 has no intrinsic for it: inline PTX.
+ */
+static LLVMValueRef
+f8_enc_pair_hw(Lower *L, Type t, LLVMValueRef lo, LLVMValueRef hi)
+{
+	const char *text = type_resolve(t, L->c->dtype) == TY_F8E4M3
+			       ? "cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;"
+			       : "cvt.rn.satfinite.e5m2x2.f32 $0, $1, $2;";
+	LLVMTypeRef i16 = LLVMInt16TypeInContext(L->cx), at[2] = {L->f32, L->f32};
+	LLVMTypeRef ft = LLVMFunctionType(i16, at, 2, 0);
+	LLVMValueRef fn =
+	    LLVMGetInlineAsm(ft, text, strlen(text), "=h,f,f", 6, 0, 0, LLVMInlineAsmDialectATT, 0);
+	LLVMValueRef args[2] = {hi, lo};
+	return LLVMBuildCall2(L->b, ft, fn, args, 2, "");
+}
+
 /* An fp8 byte as f32, exactly, through f16: e5m2 is f16's top byte; e4m3's exponent and
  * mantissa placed in f16's read 2^8 too small (biases 7 and 15), subnormals included, and its
  * one NaN pattern (0x7f, either sign) would read 480. */
@@ -234,6 +264,8 @@ to_storage(Lower *L, Type t, LLVMValueRef v)
 	t = type_resolve(t, L->c->dtype);
 	if (t == TY_BF16 || t == TY_F16)
 		return LLVMBuildFPTrunc(L->b, v, st, "");
+	if (f8_hw(L, t))
+		return LLVMBuildTrunc(L->b, f8_enc_pair_hw(L, t, v, cf(L, 0)), L->i8, "");
 	if (is_f8(t))
 		return f8_enc(L, t, v);
 	if (t == TY_BOOL)
@@ -247,12 +279,16 @@ to_storage(Lower *L, Type t, LLVMValueRef v)
  * Two f32 values to a bf16 or f16 pair, lo in element 0: one cvt.rn.bf16x2.f32 (f16x2), which
  * puts its first operand in the upper half. Rounds as to_storage does. The call is opaque to
  * LLVM, so a select feeding it stays an f32 select: folded through two single conversions it
- * became a 16-bit select an element and the moves to pack the halves again.
+ * became a 16-bit select an element and the moves to pack the halves again. An fp8 pair is one
+ * cvt where f8_hw says so, else two f8_enc.
  */
 LLVMValueRef
 to_storage_pair(Lower *L, Type t, LLVMValueRef lo, LLVMValueRef hi)
 {
-	if (L->host) { /* the emulator: the same pair from two conversions */
+	if (f8_hw(L, t))
+		return LLVMBuildBitCast(L->b, f8_enc_pair_hw(L, t, lo, hi),
+					LLVMVectorType(L->i8, 2), "");
+	if (L->host || is_f8(type_resolve(t, L->c->dtype))) { /* two conversions */
 		LLVMValueRef v = LLVMGetUndef(LLVMVectorType(storage_type(L, t), 2));
 		v = LLVMBuildInsertElement(L->b, v, to_storage(L, t, lo), ci32(L, 0), "");
 		return LLVMBuildInsertElement(L->b, v, to_storage(L, t, hi), ci32(L, 1), "");

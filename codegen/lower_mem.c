@@ -405,10 +405,20 @@ store_tile(Lower *L, const Instr *in, const Chunk *ch)
 		if (uv) {
 			v = NULL; /* stored element by element below */
 		} else if (LLVMGetTypeKind(vt) == LLVMIntegerTypeKind && ch->vec > 1) {
+			/* bytes packed into an integer; fp8 a pair a conversion where f8_hw */
+			int step = f8_hw(L, p->type) && ch->vec % 2 == 0 ? 2 : 1;
 			v = LLVMConstInt(vt, 0, 0);
-			for (int e = 0; e < ch->vec; e++) {
-				LLVMValueRef x = to_storage(
-				    L, p->type, operand(L, &in->args[0], j * ch->vec + e));
+			for (int e = 0; e < ch->vec; e += step) {
+				int at = j * ch->vec + e;
+				LLVMValueRef x =
+				    step == 2
+					? LLVMBuildBitCast(
+					      L->b,
+					      to_storage_pair(L, p->type,
+							      operand(L, &in->args[0], at),
+							      operand(L, &in->args[0], at + 1)),
+					      LLVMInt16TypeInContext(L->cx), "")
+					: to_storage(L, p->type, operand(L, &in->args[0], at));
 				x = LLVMBuildShl(L->b, LLVMBuildZExt(L->b, x, vt, ""),
 						 LLVMConstInt(vt, 8 * e, 0), "");
 				v = LLVMBuildOr(L->b, v, x, "");
