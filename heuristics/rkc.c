@@ -612,6 +612,19 @@ grid_capped(const Facts *f, const Config *c, const Cost *o)
 	       regs_predict(f, c->persistent, ept, c->vec);
 }
 
+/* Whether ptxas can fit a thread of capped registers under min_ctas = k: within its cap, and an
+ * eighth of the thread's share of the register file (the register file over the k CTAs' threads)
+ * left for the model's error. Where a CTA's warps split evenly over the sub-partitions the share
+ * is the cap; with one or two warps it is 8-16 registers more, and the eighth of the cap instead
+ * bound 17 sm_90 picks one CTA lower where ptxas had fit them without a spill, 1-4.5% slower on
+ * the H100 (bench/results/h100-2026-11-24-fp8.md). */
+static int
+min_ctas_fits(const Target *t, int threads, int k, int capped)
+{
+	int share = target_reg_share(t, threads, k);
+	return capped <= target_reg_limit(t, threads, k) && capped <= share - share / 8;
+}
+
 /* The CTAs an SM to bind ptxas to (Config.min_ctas): left free, ptxas spends registers up to
  * what one CTA an SM allows where the model predicted fewer, and the occupancy the cost model
  * planned is lost (docs/heuristics.md, "min_ctas"). As many as the model plans at
@@ -628,8 +641,7 @@ rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target
 	int capped = grid_capped(f, c, o);
 	int k = o->ctas_per_sm < waves ? o->ctas_per_sm : (int)waves;
 	/* a cooperative grid needs all its waves resident: never fewer CTAs an SM than that */
-	while (k > 1 && !(c->coop && k <= waves) &&
-	       capped > target_reg_limit(t, threads, k) - target_reg_limit(t, threads, k) / 8)
+	while (k > 1 && !(c->coop && k <= waves) && !min_ctas_fits(t, threads, k, capped))
 		k--;
 	return k > 1 ? k : 1;
 }

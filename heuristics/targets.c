@@ -110,6 +110,13 @@ target_load(const char *arch, Target *t, Diag *d)
  * whole register file over the k CTAs reads 8-16 registers high where the warps do not split
  * evenly over the sub-partitions. */
 int
+target_reg_share(const Target *t, int threads, int ctas)
+{
+	int share = t->regs_per_sm / ((ctas > 1 ? ctas : 1) * threads) / 8 * 8;
+	return share < t->max_regs_thread ? share : t->max_regs_thread;
+}
+
+int
 target_reg_limit(const Target *t, int threads, int ctas)
 {
 	int q = t->sub_partitions;
