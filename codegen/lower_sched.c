@@ -39,11 +39,13 @@ row_body(Lower *L)
 }
 
 /* What lowering a row block changes in L, so that the block can be lowered twice from one state:
- * the row values, the instructions done, the shared-memory slots taken, the colsum partials. */
+ * the row values, the instructions done, the shared-memory slots taken, the colsum partials, the
+ * cooperative exchanges' rounds (each copy waits for the same counts: counted twice, the copy
+ * lowered second waited for a round that never came, and the kernel hung). */
 typedef struct {
 	LLVMValueRef *uni, **el, **csum;
 	char *done;
-	int smem_next, clu_next, pass;
+	int smem_next, clu_next, pass, coop_rounds;
 } Snap;
 
 static LLVMValueRef **
@@ -71,6 +73,7 @@ snap_take(Lower *L, Snap *s)
 	s->smem_next = L->smem_next;
 	s->clu_next = L->clu_next;
 	s->pass = L->pass;
+	s->coop_rounds = L->coop_rounds;
 }
 
 static void
@@ -83,6 +86,7 @@ snap_put(Lower *L, const Snap *s)
 	L->smem_next = s->smem_next;
 	L->clu_next = s->clu_next;
 	L->pass = s->pass;
+	L->coop_rounds = s->coop_rounds;
 }
 
 /* Row block rb's code, from its placement to its end (a barrier first when barrier is set); with
