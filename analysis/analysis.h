@@ -26,10 +26,12 @@ typedef struct Plan {
 	int nstores;  /* full-width stores */
 	int ncolsum;  /* sums over rows (colsum): each rides with a pass like a store */
 	int split_ok; /* one pass of plain reductions and no full-width store: a row may split */
-	int *lvl;     /* per value: the passes that must finish before it is known */
-	int *pass;    /* per instruction: a reduction's pass, or the pass a full-width store or a
-		       * colsum rides with; else -1 */
-	int *fused;   /* per instruction: for a sum fused online, its max's instruction; else -1 */
+	int row_exchanges; /* the cross-thread exchanges of a persistent row (codegen's lazy
+			    * order: an online pair is two, a row value between reductions one) */
+	int *lvl;	   /* per value: the passes that must finish before it is known */
+	int *pass;  /* per instruction: a reduction's pass, or the pass a full-width store or a
+		     * colsum rides with; else -1 */
+	int *fused; /* per instruction: for a sum fused online, its max's instruction; else -1 */
 	int *last_read;	 /* per instruction: for a load, the last pass that reads it; else -1 */
 	int *first_read; /* per instruction: for a load, the first pass that reads it; else -1 */
 	int nreread;	 /* [M,N] loads that a later looped pass reads again (smem=1 keeps them) */
@@ -70,6 +72,7 @@ typedef struct {
 	int full_width_output; /* some output is [M,N] */
 	int nreds;	       /* reduction instructions */
 	int levels;	       /* dependent reduction levels, online max/sum pairs fused */
+	int row_exchanges;     /* the cross-thread exchanges a persistent row makes (the plan's) */
 	int online;	       /* sums fused with their max into one online pass */
 	int passes;	       /* passes over the row when looped: levels, plus one to apply */
 	int pass_tile_bytes[MAX_PASSES]; /* [M,N] input bytes per element each looped pass reads */
@@ -84,7 +87,7 @@ typedef struct {
 	int held_tiles;	 /* persistent: rdim values held at the peak (our model) */
 	int held_words;	 /* the same in 32-bit words per element */
 	int held_bytes;	 /* persistent: register bytes per element at the peak, x4 */
-	int folded;	 /* every load folds into a reduction as it arrives (heuristics.h FOLD_VECS) */
+	int folded; /* every load folds into a reduction as it arrives (heuristics.h FOLD_VECS) */
 	int loop_bytes;	 /* looped: the same for the widest pass's chunk */
 	int row_regs;	 /* [M] values and scalar params live while a reduction runs */
 	int row_peak;	 /* the most live anywhere (an [M] epilogue runs without tiles) */

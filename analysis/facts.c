@@ -205,6 +205,7 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 			    type_size(type_resolve(k->params[k->ins[i].param].type, dtype));
 	f->red_results = plan->nred;
 	f->levels = plan->nreduce;
+	f->row_exchanges = plan->row_exchanges;
 	f->online = plan->nonline;
 	f->passes = plan->npasses;
 	f->split_ok = plan->split_ok;

@@ -147,6 +147,39 @@ assign_need(const Kernel *k, Plan *p, Arena *a)
 			      k->params[k->ins[i].param].shape == SH_TILE;
 }
 
+/* The exchanges a persistent row makes: lower_persistent (codegen/lower_rows.c) lowers the body
+ * in program order and combines its pending reductions across threads when an instruction needs a
+ * row value (not N-shaped) that is not yet known, and once at the end. So an online max/sum pair,
+ * one level looped, is two here (the sum waits for the max), and a row value computed from a
+ * reduction (a mean) starts a level of its own before the next reduction is pending. */
+static int
+row_exchanges(const Kernel *k, Arena *a)
+{
+	enum { UNKNOWN, KNOWN, PENDING }; /* a row value: PENDING until the next exchange */
+	char *st = arena_alloc(a, (size_t)k->nvals + 1);
+	int pending = 0, n = 0;
+	for (int i = 0; i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		int waits = 0;
+		for (int j = 0; j < in->nargs; j++) {
+			const Arg *a = &in->args[j];
+			waits |= a->kind == ARG_VAL && !shape_has_n(k->vals[a->idx].shape) &&
+				 st[a->idx] != KNOWN;
+		}
+		if (waits && pending) {
+			n++;
+			pending = 0;
+			for (int v = 0; v < k->nvals; v++)
+				st[v] = st[v] == PENDING ? KNOWN : st[v];
+		}
+		for (int r = 0; r < in->nres; r++)
+			if (in->res[r] >= 0 && !shape_has_n(k->vals[in->res[r]].shape))
+				st[in->res[r]] = op_is_reduce(in->op) ? PENDING : KNOWN;
+		pending |= op_is_reduce(in->op);
+	}
+	return n + pending;
+}
+
 const Plan *
 plan_build(const Kernel *k, Arena *a)
 {
@@ -158,6 +191,7 @@ plan_build(const Kernel *k, Arena *a)
 	assign_passes(k, p, taken);
 	assign_need(k, p, a);
 	p->split_ok = p->nreduce == 1 && !p->nonline && !p->nstores && !p->ncolsum;
+	p->row_exchanges = row_exchanges(k, a);
 	return p;
 }
 
@@ -187,9 +221,11 @@ plan_streams(const Plan *p, int persistent)
 void
 plan_print(Buf *b, const Kernel *k, const Plan *p)
 {
-	buf_printf(b, "plan %s: %d pass(es) looped (%d reduction, %s apply), %d online, split %s\n",
+	buf_printf(b,
+		   "plan %s: %d pass(es) looped (%d reduction, %s apply), %d online, split %s; "
+		   "persistent: %d exchange(s)\n",
 		   k->name, p->npasses, p->nreduce, p->apply ? "1" : "no", p->nonline,
-		   p->split_ok ? "ok" : "no");
+		   p->split_ok ? "ok" : "no", p->row_exchanges);
 	for (int s = 0; s < p->npasses; s++) {
 		buf_printf(b, "  pass %d:", s);
 		for (int i = 0; i < k->nins; i++) {

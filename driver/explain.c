@@ -20,7 +20,7 @@ facts_json(const Facts *f)
 		    passes, json_pack("{s:i,s:i,s:i,s:i}", "tile_bytes", f->pass_tile_bytes[p],
 				      "vec_bytes", f->pass_vec_bytes[p], "words", f->pass_words[p],
 				      "partials", f->pass_partials[p]));
-	return json_pack(
+	json_t *o = json_pack(
 	    "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:b,s:b,s:i,s:i,s:i,s:i,s:s,s:o,"
 	    "s:b,s:i,s:i,s:i,s:i,s:i,s:i}",
 	    "loads", f->nloads, "stores", f->nstores, "tile_loads", f->ntile_loads, "vec_loads",
@@ -32,6 +32,8 @@ facts_json(const Facts *f)
 	    passes, "split_ok", f->split_ok, "helion_live_tiles", f->helion_live, "held_tiles",
 	    f->held_tiles, "held_words", f->held_words, "row_regs", f->row_regs, "row_peak",
 	    f->row_peak, "pointers", f->nptrs);
+	json_object_set_new(o, "row_exchanges", json_integer(f->row_exchanges));
+	return o;
 }
 
 /* The cost model's terms (heuristics/cost.c): a CTA's latency, ns, and the modelled time, us,
