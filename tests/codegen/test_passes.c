@@ -1,4 +1,5 @@
-/* The plan's pass count against the code: explain, the manifest and the lowered loops agree. */
+/* The plan's pass count against the code: explain, the manifest and the lowered loops agree; and
+ * its count of a persistent row's exchanges against the exchanges lowered. */
 #include <glob.h>
 #include <string.h>
 
@@ -7,11 +8,13 @@
 #include "codegen/codegen.h"
 #include "tests/testutil.h"
 
-/* Row-streaming loops in the lowered (unoptimised) IR: each pass over the row is one loop whose
- * header block the lowering names "chunk" (LLVM numbers repeats: chunk1, chunk2, ...). */
+/* Blocks of the lowered (unoptimised) IR named name (LLVM numbers repeats: chunk1, chunk2, ...).
+ * Each pass over the row is one loop whose header is "chunk"; each exchange of a cooperative row
+ * counts in at "coop.arrive". */
 static int
-count_row_loops(const Kernel *k, const Compile *c)
+count_blocks(const Kernel *k, const Compile *c, const char *name)
 {
+	size_t len = strlen(name);
 	LLVMContextRef cx = LLVMContextCreate();
 	LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(k->name, cx);
 	Diag d = {0};
@@ -22,9 +25,9 @@ count_row_loops(const Kernel *k, const Compile *c)
 		for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b;
 		     b = LLVMGetNextBasicBlock(b)) {
 			const char *s = LLVMGetBasicBlockName(b);
-			if (strncmp(s, "chunk", 5))
+			if (strncmp(s, name, len))
 				continue;
-			s += 5;
+			s += len;
 			while (*s >= '0' && *s <= '9')
 				s++;
 			n += *s == 0;
@@ -54,14 +57,15 @@ check_kernel(const char *path)
 	facts_compute(k, TY_BF16, &f);
 	int vec = config_vec(k, TY_BF16, 8192);
 	/* looped: 4 warps a row, two chunks of the row a pass */
-	Compile c = {"sm_90", TY_BF16, 64, 8192, {0, 4096, 1, 4, vec, 1, 0, 1, 0, 1, 0, 0, 0, 0}, 0};
+	Compile c = {"sm_90", TY_BF16, 64, 8192, {0, 4096, 1, 4, vec, 1, 0, 1, 0, 1, 0, 0, 0, 0},
+		     0};
 	Diag d = {0};
 	/* a sum over rows has no looped mode: its persistent grid only */
 	int colsum = k->plan->ncolsum > 0;
 	if (!colsum) {
 		if (codegen_check(k, &c, &d))
 			fail_msg("%s: %s", path, d.msg);
-		int loops = count_row_loops(k, &c);
+		int loops = count_blocks(k, &c, "chunk");
 		if (loops != f.passes || manifest_passes(k, &c) != f.passes)
 			fail_msg("%s looped: explain says %d pass(es), the manifest %d, the code "
 				 "streams the row %d time(s)",
@@ -74,9 +78,21 @@ check_kernel(const char *path)
 	c.cfg.grid = colsum ? 16 : 0;
 	if (codegen_check(k, &c, &d))
 		fail_msg("%s: %s", path, d.msg);
-	if (count_row_loops(k, &c) != 0 || manifest_passes(k, &c) != (f.passes > 0))
+	if (count_blocks(k, &c, "chunk") != 0 || manifest_passes(k, &c) != (f.passes > 0))
 		fail_msg("%s persistent: manifest says %d pass(es), %d loop(s)", path,
-			 manifest_passes(k, &c), count_row_loops(k, &c));
+			 manifest_passes(k, &c), count_blocks(k, &c, "chunk"));
+	/* persistent over a cooperative row of 4 CTAs: each exchange counts in once */
+	if (!colsum) {
+		c.N = 4096;
+		c.cfg.cluster = 4;
+		c.cfg.coop = 1;
+		if (codegen_check(k, &c, &d))
+			fail_msg("%s: %s", path, d.msg);
+		int ex = count_blocks(k, &c, "coop.arrive");
+		if (ex != f.row_exchanges)
+			fail_msg("%s persistent: the plan counts %d exchange(s), the code makes %d",
+				 path, f.row_exchanges, ex);
+	}
 	kernel_free(k);
 }
 
