@@ -197,14 +197,19 @@ typedef struct {
 } Cut;
 
 /* Cooperative rows (coop=1) spread a row over more CTAs than a cluster holds (or over CTAs where
- * there are no clusters), so they are cut only where a cluster a row leaves SMs idle: M times the
+ * there are no clusters), so they are cut where a cluster a row leaves SMs idle: M times the
  * largest cluster under the SMs. They take K = j * SMs / M CTAs a row for j = 1, 2 and 4 CTAs an
  * SM, and only for a kernel that cannot split (split rows need not run together). Whether every
  * CTA fits at once is add's question. Cut for every M under the SMs instead (measured on the H100
  * against this rule, both with coop_ns 800; bench/results/h100-2026-11-24-coop.md, section 3),
  * the 12 few-rows points of 1 to 4 rows that moved ran 1.174x faster by geomean (0.92-1.52x),
  * which this rule keeps, and the 20 of 16 to 64 rows 0.952x (0.73-1.37x): persistent rows over 2
- * to 8 CTAs in place of a looped cluster or a CTA a row lost at 13 of them. */
+ * to 8 CTAs in place of a looped cluster or a CTA a row lost at 13 of them. Each of those made two
+ * exchanges or more, at 1.4-2.6 µs each where the model charges coop_ns (--regions,
+ * bench/results/h100-2026-11-24-fp8.md, section 3); so under the SMs but past the first rule a
+ * row is cut too where its plan's persistent row makes one exchange (row_exchanges), and
+ * cluster_fits keeps those cuts to persistent rows: the two kernels of one exchange that moved
+ * (jsd and rms_norm at 16 rows) ran 1.10-1.37x faster. */
 #define COOP_SPREADS 3
 
 static int
@@ -218,9 +223,10 @@ cuts(Cut *out, const Facts *f, int64_t M, const Target *t)
 	for (int c = 2; c <= t->cluster_max; c *= 2)
 		out[n++] = (Cut){1, c, 0};
 	int most = t->cluster_max > 1 ? t->cluster_max : 1;
-	if (f->split_ok || M * most >= t->sms)
+	int few = M * most < t->sms, one = M < t->sms && f->row_exchanges == 1;
+	if (f->split_ok || !(few || one))
 		return n;
-	for (int j = 1, last = most; j <= 1 << (COOP_SPREADS - 1); j *= 2) {
+	for (int j = 1, last = few ? most : 1; j <= 1 << (COOP_SPREADS - 1); j *= 2) {
 		int64_t K = (int64_t)j * t->sms / M;
 		if (K > last && K <= MAX_COOP)
 			out[n++] = (Cut){1, (int)(last = (int)K), 1};
@@ -253,10 +259,12 @@ cluster_fits(const Config *c, const Facts *f, int64_t M, int64_t N, const Target
 {
 	if (c->cluster <= 1)
 		return 1;
-	/* a cooperative row: cuts made it only for rows too few for clusters; it waits on one
-	 * exchange a level like a cluster, so the same width of CTA */
+	/* a cooperative row: cuts made it for rows too few for clusters, or for a row of one
+	 * exchange, which must then be persistent; it waits on its exchanges like a cluster, so
+	 * the same width of CTA */
 	if (c->coop)
-		return c->num_warps >= MIN_CLUSTER_WARPS;
+		return c->num_warps >= MIN_CLUSTER_WARPS &&
+		       (c->persistent || M * t->cluster_max < t->sms);
 	if (c->persistent || c->num_warps < MIN_CLUSTER_WARPS || f->split_ok)
 		return 0;
 	if (M < t->sms)
@@ -482,17 +490,25 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		choice_reason(out, "split=%d: %lld row(s) x %d segment(s) of %lld on %d SMs; %s",
 			      c->split, (long long)M, c->split, (long long)seg, t->sms,
 			      vs(alt, sizeof alt, b, best_other(cs, b, K_SPLIT)));
-	if (c->cluster > 1 && c->coop)
-		choice_reason(
-		    out,
-		    "cluster=%d coop=1: %lld row(s) times the largest cluster (%d CTAs) is under "
-		    "%d SMs, so each row goes over %d cooperating CTAs (segments of %lld), their "
-		    "partials exchanged through the workspace at an atomic counter a level: %lld "
-		    "CTAs, all resident (%d an SM); %s",
-		    c->cluster, (long long)M, t->cluster_max > 1 ? t->cluster_max : 1, t->sms,
-		    c->cluster, (long long)seg, (long long)o->ctas, o->ctas_per_sm,
-		    vs(alt, sizeof alt, b, best_other(cs, b, K_CLUSTER)));
-	else if (c->cluster > 1)
+	if (c->cluster > 1 && c->coop) {
+		int most = t->cluster_max > 1 ? t->cluster_max : 1;
+		char why[160];
+		if (M * most < t->sms)
+			snprintf(why, sizeof why,
+				 "%lld row(s) times the largest cluster (%d CTAs) is under %d SMs",
+				 (long long)M, most, t->sms);
+		else
+			snprintf(why, sizeof why,
+				 "%lld rows are under %d SMs and the persistent row makes one "
+				 "exchange",
+				 (long long)M, t->sms);
+		choice_reason(out,
+			      "cluster=%d coop=1: %s, so each row goes over %d cooperating CTAs "
+			      "(segments of %lld), their partials exchanged through the workspace "
+			      "at an atomic counter: %lld CTAs, all resident (%d an SM); %s",
+			      c->cluster, why, c->cluster, (long long)seg, (long long)o->ctas,
+			      o->ctas_per_sm, vs(alt, sizeof alt, b, best_other(cs, b, K_CLUSTER)));
+	} else if (c->cluster > 1)
 		choice_reason(
 		    out,
 		    "cluster=%d: each row over %d CTAs of a cluster (segments of %lld), their "
