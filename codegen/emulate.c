@@ -1,10 +1,12 @@
 /* Emulation: the kernel lowered for the host, JIT-compiled, and run as a grid of CPU threads. */
 #include <float.h>
+#include <stdio.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
@@ -168,17 +170,39 @@ emu_globaltimer(void)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+/* A wait for other CTAs at an exchange (ws_arrive_wait, codegen/lower_red.c) naps until their
+ * count is in, then fences. The CTAs it waits for run at the same time here, so a wait of
+ * EMU_WAIT_MAX_S never ends, and on the GPU the kernel would hang: the run stops with that, where
+ * it would sit until ctest's timeout (the hang of the sampled cooperative rows under --regions,
+ * commit e9e6ca8, did). */
+#define EMU_WAIT_MAX_S 60
+static __thread uint64_t wait_since; /* ns, when this thread's current wait began; 0: none */
+
 /* nanosleep in a CTA's wait for others: sleep, so the threads of the others run. */
 static void
 emu_nanosleep(int ns)
 {
 	(void)ns;
+	uint64_t t = emu_globaltimer();
+	if (!wait_since)
+		wait_since = t;
+	else if (t - wait_since > (uint64_t)EMU_WAIT_MAX_S * 1000000000u) {
+		static int told;
+		if (!__atomic_exchange_n(&told, 1, __ATOMIC_SEQ_CST))
+			fprintf(stderr,
+				"emulate: a CTA has waited %d s for other CTAs at an exchange that "
+				"they never reach; on the GPU this kernel would hang\n",
+				EMU_WAIT_MAX_S);
+		_exit(1); /* now, from this thread: the others are blocked at barriers */
+	}
 	nanosleep(&(struct timespec){0, 20000}, NULL);
 }
 
+/* the fence after a wait (and elsewhere): the wait, if any, is over */
 static void
 emu_membar(void)
 {
+	wait_since = 0;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
