@@ -323,9 +323,8 @@ int64_t smem_block(const Smem *s, int64_t at[3]);
 
 /* Override c's fields from "persistent=1,r_block=2048,m_block=1,num_warps=8,vec=8,split=1,evict=0,
  * min_ctas=1,smem=0,cluster=1,grid=0,dynamic=0,ahead=0,coop=0" (any subset). -1 with d set to a
- * "bad
- * --config" message, which names the key's accepted values, on bad syntax, an unknown key or a
- * value out of the key's range; whether the values suit a kernel, shape and target is
+ * "bad --config" message, which names the key's accepted values, on bad syntax, an unknown key or
+ * a value out of the key's range; whether the values suit a kernel, shape and target is
  * config_check's to say. A knob the string sets turns off one it leaves alone that contradicts it:
  * persistent=1 sets smem=0, split over 1 sets cluster=1 and grid=0, cluster over 1 sets split=1 and
  * grid=0, grid over 0 sets split=1 and cluster=1, grid=0 sets dynamic=0 and ahead=0, persistent=0

@@ -374,9 +374,8 @@ int
 main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fputs("usage: ptx_suite forced|cap [--arch ARCH] LIST | regions LIST | golden "
-		      "FILE... "
-		      "| sweep [--widths N,...] ARCH...\n",
+		fputs("usage: ptx_suite forced|cap [--arch ARCH] LIST | regions LIST |\n"
+		      "       ptx_suite golden FILE... | sweep [--widths N,...] ARCH...\n",
 		      stderr);
 		return 2;
 	}
