@@ -49,6 +49,9 @@ int plan_streams(const Plan *p, int persistent);
 const char *plan_no_split(const Plan *p);
 /* A store to an [N] or [M,N] output made per row (not a colsum's, made once at the end). */
 int plan_is_tile_store(const Kernel *k, const Instr *in);
+/* Whether a persistent row may put in off to its next exchange when it waits on a reduction: it
+ * reads and writes row values only (no reduction, colsum or [M,N]/[N] store or result). */
+int plan_row_deferrable(const Kernel *k, const Instr *in);
 void plan_print(Buf *b, const Kernel *k, const Plan *p);
 /* <<< the pass plan */
 

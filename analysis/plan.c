@@ -147,11 +147,23 @@ assign_need(const Kernel *k, Plan *p, Arena *a)
 			      k->params[k->ins[i].param].shape == SH_TILE;
 }
 
+int
+plan_row_deferrable(const Kernel *k, const Instr *in)
+{
+	if (op_is_reduce(in->op) || in->op == OP_COLSUM || plan_is_tile_store(k, in))
+		return 0;
+	for (int r = 0; r < in->nres; r++)
+		if (in->res[r] >= 0 && shape_has_n(k->vals[in->res[r]].shape))
+			return 0;
+	return 1;
+}
+
 /* The exchanges a persistent row makes: lower_persistent (codegen/lower_rows.c) lowers the body
  * in program order and combines its pending reductions across threads when an instruction needs a
- * row value (not N-shaped) that is not yet known, and once at the end. So an online max/sum pair,
- * one level looped, is two here (the sum waits for the max), and a row value computed from a
- * reduction (a mean) starts a level of its own before the next reduction is pending. */
+ * row value (not N-shaped) that is not yet known, and once at the end; an instruction of row
+ * values only (plan_row_deferrable) that waits is put off to the next exchange instead, so a mean
+ * computed between two reductions does not make an exchange of its own. An online max/sum pair,
+ * one level looped, is two here (the sum's operand waits for the max). */
 static int
 row_exchanges(const Kernel *k, Arena *a)
 {
@@ -166,7 +178,8 @@ row_exchanges(const Kernel *k, Arena *a)
 			waits |= a->kind == ARG_VAL && !shape_has_n(k->vals[a->idx].shape) &&
 				 st[a->idx] != KNOWN;
 		}
-		if (waits && pending) {
+		int later = waits && plan_row_deferrable(k, in);
+		if (waits && !later && pending) {
 			n++;
 			pending = 0;
 			for (int v = 0; v < k->nvals; v++)
@@ -174,7 +187,7 @@ row_exchanges(const Kernel *k, Arena *a)
 		}
 		for (int r = 0; r < in->nres; r++)
 			if (in->res[r] >= 0 && !shape_has_n(k->vals[in->res[r]].shape))
-				st[in->res[r]] = op_is_reduce(in->op) ? PENDING : KNOWN;
+				st[in->res[r]] = op_is_reduce(in->op) || later ? PENDING : KNOWN;
 		pending |= op_is_reduce(in->op);
 	}
 	return n + pending;

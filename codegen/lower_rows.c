@@ -127,9 +127,22 @@ lower_looped(Lower *L)
 		store_rows(L);
 }
 
+/* The row-value instructions a persistent row put off (plan_row_deferrable), in order. */
+static void
+lower_deferred(Lower *L, const int *later, int n)
+{
+	for (int d = 0; d < n; d++) {
+		const Instr *in = &L->k->ins[later[d]];
+		if (in->op != OP_STORE) /* row stores are made at the end (store_rows) */
+			lower_uniform(L, in);
+	}
+}
+
 /* Persistent rows: one chunk covers the row, so every N-shaped value stays in registers and the
  * body runs in program order. Reductions wait until a result is needed, so independent ones share
- * the shuffles and the barrier. */
+ * the shuffles and the barrier; an instruction of row values only that needs a pending result is
+ * put off until then, so it does not make an exchange of its own (the plan counts the exchanges
+ * the same way: row_exchanges, analysis/plan.c). */
 void
 lower_persistent(Lower *L)
 {
@@ -141,7 +154,8 @@ lower_persistent(Lower *L)
 	if (L->shifted)
 		chs[1] = chunk_edge(L);
 	Red *pend = arena_alloc(L->a, sizeof(Red) * (k->nins + 1));
-	int np = 0;
+	int *later = arena_alloc(L->a, sizeof(int) * (k->nins + 1));
+	int np = 0, nl = 0;
 	for (int i = 0; i < k->nins; i++) {
 		const Instr *in = &k->ins[i];
 		int waits = 0;
@@ -149,11 +163,16 @@ lower_persistent(Lower *L)
 			if (in->args[j].kind == ARG_VAL && !is_tile(L, in->args[j].idx) &&
 			    !L->uni[in->args[j].idx])
 				waits = 1;
+		if (waits && plan_row_deferrable(k, in)) {
+			later[nl++] = i;
+			continue;
+		}
 		if (waits) {
 			red_cross(L, pend, np);
 			red_finish(L, pend, np);
+			lower_deferred(L, later, nl);
 			region_mark(L, R_BODY);
-			np = 0;
+			np = nl = 0;
 		}
 		/* a load is issued at its first use, so a row input used only after a reduction
 		 * (a weight, a residual) is not held in registers across it */
@@ -187,6 +206,7 @@ lower_persistent(Lower *L)
 	}
 	red_cross(L, pend, np);
 	red_finish(L, pend, np);
+	lower_deferred(L, later, nl);
 	region_mark(L, R_ROWS);
 	cluster_done(L);
 	if_lane0_row(L);
