@@ -85,11 +85,12 @@ typedef struct {
 	int split_ok;		       /* reductions combinable in one pass and no [M,N] output */
 	int colsums;		       /* sums over rows: each an [N] partial held across rows */
 	int kept_bytes;		       /* [M,N] loads a later looped pass reads again, an element */
-	int red_results; /* reduction results (welford counts 3): partials to combine */
-	int helion_live; /* Helion's body_live_tiles, counted on our body */
-	int held_tiles;	 /* persistent: rdim values held at the peak (our model) */
-	int held_words;	 /* the same in 32-bit words per element */
-	int held_bytes;	 /* persistent: register bytes per element at the peak, x4 */
+	int red_results;     /* reduction results (welford counts 3): partials to combine */
+	int helion_live;     /* Helion's body_live_tiles, counted on our body */
+	int held_tiles;	     /* persistent: rdim values held at the peak (our model) */
+	int held_words;	     /* the same in 32-bit words per element */
+	int held_bytes;	     /* persistent: register bytes per element at the peak, x4 */
+	int held_bytes_smem; /* the same with the colsum partials in shared memory (smem=1) */
 	int folded; /* every load folds into a reduction as it arrives (heuristics.h FOLD_VECS) */
 	int loop_bytes;	 /* looped: the same for the widest pass's chunk */
 	int row_regs;	 /* [M] values and scalar params live while a reduction runs */

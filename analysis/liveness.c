@@ -247,6 +247,12 @@ live_bytes_model(const Kernel *k, Facts *f)
 		seg[i] = seg[i - 1] + op_is_reduce(k->ins[i - 1].op);
 	memset(in, 1, ni + 1);
 	f->held_bytes = stretch_peak(k, f->dtype, in, seg, TEMP_HELD, &f->folded);
+	/* smem=1: each colsum's operand is added into shared memory as it is made */
+	for (int i = 0; i < ni; i++)
+		in[i] = k->ins[i].op != OP_COLSUM;
+	f->held_bytes_smem =
+	    plan->ncolsum ? stretch_peak(k, f->dtype, in, seg, TEMP_HELD, NULL) : f->held_bytes;
+	memset(in, 1, ni + 1);
 	/* looped: one stretch a pass of the plan, what the pass evaluates per chunk and its
 	 * reductions. An online sum's exp(t - m) is computed inside the reduction, after the
 	 * chunk's max (a barrier within the chunk, at the pass's last fused max): its sub and exp

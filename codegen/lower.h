@@ -102,6 +102,9 @@ typedef struct {
 
 	/* colsum: per instruction, a colsum's E partials of the thread's columns, else NULL */
 	LLVMValueRef **csum;
+	/* smem=1 on persistent rows: the colsum partials' area of shared memory (csum is NULL
+	 * until colsum_finish reads them back), else NULL */
+	LLVMValueRef csum_smem;
 
 	/* --regions: the stamps' state (regions.c), else NULL */
 	struct LowerRegions *rg;
@@ -218,7 +221,8 @@ void place_row(Lower *L, LLVMValueRef rb);
 void lower_rows(Lower *L);
 
 /* >>> sums over rows (lower_colsum.c) */
-/* The partials at 0, before a persistent grid's loop (L->csum; NULL without colsums). */
+/* The partials at 0, before a persistent grid's loop (L->csum; NULL without colsums), in
+ * registers or, under smem=1, in shared memory (L->csum_smem). */
 void colsum_begin(Lower *L);
 /* In the loop's head: the partials as phis entered from pre (returned); colsum_close adds what
  * the back edge brings from latch, and the partials become the phis again (the loop's exit). */

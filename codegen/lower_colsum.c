@@ -8,7 +8,12 @@
  * A colsum needs a persistent grid of persistent rows whose rows start aligned (the validator
  * says so), so a thread sees the same columns in every row it walks: its E elements of the body
  * chunk. Each thread keeps a float partial per element, carried round the grid loop in phis
- * (colsum_phis, colsum_close), adding the element of every real row (colsum_local).
+ * (colsum_phis, colsum_close), adding the element of every real row (colsum_local). Under smem=1
+ * the partials live in shared memory instead, freeing their registers for the row: units of u =
+ * min(vec, 4) floats, unit-major and thread-minor (csum_unit), so a warp's accesses are
+ * consecutive and free of bank conflicts. Only the thread that owns a unit touches it, so no
+ * barrier is needed; the accesses are volatile, so that LLVM cannot carry a partial round the
+ * loop in a register again. colsum_finish reads them back into registers.
  *
  * After the loop (colsum_finish) the partials go through the workspace (codegen_launch lays it
  * out; docs/codegen.md draws it): each of a CTA's m_block row groups writes its partial row, a
@@ -42,16 +47,93 @@ nctaid(Lower *L)
 			     L->i64, "");
 }
 
+/* smem=1: the floats a unit of partials holds */
+static int
+csum_u(Lower *L)
+{
+	return L->vec < 4 ? L->vec : 4;
+}
+
+/* smem=1: the address of unit q of colsum instruction i's partials of this thread: unit q of
+ * (colsum, row group) region r (r_block floats) is tpr units of u floats, one a thread. */
+static LLVMValueRef
+csum_unit(Lower *L, int i, int q)
+{
+	int ci = 0, u = csum_u(L);
+	for (int j = 0; j < i; j++)
+		ci += L->k->ins[j].op == OP_COLSUM;
+	LLVMValueRef r = LLVMBuildAdd(L->b, ci64(L, (int64_t)ci * L->c->cfg.m_block),
+				      LLVMBuildZExt(L->b, L->grp, L->i64, ""), "");
+	LLVMValueRef x =
+	    LLVMBuildAdd(L->b, LLVMBuildMul(L->b, r, ci64(L, L->E / u), ""), ci64(L, q), "");
+	x = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, x, ci64(L, L->tpr), ""), L->lane, "");
+	x = LLVMBuildMul(L->b, x, ci64(L, 4 * u), "");
+	return LLVMBuildGEP2(L->b, L->i8, L->csum_smem, &x, 1, "");
+}
+
+static LLVMTypeRef
+csum_unit_type(Lower *L)
+{
+	return csum_u(L) > 1 ? LLVMVectorType(L->f32, (unsigned)csum_u(L)) : L->f32;
+}
+
+static LLVMValueRef
+csum_load(Lower *L, int i, int q)
+{
+	LLVMValueRef v = LLVMBuildLoad2(L->b, csum_unit_type(L), csum_unit(L, i, q), "");
+	LLVMSetAlignment(v, 4 * (unsigned)csum_u(L));
+	LLVMSetVolatile(v, 1);
+	return v;
+}
+
+static void
+csum_store(Lower *L, int i, int q, LLVMValueRef v)
+{
+	LLVMValueRef s = LLVMBuildStore(L->b, v, csum_unit(L, i, q));
+	LLVMSetAlignment(s, 4 * (unsigned)csum_u(L));
+	LLVMSetVolatile(s, 1);
+}
+
 void
 colsum_begin(Lower *L)
 {
 	const Kernel *k = L->k;
+	if (smem_colsums(k->plan->ncolsum, &L->c->cfg)) {
+		Smem sm;
+		smem_layout(k, L->c->dtype, L->c->N, &L->c->cfg, &sm, NULL, NULL);
+		LLVMValueRef off = ci64(L, sm.colsum_off);
+		L->csum_smem = LLVMBuildGEP2(L->b, L->i8, L->dyn, &off, 1, "");
+		for (int i = 0; i < k->nins; i++)
+			for (int q = 0; k->ins[i].op == OP_COLSUM && q < L->E / csum_u(L); q++)
+				csum_store(L, i, q, LLVMConstNull(csum_unit_type(L)));
+		return;
+	}
 	L->csum = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
 	for (int i = 0; i < k->nins; i++)
 		if (k->ins[i].op == OP_COLSUM) {
 			L->csum[i] = arena_alloc(L->a, sizeof(LLVMValueRef) * L->E);
 			for (int e = 0; e < L->E; e++)
 				L->csum[i][e] = cf(L, 0);
+		}
+}
+
+/* smem=1, after the rows: the partials back in registers (L->csum), for colsum_finish. */
+static void
+csum_read_back(Lower *L)
+{
+	const Kernel *k = L->k;
+	int u = csum_u(L);
+	L->csum = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
+	for (int i = 0; i < k->nins; i++)
+		if (k->ins[i].op == OP_COLSUM) {
+			L->csum[i] = arena_alloc(L->a, sizeof(LLVMValueRef) * L->E);
+			for (int q = 0; q < L->E / u; q++) {
+				LLVMValueRef v = csum_load(L, i, q);
+				for (int t = 0; t < u; t++)
+					L->csum[i][q * u + t] =
+					    u > 1 ? LLVMBuildExtractElement(L->b, v, ci32(L, t), "")
+						  : v;
+			}
 		}
 }
 
@@ -89,12 +171,23 @@ colsum_local(Lower *L, int i, const Chunk *ch)
 {
 	const Instr *in = &L->k->ins[i];
 	L->el = ch->el;
+	int u = csum_u(L);
 	for (int j = 0; j < ch->nvec; j++)
-		for (int t = 0; t < ch->vec; t++) {
-			int e = j * ch->vec + t;
-			LLVMValueRef x = operand(L, &in->args[0], e);
-			x = LLVMBuildSelect(L->b, ch->valid[j], x, cf(L, 0), "");
-			L->csum[i][e] = LLVMBuildFAdd(L->b, L->csum[i][e], x, "");
+		for (int e0 = j * ch->vec; e0 < (j + 1) * ch->vec; e0 += u) {
+			LLVMValueRef unit = LLVMGetUndef(csum_unit_type(L));
+			for (int e = e0; e < e0 + u; e++) {
+				LLVMValueRef x = operand(L, &in->args[0], e);
+				x = LLVMBuildSelect(L->b, ch->valid[j], x, cf(L, 0), "");
+				if (!L->csum_smem)
+					L->csum[i][e] = LLVMBuildFAdd(L->b, L->csum[i][e], x, "");
+				else
+					unit = u > 1 ? LLVMBuildInsertElement(L->b, unit, x,
+									      ci32(L, e - e0), "")
+						     : x;
+			}
+			if (L->csum_smem) /* smem=1: the unit's add, in shared memory */
+				csum_store(L, i, e0 / u,
+					   LLVMBuildFAdd(L->b, csum_load(L, i, e0 / u), unit, ""));
 		}
 }
 
@@ -439,6 +532,8 @@ colsum_finish(Lower *L)
 	int64_t grp = codegen_ws_offset(&l, "colsum_groups", L->c->M);
 	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.done");
 	int nc = k->plan->ncolsum;
+	if (L->csum_smem)
+		csum_read_back(L);
 
 	/* each row group's partials into its slot: cta * m_block + group */
 	LLVMValueRef slot = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, L->cta, ci64(L, g->m_block), ""),

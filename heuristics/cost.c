@@ -45,6 +45,8 @@
 void
 cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o)
 {
+	Facts tmp;
+	f = smem_facts(f, c, &tmp);
 	int tpr = config_tpr(c), threads = 32 * c->num_warps, segs = config_segments(c);
 	int64_t seg = cdiv(N, segs);
 	int kept = c->smem && !c->persistent; /* later passes read shared memory, not L2/HBM */
@@ -70,6 +72,7 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	 * partials, plus the 1 KiB a CTA the hardware reserves */
 	int64_t smem =
 	    (kept ? (int64_t)c->m_block * seg * f->kept_bytes : 0) +
+	    (smem_colsums(f->colsums, c) ? (int64_t)f->colsums * c->m_block * c->r_block * 4 : 0) +
 	    (int64_t)f->red_results * 4 *
 		((tpr > 32 ? c->num_warps : 0) + (segs > 1 && c->cluster > 1 ? c->m_block : 0));
 	if (smem > 0) {

@@ -304,11 +304,21 @@ int config_smem_warps(const Kernel *k);
  * warps, then, under a dynamic persistent grid, 16 bytes through which thread 0 hands its CTA the
  * next row block (the area's last 16), and under a cluster the partials its CTAs exchange. Dynamic,
  * given at launch: under smem=1 or 2, each [M,N] load a later pass reads again keeps its m_block
- * rows' segments, 16-byte aligned, in instruction order. */
+ * rows' segments, 16-byte aligned, in instruction order; under smem=1 on persistent rows, the
+ * colsum partials (smem_colsums) from colsum_off: r_block floats a row group and colsum, placed
+ * as codegen/lower_colsum.c says. */
 typedef struct {
 	int64_t red_bytes, cluster_bytes; /* static */
 	int64_t dyn_bytes;
+	int64_t colsum_off; /* where the colsum partials start in the dynamic area */
 } Smem;
+/* Whether c keeps the colsum partials in shared memory: smem=1 on a persistent row of a kernel
+ * with sums over rows (ncolsum of them). Each thread's partials then take no registers across
+ * the rows. */
+int smem_colsums(int ncolsum, const Config *c);
+/* The facts the register model reads under c: f, or where c keeps the colsum partials in shared
+ * memory, a copy in tmp whose persistent peak is held_bytes_smem. */
+const Facts *smem_facts(const Facts *f, const Config *c, Facts *tmp);
 /* row_off and row_bytes (nins entries each, either may be NULL): per instruction, the byte offset
  * of a kept load's region in dynamic shared memory (-1 for any other) and its bytes a row. The
  * sizes are for rows of N columns: the kernel is valid for no longer rows. */

@@ -174,19 +174,23 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 	/* a sum over rows takes a static grid, whatever the rows (it is the only mode it has) */
 	int colsum = k->plan->ncolsum > 0;
 	for (int ahead = 0; ahead <= (c->persistent && config_rows_aligned(c, N)); ahead++)
-		for (int dyn = 0; dyn <= !colsum; dyn++) {
-			Config g = *c;
-			g.grid = GRID_PROBE;
-			g.dynamic = dyn;
-			g.ahead = ahead;
-			Cost o;
-			cost_model(f, &g, M, N, t, &o);
-			int64_t slots = (int64_t)t->sms * o.ctas_per_sm;
-			if (cdiv(M, c->m_block) <= slots && !colsum)
-				continue;
-			g.grid = (int)(cdiv(M, c->m_block) < slots ? cdiv(M, c->m_block) : slots);
-			add(cs, k, f, &g, M, N, t);
-		}
+		for (int dyn = 0; dyn <= !colsum; dyn++)
+			for (int sm = c->smem; sm <= (colsum && c->persistent ? 1 : c->smem);
+			     sm++) {
+				Config g = *c;
+				g.grid = GRID_PROBE;
+				g.dynamic = dyn;
+				g.ahead = ahead;
+				g.smem = sm;
+				Cost o;
+				cost_model(f, &g, M, N, t, &o);
+				int64_t slots = (int64_t)t->sms * o.ctas_per_sm;
+				if (cdiv(M, c->m_block) <= slots && !colsum)
+					continue;
+				g.grid = (int)(cdiv(M, c->m_block) < slots ? cdiv(M, c->m_block)
+									   : slots);
+				add(cs, k, f, &g, M, N, t);
+			}
 }
 
 /* The ways to cut a row into segments: split s (through the workspace, where the plan allows) or
@@ -296,7 +300,7 @@ drop_kept_rows(Cands *cs)
 		return;
 	int n = 0;
 	for (int i = 0; i < cs->n; i++)
-		if (!cs->v[i].c.smem)
+		if (!cs->v[i].c.smem || cs->v[i].c.persistent)
 			cs->v[n++] = cs->v[i];
 	cs->n = n;
 }
@@ -435,9 +439,10 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    out,
 		    "persistent r_block=%lld: a thread holds %d tile(s) x %lld elements "
 		    "(%lld bytes), %d regs <= %d (7/8 of the limit %d), and reads the row once; %s",
-		    (long long)c->r_block, f->held_tiles, (long long)ept, (long long)o->live_bytes,
-		    o->regs, o->reg_limit - o->reg_limit / 8, o->reg_limit,
-		    vs(alt, sizeof alt, b, m));
+		    (long long)c->r_block,
+		    f->held_tiles - (smem_colsums(f->colsums, c) ? f->colsums : 0), (long long)ept,
+		    (long long)o->live_bytes, o->regs, o->reg_limit - o->reg_limit / 8,
+		    o->reg_limit, vs(alt, sizeof alt, b, m));
 	else {
 		char why[200];
 		if (m)
@@ -532,7 +537,21 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	else
 		choice_reason(out, "cluster=1: %s",
 			      vs(alt, sizeof alt, b, best_other(cs, b, K_CLUSTER)));
-	if (c->smem)
+	if (smem_colsums(f->colsums, c)) {
+		Facts tmp;
+		choice_reason(
+		    out,
+		    "smem=1: the %d colsum partial(s) of a thread's %lld columns live in shared "
+		    "memory (%lld bytes a CTA), not in registers: %d regs predicted, %d with them "
+		    "held; %d CTA(s) an SM; %s",
+		    f->colsums, (long long)(c->r_block / config_tpr(c)),
+		    (long long)f->colsums * c->m_block * c->r_block * 4, o->regs,
+		    o->regs -
+			regs_predict(smem_facts(f, c, &tmp), 1, c->r_block / config_tpr(c),
+				     c->vec) +
+			regs_predict(f, 1, c->r_block / config_tpr(c), c->vec),
+		    o->ctas_per_sm, vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
+	} else if (c->smem)
 		choice_reason(
 		    out,
 		    "smem=1: the %d byte(s) an element the later passes read again stay in "
@@ -540,6 +559,9 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    "%d times; %d CTA(s) an SM; %s",
 		    f->kept_bytes, (long long)c->m_block * seg * f->kept_bytes, f->passes,
 		    o->ctas_per_sm, vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
+	else if (f->colsums && c->persistent)
+		choice_reason(out, "smem=0: the colsum partials stay in registers; %s",
+			      vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
 	else if (!f->kept_bytes)
 		choice_reason(out, "smem=0: no pass reads an [M,N] input again");
 	else if (c->persistent)
@@ -624,6 +646,8 @@ static int
 grid_capped(const Facts *f, const Config *c, const Cost *o)
 {
 	int64_t ept = c->r_block / config_tpr(c);
+	Facts tmp;
+	f = smem_facts(f, c, &tmp);
 	return regs_capped(f, c->persistent, ept, c->vec) + o->regs -
 	       regs_predict(f, c->persistent, ept, c->vec);
 }
@@ -668,7 +692,7 @@ static void
 settle_fill(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t)
 {
 	Config *c = &out->cfg, g = *c;
-	if (c->smem != 1)
+	if (c->smem != 1 || c->persistent)
 		return;
 	int64_t chunks = cdiv(cdiv(N, config_segments(c)), c->r_block);
 	g.smem = 2;

@@ -59,6 +59,25 @@ smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, in
 			row_bytes[i] = bytes;
 		s->dyn_bytes += bytes * c->m_block;
 	}
+	s->colsum_off = s->dyn_bytes;
+	if (smem_colsums(p->ncolsum, c))
+		s->dyn_bytes += (int64_t)p->ncolsum * c->m_block * c->r_block * 4;
+}
+
+int
+smem_colsums(int ncolsum, const Config *c)
+{
+	return c->smem == 1 && c->persistent && ncolsum > 0;
+}
+
+const Facts *
+smem_facts(const Facts *f, const Config *c, Facts *tmp)
+{
+	if (!smem_colsums(f->colsums, c))
+		return f;
+	*tmp = *f;
+	tmp->held_bytes = f->held_bytes_smem;
+	return tmp;
 }
 
 int64_t

@@ -69,12 +69,18 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    "smem=%d: must be 0, 1 or 2 (rows read again kept in shared memory; 2 "
 			    "fills them with cp.async)",
 			    c->smem);
-	if (c->smem && c->persistent)
+	if (c->smem && c->persistent && k->plan->ncolsum && c->smem != 1)
+		return diag(d,
+			    "smem=%d fills the inputs a looped row's later passes read again by "
+			    "cp.async; a persistent row keeps its colsum partials in shared memory "
+			    "under smem=1",
+			    c->smem);
+	if (c->smem && c->persistent && !k->plan->ncolsum)
 		return diag(d,
 			    "smem=%d keeps the inputs a looped row's later passes read again; a "
 			    "persistent row is held in registers (use persistent=0 with smem=%d)",
 			    c->smem, c->smem);
-	if (c->smem && !k->plan->nreread)
+	if (c->smem && !c->persistent && !k->plan->nreread)
 		return diag(d,
 			    "smem=%d: no looped pass of this kernel reads an [M,N] input again (%d "
 			    "pass(es)), so there is nothing to keep in shared memory",
@@ -142,8 +148,8 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 		return diag(
 		    d,
 		    "a sum over rows (colsum) needs persistent=1 and a persistent grid (grid "
-		    "over 0): each thread keeps its columns' partial in registers over the "
-		    "rows its CTA walks; persistent=%d grid=%d",
+		    "over 0): each thread keeps its columns' partials over the rows its CTA "
+		    "walks; persistent=%d grid=%d",
 		    c->persistent, c->grid);
 	if (k->plan->ncolsum && c->dynamic)
 		return diag(d,
@@ -184,8 +190,12 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 	if (sm.dyn_bytes > MAX_DYN_SMEM)
 		return diag(
 		    d,
-		    "smem=%d: %d row(s) a CTA of the re-read inputs take %lld bytes of shared "
-		    "memory; at most %d (a smaller m_block, or a cluster to cut the row)",
+		    smem_colsums(k->plan->ncolsum, c)
+			? "smem=%d: %d row group(s) a CTA of colsum partials take %lld bytes "
+			  "of shared memory; at most %d (a smaller m_block, or smem=0)"
+			: "smem=%d: %d row(s) a CTA of the re-read inputs take %lld bytes of "
+			  "shared memory; at most %d (a smaller m_block, or a cluster to cut "
+			  "the row)",
 		    c->smem, c->m_block, (long long)sm.dyn_bytes, MAX_DYN_SMEM);
 	int64_t blocks = M / c->m_block + (M % c->m_block != 0);
 	if (blocks > INT32_MAX / segs)
@@ -220,10 +230,10 @@ config_check_target(const Kernel *k, Type dtype, int64_t N, const Config *c, con
 	int64_t all = sm.red_bytes + sm.cluster_bytes + sm.dyn_bytes;
 	if (all > t->smem_per_cta)
 		return diag(
-		    d,
-		    "shared memory: %lld bytes a CTA (%lld of rows kept on chip); %s gives a "
-		    "CTA at most %d",
-		    (long long)all, (long long)sm.dyn_bytes, t->arch, t->smem_per_cta);
+		    d, "shared memory: %lld bytes a CTA (%lld of %s); %s gives a CTA at most %d",
+		    (long long)all, (long long)sm.dyn_bytes,
+		    smem_colsums(k->plan->ncolsum, c) ? "colsum partials" : "rows kept on chip",
+		    t->arch, t->smem_per_cta);
 	if (32 * c->num_warps > t->max_threads_cta)
 		return diag(d, "num_warps=%d: %s takes at most %d threads a CTA (num_warps %d)",
 			    c->num_warps, t->arch, t->max_threads_cta, t->max_threads_cta / 32);

@@ -42,8 +42,11 @@ print_text(const Kernel *k, const Result *r, const Request *rq, const char *dtyp
 	    g->coop ? " (coop)" : "", g->smem, g->evict, g->min_ctas > 1 ? g->min_ctas : 1);
 	printf("  streams the row %d time(s)%s; predicted %d regs/thread, %lld live bytes/thread, "
 	       "modelled %.1f us\n\n",
-	       r->passes, g->smem ? " (from HBM once, then from shared memory)" : "", c->cost.regs,
-	       (long long)c->cost.live_bytes, c->cost.us);
+	       r->passes,
+	       g->smem && !g->persistent ? " (from HBM once, then from shared memory)"
+	       : g->smem		 ? " (the colsum partials in shared memory)"
+					 : "",
+	       c->cost.regs, (long long)c->cost.live_bytes, c->cost.us);
 	printf("reasons\n");
 	for (int i = 0; i < c->nreasons; i++)
 		printf("  - %s\n", c->reasons[i]);

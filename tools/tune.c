@@ -277,9 +277,10 @@ tune_run(const Args *a)
 		config_short(&cfg, &tr->ch->cfg);
 		if (rc) {
 			tr->status = T_ERROR;
-			snprintf(tr->err, sizeof tr->err, "%s", d.msg);
-			fprintf(stderr, "rkc tune: %s %s %s: %s: %s\n", k->name, dtype_s, shape,
-				cfg.s, d.msg);
+			const char *msg = d.msg + (strncmp(d.msg, "error: ", 7) ? 0 : 7);
+			snprintf(tr->err, sizeof tr->err, "%s", msg);
+			fprintf(stderr, "rkc tune: %s %s %s: %s: error: %s\n", k->name, dtype_s,
+				shape, cfg.s, msg);
 			buf_free(&cfg);
 			continue;
 		}

@@ -239,9 +239,11 @@ read_sweep(const char *arch)
 							 p->kernel, type_name(dtype), (long long)N,
 							 b.s);
 						buf_free(&b);
-						p->predicted = regs_predict(&f, g.persistent,
+						Facts tmp;
+						const Facts *fc = smem_facts(&f, &g, &tmp);
+						p->predicted = regs_predict(fc, g.persistent,
 									    g.r_block / tpr, g.vec);
-						p->capped = regs_capped(&f, g.persistent,
+						p->capped = regs_capped(fc, g.persistent,
 									g.r_block / tpr, g.vec);
 						p->limit = target_reg_limit(&t, 32 * nw, 1);
 					}
