@@ -162,6 +162,28 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 	cs->v[cs->n++] = x;
 }
 
+/* Whether a persistent grid over c (ahead or not) may keep its colsum partials in shared memory:
+ * where the registers they free carry the next row of a row with no padding (r_block = N), or
+ * where the grid, even without the row ahead, does not fit the register budget with them held
+ * (a row too wide for registers otherwise). Measured on the H100 against
+ * the pick without (bench/results/h100-2026-11-24-colsum-smem.md): layer_norm_backward bf16
+ * 1.04-1.07x at 4096 and 8192 columns, where ahead=1 fits only so; at the same occupancy and
+ * without the row ahead, each row's shared-memory round trip for its partials cost 1-5%, and
+ * 11% at 5120 columns padded to 6144. */
+static int
+colsum_smem(const Facts *f, const Config *c, int ahead, int64_t M, int64_t N, const Target *t)
+{
+	if (ahead && c->r_block == N)
+		return 1;
+	Config g = *c;
+	g.grid = GRID_PROBE;
+	g.ahead = 0;
+	g.smem = 0;
+	Cost o;
+	cost_model(f, &g, M, N, t, &o);
+	return !within_budget(&o);
+}
+
 /* A persistent grid over config c: SMs x the CTAs an SM holds at the grid's registers, static and
  * dynamic, each also with the next row ahead where rows are persistent and start aligned. Only
  * where the row blocks outnumber the grid: else it is c's CTAs with a loop around. */
@@ -171,12 +193,15 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 {
 	if (config_segments(c) > 1)
 		return;
-	/* a sum over rows takes a static grid, whatever the rows (it is the only mode it has) */
+	/* a sum over rows takes a static grid, whatever the rows (it is the only mode it has); its
+	 * partials may go to shared memory (colsum_smem) */
 	int colsum = k->plan->ncolsum > 0;
 	for (int ahead = 0; ahead <= (c->persistent && config_rows_aligned(c, N)); ahead++)
 		for (int dyn = 0; dyn <= !colsum; dyn++)
 			for (int sm = c->smem; sm <= (colsum && c->persistent ? 1 : c->smem);
 			     sm++) {
+				if (sm && colsum && !colsum_smem(f, c, ahead, M, N, t))
+					continue;
 				Config g = *c;
 				g.grid = GRID_PROBE;
 				g.dynamic = dyn;

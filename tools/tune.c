@@ -175,7 +175,7 @@ candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill
 		;
 	n += *helion == n;
 	*fill = -1;
-	if (cs[0].cfg.smem) {
+	if (cs[0].cfg.smem && !cs[0].cfg.persistent) { /* kept rows: the other fill */
 		cs[n] = cs[0];
 		cs[n].cfg.smem = 3 - cs[0].cfg.smem;
 		*fill = n++;
@@ -277,7 +277,9 @@ tune_run(const Args *a)
 		config_short(&cfg, &tr->ch->cfg);
 		if (rc) {
 			tr->status = T_ERROR;
-			const char *msg = d.msg + (strncmp(d.msg, "error: ", 7) ? 0 : 7);
+			const char *msg = d.msg;
+			while (!strncmp(msg, "error: ", 7))
+				msg += 7;
 			snprintf(tr->err, sizeof tr->err, "%s", msg);
 			fprintf(stderr, "rkc tune: %s %s %s: %s: error: %s\n", k->name, dtype_s,
 				shape, cfg.s, msg);
