@@ -165,11 +165,12 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 /* Whether a persistent grid over c (ahead or not) may keep its colsum partials in shared memory:
  * where the registers they free carry the next row of a row with no padding (r_block = N), or
  * where the grid, even without the row ahead, does not fit the register budget with them held
- * (a row too wide for registers otherwise). Measured on the H100 against
- * the pick without (bench/results/h100-2026-11-24-colsum-smem.md): layer_norm_backward bf16
- * 1.04-1.07x at 4096 and 8192 columns, where ahead=1 fits only so; at the same occupancy and
- * without the row ahead, each row's shared-memory round trip for its partials cost 1-5%, and
- * 11% at 5120 columns padded to 6144. */
+ * (a row too wide for registers otherwise). The model has no term for the load and store each
+ * row then makes. Measured on the H100 (bench/results/h100-2026-11-24-colsum-smem.md):
+ * layer_norm_backward bf16 1.04-1.07x at 4096 and 8192 columns, where ahead=1 fits only so; the
+ * same config with and without them where it bought nothing (one CTA an SM, ahead=1 both ways,
+ * 5120 columns padded to 6144) 11% slower; two CTAs an SM without the row ahead in place of one
+ * with it, 1-5% slower. */
 static int
 colsum_smem(const Facts *f, const Config *c, int ahead, int64_t M, int64_t N, const Target *t)
 {
