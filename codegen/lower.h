@@ -95,6 +95,9 @@ typedef struct {
 	/* a persistent grid: per instruction, a load's raw vectors for the body chunk, issued
 	 * before the row's code (the next row ahead, an [N] input held across rows), else NULL */
 	LLVMValueRef **given;
+	/* ahead=1: per instruction, an [M] load's raw value for the block, issued with the next
+	 * block's [M,N] loads a block ahead, else NULL */
+	LLVMValueRef *given_row;
 
 	/* --regions' sampling under a grid: the held [N] inputs are unpacked in each copy of the
 	 * block (lower_load_tile), so that the copies hold no more registers across the loop */
@@ -172,6 +175,9 @@ LLVMValueRef *load_raw(Lower *L, const Instr *in, const Chunk *ch);
 /* smem=2: cp.async copies of the body chunk's vectors of every kept load to their places in
  * shared memory (masked vectors are not copied); the caller commits and waits for them. */
 void keep_async(Lower *L, const Chunk *ch);
+/* An [M] load's raw value at the thread's row (row 0 past M), as lower_uniform issues it; for
+ * L->given_row. */
+LLVMValueRef load_row_raw(Lower *L, const Instr *in);
 /* A row-uniform instruction, into L->uni. */
 void lower_uniform(Lower *L, const Instr *in);
 /* Every row-uniform instruction whose operands are known, in program order. */

@@ -508,19 +508,26 @@ lower_tile(Lower *L, const Instr *in, const Chunk *ch)
 		ch->el[r] = out;
 }
 
+LLVMValueRef
+load_row_raw(Lower *L, const Instr *in)
+{
+	const Param *p = &L->k->params[in->param];
+	LLVMTypeRef st = storage_type(L, p->type);
+	LLVMValueRef r = LLVMBuildSelect(L->b, L->rowok, L->row, ci64(L, 0), "");
+	LLVMValueRef ptr = LLVMBuildGEP2(L->b, st, L->parg[in->param], &r, 1, "");
+	return load_inv(L, st, ptr, type_size(type_resolve(p->type, L->c->dtype)));
+}
+
 /* A row-uniform instruction: loads of [M] inputs, gathers, and scalar arithmetic. */
 void
 lower_uniform(Lower *L, const Instr *in)
 {
 	LLVMValueRef v;
 	if (in->op == OP_LOAD) {
-		const Param *p = &L->k->params[in->param];
-		LLVMTypeRef st = storage_type(L, p->type);
-		LLVMValueRef r = LLVMBuildSelect(L->b, L->rowok, L->row, ci64(L, 0), "");
-		LLVMValueRef ptr = LLVMBuildGEP2(L->b, st, L->parg[in->param], &r, 1, "");
-		v = from_storage(
-		    L, p->type,
-		    load_inv(L, st, ptr, type_size(type_resolve(p->type, L->c->dtype))));
+		int i = (int)(in - L->k->ins);
+		v = from_storage(L, L->k->params[in->param].type,
+				 L->given_row && L->given_row[i] ? L->given_row[i]
+								 : load_row_raw(L, in));
 	} else if (in->op == OP_GATHER) {
 		/* x[row, idx[row]] with idx clamped into the row, so a bad label cannot fault */
 		const Param *p = &L->k->params[in->param];

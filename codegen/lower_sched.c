@@ -237,10 +237,25 @@ issue_loads(Lower *L, Shape sh, LLVMValueRef **given)
 	}
 }
 
+/* Under ahead=1: the raw value of every [M] load at the thread's row (placed on the next block),
+ * into given (NULL for the other instructions). */
+static void
+issue_row_loads(Lower *L, LLVMValueRef *given)
+{
+	const Kernel *k = L->k;
+	for (int i = 0; i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		if (in->op == OP_LOAD && k->params[in->param].shape == SH_ROW && in->res[0] >= 0)
+			given[i] = load_row_raw(L, in);
+	}
+}
+
 /* A persistent grid: CTA c walks row blocks c, then (static) c + gridDim, c + 2 gridDim, ... or
  * (dynamic) the blocks its tickets name. With persistent rows that start aligned, the [N]
- * inputs are loaded once before the loop, and under ahead=1 the next block's [M,N] loads are
- * issued at the top of the current block's code, carried round the loop in phis. */
+ * inputs are loaded once before the loop, and under ahead=1 the next block's [M,N] and [M]
+ * loads are issued at the top of the current block's code, carried round the loop in phis: an
+ * [M] value loaded in the block that uses it (a norm's saved mean or rstd) put a DRAM round trip
+ * in every block of a CTA that is alone on its SM. */
 static void
 grid_loop(Lower *L)
 {
@@ -263,9 +278,11 @@ grid_loop(Lower *L)
 	if (k->plan->ncolsum)
 		colsum_begin(L);
 	LLVMValueRef **cur = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
+	LLVMValueRef *rcur = arena_alloc(L->a, sizeof(LLVMValueRef) * (k->nins + 1));
 	if (g->ahead) {
 		place_row(L, L->cta);
 		issue_loads(L, SH_TILE, cur);
+		issue_row_loads(L, rcur);
 	}
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "rows");
@@ -284,6 +301,12 @@ grid_loop(Lower *L)
 			}
 			cur[i] = phi;
 		}
+	for (int i = 0; i < k->nins; i++)
+		if (rcur[i]) {
+			LLVMValueRef phi = LLVMBuildPhi(L->b, LLVMTypeOf(rcur[i]), "");
+			LLVMAddIncoming(phi, &rcur[i], &pre, 1);
+			rcur[i] = phi;
+		}
 	LLVMValueRef **csum = colsum_phis(L, pre);
 	regions_head(L);
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, rb, nrb, ""), body, exit);
@@ -293,21 +316,28 @@ grid_loop(Lower *L)
 	regions_start(L, rb, sampled);
 	LLVMValueRef rbn = next_block(L, rb, stride, sm.red_bytes);
 	LLVMValueRef **next = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
+	LLVMValueRef *rnext = arena_alloc(L->a, sizeof(LLVMValueRef) * (k->nins + 1));
 	if (g->ahead) {
 		place_row(L, rbn);
 		issue_loads(L, SH_TILE, next);
+		issue_row_loads(L, rnext);
 	}
 	for (int i = 0; i < k->nins; i++)
 		if (cur[i])
 			L->given[i] = cur[i];
+	L->given_row = rcur;
 	/* the next block's partials and ticket reuse the shared words this block read: a barrier */
 	block_code(L, rb, sampled, sm.red_bytes > 0, NULL);
+	L->given_row = NULL;
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
 	LLVMBuildBr(L->b, head);
 	LLVMAddIncoming(rb, &rbn, &latch, 1);
-	for (int i = 0; i < k->nins; i++)
+	for (int i = 0; i < k->nins; i++) {
 		for (int j = 0; cur[i] && j < L->nvec; j++)
 			LLVMAddIncoming(cur[i][j], &next[i][j], &latch, 1);
+		if (rcur[i])
+			LLVMAddIncoming(rcur[i], &rnext[i], &latch, 1);
+	}
 	colsum_close(L, csum, latch);
 	LLVMPositionBuilderAtEnd(L->b, exit);
 	if (g->dynamic)
