@@ -35,6 +35,16 @@
  * geomean, 20 faster by 1-31%, 5 slower by 1.4-5.6%; its 23 batch-invariant picks 0.907x. */
 #define SHORT_ROW 256
 #define MIN_WARPS_SM_SHORT 32
+/* On such rows a thread holding more than SHORT_ROW_ELEMS elements of its row runs their math,
+ * conversions and stores one after another, and at the occupancy these configs have nothing hides
+ * it; the byte model ranks them a few percent ahead (fewer lanes, a shorter reduction). rkc tune
+ * at 12 tiny-rows points (bench/results/h100-2026-11-24-flush.md, section 6): the best config at
+ * each count of elements a thread, over the best of all, 8 -> 1.00-1.02, 16 -> 1.00-1.10,
+ * 24-32 -> 1.03-1.24, 48-56 -> 1.15-1.30. Ranked SHORT_ROW_SERIAL behind, measured at the 33
+ * sm_90 golden points it moved (bench/results/h100-2026-11-24-row-ahead.md): 0.933x the time by
+ * geomean, 20 faster by 2-37%, 4 slower by 6-11%. */
+#define SHORT_ROW_ELEMS 16
+#define SHORT_ROW_SERIAL 0.10
 /* A lone CTA on its SM walking a persistent grid with the next block's loads ahead (ahead=1)
  * overlaps those loads with its math, not its stores and barriers. Measured on the H100 against
  * two CTAs an SM without it (layer_norm_backward bf16 at 4096 columns; bench/results/
@@ -70,6 +80,7 @@ typedef struct {
 	Config c;
 	Cost cost;
 	double score; /* modelled us, with the occupancy penalties */
+	int serial; /* ranked SHORT_ROW_SERIAL behind: the elements a thread of its row (else 0) */
 } Cand;
 
 typedef struct {
@@ -138,6 +149,14 @@ occupancy_penalty(const Cost *o, const Config *c, const Target *t, int64_t N)
 	return c->grid > 0 && c->ahead ? OCCUPANCY_AHEAD : OCCUPANCY;
 }
 
+/* Whether a persistent short row gives a thread more than SHORT_ROW_ELEMS of its elements. */
+static int
+serial(const Config *c, int64_t N)
+{
+	int tpr = c->num_warps * 32 / c->m_block;
+	return c->persistent && N <= SHORT_ROW && c->r_block / tpr > SHORT_ROW_ELEMS;
+}
+
 static void
 add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int64_t N,
     const Target *t)
@@ -146,7 +165,7 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 	if (config_check_emit(k, f->dtype, M, N, c, NULL) ||
 	    config_check_target(k, f->dtype, N, c, t, NULL))
 		return;
-	Cand x = {*c, {0}, 0};
+	Cand x = {*c, {0}, 0, 0};
 	cost_model(f, c, M, N, t, &x.cost);
 	if (!within_budget(&x.cost) || (c->ahead && x.cost.reg_limit <= AHEAD_MIN_REGS))
 		return;
@@ -155,6 +174,10 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 		return;
 	x.score =
 	    x.cost.us * (1 + occupancy_penalty(&x.cost, c, t, N)) * (c->grid > 0 ? GRID_COST : 1);
+	if (serial(c, N)) {
+		x.score *= 1 + SHORT_ROW_SERIAL;
+		x.serial = (int)(c->r_block / (c->num_warps * 32 / c->m_block));
+	}
 	if (cs->n == cs->cap) {
 		cs->cap = cs->cap ? 2 * cs->cap : 256;
 		cs->v = realloc(cs->v, cs->cap * sizeof *cs->v);
@@ -420,13 +443,27 @@ vs(char *buf, size_t n, const Cand *b, const Cand *alt)
 	config_short(&s, &alt->c);
 	int n0 = snprintf(buf, n, "best alternative %s: %.1f us (%+.1f%%)", s.s, alt->cost.us,
 			  100 * (alt->cost.us / b->cost.us - 1));
-	double occ = alt->score / alt->cost.us / (alt->c.grid > 0 ? GRID_COST : 1) - 1;
-	if (n0 >= 0 && (size_t)n0 < n && (occ > 1e-9 || alt->c.grid > 0))
-		snprintf(buf + n0, n - n0, ", ranked +%.0f%% for %s",
-			 100 * (alt->score / alt->cost.us - 1),
-			 occ > 1e-9 && alt->c.grid > 0 ? "occupancy and as a persistent grid"
-			 : occ > 1e-9		       ? "occupancy"
-						       : "a persistent grid");
+	double occ = alt->score / alt->cost.us / (alt->c.grid > 0 ? GRID_COST : 1) /
+			 (alt->serial ? 1 + SHORT_ROW_SERIAL : 1) -
+		     1;
+	char part[3][48];
+	int np = 0;
+	if (occ > 1e-9)
+		snprintf(part[np++], sizeof part[0], "occupancy");
+	if (alt->serial)
+		snprintf(part[np++], sizeof part[0], "%d elements a thread of a short row",
+			 alt->serial);
+	if (alt->c.grid > 0) {
+		const char *as = np ? "as " : "";
+		snprintf(part[np++], sizeof part[0], "%sa persistent grid", as);
+	}
+	if (np > 0 && n0 >= 0 && (size_t)n0 < n) {
+		int w = snprintf(buf + n0, n - n0, ", ranked +%.0f%% for %s",
+				 100 * (alt->score / alt->cost.us - 1), part[0]);
+		for (int i = 1; i < np && w >= 0 && (size_t)(n0 += w) < n; i++)
+			w = snprintf(buf + n0, n - n0, "%s%s", i == np - 1 ? " and " : ", ",
+				     part[i]);
+	}
 	buf_free(&s);
 	return buf;
 }
@@ -958,7 +995,7 @@ invariant_cands(Cands *cs, const Config *ref, const Kernel *k, const Facts *f, i
 			    "batch-invariant: no config at M = %lld keeps the order fixed at "
 			    "%d rows: %s",
 			    (long long)M, M_REF, e.msg);
-	Cand x = {c, {0}, 0};
+	Cand x = {c, {0}, 0, 0};
 	cost_model(f, &c, M, N, t, &x.cost);
 	x.score = x.cost.us;
 	cs->cap = 1;
