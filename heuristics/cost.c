@@ -6,8 +6,8 @@
 /*
  * The model, in full (docs/heuristics.md walks through it):
  * - bytes: every [M,N] input once from HBM, [N] inputs once from HBM and once per CTA and pass
- *   from L2 (once per resident CTA slot when a quarter of the L1 holds them: later CTAs on the
- *   SM hit L1), [M] inputs and outputs, [M,N] outputs. Looped passes after the first re-read their
+ *   from L2 (once per resident CTA slot when half the L1 holds them: later CTAs on the SM hit
+ *   L1), [M] inputs and outputs, [M,N] outputs. Looped passes after the first re-read their
  *   loads; the share of that re-read the L2 can keep (half the L2 over the rows in flight)
  *   comes from L2, the rest from HBM again.
  * - a CTA's latency: one DRAM round trip per chunk per pass (persistent: one in all), a
@@ -41,6 +41,14 @@
  */
 /* A DRAM sector: the unit HBM and L2 move. */
 #define SECTOR 32
+/* A segment's [N] inputs are read from L2 once per resident CTA slot, not once per CTA, when
+ * they fit the L1 over L1_SHARE. At a quarter, long rows at 128K-256K columns paid a re-read per
+ * CTA of 16-CTA cluster segments (128 KB of fp32 weights), 3 GB of L2 bytes and 450 us in the
+ * model at welford fp32 1536x256000, so the policy cut the rows otherwise. At a half, measured
+ * on the H100 at the 32 sm_90 picks it moved (bench/results/h100-2026-11-24-row-ahead.md,
+ * section 6): 0.926x the time by geomean without two batch-invariant points 14-24x faster, 22
+ * faster, 5 slower by 2-10% (gated_rmsnorm and rms_norm fp32 at 201088 columns). */
+#define L1_SHARE 2
 
 void
 cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o)
@@ -110,7 +118,7 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	double l2 = 0, reread = 0;
 	int passes = c->persistent ? 1 : f->passes;
 	int64_t readers =
-	    seg * f->vec_in_bytes <= t->l1_bytes / 4 && o->ctas > slots ? slots : o->ctas;
+	    seg * f->vec_in_bytes <= t->l1_bytes / L1_SHARE && o->ctas > slots ? slots : o->ctas;
 	if (c->grid > 0 && !held) /* every block of every CTA reads them, from L1 at best */
 		readers = (int64_t)(o->ctas * blocks);
 	for (int p = 0; p < passes && p < MAX_PASSES; p++) {
