@@ -155,6 +155,10 @@ plan_row_deferrable(const Kernel *k, const Instr *in)
 	for (int r = 0; r < in->nres; r++)
 		if (in->res[r] >= 0 && shape_has_n(k->vals[in->res[r]].shape))
 			return 0;
+	/* a discarded result has no shape to say so: its operands do */
+	for (int j = 0; j < in->nargs; j++)
+		if (in->args[j].kind == ARG_VAL && shape_has_n(k->vals[in->args[j].idx].shape))
+			return 0;
 	return 1;
 }
 
