@@ -149,12 +149,13 @@ occupancy_penalty(const Cost *o, const Config *c, const Target *t, int64_t N)
 	return c->grid > 0 && c->ahead ? OCCUPANCY_AHEAD : OCCUPANCY;
 }
 
-/* Whether a persistent short row gives a thread more than SHORT_ROW_ELEMS of its elements. */
+/* The elements a thread holds of a persistent short row when they are more than
+ * SHORT_ROW_ELEMS, else 0. */
 static int
-serial(const Config *c, int64_t N)
+serial_elems(const Config *c, int64_t N)
 {
-	int tpr = c->num_warps * 32 / c->m_block;
-	return c->persistent && N <= SHORT_ROW && c->r_block / tpr > SHORT_ROW_ELEMS;
+	int ept = (int)(c->r_block / (c->num_warps * 32 / c->m_block));
+	return c->persistent && N <= SHORT_ROW && ept > SHORT_ROW_ELEMS ? ept : 0;
 }
 
 static void
@@ -174,10 +175,9 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 		return;
 	x.score =
 	    x.cost.us * (1 + occupancy_penalty(&x.cost, c, t, N)) * (c->grid > 0 ? GRID_COST : 1);
-	if (serial(c, N)) {
+	x.serial = serial_elems(c, N);
+	if (x.serial)
 		x.score *= 1 + SHORT_ROW_SERIAL;
-		x.serial = (int)(c->r_block / (c->num_warps * 32 / c->m_block));
-	}
 	if (cs->n == cs->cap) {
 		cs->cap = cs->cap ? 2 * cs->cap : 256;
 		cs->v = realloc(cs->v, cs->cap * sizeof *cs->v);
