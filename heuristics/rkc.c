@@ -154,7 +154,7 @@ occupancy_penalty(const Cost *o, const Config *c, const Target *t, int64_t N)
 static int
 serial_elems(const Config *c, int64_t N)
 {
-	int ept = (int)(c->r_block / (c->num_warps * 32 / c->m_block));
+	int ept = (int)(c->r_block / config_tpr(c));
 	return c->persistent && N <= SHORT_ROW && ept > SHORT_ROW_ELEMS ? ept : 0;
 }
 
