@@ -291,6 +291,28 @@ red_lanes(Lower *L, Red *rs, int n, int w)
 				    shfl(L, "llvm.nvvm.shfl.sync.idx.f32", rs[i].acc[c], lead);
 }
 
+/* Whether a row's warp partials are read one a lane and merged by a butterfly over wpr lanes
+ * (log2(wpr) merges, a shuffle a component each) instead of in warp order (wpr - 1 merges). The
+ * butterfly pays where a merge costs more than a shuffle: Chan's (a reciprocal and nine other
+ * operations) and the online max-sum's (two exps); a sum, max or min costs one operation and
+ * keeps the order's shorter latency. Every thread of every warp of the row runs the merges: with
+ * 16 warps a row, welford's 15 merges were about half a row's instructions (ncu, welford bf16
+ * 16384x7168), and the butterfly runs it 0.955x the time. From 8 warps: at 4 it saves one merge
+ * for three more shuffles, and ran 1.005-1.012x the time (bench/results/h100-2026-11-24-tree.md).
+ */
+#define TREE_MIN_WARPS 8
+
+static int
+tree_partials(const Red *rs, int n, int wpr)
+{
+	if (wpr < TREE_MIN_WARPS)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (rs[i].kind == K_WELF || rs[i].kind == K_MAXSUM)
+			return 1;
+	return 0;
+}
+
 /* The CTA's part of red_cross. */
 static void
 red_cta(Lower *L, Red *rs, int n)
@@ -304,8 +326,21 @@ red_cta(Lower *L, Red *rs, int n)
 				  L->smem, L->warp, nw, "smem.wr", "smem.rd");
 	barrier(L);
 	LLVMValueRef w0 = LLVMBuildMul(L->b, L->grp, ci32(L, L->wpr), "");
+	if (!tree_partials(rs, n, L->wpr)) {
+		for (int i = 0, s = base; i < n; s += rs[i].ncomp, i++)
+			combine_partials(L, &rs[i], L->wpr, warp_partial, &(Slots){w0, s, nw});
+		return;
+	}
+	/* lane l reads warp l % wpr's partial; each group of wpr lanes merges all of them */
+	LLVMValueRef at =
+	    LLVMBuildAdd(L->b, w0, LLVMBuildAnd(L->b, L->lane32, ci32(L, L->wpr - 1), ""), "");
 	for (int i = 0, s = base; i < n; s += rs[i].ncomp, i++)
-		combine_partials(L, &rs[i], L->wpr, warp_partial, &(Slots){w0, s, nw});
+		for (int c = 0; c < rs[i].ncomp; c++) {
+			rs[i].acc[c] =
+			    LLVMBuildLoad2(L->b, L->f32, word(L, L->smem, at, (s + c) * nw), "");
+			LLVMSetAlignment(rs[i].acc[c], 4);
+		}
+	red_lanes(L, rs, n, L->wpr);
 }
 
 static void
