@@ -27,6 +27,15 @@
  * model errs most. */
 #define OCCUPANCY 0.25
 #define MIN_WARPS_SM 16
+/* Between 8 and 16 warps an SM in two CTAs or more, the penalty grows from 0 at 16 to OCCUPANCY at
+ * 8: a row of few fat threads issues fewer instructions a row (each thread's shuffles and merges
+ * are a fixed cost) and keeps as many bytes in flight at 12 warps as a row of thin ones at 16-32.
+ * Flat, it kept welford bf16 16384x7168 at 16 warps a row (186.6 us) over 4 warps, 3 CTAs an SM
+ * (158.6 us). Graded, measured on the H100 at the 19 sm_90 picks it moves and 5 shapes off the
+ * suites (bench/results/h100-2026-11-24-tree.md, section 2): 0.920x the time by geomean, 16
+ * faster by 2-37%, 6 slower (16-CTA clusters at gated_rmsnorm bf16 1024x201088 1.17x; few rows in
+ * the batch-invariant mode, whose layout is chosen at many rows, 1.05-1.74x). Rows of at most
+ * SHORT_ROW elements keep the flat rule (graded, layer_norm bf16 1048576x129 ran 1.48x). */
 /* Rows of at most SHORT_ROW elements (a CTA holds many rows, each a DRAM round trip and a few
  * elements of math a thread) take twice the warps before the occupancy rule lets a config go:
  * there the fat threads the byte model favours (more bytes in flight a CTA) run their rows' math
@@ -140,8 +149,13 @@ occupancy_penalty(const Cost *o, const Config *c, const Target *t, int64_t N)
 	k = k < o->ctas_per_sm ? k : o->ctas_per_sm; /* shared memory and the CTA cap */
 	if (o->ctas <= t->sms && c->grid == 0)	     /* a persistent grid runs many blocks an SM */
 		return 0;
-	if (k * c->num_warps < (N <= SHORT_ROW ? MIN_WARPS_SM_SHORT : MIN_WARPS_SM))
+	int have = k * c->num_warps;
+	if (N <= SHORT_ROW && have < MIN_WARPS_SM_SHORT)
 		return OCCUPANCY;
+	if (have < MIN_WARPS_SM) /* graded: OCCUPANCY at half the warps, 0 at all of them */
+		return k >= 2 && 2 * have > MIN_WARPS_SM
+			   ? OCCUPANCY * (MIN_WARPS_SM - have) / (MIN_WARPS_SM / 2)
+			   : OCCUPANCY;
 	if (k >= 2)
 		return 0;
 	/* a lone CTA: a persistent grid with the next block's loads ahead overlaps its loads with
