@@ -298,7 +298,7 @@ red_lanes(Lower *L, Red *rs, int n, int w)
  * keeps the order's shorter latency. Every thread of every warp of the row runs the merges: with
  * 16 warps a row, welford's 15 merges were about half a row's instructions (ncu, welford bf16
  * 16384x7168), and the butterfly runs it 0.955x the time. From 8 warps: at 4 it saves one merge
- * for three more shuffles, and ran 1.005-1.012x the time (bench/results/h100-2026-11-24-tree.md).
+ * for more shuffles, and ran 0.997-1.012x the time (bench/results/h100-2026-11-24-tree.md).
  */
 #define TREE_MIN_WARPS 8
 
