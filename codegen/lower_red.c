@@ -270,7 +270,9 @@ static LLVMValueRef ws_ptr(Lower *L, LLVMValueRef idx, LLVMTypeRef t);
 static LLVMValueRef load_partial(Lower *L, LLVMValueRef ix);
 
 /* Butterfly shuffles over groups of w lanes of a warp (w a power of two up to 32): every lane of
- * a group ends with the same bits. */
+ * a group ends with the same bits for a sum, max or min, and for welford, whose merge is not
+ * symmetric, by taking the group's first lane's result. The online max-sum's rescaled sums can
+ * differ between lanes in the last bit (LLVM contracts one side's multiply into an fma). */
 static void
 red_lanes(Lower *L, Red *rs, int n, int w)
 {
