@@ -729,17 +729,19 @@ grid_capped(const Facts *f, const Config *c, const Cost *o)
 	       regs_predict(f, c->persistent, ept, c->vec);
 }
 
-/* Whether ptxas can fit a thread of capped registers under min_ctas = k: within its cap, and an
- * eighth of the thread's share of the register file (the register file over the k CTAs' threads)
- * left for the model's error. Where a CTA's warps split evenly over the sub-partitions the share
- * is the cap; with one or two warps it is 8-16 registers more, and the eighth of the cap instead
- * bound 17 sm_90 picks one CTA lower where ptxas had fit them without a spill, 1-4.5% slower on
- * the H100 (bench/results/h100-2026-11-24-fp8.md). */
+/* Whether ptxas can fit a thread of capped registers under min_ctas = k: within its cap and the
+ * thread's share of the register file (the register file over the k CTAs' threads: the cap where
+ * a CTA's warps split evenly over the sub-partitions, 8-16 registers more with one or two warps).
+ * No headroom for the model's error: an eighth of the share kept free bound 71 sm_90 picks one
+ * CTA lower where ptxas fits the higher count (at most 40 bytes of spills, one of them); on the
+ * H100 the higher count ran 0.975x the time by geomean over them, 11 faster by 2-30% (welford bf16
+ * 8192x14336 213.3 -> 155.8 us, gelu_tanh_gated bf16 4096x16384 234.3 -> 164.2), 2 slower by 2.5%
+ * (bench/results/h100-2026-11-24-tree.md, section 6). */
 static int
 min_ctas_fits(const Target *t, int threads, int k, int capped)
 {
 	int share = target_reg_share(t, threads, k);
-	return capped <= target_reg_limit(t, threads, k) && capped <= share - share / 8;
+	return capped <= target_reg_limit(t, threads, k) && capped <= share;
 }
 
 /* The CTAs an SM to bind ptxas to (Config.min_ctas): left free, ptxas spends registers up to
@@ -815,8 +817,8 @@ settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const
 		choice_reason(out, "min_ctas=1: %s",
 			      o.ctas_per_sm < 2		 ? "one CTA an SM is the plan"
 			      : cdiv(o.ctas, t->sms) < 2 ? "the grid is a single wave"
-							 : "two CTAs an SM would leave the capped "
-							   "count too little headroom");
+							 : "at two CTAs an SM the capped count "
+							   "would not fit ptxas's cap");
 	int reread = 0;
 	for (int p = 1; !c->persistent && c->split == 1 && p < f->passes && p < MAX_PASSES; p++)
 		reread |= f->pass_tile_bytes[p] > 0;
