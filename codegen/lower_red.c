@@ -338,8 +338,8 @@ red_cta(Lower *L, Red *rs, int n)
 	    LLVMBuildAdd(L->b, w0, LLVMBuildAnd(L->b, L->lane32, ci32(L, L->wpr - 1), ""), "");
 	for (int i = 0, s = base; i < n; s += rs[i].ncomp, i++)
 		for (int c = 0; c < rs[i].ncomp; c++) {
-			rs[i].acc[c] =
-			    LLVMBuildLoad2(L->b, L->f32, word(L, L->smem, at, (s + c) * nw), "");
+			LLVMValueRef p = warp_partial(L, &(Slots){at, s, nw}, c, 0);
+			rs[i].acc[c] = LLVMBuildLoad2(L->b, L->f32, p, "");
 			LLVMSetAlignment(rs[i].acc[c], 4);
 		}
 	red_lanes(L, rs, n, L->wpr);

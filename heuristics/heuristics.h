@@ -253,10 +253,6 @@ int target_load(const char *arch, Target *t, Diag *d);
  * sub-partition's register file over the warps of the fullest one, rounded down to 8, at most
  * the per-thread maximum. */
 int target_reg_limit(const Target *t, int threads, int ctas);
-/* A thread's share of the register file when ctas CTAs of threads share an SM: the registers
- * over all their threads, rounded down to 8, at most the per-thread maximum. ptxas's cap above is
- * the same where a CTA's warps split evenly over the sub-partitions, and lower where not. */
-int target_reg_share(const Target *t, int threads, int ctas);
 /* The arch names that have a target file, NULL-terminated. */
 const char *const *target_names(void);
 

@@ -27,15 +27,6 @@
  * model errs most. */
 #define OCCUPANCY 0.25
 #define MIN_WARPS_SM 16
-/* Between 8 and 16 warps an SM in two CTAs or more, the penalty grows from 0 at 16 to OCCUPANCY at
- * 8: a row of few fat threads issues fewer instructions a row (each thread's shuffles and merges
- * are a fixed cost) and keeps as many bytes in flight at 12 warps as a row of thin ones at 16-32.
- * Flat, it kept welford bf16 16384x7168 at 16 warps a row (186.6 us) over 4 warps, 3 CTAs an SM
- * (158.6 us). Graded, measured on the H100 at the 19 sm_90 picks it moves and 5 shapes off the
- * suites (bench/results/h100-2026-11-24-tree.md, section 2): 0.920x the time by geomean, 16
- * faster by 2-37%, 6 slower (16-CTA clusters at gated_rmsnorm bf16 1024x201088 1.17x; few rows in
- * the batch-invariant mode, whose layout is chosen at many rows, 1.05-1.74x). Rows of at most
- * SHORT_ROW elements keep the flat rule (graded, layer_norm bf16 1048576x129 ran 1.48x). */
 /* Rows of at most SHORT_ROW elements (a CTA holds many rows, each a DRAM round trip and a few
  * elements of math a thread) take twice the warps before the occupancy rule lets a config go:
  * there the fat threads the byte model favours (more bytes in flight a CTA) run their rows' math
@@ -137,7 +128,15 @@ within_budget(const Cost *o)
 }
 
 /* The occupancy penalty of a config with more CTAs than SMs (a single wave hides nothing anyway).
- */
+ * Between 8 and 16 warps an SM in two CTAs or more, the penalty grows from 0 at 16 to OCCUPANCY at
+ * 8: a row of few fat threads issues fewer instructions a row (each thread's shuffles and merges
+ * are a fixed cost) and keeps as many bytes in flight at 12 warps as a row of thin ones at 16-32.
+ * Flat, it kept welford bf16 16384x7168 at 16 warps a row (186.6 us) over 4 warps, 3 CTAs an SM
+ * (158.6 us). Graded, measured on the H100 at the 19 sm_90 picks it moves and 5 shapes off the
+ * suites (bench/results/h100-2026-11-24-tree.md, section 2): 0.920x the time by geomean, 16
+ * faster by 2-37%, 6 slower (16-CTA clusters at gated_rmsnorm bf16 1024x201088 1.17x; few rows in
+ * the batch-invariant mode, whose layout is chosen at many rows, 1.05-1.74x). Rows of at most
+ * SHORT_ROW elements keep the flat rule (graded, layer_norm bf16 1048576x129 ran 1.48x). */
 static double
 occupancy_penalty(const Cost *o, const Config *c, const Target *t, int64_t N)
 {
@@ -729,19 +728,17 @@ grid_capped(const Facts *f, const Config *c, const Cost *o)
 	       regs_predict(f, c->persistent, ept, c->vec);
 }
 
-/* Whether ptxas can fit a thread of capped registers under min_ctas = k: within its cap and the
- * thread's share of the register file (the register file over the k CTAs' threads: the cap where
- * a CTA's warps split evenly over the sub-partitions, 8-16 registers more with one or two warps).
- * No headroom for the model's error: an eighth of the share kept free bound 71 sm_90 picks one
- * CTA lower where ptxas fits the higher count (at most 40 bytes of spills, one of them); on the
- * H100 the higher count ran 0.975x the time by geomean over them, 11 faster by 2-30% (welford bf16
- * 8192x14336 213.3 -> 155.8 us, gelu_tanh_gated bf16 4096x16384 234.3 -> 164.2), 2 slower by 2.5%
+/* Whether ptxas can fit a thread of capped registers under min_ctas = k: within its cap at k (the
+ * register file over the k CTAs' threads is never below it). No headroom for the model's error:
+ * an eighth of that share kept free bound 71 sm_90 picks one CTA lower where ptxas fits the
+ * higher count (at most 40 bytes of spills, one of them); on the H100 the higher count ran 0.975x
+ * the time by geomean over them, 11 faster by 2-30% (welford bf16 8192x14336 213.3 -> 155.8 us,
+ * gelu_tanh_gated bf16 4096x16384 234.3 -> 164.2), 2 slower by 2.5%
  * (bench/results/h100-2026-11-24-tree.md, section 6). */
 static int
 min_ctas_fits(const Target *t, int threads, int k, int capped)
 {
-	int share = target_reg_share(t, threads, k);
-	return capped <= target_reg_limit(t, threads, k) && capped <= share;
+	return capped <= target_reg_limit(t, threads, k);
 }
 
 /* The CTAs an SM to bind ptxas to (Config.min_ctas): left free, ptxas spends registers up to

@@ -104,13 +104,6 @@ target_load(const char *arch, Target *t, Diag *d)
 	return rc;
 }
 
-int
-target_reg_share(const Target *t, int threads, int ctas)
-{
-	int share = t->regs_per_sm / ((ctas > 1 ? ctas : 1) * threads) / 8 * 8;
-	return share < t->max_regs_thread ? share : t->max_regs_thread;
-}
-
 /* ptxas under .minnctapersm k places the k CTAs' warps over the sub-partitions and caps a thread
  * at what the fullest one's register file holds: 16384 / (ceil(k * warps / 4) * 32) (measured
  * with ptxas 13.0 for sm_80, sm_90 and sm_100; docs/heuristics.md, "The register model"). The
