@@ -39,10 +39,10 @@ cache_key(Buf *key, const Request *rq, int cubin)
 	buf_printf(
 	    key,
 	    "rkc %s\nabi %d\nptx_isa %s\nshape %lld %lld\ndtype %s\narch %s\npolicy %s\n"
-	    "forced %s\nbatch_invariant %d\ncubin %d\n",
+	    "forced %s\nbatch_invariant %d\nregions %d\ncubin %d\n",
 	    RKC_VERSION, CODEGEN_MANIFEST_VERSION, codegen_ptx_isa(rq->arch ? rq->arch : "sm_90"),
 	    (long long)rq->M, (long long)rq->N, type_name(rq->dtype), rq->arch ? rq->arch : "sm_90",
-	    policy_name(rq->policy), rq->forced ? rq->forced : "-", rq->batch_invariant, cubin);
+	    policy_name(rq->policy), rq->forced ? rq->forced : "-", rq->batch_invariant, rq->regions, cubin);
 	if (rq->cfg) {
 		buf_puts(key, "config ");
 		config_short(key, rq->cfg);

@@ -48,6 +48,12 @@ c --shape 64x4096 -o "$t/c4.ptx" --cache --config num_warps=4 && [ "$(ls "$t/cac
 sed 's/^kernel rms_norm/kernel rms_norm\n# a comment/' $k >"$t/same.rk"
 "$rkc" compile "$t/same.rk" --dtype bf16 --shape 64x4096 -o "$t/c5.ptx" --cache 2>"$t/err" &&
 	[ "$(ls "$t/cache" | wc -l)" = 2 ] && ok || fail "a comment changed the key (it hashes the canonical text)"
+# --regions is part of the key: a stamped compile is not the plain one's entry, nor the reverse
+c --shape 64x4096 -o "$t/r1.ptx" --cache --regions && grep -q globaltimer "$t/r1.ptx" &&
+	grep -q '"regions": {' "$t/r1.json" && [ "$(ls "$t/cache" | wc -l)" = 3 ] && ok ||
+	fail "--regions --cache read the plain entry: $(cat "$t/err")"
+c --shape 64x4096 -o "$t/r2.ptx" --cache && cmp -s "$t/r2.ptx" "$t/p.ptx" && ok ||
+	fail "the plain compile read the stamped entry"
 # a file the cache did not write is never written over, and the compile still succeeds
 echo "not a cache entry" >"$entry"
 c --shape 64x4096 -o "$t/c6.ptx" --cache && cmp -s "$t/c6.ptx" "$t/c1.ptx" &&
