@@ -5,9 +5,11 @@
 # the policy's config:
 #   plain    --time without the stamps (the kernel's time and its % of copy bandwidth);
 #   stamped  --check --time --regions: the overhead, and one L2-flushed launch's region table;
-#   onewave  where the policy picks no persistent grid, --check --regions with --config grid=G, G
-#            the SMs times the CTAs an SM holds (the stamped run's occupancy; once more with the
-#            grid's own when that differs), so every CTA is resident for the kernel's life;
+#   onewave  --check --regions --regions-every 1 (every row block stamped: each CTA's whole
+#            life) under a one-wave grid: where the policy picks no persistent grid, with
+#            --config grid=G$ONEWAVE_KNOBS, G the SMs times the CTAs an SM holds (the stamped
+#            run's occupancy; once more with the grid's own when that differs), so every CTA is
+#            resident for the kernel's life; where it picks one, at the policy's config;
 # and `rkc explain --json` (the cost model's terms). bench/regions_report.py then prints bar 2's
 # checks (the medians' sum and the kernel-level column against the launch, the overhead) and the
 # verdicts for the five kernels furthest from copy bandwidth. Full logs under $OUT, the tables on
@@ -22,6 +24,8 @@
 #                 the host, and the widest vocabulary shapes move 6-8 GB; 0: no bound)
 #        LIMIT    seconds one rkc process may take (default 300)
 #        ONEWAVE  0: no one-wave grid runs (default 1)
+#        ONEWAVE_KNOBS  more knobs for the one-wave grid (default ",dynamic=1": the work counter,
+#                 so that no CTA idles while another still has blocks)
 set -u
 cd "$(dirname "$0")/.."
 RKC=${1:-${RKC:-}}
@@ -38,11 +42,12 @@ KERNELS=${KERNELS:-$(basename -s .rk testdata/kernels/*.rk)}
 MAXMB=${MAXMB:-1500}
 LIMIT=${LIMIT:-300}
 ONEWAVE=${ONEWAVE:-1}
+ONEWAVE_KNOBS=${ONEWAVE_KNOBS-,dynamic=1}
 mkdir -p "$OUT"
 t0=$(date +%s)
 {
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "command: bench/regions.sh $RKC (DTYPE=$DTYPE MAXMB=$MAXMB ONEWAVE=$ONEWAVE KERNELS='$(echo $KERNELS)')"
+	echo "command: bench/regions.sh $RKC (DTYPE=$DTYPE MAXMB=$MAXMB ONEWAVE=$ONEWAVE ONEWAVE_KNOBS='$ONEWAVE_KNOBS' KERNELS='$(echo $KERNELS)')"
 	echo "rkc: $("$RKC" --version 2>&1)"
 	echo "git: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1
@@ -97,15 +102,18 @@ while read -r kernel shape mb; do
 	per_sm=$(printf '%s' "$reg" | field per_sm)
 	sms=$(printf '%s' "$reg" | field sms)
 	rm -f "$OUT/$kernel.onewave.log"
-	if [ "$ONEWAVE" = 1 ] && [ "${grid:-0}" = 0 ] && [ -n "$per_sm" ] && [ -n "$sms" ]; then
+	if [ "$ONEWAVE" = 1 ] && [ "${grid:-0}" != 0 ]; then
+		timeout "$LIMIT" "$RKC" "${base[@]}" --check --regions --regions-every 1 \
+			>"$OUT/$kernel.onewave.log" 2>&1
+	elif [ "$ONEWAVE" = 1 ] && [ -n "$per_sm" ] && [ -n "$sms" ]; then
 		# a one-wave grid; a knob the grid cannot keep (rows in shared memory that no longer
 		# fit without the cluster) is dropped; the grid's own occupancy, when it differs,
 		# sizes it again
 		for try in 1 2; do
 			G=$((per_sm * sms))
 			for extra in "" ",smem=0"; do
-				timeout "$LIMIT" "$RKC" "${base[@]}" --check --regions --config "grid=$G$extra" \
-					>"$OUT/$kernel.onewave.log" 2>&1
+				timeout "$LIMIT" "$RKC" "${base[@]}" --check --regions --regions-every 1 \
+					--config "grid=$G$ONEWAVE_KNOBS$extra" >"$OUT/$kernel.onewave.log" 2>&1
 				grep -q 'infeasible --config' "$OUT/$kernel.onewave.log" || break
 			done
 			r=$(grep '^REGIONS' "$OUT/$kernel.onewave.log")

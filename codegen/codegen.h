@@ -15,7 +15,8 @@ typedef struct {
 	Type dtype;	  /* TY_BF16, TY_F16 or TY_F32 */
 	int64_t M, N;
 	Config cfg;
-	int regions; /* --regions: stamp each phase's start and end (docs/regions.md) */
+	int regions;	   /* --regions: stamp each phase's start and end (docs/regions.md) */
+	int regions_every; /* --regions-every: 1 row block in this many stamped; 0: the rule */
 } Compile;
 
 /* One region of the workspace: round_up(per_row * M + fixed, align) bytes, after the region
@@ -146,9 +147,12 @@ typedef struct {
  * under a grid, a CTA's i-th block (from 0) when (i + ctaid) % every == 0, so the stamped blocks
  * are spread over every CTA's walk. A block that is not
  * stamped runs a copy of the row code without the stamps (docs/regions.md). every: the slots
- * (row blocks times the CTAs a row) over REGIONS_SAMPLES, from 1 to REGIONS_EVERY_MAX. */
+ * (row blocks times the CTAs a row) over REGIONS_SAMPLES, from 1 to REGIONS_EVERY_MAX, or
+ * c->regions_every when set (1 to REGIONS_EVERY_LIMIT: 1 stamps every block, so that a CTA's
+ * whole life under a grid is measured). */
 #define REGIONS_SAMPLES 64
 #define REGIONS_EVERY_MAX 16
+#define REGIONS_EVERY_LIMIT (1 << 20)
 int regions_every(const Compile *c);
 /* Whether slot s of a launch of blocks row blocks with a static order (no work counter) is
  * stamped: the rule above over the slot's row block (segments CTAs a row) or, under a grid of

@@ -30,6 +30,8 @@ struct LowerRegions {
 int
 regions_every(const Compile *c)
 {
+	if (c->regions_every > 0)
+		return c->regions_every;
 	int64_t rb = (c->M + c->cfg.m_block - 1) / c->cfg.m_block;
 	int64_t e = rb * config_segments(&c->cfg) / REGIONS_SAMPLES;
 	return e < 1 ? 1 : e > REGIONS_EVERY_MAX ? REGIONS_EVERY_MAX : (int)e;

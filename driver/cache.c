@@ -36,13 +36,14 @@ cache_key(Buf *key, const Request *rq, int cubin)
 {
 	Buf k = {0};
 	kernel_print(&k, rq->k);
-	buf_printf(
-	    key,
-	    "rkc %s\nabi %d\nptx_isa %s\nshape %lld %lld\ndtype %s\narch %s\npolicy %s\n"
-	    "forced %s\nbatch_invariant %d\nregions %d\ncubin %d\n",
-	    RKC_VERSION, CODEGEN_MANIFEST_VERSION, codegen_ptx_isa(rq->arch ? rq->arch : "sm_90"),
-	    (long long)rq->M, (long long)rq->N, type_name(rq->dtype), rq->arch ? rq->arch : "sm_90",
-	    policy_name(rq->policy), rq->forced ? rq->forced : "-", rq->batch_invariant, rq->regions, cubin);
+	buf_printf(key,
+		   "rkc %s\nabi %d\nptx_isa %s\nshape %lld %lld\ndtype %s\narch %s\npolicy %s\n"
+		   "forced %s\nbatch_invariant %d\nregions %d %d\ncubin %d\n",
+		   RKC_VERSION, CODEGEN_MANIFEST_VERSION,
+		   codegen_ptx_isa(rq->arch ? rq->arch : "sm_90"), (long long)rq->M,
+		   (long long)rq->N, type_name(rq->dtype), rq->arch ? rq->arch : "sm_90",
+		   policy_name(rq->policy), rq->forced ? rq->forced : "-", rq->batch_invariant,
+		   rq->regions, rq->regions_every, cubin);
 	if (rq->cfg) {
 		buf_puts(key, "config ");
 		config_short(key, rq->cfg);

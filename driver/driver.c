@@ -162,8 +162,13 @@ rkc_compile(const Request *rq, Result *r, Diag *d)
 		return -1;
 	stage_reasons(&r->choice, &own, rq, notes, nnotes);
 	r->passes = plan_streams(r->plan, r->choice.cfg.persistent);
-	r->compile = (Compile){
-	    rq->arch ? rq->arch : "sm_90", rq->dtype, rq->M, rq->N, r->choice.cfg, rq->regions};
+	r->compile = (Compile){rq->arch ? rq->arch : "sm_90",
+			       rq->dtype,
+			       rq->M,
+			       rq->N,
+			       r->choice.cfg,
+			       rq->regions,
+			       rq->regions_every};
 	if (!rq->emit)
 		return 0;
 	if (codegen_ptx(rq->k, &r->compile, &r->ptx, NULL, d))

@@ -22,8 +22,9 @@ typedef struct {
 	int batch_invariant;
 	int emit; /* 0: stop at the config and its reasons (explain); 1: PTX and manifest */
 
-	/* 1: stamp each phase's start and end into a buffer (docs/regions.md) */
-	int regions;
+	/* 1: stamp each phase's start and end into a buffer (docs/regions.md); regions_every: 1
+	 * row block in this many stamped (0: the sampling rule, regions_every) */
+	int regions, regions_every;
 } Request;
 
 /* Everything a request produced. choice.reasons are the manifest's: notes on a forced config or

@@ -94,6 +94,54 @@ check_slot(const MRegions *info, const uint64_t *w, int64_t slot, int64_t nctas,
 	return 1;
 }
 
+/* CTAs' lives under a grid with every block stamped: each CTA's time in each region over the
+ * slots it ran, then per region the median and max over the CTAs, and a CTA's life (its slots'
+ * times summed). at: the stamped slots. 0, or -1 with d set. */
+static int
+lives_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, const int64_t *at,
+	     int64_t nctas, Diag *d)
+{
+	int n = info->n, W = info->words, C = n + 1;
+	uint64_t *tot = calloc((size_t)nctas * (size_t)C + 1, sizeof *tot);
+	uint64_t *v = calloc((size_t)nctas + 1, sizeof *v);
+	char *ran = calloc((size_t)nctas + 1, 1);
+	if (!tot || !v || !ran) {
+		free(tot);
+		free(v);
+		free(ran);
+		return diag(d, "out of memory reducing the stamps of %lld CTAs", (long long)nctas);
+	}
+	for (int64_t i = 0; i < t->blocks; i++) {
+		const uint64_t *w = stamps + at[i] * W;
+		uint64_t *c = tot + (int64_t)(w[0] - 1) * C;
+		for (int r = 0; r < n; r++)
+			c[r] += w[2 + r] - w[1 + r];
+		c[n] += w[1 + n] - w[1];
+		ran[w[0] - 1] = 1;
+	}
+	for (int col = 0; col <= n; col++) {
+		int64_t k = 0;
+		for (int64_t c = 0; c < nctas; c++)
+			if (ran[c])
+				v[k++] = tot[c * C + col];
+		double med = median_u64(v, k), max = (double)v[k - 1];
+		if (col < n) {
+			t->r[col].cta_med_ns = med;
+			t->r[col].cta_max_ns = max;
+			t->lives_sum_med_us += med / 1e3;
+		} else {
+			t->lives_ctas = k;
+			t->life_med_us = med / 1e3;
+			t->life_max_us = max / 1e3;
+		}
+	}
+	t->lives = 1;
+	free(tot);
+	free(v);
+	free(ran);
+	return 0;
+}
+
 int
 regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int64_t nctas, Diag *d)
 {
@@ -139,6 +187,7 @@ regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int
 	for (int64_t i = 0; i < t->blocks; i++)
 		v[i] = stamps[at[i] * W + 1 + n] - stamps[at[i] * W + 1];
 	t->block_med_us = median_u64(v, t->blocks) / 1e3;
+	double block_max_us = (double)v[t->blocks - 1] / 1e3;
 	/* the timer's step: the smallest gap between two different boundary stamps */
 	int64_t k = 0;
 	for (int64_t i = 0; i < t->blocks; i++)
@@ -191,6 +240,20 @@ regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int
 		st->wait_max_ns = (double)v[k - 1];
 	}
 	t->cta_us = t->sum_med_us * t->blocks_per_cta;
+	/* a CTA's whole life: a slot a CTA (no grid: the blocks are the CTAs), or every slot of a
+	 * grid stamped; under a sampled grid a CTA's unstamped blocks are missing */
+	if (nslots <= nctas) {
+		for (int r = 0; r < n; r++) {
+			t->r[r].cta_med_ns = t->r[r].med_ns;
+			t->r[r].cta_max_ns = t->r[r].max_ns;
+		}
+		t->lives = 1;
+		t->lives_ctas = t->blocks;
+		t->lives_sum_med_us = t->sum_med_us;
+		t->life_med_us = t->block_med_us;
+		t->life_max_us = block_max_us;
+	} else if (info->every == 1 && lives_reduce(t, info, stamps, at, nctas, d))
+		goto out;
 	rc = 0;
 out:
 	free(seen);
@@ -213,13 +276,20 @@ regions_report(Buf *b, const RegionTable *t)
 		buf_printf(b, "  occupancy: %d CTAs an SM x %d SMs; %lld CTAs are %.2f wave(s)\n",
 			   t->per_sm, t->sms, (long long)t->grid,
 			   (double)t->grid / ((double)t->per_sm * t->sms));
-	buf_printf(b, "  %-18s %7s %10s %10s %10s %7s %10s %21s\n", "region", "blocks", "median us",
-		   "mean us", "max us", "share", "kernel us", "wait median/max us");
+	/* under a grid with every block stamped, a CTA's time in a region is its blocks' summed */
+	int ctas = t->lives && t->blocks_per_cta > 1;
+	buf_printf(b, "  %-18s %7s %10s %10s %10s %7s %10s", "region", "blocks", "median us",
+		   "mean us", "max us", "share", "kernel us");
+	if (ctas)
+		buf_printf(b, " %10s %10s", "CTA med us", "CTA max us");
+	buf_printf(b, " %21s\n", "wait median/max us");
 	for (int r = 0; r < t->n; r++) {
 		const RegionStat *s = &t->r[r];
 		buf_printf(b, "  %-18s %7lld %10.3f %10.3f %10.3f %6.1f%% %10.3f", s->name,
 			   (long long)s->blocks, s->med_ns / 1e3, s->mean_ns / 1e3, s->max_ns / 1e3,
 			   100 * s->share, s->level_us);
+		if (ctas)
+			buf_printf(b, " %10.3f %10.3f", s->cta_med_ns / 1e3, s->cta_max_ns / 1e3);
 		if (s->wait)
 			buf_printf(b, " %10.3f/%-10.3f", s->wait_med_ns / 1e3,
 				   s->wait_max_ns / 1e3);
@@ -229,6 +299,20 @@ regions_report(Buf *b, const RegionTable *t)
 		   "  per block: medians sum to %.3f us (a block's median %.3f us); %.2f blocks a "
 		   "CTA: %.3f us (%.1f%% of the kernel's time)\n",
 		   t->sum_med_us, t->block_med_us, t->blocks_per_cta, t->cta_us, k * t->cta_us);
+	if (t->lives)
+		buf_printf(
+		    b,
+		    "  per CTA: the regions' medians over the %lld CTAs sum to %.3f us "
+		    "(%.1f%% of the kernel's time); a CTA's life: median %.3f us, max %.3f us "
+		    "(%.1f%%)\n",
+		    (long long)t->lives_ctas, t->lives_sum_med_us, k * t->lives_sum_med_us,
+		    t->life_med_us, t->life_max_us, k * t->life_max_us);
+	else
+		buf_printf(
+		    b,
+		    "  per CTA: not measured (a grid's blocks stamped 1 in %d; --regions-every "
+		    "1 stamps every block)\n",
+		    t->every);
 	buf_printf(b,
 		   "  kernel level: CTA-time over the CTAs resident on average sums to %.3f us "
 		   "(%.1f%% of the kernel's time); dominant: %s (%.1f%%)\n",

@@ -428,12 +428,16 @@ run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r)
 			   "REGIONS kernel=%s dtype=%s M=%lld N=%lld kernel_us=%.2f span_us=%.2f "
 			   "sum_med_us=%.3f block_med_us=%.3f blocks_per_cta=%.2f cta_us=%.3f "
 			   "dominant=%s share=%.1f tick_ns=%.0f ctas=%lld blocks=%lld every=%d "
-			   "sum_level_us=%.3f resident=%.1f per_sm=%d sms=%d grid=%lld\n",
+			   "sum_level_us=%.3f resident=%.1f per_sm=%d sms=%d grid=%lld",
 			   k->name, dt, (long long)m->M, (long long)m->N, t->kernel_us, t->span_us,
 			   t->sum_med_us, t->block_med_us, t->blocks_per_cta, t->cta_us,
 			   t->r[t->dominant].name, 100 * t->r[t->dominant].share, t->tick_ns,
 			   (long long)t->ctas, (long long)t->blocks, t->every, t->sum_level_us,
 			   t->resident, t->per_sm, t->sms, (long long)t->grid);
+		if (t->lives)
+			buf_printf(b, " lives_sum_med_us=%.3f life_med_us=%.3f life_max_us=%.3f",
+				   t->lives_sum_med_us, t->life_med_us, t->life_max_us);
+		buf_puts(b, "\n");
 	}
 	for (int i = 0; r->digest_row >= 0 && i < r->nchecks; i++)
 		buf_printf(

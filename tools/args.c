@@ -253,6 +253,17 @@ tool_request(const Args *a, Request *rq)
 	if (rkc_parse_dtype(arg_value(a, "--dtype"), &rq->dtype, &d) ||
 	    (policy && rkc_parse_policy(policy, &rq->policy, &d)) || rkc_parse_arch(rq->arch, &d))
 		return bad(a, "%s", d.msg + (strncmp(d.msg, "error: ", 7) ? 0 : 7));
+	const char *every = arg_value(a, "--regions-every");
+	if (every) {
+		char *end = NULL;
+		long e = strtol(every, &end, 10);
+		if (*end || end == every || e < 1 || e > REGIONS_EVERY_LIMIT)
+			return bad(a, "--regions-every takes an integer from 1 to %d, not '%s'",
+				   REGIONS_EVERY_LIMIT, every);
+		if (!rq->regions)
+			return args_error(a, "--regions-every goes with --regions");
+		rq->regions_every = (int)e;
+	}
 	if (rq->batch_invariant && rq->policy != POLICY_RKC)
 		return args_error(
 		    a, "--batch-invariant is the rkc policy's mode; --policy %s has none",

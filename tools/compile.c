@@ -175,6 +175,7 @@ const Cmd cmd_compile = {
 	    {"--ptxas", NULL, "assemble the PTX with ptxas and print its report", 0},
 	    {"--regions", NULL,
 	     "stamp the boundaries of each phase, per row block (docs/regions.md)", 0},
+	    OPT_REGIONS_EVERY,
 	    {"--cache", NULL, "read and fill the on-disk cache (docs/cache.md)", 0},
 	    {"-o", "FILE",
 	     "K.ptx, or K.cubin (ptxas), and the manifest K.json; - prints the PTX alone",

@@ -62,6 +62,10 @@ regions_json(const RegionTable *t)
 				      (json_int_t)s->blocks, "median_us", s->med_ns / 1e3,
 				      "mean_us", s->mean_ns / 1e3, "max_us", s->max_ns / 1e3,
 				      "share", s->share, "kernel_level_us", s->level_us);
+		if (t->lives)
+			json_object_update_new(o, json_pack("{s:f,s:f}", "cta_median_us",
+							    s->cta_med_ns / 1e3, "cta_max_us",
+							    s->cta_max_ns / 1e3));
 		if (s->wait)
 			json_object_update_new(o, json_pack("{s:f,s:f}", "wait_median_us",
 							    s->wait_med_ns / 1e3, "wait_max_us",
@@ -75,6 +79,11 @@ regions_json(const RegionTable *t)
 	    t->blocks_per_cta, "cta_us", t->cta_us, "timer_step_ns", t->tick_ns, "ctas",
 	    (json_int_t)t->ctas, "blocks", (json_int_t)t->blocks, "every", t->every, "resident",
 	    t->resident, "dominant", t->r[t->dominant].name, "list", list);
+	if (t->lives)
+		json_object_update_new(o, json_pack("{s:{s:I,s:f,s:f,s:f}}", "lives", "ctas",
+						    (json_int_t)t->lives_ctas, "sum_median_us",
+						    t->lives_sum_med_us, "life_median_us",
+						    t->life_med_us, "life_max_us", t->life_max_us));
 	if (t->per_sm > 0)
 		json_object_update_new(o,
 				       json_pack("{s:i,s:i,s:I,s:f}", "per_sm", t->per_sm, "sms",
@@ -286,6 +295,7 @@ const Cmd cmd_run = {
 	     "compile with phase stamps; one more launch, L2 flushed, and a table of "
 	     "its regions",
 	     0},
+	    OPT_REGIONS_EVERY,
 	    OPT_SEED,
 	    OPT_COPY_GBPS,
 	    {"--first-row", "F",

@@ -56,6 +56,13 @@ enum {
 		"--batch-invariant", NULL,                                                         \
 		    "a row's results do not depend on M or its place (rkc policy only)", 0         \
 	}
+#define OPT_REGIONS_EVERY                                                                          \
+	{                                                                                          \
+		"--regions-every", "E",                                                            \
+		    "with --regions: stamp 1 row block in E (default: the blocks over 64, 1 to "   \
+		    "16; 1: every block, a CTA's whole life)",                                     \
+		    0                                                                              \
+	}
 #define OPT_SEED                                                                                   \
 	{                                                                                          \
 		"--seed", "S", "the seed the inputs are drawn from (default 1)", 0                 \

@@ -9,7 +9,8 @@
  * A line ending in pad=P runs with strided rows: the i-th [M,N] array (from 0) has rows of
  * N + (i+1)*P elements (so the arrays' strides differ), the padding poisoned; a kernel that reads
  * it reads NaN, and one that writes it fails the point.
- *   emulate [--regions] LIST      lines "kernel MxN dtype k=v,... [pad=P]" */
+ *   emulate [--regions] LIST      lines "kernel MxN dtype k=v,... [pad=P | every=E]" (every:
+ *                                 --regions-every) */
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,6 +141,12 @@ stamps_check(const Stamps *rg, const Compile *c, Diag *d)
 	if (!c->cfg.dynamic && t.blocks != want)
 		return diag(d, "%lld slots stamped, the sampling rule names %lld",
 			    (long long)t.blocks, (long long)want);
+	/* every block stamped: each CTA's whole life, for every CTA that ran one (a static order:
+	 * the first min(grid, slots)) */
+	int64_t lived = info->slots < ctas ? info->slots : ctas;
+	if (info->every == 1 && (!t.lives || (!c->cfg.dynamic && t.lives_ctas != lived)))
+		return diag(d, "every block stamped, yet %lld CTAs' lives measured, not %lld",
+			    (long long)(t.lives ? t.lives_ctas : 0), (long long)lived);
 	for (int i = 0; i < t.n; i++) {
 		/* the sums over rows after the grid's blocks: the last CTA of each group (two or
 		 * more groups from two CTAs on) waits for every group, so its last slot's tail ends
@@ -296,16 +303,19 @@ main(int argc, char **argv)
 	while (fgets(line, sizeof line, f)) {
 		char kn[64], dt[16], cfg[256], path[128], extra[32] = "";
 		long long M, N, pad = 0;
+		int every = 0;
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		line[strcspn(line, "\n")] = 0;
 		int got =
 		    sscanf(line, "%63s %lldx%lld %15s %255s %31s", kn, &M, &N, dt, cfg, extra);
-		if (got < 5 || (got == 6 && (sscanf(extra, "pad=%lld", &pad) != 1 || pad < 1))) {
+		if (got < 5 || (got == 6 && !(sscanf(extra, "pad=%lld", &pad) == 1 && pad >= 1) &&
+				!(sscanf(extra, "every=%d", &every) == 1 && every >= 1))) {
 			fprintf(stderr, "%s: bad line: %s\n", argv[1], line);
 			return 1;
 		}
-		Compile c = {.arch = "sm_90", .M = M, .N = N, .regions = regions};
+		Compile c = {
+		    .arch = "sm_90", .M = M, .N = N, .regions = regions, .regions_every = every};
 		if (strstr(kn, ".rk")) /* a kernel file of its own */
 			snprintf(path, sizeof path, "%s", kn);
 		else
