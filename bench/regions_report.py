@@ -19,7 +19,8 @@ Per kernel, from OUT/K.plain.log, K.regions.log, K.onewave.log and K.explain.jso
                             region, its blocks summed) added up, over that launch's time
   max/launch                the longest CTA's life over it
 The report also sets the medians over CTAs against the stamps' span (the first stamp to the
-last), which leaves out what no CTA's stamps see: the launch's start and its end.
+last), which leaves out what no CTA's stamps see: the launch's start and its end; and against
+the launch less its floor (rkc run --regions times an empty kernel of the same grid and block).
 Bar 2 asks the medians to add up to within 10% of the kernel's time and the stamps to cost at
 most 5% on shapes moving at least 64 MB (every shape here). Where a CTA lives for the whole
 launch (one wave) the medians over CTAs of each region add up to the kernel's time less what no
@@ -146,6 +147,11 @@ def main():
                         "max": ratio(num(one.get("life_max_us")), ol),
                         "med_span": ratio(num(one.get("lives_sum_med_us")),
                                           num(one.get("span_us"))),
+                        "floor": num(one.get("floor_us")),
+                        "med_floor": ratio(num(one.get("lives_sum_med_us")),
+                                           ol - num(one.get("floor_us"))
+                                           if ol and num(one.get("floor_us")) is not None
+                                           and ol > num(one.get("floor_us")) else None),
                         "level": ratio(num(one.get("sum_level_us")), ol),
                         "dominant": one.get("dominant", "?"),
                         "status": one_res.get("status", "ERROR")}
@@ -191,6 +197,12 @@ def main():
               "median %.1f" % (outside[0], outside[-1], outside[len(outside) // 2]))
     print("  the medians over CTAs within 10%% of the stamps' span, one-wave grid: %d of %d" % within(
         [r["one"]["med_span"] if r["one"] else None for r in rows], 0.1))
+    floors = sorted(r["one"]["floor"] for r in rows if r["one"] and r["one"]["floor"])
+    if floors:
+        print("    a launch's floor (an empty kernel of the same grid and block): %.1f to %.1f us, "
+              "median %.1f" % (floors[0], floors[-1], floors[len(floors) // 2]))
+        print("  the medians over CTAs within 10%% of the launch less its floor, one-wave grid: "
+              "%d of %d" % within([r["one"]["med_floor"] if r["one"] else None for r in rows], 0.1))
     print("  a CTA's time from the medians within 10%% of the launch, the policy's config: %d of %d" % within(
         [r["med"] for r in rows], 0.1))
     print("  kernel-level column within 10%% of the launch, the policy's config: %d of %d" % within(

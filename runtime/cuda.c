@@ -55,6 +55,7 @@ struct Gpu {
 	CUdeviceptr flush; /* read before each timed launch to evict the L2 (ensure_flush) */
 	size_t flush_bytes;
 	GpuFn *flush_fn; /* the kernel that reads it (FLUSH_PTX) */
+	GpuFn *empty_fn; /* a kernel that does nothing (EMPTY_PTX, gpu_floor) */
 	char desc[256];
 };
 
@@ -156,6 +157,7 @@ gpu_close(Gpu *g)
 	if (g->flush)
 		g->MemFree(g->flush);
 	gpu_unload(g, g->flush_fn);
+	gpu_unload(g, g->empty_fn);
 	g->DevicePrimaryCtxRelease(g->dev);
 	dlclose(g->lib);
 	free(g);
@@ -440,6 +442,35 @@ gpu_time_once(Gpu *g, GpuFn *f, const Manifest *m, void **args, double *us, Diag
 		return -1;
 	*us = ms * 1e3;
 	return 0;
+}
+
+/* A launch's floor: a kernel that returns at once, launched with m's grid and block (no shared
+ * memory, cluster or cooperation) and timed as gpu_time_once times one, the median of
+ * FLOOR_REPS. What the events of a launch count that no CTA's work does: the launch itself, the
+ * CTAs' dispatch and retirement. */
+static const char EMPTY_PTX[] = ".version 7.0\n.target sm_80\n.address_size 64\n"
+				".visible .entry rkc_empty()\n{\n\tret;\n}\n";
+enum { FLOOR_REPS = 21 };
+
+int
+gpu_floor(Gpu *g, const Manifest *m, double *us, Diag *d)
+{
+	if (ensure_flush(g, d) ||
+	    (!g->empty_fn && !(g->empty_fn = gpu_load(g, EMPTY_PTX, "rkc_empty", d))))
+		return -1;
+	Manifest *e = calloc(1, sizeof *e);
+	if (!e)
+		return diag(d, "out of memory for a launch's floor");
+	memcpy(e->grid, m->grid, sizeof e->grid);
+	memcpy(e->block, m->block, sizeof e->block);
+	e->cluster[0] = e->cluster[1] = e->cluster[2] = 1;
+	void *none[1] = {NULL};
+	double ms[FLOOR_REPS];
+	int rc = time_loop(g, g->empty_fn, e, none, 0, 0, 0, FLOOR_REPS, ms, d);
+	if (!rc)
+		*us = median(ms, FLOOR_REPS) * 1e3;
+	free(e);
+	return rc;
 }
 
 int

@@ -272,6 +272,15 @@ regions_report(Buf *b, const RegionTable *t)
 		   "step %.0f ns\n",
 		   t->kernel_us, t->span_us, (long long)t->blocks, t->every, (long long)t->ctas,
 		   t->resident, t->tick_ns);
+	/* the kernel's time less what an empty launch of its grid takes: what the CTAs' stamps can
+	 * see at most */
+	double work = t->kernel_us - t->floor_us, w = work > 0 ? 100 / work : 0;
+	if (t->floor_us > 0)
+		buf_printf(
+		    b,
+		    "  launch floor: an empty kernel of this grid and block takes %.2f us; the "
+		    "kernel less it: %.2f us\n",
+		    t->floor_us, work);
 	if (t->per_sm > 0)
 		buf_printf(b, "  occupancy: %d CTAs an SM x %d SMs; %lld CTAs are %.2f wave(s)\n",
 			   t->per_sm, t->sms, (long long)t->grid,
@@ -299,15 +308,16 @@ regions_report(Buf *b, const RegionTable *t)
 		   "  per block: medians sum to %.3f us (a block's median %.3f us); %.2f blocks a "
 		   "CTA: %.3f us (%.1f%% of the kernel's time)\n",
 		   t->sum_med_us, t->block_med_us, t->blocks_per_cta, t->cta_us, k * t->cta_us);
-	if (t->lives)
-		buf_printf(
-		    b,
-		    "  per CTA: the regions' medians over the %lld CTAs sum to %.3f us "
-		    "(%.1f%% of the kernel's time); a CTA's life: median %.3f us, max %.3f us "
-		    "(%.1f%%)\n",
-		    (long long)t->lives_ctas, t->lives_sum_med_us, k * t->lives_sum_med_us,
-		    t->life_med_us, t->life_max_us, k * t->life_max_us);
-	else
+	if (t->lives) {
+		buf_printf(b,
+			   "  per CTA: the regions' medians over the %lld CTAs sum to %.3f us "
+			   "(%.1f%% of the kernel's time",
+			   (long long)t->lives_ctas, t->lives_sum_med_us, k * t->lives_sum_med_us);
+		if (w > 0)
+			buf_printf(b, ", %.1f%% of it less the floor", w * t->lives_sum_med_us);
+		buf_printf(b, "); a CTA's life: median %.3f us, max %.3f us (%.1f%%)\n",
+			   t->life_med_us, t->life_max_us, k * t->life_max_us);
+	} else
 		buf_printf(
 		    b,
 		    "  per CTA: not measured (a grid's blocks stamped 1 in %d; --regions-every "

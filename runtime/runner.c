@@ -310,11 +310,11 @@ regions_launch(RunResult *r, Gpu *g, GpuFn *f, const Manifest *m, Args *l, Diag 
 	uint64_t *st = malloc(bytes);
 	double us = 0;
 	int per_sm = 0, sms = 0;
-	int rc = !st || gpu_launch(g, f, m, l->args, d) || gpu_fill(g, l->dev[i], 0, bytes, d) ||
-		 gpu_time_once(g, f, m, l->args, &us, d) ||
-		 gpu_download(g, st, l->dev[i], bytes, d) ||
-		 regions_reduce(&r->regions, &m->regions, st, nctas, d) ||
-		 gpu_occupancy(g, f, m, &per_sm, &sms, d);
+	int rc =
+	    !st || gpu_launch(g, f, m, l->args, d) || gpu_fill(g, l->dev[i], 0, bytes, d) ||
+	    gpu_time_once(g, f, m, l->args, &us, d) || gpu_download(g, st, l->dev[i], bytes, d) ||
+	    regions_reduce(&r->regions, &m->regions, st, nctas, d) ||
+	    gpu_occupancy(g, f, m, &per_sm, &sms, d) || gpu_floor(g, m, &r->regions.floor_us, d);
 	if (!st)
 		diag(d, "out of memory for %zu bytes of region stamps", bytes);
 	free(st);
@@ -424,16 +424,17 @@ run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r)
 		   m->config);
 	if (r->has_regions) {
 		const RegionTable *t = &r->regions;
-		buf_printf(b,
-			   "REGIONS kernel=%s dtype=%s M=%lld N=%lld kernel_us=%.2f span_us=%.2f "
-			   "sum_med_us=%.3f block_med_us=%.3f blocks_per_cta=%.2f cta_us=%.3f "
-			   "dominant=%s share=%.1f tick_ns=%.0f ctas=%lld blocks=%lld every=%d "
-			   "sum_level_us=%.3f resident=%.1f per_sm=%d sms=%d grid=%lld",
-			   k->name, dt, (long long)m->M, (long long)m->N, t->kernel_us, t->span_us,
-			   t->sum_med_us, t->block_med_us, t->blocks_per_cta, t->cta_us,
-			   t->r[t->dominant].name, 100 * t->r[t->dominant].share, t->tick_ns,
-			   (long long)t->ctas, (long long)t->blocks, t->every, t->sum_level_us,
-			   t->resident, t->per_sm, t->sms, (long long)t->grid);
+		buf_printf(
+		    b,
+		    "REGIONS kernel=%s dtype=%s M=%lld N=%lld kernel_us=%.2f span_us=%.2f "
+		    "sum_med_us=%.3f block_med_us=%.3f blocks_per_cta=%.2f cta_us=%.3f "
+		    "dominant=%s share=%.1f tick_ns=%.0f ctas=%lld blocks=%lld every=%d "
+		    "sum_level_us=%.3f resident=%.1f per_sm=%d sms=%d grid=%lld floor_us=%.2f",
+		    k->name, dt, (long long)m->M, (long long)m->N, t->kernel_us, t->span_us,
+		    t->sum_med_us, t->block_med_us, t->blocks_per_cta, t->cta_us,
+		    t->r[t->dominant].name, 100 * t->r[t->dominant].share, t->tick_ns,
+		    (long long)t->ctas, (long long)t->blocks, t->every, t->sum_level_us,
+		    t->resident, t->per_sm, t->sms, (long long)t->grid, t->floor_us);
 		if (t->lives)
 			buf_printf(b, " lives_sum_med_us=%.3f life_med_us=%.3f life_max_us=%.3f",
 				   t->lives_sum_med_us, t->life_med_us, t->life_max_us);

@@ -98,6 +98,7 @@ typedef struct {
 	int64_t ctas;	       /* CTAs that stamped a block */
 	int64_t blocks;	       /* slots stamped: row blocks (CTAs without a persistent grid) */
 	double kernel_us;      /* the launch's time (events) */
+	double floor_us;       /* an empty kernel's launch of the same grid and block (gpu_floor) */
 	double span_us;	       /* the first start to the last end, over the stamped blocks */
 	double sum_med_us;     /* the regions' medians summed: a row block's time */
 	double block_med_us;   /* the median of a stamped block's time */
@@ -248,6 +249,9 @@ int gpu_time(Gpu *g, GpuFn *f, const Manifest *m, void **args, double *median_us
 	     Diag *d);
 /* The GPU time of one launch after the L2 is flushed as gpu_time flushes it. */
 int gpu_time_once(Gpu *g, GpuFn *f, const Manifest *m, void **args, double *us, Diag *d);
+/* The GPU time of an empty kernel launched with m's grid and block (no shared memory, cluster or
+ * cooperation), timed as gpu_time_once times one: a launch's floor, median of several. */
+int gpu_floor(Gpu *g, const Manifest *m, double *us, Diag *d);
 /* Device-to-device copy bandwidth, bytes read plus written, GB/s (median of several). */
 int gpu_copy_gbps(Gpu *g, double *gbps, Diag *d);
 

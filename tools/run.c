@@ -72,13 +72,14 @@ regions_json(const RegionTable *t)
 							    s->wait_max_ns / 1e3));
 		json_array_append_new(list, o);
 	}
-	json_t *o = json_pack(
-	    "{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:i,s:f,s:s,s:o}", "kernel_us", t->kernel_us,
-	    "span_us", t->span_us, "sum_median_us", t->sum_med_us, "sum_kernel_level_us",
-	    t->sum_level_us, "block_median_us", t->block_med_us, "blocks_per_cta",
-	    t->blocks_per_cta, "cta_us", t->cta_us, "timer_step_ns", t->tick_ns, "ctas",
-	    (json_int_t)t->ctas, "blocks", (json_int_t)t->blocks, "every", t->every, "resident",
-	    t->resident, "dominant", t->r[t->dominant].name, "list", list);
+	json_t *o =
+	    json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:i,s:f,s:s,s:o}", "kernel_us",
+		      t->kernel_us, "floor_us", t->floor_us, "span_us", t->span_us, "sum_median_us",
+		      t->sum_med_us, "sum_kernel_level_us", t->sum_level_us, "block_median_us",
+		      t->block_med_us, "blocks_per_cta", t->blocks_per_cta, "cta_us", t->cta_us,
+		      "timer_step_ns", t->tick_ns, "ctas", (json_int_t)t->ctas, "blocks",
+		      (json_int_t)t->blocks, "every", t->every, "resident", t->resident, "dominant",
+		      t->r[t->dominant].name, "list", list);
 	if (t->lives)
 		json_object_update_new(o, json_pack("{s:{s:I,s:f,s:f,s:f}}", "lives", "ctas",
 						    (json_int_t)t->lives_ctas, "sum_median_us",

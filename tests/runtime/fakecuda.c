@@ -317,6 +317,9 @@ launch(CUfunction f, const unsigned *dims, unsigned smem, unsigned cluster, int 
 			return CUDA_ERROR_INVALID_VALUE;
 	if (!args)
 		return CUDA_ERROR_INVALID_VALUE;
+	/* events are 10 us apart; the runner's empty kernel (a launch's floor) takes 3 */
+	if (!strcmp(((const Module *)f)->entry, "rkc_empty"))
+		clock_us -= 7;
 	log_launch((const Module *)f, dims, smem, cluster, coop, args);
 	scribble((const Module *)f, args);
 	stamp(((const Module *)f)->ptx, dims[0] * dims[1] * dims[2], args);

@@ -48,22 +48,24 @@ expect 1 "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE" "status=ERROR" -- \
 # --regions: compiled with stamps, one more launch whose made-up stamps (fakecuda.c: CTA c
 # from 10^6 + 1000c ns, region r lasting 50 + 5r ns) become the table; rms_norm persistent is
 # load, combine0, body1 and rows, each block (a CTA) 230 ns, 64 over 63.23 us (64 row blocks:
-# every one stamped); the fake's occupancy is two CTAs an SM. Without stamps written the runner
+# every one stamped); the fake's occupancy is two CTAs an SM, and its empty kernel (the
+# launch's floor) takes 3 of the 10 us between two events. Without stamps written the runner
 # says so; a manifest without regions is refused.
 expect 0 "  regions: one launch, L2 flushed: kernel 10.00 us, stamps span 63.23 us, 64 row blocks stamped (1 in 1) by 64 CTAs, 0.2 resident on average, timer step 50 ns" \
 	"  occupancy: 2 CTAs an SM x 4 SMs; 64 CTAs are 8.00 wave(s)" \
 	"  load                    64      0.050      0.050      0.050   21.7%     13.746" \
 	"  rows                    64      0.065      0.065      0.065   28.3%     17.869" \
 	"per block: medians sum to 0.230 us (a block's median 0.230 us); 1.00 blocks a CTA: 0.230 us (2.3% of the kernel's time)" \
-	"  per CTA: the regions' medians over the 64 CTAs sum to 0.230 us (2.3% of the kernel's time); a CTA's life: median 0.230 us, max 0.230 us (2.3%)" \
+	"  launch floor: an empty kernel of this grid and block takes 3.00 us; the kernel less it: 7.00 us" \
+	"  per CTA: the regions' medians over the 64 CTAs sum to 0.230 us (2.3% of the kernel's time, 3.3% of it less the floor); a CTA's life: median 0.230 us, max 0.230 us (2.3%)" \
 	"kernel level: CTA-time over the CTAs resident on average sums to 63.230 us (632.3% of the kernel's time); dominant: rows (28.3%)" \
-	"REGIONS kernel=rms_norm dtype=bf16 M=64 N=128 kernel_us=10.00 span_us=63.23 sum_med_us=0.230 block_med_us=0.230 blocks_per_cta=1.00 cta_us=0.230 dominant=rows share=28.3 tick_ns=50 ctas=64 blocks=64 every=1 sum_level_us=63.230 resident=0.2 per_sm=2 sms=4 grid=64 lives_sum_med_us=0.230 life_med_us=0.230 life_max_us=0.230" \
+	"REGIONS kernel=rms_norm dtype=bf16 M=64 N=128 kernel_us=10.00 span_us=63.23 sum_med_us=0.230 block_med_us=0.230 blocks_per_cta=1.00 cta_us=0.230 dominant=rows share=28.3 tick_ns=50 ctas=64 blocks=64 every=1 sum_level_us=63.230 resident=0.2 per_sm=2 sms=4 grid=64 floor_us=3.00 lives_sum_med_us=0.230 life_med_us=0.230 life_max_us=0.230" \
 	"RESULT kernel=rms_norm dtype=bf16 M=64 N=128 status=unchecked" -- \
 	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --regions --config m_block=1
 expect 0 '"regions":{"block_median_us":0.23,"blocks":64,"blocks_per_cta":1.0,"cta_us":0.23,"ctas":64,"dominant":"rows","every":1,' \
 	'{"blocks":64,"cta_max_us":0.055,"cta_median_us":0.055,"kernel_level_us":15.12021739,"max_us":0.055,"mean_us":0.055,"median_us":0.055,"name":"combine0","share":0.2391304348}' \
 	'"lives":{"ctas":64,"life_max_us":0.23,"life_median_us":0.23,"sum_median_us":0.23}' \
-	'"per_sm":2,"resident":0.2328008857' '"sum_kernel_level_us":63.23' '"waves":8.0' -- \
+	'"floor_us":3.0' '"per_sm":2,"resident":0.2328008857' '"sum_kernel_level_us":63.23' '"waves":8.0' -- \
 	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --regions --config m_block=1 --json
 # Under a persistent grid of 3 CTAs a slot a row block, and a `between` region from a block's end
 # to the loop's head (the fake's slot s is CTA s % 3's, 300 ns each): a CTA walks 64 / 3 blocks,
@@ -78,8 +80,8 @@ expect 0 "stamps span 8.30 us, 64 row blocks stamped (1 in 1) by 3 CTAs, 2.3 res
 	"  load                    64      0.050      0.050      0.050   16.7%      1.383      1.050      1.100" \
 	"  between                 64      0.070      0.070      0.070   23.3%      1.937      1.470      1.540" \
 	"per block: medians sum to 0.300 us (a block's median 0.300 us); 21.33 blocks a CTA: 6.400 us (64.0% of the kernel's time)" \
-	"  per CTA: the regions' medians over the 3 CTAs sum to 6.300 us (63.0% of the kernel's time); a CTA's life: median 6.300 us, max 6.600 us (66.0%)" \
-	"ctas=3 blocks=64 every=1 sum_level_us=8.300 resident=2.3 per_sm=2 sms=4 grid=3 lives_sum_med_us=6.300 life_med_us=6.300 life_max_us=6.600" -- \
+	"  per CTA: the regions' medians over the 3 CTAs sum to 6.300 us (63.0% of the kernel's time, 90.0% of it less the floor); a CTA's life: median 6.300 us, max 6.600 us (66.0%)" \
+	"ctas=3 blocks=64 every=1 sum_level_us=8.300 resident=2.3 per_sm=2 sms=4 grid=3 floor_us=3.00 lives_sum_med_us=6.300 life_med_us=6.300 life_max_us=6.600" -- \
 	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --regions --config m_block=1,grid=3
 expect 0 '"cta_median_us":1.05' '"lives":{"ctas":3,"life_max_us":6.6,"life_median_us":6.3,"sum_median_us":6.3}' -- \
 	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --regions --config m_block=1,grid=3 --json
