@@ -99,8 +99,9 @@ typedef struct {
 	 * block's [M,N] loads a block ahead, else NULL */
 	LLVMValueRef *given_row;
 
-	/* --regions' sampling under a grid: the held [N] inputs are unpacked in each copy of the
-	 * block (lower_load_tile), so that the copies hold no more registers across the loop */
+	/* under a grid that holds its [N] inputs: they are unpacked in each block (and in each copy
+	 * of it under --regions' sampling; lower_load_tile), so that no unpacked copy is held
+	 * across the loop */
 	int held_in_block;
 
 	/* colsum: per instruction, a colsum's E partials of the thread's columns, else NULL */

@@ -336,7 +336,8 @@ load_raw(Lower *L, const Instr *in, const Chunk *ch)
 /* Raw vector v of bytes bytes through a `mov` that names the block's row (a pure inline asm, so
  * it orders no memory access, but one LICM cannot hoist out of the grid's loop): an [N] input a
  * grid holds across its blocks is then unpacked in the block that uses it, not once before the
- * loop, which would hold twice the registers (bf16 as f32) across the block's code. */
+ * loop, which would hold twice the registers (bf16 as f32) across the block's code
+ * (layer_norm_backward bf16 8192x8192: 127 -> 124 registers, 164.2 -> 158.4 us on the H100). */
 static LLVMValueRef
 held_in_block(Lower *L, LLVMValueRef v, int bytes)
 {

@@ -110,7 +110,6 @@ block_code(Lower *L, LLVMValueRef rb, LLVMValueRef sampled, int barrier, LLVMVal
 	}
 	Snap s;
 	snap_take(L, &s);
-	L->held_in_block = 1;
 	/* the plain copy first, and the stamped one marked unlikely: the layout and the schedule
 	 * of the blocks most CTAs run are the plain kernel's */
 	LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(L->cx, L->fn, "block.plain");
@@ -326,6 +325,8 @@ grid_loop(Lower *L)
 		if (cur[i])
 			L->given[i] = cur[i];
 	L->given_row = rcur;
+	/* the held [N] inputs unpacked in each block, not hoisted before the loop (held_in_block) */
+	L->held_in_block = held;
 	/* the next block's partials and ticket reuse the shared words this block read: a barrier */
 	block_code(L, rb, sampled, sm.red_bytes > 0, NULL);
 	L->given_row = NULL;
