@@ -141,17 +141,14 @@ def main():
             ol = num(one.get("kernel_us"))
             g = re.search(r'"grid":(\d+)', one_res.get("config", ""))
             per_sm, sms, ctas = num(one.get("per_sm")), num(one.get("sms")), num(one.get("grid"))
+            lives, fl = num(one.get("lives_sum_med_us")), num(one.get("floor_us"))
             r["one"] = {"grid": int(g.group(1)) if g else None, "launch": ol,
                         "waves": ctas / (per_sm * sms) if per_sm and sms and ctas else None,
                         "med": ratio(num(one.get("lives_sum_med_us", one.get("cta_us"))), ol),
                         "max": ratio(num(one.get("life_max_us")), ol),
-                        "med_span": ratio(num(one.get("lives_sum_med_us")),
-                                          num(one.get("span_us"))),
-                        "floor": num(one.get("floor_us")),
-                        "med_floor": ratio(num(one.get("lives_sum_med_us")),
-                                           ol - num(one.get("floor_us"))
-                                           if ol and num(one.get("floor_us")) is not None
-                                           and ol > num(one.get("floor_us")) else None),
+                        "med_span": ratio(lives, num(one.get("span_us"))),
+                        "floor": fl,
+                        "med_floor": ratio(lives, ol - fl if ol and fl and ol > fl else None),
                         "level": ratio(num(one.get("sum_level_us")), ol),
                         "dominant": one.get("dominant", "?"),
                         "status": one_res.get("status", "ERROR")}
