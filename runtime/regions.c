@@ -135,7 +135,6 @@ lives_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, const
 			t->life_max_us = max / 1e3;
 		}
 	}
-	t->lives = 1;
 	free(tot);
 	free(v);
 	free(ran);
@@ -247,7 +246,6 @@ regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int
 			t->r[r].cta_med_ns = t->r[r].med_ns;
 			t->r[r].cta_max_ns = t->r[r].max_ns;
 		}
-		t->lives = 1;
 		t->lives_ctas = t->blocks;
 		t->lives_sum_med_us = t->sum_med_us;
 		t->life_med_us = t->block_med_us;
@@ -286,7 +284,7 @@ regions_report(Buf *b, const RegionTable *t)
 			   t->per_sm, t->sms, (long long)t->grid,
 			   (double)t->grid / ((double)t->per_sm * t->sms));
 	/* under a grid with every block stamped, a CTA's time in a region is its blocks' summed */
-	int ctas = t->lives && t->blocks_per_cta > 1;
+	int ctas = t->lives_ctas > 0 && t->blocks_per_cta > 1;
 	buf_printf(b, "  %-18s %7s %10s %10s %10s %7s %10s", "region", "blocks", "median us",
 		   "mean us", "max us", "share", "kernel us");
 	if (ctas)
@@ -308,7 +306,7 @@ regions_report(Buf *b, const RegionTable *t)
 		   "  per block: medians sum to %.3f us (a block's median %.3f us); %.2f blocks a "
 		   "CTA: %.3f us (%.1f%% of the kernel's time)\n",
 		   t->sum_med_us, t->block_med_us, t->blocks_per_cta, t->cta_us, k * t->cta_us);
-	if (t->lives) {
+	if (t->lives_ctas > 0) {
 		buf_printf(b,
 			   "  per CTA: the regions' medians over the %lld CTAs sum to %.3f us "
 			   "(%.1f%% of the kernel's time",

@@ -435,7 +435,7 @@ run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r)
 		    t->r[t->dominant].name, 100 * t->r[t->dominant].share, t->tick_ns,
 		    (long long)t->ctas, (long long)t->blocks, t->every, t->sum_level_us,
 		    t->resident, t->per_sm, t->sms, (long long)t->grid, t->floor_us);
-		if (t->lives)
+		if (t->lives_ctas > 0)
 			buf_printf(b, " lives_sum_med_us=%.3f life_med_us=%.3f life_max_us=%.3f",
 				   t->lives_sum_med_us, t->life_med_us, t->life_max_us);
 		buf_puts(b, "\n");

@@ -89,7 +89,8 @@ typedef struct {
 	int64_t blocks;
 	double med_ns, mean_ns, max_ns, share, level_us;
 	double wait_med_ns, wait_max_ns;
-	double cta_med_ns, cta_max_ns; /* over CTAs of a CTA's time in it (RegionTable.lives) */
+	double cta_med_ns,
+	    cta_max_ns; /* over CTAs of a CTA's time in it (RegionTable.lives_ctas) */
 } RegionStat;
 typedef struct {
 	RegionStat r[MAX_MREGIONS];
@@ -110,10 +111,9 @@ typedef struct {
 	double tick_ns; /* the smallest step between two different stamps: the timer's resolution */
 	int dominant;	/* the region with the largest share */
 	/* CTAs' whole lives, when the stamps hold them (every block stamped, or a block a CTA):
-	 * lives, the CTAs, the regions' medians over CTAs of a CTA's time in each (cta_med_ns)
-	 * summed, and the median and max of a CTA's life (its blocks' times summed); 0 under a
-	 * sampled grid */
-	int lives;
+	 * the CTAs (0 under a sampled grid: none measured), the regions' medians over CTAs of a
+	 * CTA's time in each (cta_med_ns) summed, and the median and max of a CTA's life (its
+	 * blocks' times summed) */
 	int64_t lives_ctas;
 	double lives_sum_med_us, life_med_us, life_max_us;
 	/* the launch's occupancy, when the runner knows it (0 else): CTAs an SM, SMs, waves */

@@ -62,7 +62,7 @@ regions_json(const RegionTable *t)
 				      (json_int_t)s->blocks, "median_us", s->med_ns / 1e3,
 				      "mean_us", s->mean_ns / 1e3, "max_us", s->max_ns / 1e3,
 				      "share", s->share, "kernel_level_us", s->level_us);
-		if (t->lives)
+		if (t->lives_ctas > 0)
 			json_object_update_new(o, json_pack("{s:f,s:f}", "cta_median_us",
 							    s->cta_med_ns / 1e3, "cta_max_us",
 							    s->cta_max_ns / 1e3));
@@ -80,7 +80,7 @@ regions_json(const RegionTable *t)
 		      "timer_step_ns", t->tick_ns, "ctas", (json_int_t)t->ctas, "blocks",
 		      (json_int_t)t->blocks, "every", t->every, "resident", t->resident, "dominant",
 		      t->r[t->dominant].name, "list", list);
-	if (t->lives)
+	if (t->lives_ctas > 0)
 		json_object_update_new(o, json_pack("{s:{s:I,s:f,s:f,s:f}}", "lives", "ctas",
 						    (json_int_t)t->lives_ctas, "sum_median_us",
 						    t->lives_sum_med_us, "life_median_us",

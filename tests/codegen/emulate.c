@@ -144,9 +144,9 @@ stamps_check(const Stamps *rg, const Compile *c, Diag *d)
 	/* every block stamped: each CTA's whole life, for every CTA that ran one (a static order:
 	 * the first min(grid, slots)) */
 	int64_t lived = info->slots < ctas ? info->slots : ctas;
-	if (info->every == 1 && (!t.lives || (!c->cfg.dynamic && t.lives_ctas != lived)))
+	if (info->every == 1 && (t.lives_ctas == 0 || (!c->cfg.dynamic && t.lives_ctas != lived)))
 		return diag(d, "every block stamped, yet %lld CTAs' lives measured, not %lld",
-			    (long long)(t.lives ? t.lives_ctas : 0), (long long)lived);
+			    (long long)t.lives_ctas, (long long)lived);
 	for (int i = 0; i < t.n; i++) {
 		/* the sums over rows after the grid's blocks: the last CTA of each group (two or
 		 * more groups from two CTAs on) waits for every group, so its last slot's tail ends
