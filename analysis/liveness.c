@@ -256,14 +256,16 @@ live_bytes_model(const Kernel *k, Facts *f)
 	/* looped: one stretch a pass of the plan, what the pass evaluates per chunk and its
 	 * reductions. An online sum's exp(t - m) is computed inside the reduction, after the
 	 * chunk's max (a barrier within the chunk, at the pass's last fused max): its sub and exp
-	 * are the chunk's temporaries too. */
+	 * are the chunk's temporaries too. A colsum's operand is added into shared memory as it is
+	 * made (a looped row keeps its partials there). */
 	f->loop_bytes = 0;
 	for (int p = 0; p < plan->npasses; p++) {
 		const char *need = plan_need(plan, k, p);
 		int fmax = -1;
 		for (int i = 0; i < ni; i++) {
 			const Instr *x = &k->ins[i];
-			in[i] = need[i] || (op_is_reduce(x->op) && plan->pass[i] == p);
+			in[i] = (need[i] && x->op != OP_COLSUM) ||
+				(op_is_reduce(x->op) && plan->pass[i] == p);
 			if (!in[i] || plan->fused[i] < 0)
 				continue;
 			const Instr *e = &k->ins[k->vals[argval(x, 0)].def];

@@ -106,9 +106,12 @@ typedef struct {
 
 	/* colsum: per instruction, a colsum's E partials of the thread's columns, else NULL */
 	LLVMValueRef **csum;
-	/* smem=1 on persistent rows: the colsum partials' area of shared memory (csum is NULL
-	 * until colsum_finish reads them back), else NULL */
+	/* the colsum partials' area of shared memory (smem=1 on persistent rows, and looped rows;
+	 * csum is NULL until colsum_finish reads them back), else NULL */
 	LLVMValueRef csum_smem;
+	/* a looped row: the index (i64) of the chunk being lowered, whose partials colsum_local
+	 * adds to, else NULL */
+	LLVMValueRef csum_chunk;
 
 	/* --regions: the stamps' state (regions.c), else NULL */
 	struct LowerRegions *rg;
@@ -229,7 +232,7 @@ void lower_rows(Lower *L);
 
 /* >>> sums over rows (lower_colsum.c) */
 /* The partials at 0, before a persistent grid's loop (L->csum; NULL without colsums), in
- * registers or, under smem=1, in shared memory (L->csum_smem). */
+ * registers or in shared memory (L->csum_smem: smem=1 on a persistent row, a looped row). */
 void colsum_begin(Lower *L);
 /* In the loop's head: the partials as phis entered from pre (returned); colsum_close adds what
  * the back edge brings from latch, and the partials become the phis again (the loop's exit). */

@@ -5,15 +5,16 @@
 #include "codegen/lower.h"
 
 /*
- * A colsum needs a persistent grid of persistent rows whose rows start aligned (the validator
- * says so), so a thread sees the same columns in every row it walks: its E elements of the body
- * chunk. Each thread keeps a float partial per element, carried round the grid loop in phis
- * (colsum_phis, colsum_close), adding the element of every real row (colsum_local). Under smem=1
- * the partials live in shared memory instead, freeing their registers for the row: units of u =
- * min(vec, 4) floats, unit-major and thread-minor (csum_unit), so a warp's accesses are
- * consecutive and free of bank conflicts. Only the thread that owns a unit touches it, so no
- * barrier is needed; the accesses are volatile, so that LLVM cannot carry a partial round the
- * loop in a register again. colsum_finish reads them back into registers.
+ * A colsum needs a persistent grid whose rows start aligned (the validator says so), so a thread
+ * sees the same columns in every row it walks: its E elements of each chunk. On a persistent row
+ * each thread keeps a float partial per element, carried round the grid loop in phis
+ * (colsum_phis, colsum_close), adding the element of every real row (colsum_local). Under smem=1,
+ * and always on a looped row, the partials live in shared memory instead: units of u = min(vec,
+ * 4) floats, unit-major and thread-minor (csum_unit), so a warp's accesses are consecutive and
+ * free of bank conflicts; a looped row's chunk c has the units c * E/u on. Only the thread that
+ * owns a unit touches it, so no barrier is needed; the accesses are volatile, so that LLVM cannot
+ * carry a partial round the loop in a register again. colsum_finish reads them back into
+ * registers, a looped row's a chunk at a time.
  *
  * After the loop (colsum_finish) the partials go through the workspace (codegen_launch lays it
  * out; docs/codegen.md draws it): each of a CTA's m_block row groups writes its partial row, a
@@ -54,10 +55,18 @@ csum_u(Lower *L)
 	return L->vec < 4 ? L->vec : 4;
 }
 
-/* smem=1: the address of unit q of colsum instruction i's partials of this thread: unit q of
- * (colsum, row group) region r (r_block floats) is tpr units of u floats, one a thread. */
+/* In shared memory: the units of a region, one a lane per (chunk and) unit of u floats. */
+static int64_t
+csum_units(Lower *L)
+{
+	return smem_colsum_cols(&L->c->cfg, L->c->N) / L->tpr / csum_u(L);
+}
+
+/* In shared memory: the address of unit q (i64) of colsum instruction i's partials of this thread.
+ * Region r = (colsum, row group) holds csum_units units a lane, unit-major and thread-minor; on a
+ * looped row, chunk c's units are c * E/u on. */
 static LLVMValueRef
-csum_unit(Lower *L, int i, int q)
+csum_unit(Lower *L, int i, LLVMValueRef q)
 {
 	int ci = 0, u = csum_u(L);
 	for (int j = 0; j < i; j++)
@@ -65,7 +74,7 @@ csum_unit(Lower *L, int i, int q)
 	LLVMValueRef r = LLVMBuildAdd(L->b, ci64(L, (int64_t)ci * L->c->cfg.m_block),
 				      LLVMBuildZExt(L->b, L->grp, L->i64, ""), "");
 	LLVMValueRef x =
-	    LLVMBuildAdd(L->b, LLVMBuildMul(L->b, r, ci64(L, L->E / u), ""), ci64(L, q), "");
+	    LLVMBuildAdd(L->b, LLVMBuildMul(L->b, r, ci64(L, csum_units(L)), ""), q, "");
 	x = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, x, ci64(L, L->tpr), ""), L->lane, "");
 	x = LLVMBuildMul(L->b, x, ci64(L, 4 * u), "");
 	return LLVMBuildGEP2(L->b, L->i8, L->csum_smem, &x, 1, "");
@@ -78,7 +87,7 @@ csum_unit_type(Lower *L)
 }
 
 static LLVMValueRef
-csum_load(Lower *L, int i, int q)
+csum_load(Lower *L, int i, LLVMValueRef q)
 {
 	LLVMValueRef v = LLVMBuildLoad2(L->b, csum_unit_type(L), csum_unit(L, i, q), "");
 	LLVMSetAlignment(v, 4 * (unsigned)csum_u(L));
@@ -87,11 +96,56 @@ csum_load(Lower *L, int i, int q)
 }
 
 static void
-csum_store(Lower *L, int i, int q, LLVMValueRef v)
+csum_store(Lower *L, int i, LLVMValueRef q, LLVMValueRef v)
 {
 	LLVMValueRef s = LLVMBuildStore(L->b, v, csum_unit(L, i, q));
 	LLVMSetAlignment(s, 4 * (unsigned)csum_u(L));
 	LLVMSetVolatile(s, 1);
+}
+
+/* unit q of the chunk being lowered: a looped row's chunk is L->csum_chunk */
+static LLVMValueRef
+csum_q(Lower *L, int q)
+{
+	if (!L->csum_chunk)
+		return ci64(L, q);
+	return LLVMBuildAdd(L->b, LLVMBuildMul(L->b, L->csum_chunk, ci64(L, L->E / csum_u(L)), ""),
+			    ci64(L, q), "");
+}
+
+/* A loop of i from 0 to n (i64) whose body is made by the caller between for_open and
+ * for_close. */
+typedef struct {
+	LLVMBasicBlockRef head, done;
+	LLVMValueRef i;
+} For;
+
+static For
+for_open(Lower *L, int64_t n, const char *name)
+{
+	For f;
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+	f.head = LLVMAppendBasicBlockInContext(L->cx, L->fn, name);
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, name);
+	f.done = LLVMAppendBasicBlockInContext(L->cx, L->fn, name);
+	LLVMBuildBr(L->b, f.head);
+	LLVMPositionBuilderAtEnd(L->b, f.head);
+	f.i = LLVMBuildPhi(L->b, L->i64, "");
+	LLVMValueRef zero = ci64(L, 0);
+	LLVMAddIncoming(f.i, &zero, &pre, 1);
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, f.i, ci64(L, n), ""), body, f.done);
+	LLVMPositionBuilderAtEnd(L->b, body);
+	return f;
+}
+
+static void
+for_close(Lower *L, For *f)
+{
+	LLVMValueRef next = LLVMBuildAdd(L->b, f->i, ci64(L, 1), "");
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
+	LLVMBuildBr(L->b, f->head);
+	LLVMAddIncoming(f->i, &next, &latch, 1);
+	LLVMPositionBuilderAtEnd(L->b, f->done);
 }
 
 void
@@ -103,9 +157,17 @@ colsum_begin(Lower *L)
 		smem_layout(k, L->c->dtype, L->c->N, &L->c->cfg, &sm, NULL, NULL);
 		LLVMValueRef off = ci64(L, sm.colsum_off);
 		L->csum_smem = LLVMBuildGEP2(L->b, L->i8, L->dyn, &off, 1, "");
+		if (!L->c->cfg.persistent) { /* a looped row's chunks: a loop */
+			For f = for_open(L, csum_units(L), "colsum.zero");
+			for (int i = 0; i < k->nins; i++)
+				if (k->ins[i].op == OP_COLSUM)
+					csum_store(L, i, f.i, LLVMConstNull(csum_unit_type(L)));
+			for_close(L, &f);
+			return;
+		}
 		for (int i = 0; i < k->nins; i++)
 			for (int q = 0; k->ins[i].op == OP_COLSUM && q < L->E / csum_u(L); q++)
-				csum_store(L, i, q, LLVMConstNull(csum_unit_type(L)));
+				csum_store(L, i, ci64(L, q), LLVMConstNull(csum_unit_type(L)));
 		return;
 	}
 	L->csum = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
@@ -128,7 +190,7 @@ csum_read_back(Lower *L)
 		if (k->ins[i].op == OP_COLSUM) {
 			L->csum[i] = arena_alloc(L->a, sizeof(LLVMValueRef) * L->E);
 			for (int q = 0; q < L->E / u; q++) {
-				LLVMValueRef v = csum_load(L, i, q);
+				LLVMValueRef v = csum_load(L, i, csum_q(L, q));
 				for (int t = 0; t < u; t++)
 					L->csum[i][q * u + t] =
 					    u > 1 ? LLVMBuildExtractElement(L->b, v, ci32(L, t), "")
@@ -185,9 +247,11 @@ colsum_local(Lower *L, int i, const Chunk *ch)
 									      ci32(L, e - e0), "")
 						     : x;
 			}
-			if (L->csum_smem) /* smem=1: the unit's add, in shared memory */
-				csum_store(L, i, e0 / u,
-					   LLVMBuildFAdd(L->b, csum_load(L, i, e0 / u), unit, ""));
+			if (L->csum_smem) { /* the unit's add, in shared memory */
+				LLVMValueRef q = csum_q(L, e0 / u);
+				csum_store(L, i, q,
+					   LLVMBuildFAdd(L->b, csum_load(L, i, q), unit, ""));
+			}
 		}
 }
 
@@ -532,12 +596,21 @@ colsum_finish(Lower *L)
 	int64_t grp = codegen_ws_offset(&l, "colsum_groups", L->c->M);
 	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.done");
 	int nc = k->plan->ncolsum;
-	if (L->csum_smem)
-		csum_read_back(L);
 
-	/* each row group's partials into its slot: cta * m_block + group */
+	/* each row group's partials into its slot: cta * m_block + group; a looped row's a chunk
+	 * at a time */
 	LLVMValueRef slot = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, L->cta, ci64(L, g->m_block), ""),
 					 LLVMBuildZExt(L->b, L->grp, L->i64, ""), "");
+	For chunks = {0};
+	LLVMValueRef first = L->lofs;
+	if (!g->persistent) {
+		chunks = for_open(L, (L->c->N + g->r_block - 1) / g->r_block, "colsum.chunk");
+		L->csum_chunk = chunks.i;
+		first = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, chunks.i, ci64(L, g->r_block), ""),
+				     L->lofs, "");
+	}
+	if (L->csum_smem)
+		csum_read_back(L);
 	LLVMTypeRef vt = L->vec > 1 ? LLVMVectorType(L->f32, L->vec) : L->f32;
 	int align = L->vec * 4 < 16 ? L->vec * 4 : 16;
 	for (int i = 0, ci = 0; i < k->nins; i++) {
@@ -547,8 +620,8 @@ colsum_finish(Lower *L)
 		    LLVMBuildAdd(L->b, ci64(L, part + (int64_t)ci++ * lay.slots * lay.row_bytes),
 				 LLVMBuildMul(L->b, slot, ci64(L, lay.row_bytes), ""), "");
 		for (int j = 0; j < L->nvec; j++) {
-			LLVMValueRef col = LLVMBuildAdd(
-			    L->b, L->lofs, ci64(L, (long long)j * L->tpr * L->vec), "");
+			LLVMValueRef col =
+			    LLVMBuildAdd(L->b, first, ci64(L, (long long)j * L->tpr * L->vec), "");
 			LLVMBasicBlockRef next =
 			    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.part.next");
 			only_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, col, L->N, ""), next,
@@ -566,6 +639,10 @@ colsum_finish(Lower *L)
 			LLVMBuildBr(L->b, next);
 			LLVMPositionBuilderAtEnd(L->b, next);
 		}
+	}
+	if (!g->persistent) {
+		for_close(L, &chunks);
+		L->csum_chunk = NULL;
 	}
 
 	/* the last CTA of its group sums the group's slots into the group's row; in groups of one

@@ -8,9 +8,11 @@ chunk_body(Lower *L, const char *need, Red *rs, int n, const Chunk *ch)
 	const Kernel *k = L->k;
 	for (int i = 0; i < k->nins; i++) {
 		const Instr *in = &k->ins[i];
-		if (!need[i])
-			continue;
-		if (in->op == OP_STORE)
+		if (!need[i] || instr_is_colsum_store(k, in))
+			continue; /* a colsum's store is made once, after the last row */
+		if (in->op == OP_COLSUM)
+			colsum_local(L, i, ch);
+		else if (in->op == OP_STORE)
 			store_tile(L, in, ch);
 		else if (!op_is_reduce(in->op))
 			lower_tile(L, in, ch);
@@ -57,7 +59,11 @@ chunk_loop(Lower *L, const char *need, Red *rs, int n)
 		intr(L, "llvm.nvvm.cp.async.wait.group", NULL, &ahead, 1);
 	}
 	Chunk ch = chunk_at(L, c);
+	if (L->csum_smem) /* the chunk's colsum partials */
+		L->csum_chunk = LLVMBuildUDiv(L->b, LLVMBuildSub(L->b, c, L->body_lo, ""),
+					      ci64(L, L->c->cfg.r_block), "");
 	chunk_body(L, need, rs, n, &ch);
+	L->csum_chunk = NULL;
 	if (fill)
 		fill_chunk(L, LLVMBuildAdd(L->b, c, ci64(L, FILL_AHEAD * L->c->cfg.r_block), ""));
 	LLVMValueRef c2 = LLVMBuildAdd(L->b, c, ci64(L, L->c->cfg.r_block), "");

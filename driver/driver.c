@@ -113,12 +113,15 @@ stage_validate(const Request *rq, Result *r, Diag *d)
 		if (rq->k->plan->ncolsum)
 			return diag(
 			    d,
-			    "no persistent config of rows of N=%lld (%s, vec %d) fits a "
-			    "thread's registers, and a sum over rows (colsum) needs the row held "
-			    "in registers: it has no looped mode (docs/codegen.md, \"Sums over "
-			    "rows\")",
+			    "no config of rows of N=%lld (%s, vec %d) with a sum over rows "
+			    "(colsum) fits: no persistent row fits a thread's registers, and a "
+			    "looped row keeps its %d colsum partial(s) in shared memory, %d x N x "
+			    "4 = %lld bytes or more a CTA, where %s gives a CTA %d "
+			    "(docs/codegen.md, \"Sums over rows\")",
 			    (long long)rq->N, type_name(rq->dtype),
-			    config_vec(rq->k, rq->dtype, rq->N));
+			    config_vec(rq->k, rq->dtype, rq->N), rq->k->plan->ncolsum,
+			    rq->k->plan->ncolsum, (long long)rq->k->plan->ncolsum * rq->N * 4,
+			    r->target.arch, r->target.smem_per_cta);
 		return diag(d, "internal error: the %s policy chose a config it cannot emit: %s",
 			    policy_name(rq->policy), e.msg);
 	}

@@ -80,7 +80,7 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	 * partials, plus the 1 KiB a CTA the hardware reserves */
 	int64_t smem =
 	    (kept ? (int64_t)c->m_block * seg * f->kept_bytes : 0) +
-	    (smem_colsums(f->colsums, c) ? (int64_t)f->colsums * c->m_block * c->r_block * 4 : 0) +
+	    smem_colsum_bytes(f->colsums, c, N) +
 	    (int64_t)f->red_results * 4 *
 		((tpr > 32 ? c->num_warps : 0) + (segs > 1 && c->cluster > 1 ? c->m_block : 0));
 	if (smem > 0) {

@@ -300,18 +300,23 @@ int config_smem_warps(const Kernel *k);
  * warps, then, under a dynamic persistent grid, 16 bytes through which thread 0 hands its CTA the
  * next row block (the area's last 16), and under a cluster the partials its CTAs exchange. Dynamic,
  * given at launch: under smem=1 or 2, each [M,N] load a later pass reads again keeps its m_block
- * rows' segments, 16-byte aligned, in instruction order; under smem=1 on persistent rows, the
- * colsum partials (smem_colsums) from colsum_off: r_block floats a row group and colsum, placed
- * as codegen/lower_colsum.c says. */
+ * rows' segments, 16-byte aligned, in instruction order; then the colsum partials
+ * (smem_colsums) from colsum_off: smem_colsum_cols floats a row group and colsum, placed as
+ * codegen/lower_colsum.c says. */
 typedef struct {
 	int64_t red_bytes, cluster_bytes; /* static */
 	int64_t dyn_bytes;
 	int64_t colsum_off; /* where the colsum partials start in the dynamic area */
 } Smem;
-/* Whether c keeps the colsum partials in shared memory: smem=1 on a persistent row of a kernel
- * with sums over rows (ncolsum of them). Each thread's partials then take no registers across
+/* Whether c keeps the colsum partials in shared memory, for a kernel with sums over rows (ncolsum
+ * of them): smem=1 on a persistent row, and always on a looped one (whose chunks a thread cannot
+ * carry in registers round the chunk loop). Each thread's partials then take no registers across
  * the rows. */
 int smem_colsums(int ncolsum, const Config *c);
+/* The columns a row group's partials of one colsum cover there: r_block on a persistent row, the
+ * chunks that cover N on a looped one; and their bytes in all (0 where they are not kept). */
+int64_t smem_colsum_cols(const Config *c, int64_t N);
+int64_t smem_colsum_bytes(int ncolsum, const Config *c, int64_t N);
 /* The facts the register model reads under c: f, or where c keeps the colsum partials in shared
  * memory, a copy in tmp whose persistent peak is held_bytes_smem. */
 const Facts *smem_facts(const Facts *f, const Config *c, Facts *tmp);

@@ -230,14 +230,16 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 {
 	if (config_segments(c) > 1)
 		return;
-	/* a sum over rows takes a static grid, whatever the rows (it is the only mode it has); its
-	 * partials may go to shared memory (colsum_smem) */
+	/* a sum over rows takes a static grid, whatever the rows (it is the only mode it has); a
+	 * persistent row's partials may go to shared memory (colsum_smem), a looped row's always do
+	 */
 	int colsum = k->plan->ncolsum > 0;
 	for (int ahead = 0; ahead <= (c->persistent && config_rows_aligned(c, N)); ahead++)
 		for (int dyn = 0; dyn <= !colsum; dyn++)
 			for (int sm = c->smem; sm <= (colsum && c->persistent ? 1 : c->smem);
 			     sm++) {
-				if (sm && colsum && !colsum_smem(f, c, ahead, M, N, t))
+				if (sm && colsum && c->persistent &&
+				    !colsum_smem(f, c, ahead, M, N, t))
 					continue;
 				Config g = *c;
 				g.grid = GRID_PROBE;
@@ -367,6 +369,25 @@ drop_kept_rows(Cands *cs)
 	cs->n = n;
 }
 
+/* A sum over rows streams its rows (looped, the partials in shared memory) only where no
+ * persistent row fits. A looped row reads its row again each pass and loads and stores its
+ * partials in shared memory at every row, which the model does not charge; where a persistent row
+ * fits, it holds both in registers (docs/heuristics.md, "Sums over rows"). */
+static void
+drop_streamed_colsums(Cands *cs, const Facts *f)
+{
+	int held = 0;
+	for (int i = 0; i < cs->n; i++)
+		held |= cs->v[i].c.persistent;
+	if (!f->colsums || !held)
+		return;
+	int n = 0;
+	for (int i = 0; i < cs->n; i++)
+		if (cs->v[i].c.persistent)
+			cs->v[n++] = cs->v[i];
+	cs->n = n;
+}
+
 /* Every candidate at vector width vec (config_vec's, or the batch-invariant mode's). */
 static void
 enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
@@ -420,6 +441,7 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 			}
 	}
 	drop_kept_rows(cs);
+	drop_streamed_colsums(cs, f);
 }
 
 /* The best candidate that differs from b in the knob, or NULL. */
@@ -613,7 +635,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	else
 		choice_reason(out, "cluster=1: %s",
 			      vs(alt, sizeof alt, b, best_other(cs, b, K_CLUSTER)));
-	if (smem_colsums(f->colsums, c)) {
+	if (smem_colsums(f->colsums, c) && c->persistent) {
 		Facts tmp;
 		choice_reason(
 		    out,
@@ -621,7 +643,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    "memory (%lld bytes a CTA), not in registers: %d regs predicted, %d with them "
 		    "held; %d CTA(s) an SM; %s",
 		    f->colsums, (long long)(c->r_block / config_tpr(c)),
-		    (long long)f->colsums * c->m_block * c->r_block * 4, o->regs,
+		    (long long)smem_colsum_bytes(f->colsums, c, N), o->regs,
 		    o->regs -
 			regs_predict(smem_facts(f, c, &tmp), 1, c->r_block / config_tpr(c),
 				     c->vec) +
@@ -645,6 +667,14 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			      vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
 	else
 		choice_reason(out, "smem=0: %s", vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
+	if (smem_colsums(f->colsums, c) && !c->persistent)
+		choice_reason(out,
+			      "colsum partials: the %d of a thread's %lld columns (%lld a chunk) "
+			      "live in shared memory, %lld bytes a CTA: a streamed row cannot "
+			      "carry them round its chunk loop in registers",
+			      f->colsums, (long long)(smem_colsum_cols(c, N) / config_tpr(c)),
+			      (long long)(c->r_block / config_tpr(c)),
+			      (long long)smem_colsum_bytes(f->colsums, c, N));
 	int64_t blocks = cdiv(M, c->m_block);
 	if (c->grid > 0)
 		choice_reason(

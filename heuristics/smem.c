@@ -60,14 +60,27 @@ smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, in
 		s->dyn_bytes += bytes * c->m_block;
 	}
 	s->colsum_off = s->dyn_bytes;
-	if (smem_colsums(p->ncolsum, c))
-		s->dyn_bytes += (int64_t)p->ncolsum * c->m_block * c->r_block * 4;
+	s->dyn_bytes += smem_colsum_bytes(p->ncolsum, c, N);
 }
 
 int
 smem_colsums(int ncolsum, const Config *c)
 {
-	return c->smem == 1 && c->persistent && ncolsum > 0;
+	return ncolsum > 0 && (!c->persistent || c->smem == 1);
+}
+
+int64_t
+smem_colsum_cols(const Config *c, int64_t N)
+{
+	return c->persistent ? c->r_block : cdiv(N, c->r_block) * c->r_block;
+}
+
+int64_t
+smem_colsum_bytes(int ncolsum, const Config *c, int64_t N)
+{
+	if (!smem_colsums(ncolsum, c))
+		return 0;
+	return (int64_t)ncolsum * c->m_block * smem_colsum_cols(c, N) * 4;
 }
 
 const Facts *

@@ -144,13 +144,10 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    "ahead=1 needs rows that start aligned: N=%lld is not a multiple of "
 			    "vec=%d (the next row's head and tail would move)",
 			    (long long)N, c->vec);
-	if (k->plan->ncolsum && (!c->persistent || c->grid == 0))
-		return diag(
-		    d,
-		    "a sum over rows (colsum) needs persistent=1 and a persistent grid (grid "
-		    "over 0): each thread keeps its columns' partials over the rows its CTA "
-		    "walks; persistent=%d grid=%d",
-		    c->persistent, c->grid);
+	if (k->plan->ncolsum && c->grid == 0)
+		return diag(d,
+			    "a sum over rows (colsum) needs a persistent grid (grid over 0): each "
+			    "thread keeps its columns' partials over the rows its CTA walks");
 	if (k->plan->ncolsum && c->dynamic)
 		return diag(d,
 			    "dynamic=1: a sum over rows (colsum) takes a static grid (dynamic=0)");
@@ -187,6 +184,17 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    "most %d (a smaller m_block)",
 			    k->plan->nred, c->m_block, (long long)sm.cluster_bytes,
 			    (long long)(sm.red_bytes + sm.cluster_bytes), MAX_STATIC_SMEM);
+	if (sm.dyn_bytes > MAX_DYN_SMEM && smem_colsums(k->plan->ncolsum, c) && !c->persistent) {
+		int alone = smem_colsum_bytes(k->plan->ncolsum, c, N) <= MAX_DYN_SMEM;
+		return diag(d,
+			    "a looped row keeps its colsum partials in shared memory: %d row "
+			    "group(s) a CTA take %lld bytes%s; at most %d (%s)",
+			    c->m_block, (long long)sm.dyn_bytes,
+			    c->smem ? " with the rows kept on chip" : "", MAX_DYN_SMEM,
+			    c->smem && alone ? "smem=0"
+			    : c->m_block > 1 ? "a smaller m_block"
+					     : "the row is too wide for them");
+	}
 	if (sm.dyn_bytes > MAX_DYN_SMEM)
 		return diag(
 		    d,

@@ -150,8 +150,9 @@ gen_plus_one(Gen *g, const char *a, Shape sh)
 }
 
 /* Whether a failed compile's message is the driver's refusal of a sum over rows (colsum) with
- * no config: under helion2828, or a row too wide for registers (driver.c stage_validate). The
- * harnesses take those as answers, every other failure of a policy's own pick as a bug. */
+ * no config: under helion2828, or a row too wide for registers with partials too wide for shared
+ * memory (driver.c stage_validate). The harnesses take those as answers, every other failure of
+ * a policy's own pick as a bug. */
 static inline int
 gen_colsum_refusal(int ncolsum, const char *msg)
 {

@@ -89,7 +89,8 @@ for f in testdata/kernels/*.rk; do
 		if [ "$n" = 1 ]; then
 			clean explain "$f" --shape $s --dtype fp32
 		else
-			check 1 "rkc explain: error: no persistent config of rows of N=$n (f32, vec 4) fits a thread's registers, and a sum over rows (colsum) needs the row held in registers: it has no looped mode (docs/codegen.md, \"Sums over rows\")" \
+			nc=$(grep -c ' colsum ' "$f")
+			check 1 "rkc explain: error: no config of rows of N=$n (f32, vec 4) with a sum over rows (colsum) fits: no persistent row fits a thread's registers, and a looped row keeps its $nc colsum partial(s) in shared memory, $nc x N x 4 = $((nc * n * 4)) bytes or more a CTA, where sm_90 gives a CTA 232448 (docs/codegen.md, \"Sums over rows\")" \
 				explain "$f" --shape $s --dtype fp32
 		fi
 		check 1 "rkc explain: error: the helion2828 policy (Helion's seed rules) has no rule for a sum over rows (colsum); use --policy rkc" \
