@@ -793,7 +793,8 @@ rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target
 }
 
 /* Which fill a pick that keeps rows (smem=1) takes: cp.async from FILL_MIN_CHUNKS chunks a CTA's
- * first pass streams, where the validator accepts it (its copies are 4 bytes or more). */
+ * first pass streams, where the validator accepts it (its copies are 4 bytes or more). Under a
+ * persistent grid a CTA streams the chunks of every row block it walks. */
 static void
 settle_fill(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t)
 {
@@ -801,6 +802,8 @@ settle_fill(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 	if (c->smem != 1 || c->persistent)
 		return;
 	int64_t chunks = cdiv(cdiv(N, config_segments(c)), c->r_block);
+	if (c->grid > 0)
+		chunks *= cdiv(cdiv(M, c->m_block), c->grid);
 	g.smem = 2;
 	if (chunks < FILL_MIN_CHUNKS)
 		choice_reason(out,
