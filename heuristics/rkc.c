@@ -86,6 +86,9 @@ typedef struct {
 typedef struct {
 	Cand *v;
 	int n, cap;
+	/* the best candidate drop_streamed_colsums set aside for reading its row again (valid when
+	 * reread.c.num_warps > 0), for the smem reason */
+	Cand reread;
 } Cands;
 
 static int
@@ -372,19 +375,40 @@ drop_kept_rows(Cands *cs)
 /* A sum over rows streams its rows (looped, the partials in shared memory) only where no
  * persistent row fits. A looped row reads its row again each pass and loads and stores its
  * partials in shared memory at every row, which the model does not charge; where a persistent row
- * fits, it holds both in registers (docs/heuristics.md, "Sums over rows"). */
+ * fits, it holds both in registers (docs/heuristics.md, "Sums over rows"). Where only looped rows
+ * fit, they keep the row on chip wherever a config can at KEPT_COLSUM_WARPS warps an SM: the row
+ * is then read once, where the model sees the L2 keep it for the second pass, and the kept rows
+ * and partials take the SM's shared memory, so the CTA must hold the SM's warps itself. Measured
+ * on the H100 (bench/results/h100-2026-11-25-wide-bwd.md, section 7): the 13 picks it moves ran
+ * 0.55-0.97x the time of the row read again, 4 of them at shapes held out from the rule; kept at
+ * any warps, the 4 picks of 8 or 16 warps an SM ran 1.05-1.24x. */
+#define KEPT_COLSUM_WARPS 32
+
+/* A looped candidate that keeps its row on chip at KEPT_COLSUM_WARPS warps an SM or more. */
+static int
+kept_full(const Cand *x)
+{
+	return x->c.smem > 0 && x->cost.ctas_per_sm * x->c.num_warps >= KEPT_COLSUM_WARPS;
+}
+
 static void
 drop_streamed_colsums(Cands *cs, const Facts *f)
 {
-	int held = 0;
-	for (int i = 0; i < cs->n; i++)
+	int held = 0, kept = 0;
+	for (int i = 0; i < cs->n; i++) {
 		held |= cs->v[i].c.persistent;
-	if (!f->colsums || !held)
+		kept |= kept_full(&cs->v[i]);
+	}
+	if (!f->colsums || (!held && !kept))
 		return;
 	int n = 0;
-	for (int i = 0; i < cs->n; i++)
-		if (cs->v[i].c.persistent)
-			cs->v[n++] = cs->v[i];
+	for (int i = 0; i < cs->n; i++) {
+		const Cand *x = &cs->v[i];
+		if (held ? x->c.persistent : kept_full(x))
+			cs->v[n++] = *x;
+		else if (!held && !x->c.smem && (!cs->reread.c.num_warps || better(x, &cs->reread)))
+			cs->reread = *x;
+	}
 	cs->n = n;
 }
 
@@ -649,7 +673,18 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 				     c->vec) +
 			regs_predict(f, 1, c->r_block / config_tpr(c), c->vec),
 		    o->ctas_per_sm, vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
-	} else if (c->smem)
+	} else if (c->smem && f->colsums && cs->reread.c.num_warps)
+		choice_reason(
+		    out,
+		    "smem=1: the %d byte(s) an element the later passes read again stay in "
+		    "shared memory (%lld bytes a CTA) beside the colsum partials, so the row "
+		    "comes from HBM once, not %d times: a looped row with sums over rows keeps "
+		    "its row on chip where a config can at %d warps an SM (here %d CTA(s) of %d); "
+		    "the row read again set aside: %s",
+		    f->kept_bytes, (long long)c->m_block * seg * f->kept_bytes, f->passes,
+		    KEPT_COLSUM_WARPS, o->ctas_per_sm, c->num_warps,
+		    vs(alt, sizeof alt, b, &cs->reread));
+	else if (c->smem)
 		choice_reason(
 		    out,
 		    "smem=1: the %d byte(s) an element the later passes read again stay in "
