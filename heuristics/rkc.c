@@ -140,8 +140,12 @@ within_budget(const Cost *o)
  * faster by 2-37%, 6 slower (16-CTA clusters at gated_rmsnorm bf16 1024x201088 1.17x; few rows in
  * the batch-invariant mode, whose layout is chosen at many rows, 1.05-1.74x). Rows of at most
  * SHORT_ROW elements keep the flat rule (graded, layer_norm bf16 1048576x129 ran 1.48x). */
+/* A looped row with sums over rows holds its SM with this many warps, in one CTA where it must
+ * (drop_streamed_colsums, occupancy_penalty). */
+#define COLSUM_WARPS_SM 32
+
 static double
-occupancy_penalty(const Cost *o, const Config *c, const Target *t, int64_t N)
+occupancy_penalty(const Facts *f, const Cost *o, const Config *c, const Target *t, int64_t N)
 {
 	int threads = 32 * c->num_warps;
 	int alloc = (o->regs + o->regs / 8 + 7) / 8 * 8;
@@ -159,6 +163,13 @@ occupancy_penalty(const Cost *o, const Config *c, const Target *t, int64_t N)
 			   ? OCCUPANCY * (MIN_WARPS_SM - have) / (MIN_WARPS_SM / 2)
 			   : OCCUPANCY;
 	if (k >= 2)
+		return 0;
+	/* a lone CTA of one row of COLSUM_WARPS_SM warps, looped with sums over rows, where two
+	 * CTAs an SM would keep more rows in flight than the L2 holds: the lone CTA's rows read
+	 * again come from the L2, two CTAs' from HBM, a cliff the model's share of the L2 smooths
+	 * over (bench/results/h100-2026-11-25-wide-bwd.md, section 9) */
+	if (f->colsums && !c->persistent && c->m_block == 1 && c->num_warps >= COLSUM_WARPS_SM &&
+	    2.0 * t->sms * N * f->kept_bytes > (double)t->l2_bytes)
 		return 0;
 	/* a lone CTA: a persistent grid with the next block's loads ahead overlaps its loads with
 	 * its math itself, but not its stores and barriers */
@@ -189,8 +200,8 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 	/* a cooperative launch must hold every CTA at once (min_ctas binds ptxas to it) */
 	if (c->coop && x.cost.ctas > (int64_t)t->sms * x.cost.ctas_per_sm)
 		return;
-	x.score =
-	    x.cost.us * (1 + occupancy_penalty(&x.cost, c, t, N)) * (c->grid > 0 ? GRID_COST : 1);
+	x.score = x.cost.us * (1 + occupancy_penalty(f, &x.cost, c, t, N)) *
+		  (c->grid > 0 ? GRID_COST : 1);
 	x.serial = serial_elems(c, N);
 	if (x.serial)
 		x.score *= 1 + SHORT_ROW_SERIAL;
@@ -376,19 +387,17 @@ drop_kept_rows(Cands *cs)
  * persistent row fits. A looped row reads its row again each pass and loads and stores its
  * partials in shared memory at every row, which the model does not charge; where a persistent row
  * fits, it holds both in registers (docs/heuristics.md, "Sums over rows"). Where only looped rows
- * fit, they keep the row on chip wherever a config can at KEPT_COLSUM_WARPS warps an SM: the row
+ * fit, they keep the row on chip wherever a config can at COLSUM_WARPS_SM warps an SM: the row
  * is then read once, where the model sees the L2 keep it for the second pass, and the kept rows
  * and partials take the SM's shared memory, so the CTA must hold the SM's warps itself. Measured
  * on the H100 (bench/results/h100-2026-11-25-wide-bwd.md, section 7): the 13 picks it moves ran
  * 0.55-0.97x the time of the row read again, 4 of them at shapes held out from the rule; kept at
  * any warps, the 4 picks of 8 or 16 warps an SM ran 1.05-1.24x. */
-#define KEPT_COLSUM_WARPS 32
-
-/* A looped candidate that keeps its row on chip at KEPT_COLSUM_WARPS warps an SM or more. */
+/* A looped candidate that keeps its row on chip at COLSUM_WARPS_SM warps an SM or more. */
 static int
 kept_full(const Cand *x)
 {
-	return x->c.smem > 0 && x->cost.ctas_per_sm * x->c.num_warps >= KEPT_COLSUM_WARPS;
+	return x->c.smem > 0 && x->cost.ctas_per_sm * x->c.num_warps >= COLSUM_WARPS_SM;
 }
 
 static void
@@ -682,7 +691,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    "its row on chip where a config can at %d warps an SM (here %d CTA(s) of %d); "
 		    "the row read again set aside: %s",
 		    f->kept_bytes, (long long)c->m_block * seg * f->kept_bytes, f->passes,
-		    KEPT_COLSUM_WARPS, o->ctas_per_sm, c->num_warps,
+		    COLSUM_WARPS_SM, o->ctas_per_sm, c->num_warps,
 		    vs(alt, sizeof alt, b, &cs->reread));
 	else if (c->smem)
 		choice_reason(
