@@ -130,6 +130,23 @@ within_budget(const Cost *o)
 	return o->regs <= o->reg_limit - o->reg_limit / 8;
 }
 
+/* A looped row with sums over rows holds its SM with this many warps, in one CTA where it must
+ * (drop_streamed_colsums, occupancy_penalty). */
+#define COLSUM_WARPS_SM 32
+
+/* A lone CTA of one row of COLSUM_WARPS_SM warps, looped with sums over rows, where two CTAs an SM
+ * would keep more rows in flight than the L2 holds: the lone CTA's rows read again come from the
+ * L2, two CTAs' from HBM, a cliff the model's share of the L2 smooths over. Such a CTA is not
+ * ranked down for occupancy. Measured on the H100 (bench/results/h100-2026-11-25-wide-bwd.md,
+ * section 9): rms_norm_backward fp32 1024x28672 250.8 -> 163.6 us, 2048x28672 0.68x; without
+ * the L2 condition bf16 picks ran 1.01-1.09x slower. */
+static int
+lone_colsum(const Facts *f, const Config *c, int64_t N, const Target *t)
+{
+	return f->colsums && !c->persistent && c->m_block == 1 && c->num_warps >= COLSUM_WARPS_SM &&
+	       2.0 * t->sms * N * f->kept_bytes > (double)t->l2_bytes;
+}
+
 /* The occupancy penalty of a config with more CTAs than SMs (a single wave hides nothing anyway).
  * Between 8 and 16 warps an SM in two CTAs or more, the penalty grows from 0 at 16 to OCCUPANCY at
  * 8: a row of few fat threads issues fewer instructions a row (each thread's shuffles and merges
@@ -140,10 +157,6 @@ within_budget(const Cost *o)
  * faster by 2-37%, 6 slower (16-CTA clusters at gated_rmsnorm bf16 1024x201088 1.17x; few rows in
  * the batch-invariant mode, whose layout is chosen at many rows, 1.05-1.74x). Rows of at most
  * SHORT_ROW elements keep the flat rule (graded, layer_norm bf16 1048576x129 ran 1.48x). */
-/* A looped row with sums over rows holds its SM with this many warps, in one CTA where it must
- * (drop_streamed_colsums, occupancy_penalty). */
-#define COLSUM_WARPS_SM 32
-
 static double
 occupancy_penalty(const Facts *f, const Cost *o, const Config *c, const Target *t, int64_t N)
 {
@@ -164,12 +177,7 @@ occupancy_penalty(const Facts *f, const Cost *o, const Config *c, const Target *
 			   : OCCUPANCY;
 	if (k >= 2)
 		return 0;
-	/* a lone CTA of one row of COLSUM_WARPS_SM warps, looped with sums over rows, where two
-	 * CTAs an SM would keep more rows in flight than the L2 holds: the lone CTA's rows read
-	 * again come from the L2, two CTAs' from HBM, a cliff the model's share of the L2 smooths
-	 * over (bench/results/h100-2026-11-25-wide-bwd.md, section 9) */
-	if (f->colsums && !c->persistent && c->m_block == 1 && c->num_warps >= COLSUM_WARPS_SM &&
-	    2.0 * t->sms * N * f->kept_bytes > (double)t->l2_bytes)
+	if (lone_colsum(f, c, N, t))
 		return 0;
 	/* a lone CTA: a persistent grid with the next block's loads ahead overlaps its loads with
 	 * its math itself, but not its stores and barriers */
@@ -383,6 +391,13 @@ drop_kept_rows(Cands *cs)
 	cs->n = n;
 }
 
+/* A looped candidate that keeps its row on chip at COLSUM_WARPS_SM warps an SM or more. */
+static int
+kept_full(const Cand *x)
+{
+	return x->c.smem > 0 && x->cost.ctas_per_sm * x->c.num_warps >= COLSUM_WARPS_SM;
+}
+
 /* A sum over rows streams its rows (looped, the partials in shared memory) only where no
  * persistent row fits. A looped row reads its row again each pass and loads and stores its
  * partials in shared memory at every row, which the model does not charge; where a persistent row
@@ -393,13 +408,6 @@ drop_kept_rows(Cands *cs)
  * on the H100 (bench/results/h100-2026-11-25-wide-bwd.md, section 7): the 13 picks it moves ran
  * 0.55-0.97x the time of the row read again, 4 of them at shapes held out from the rule; kept at
  * any warps, the 4 picks of 8 or 16 warps an SM ran 1.05-1.24x. */
-/* A looped candidate that keeps its row on chip at COLSUM_WARPS_SM warps an SM or more. */
-static int
-kept_full(const Cand *x)
-{
-	return x->c.smem > 0 && x->cost.ctas_per_sm * x->c.num_warps >= COLSUM_WARPS_SM;
-}
-
 static void
 drop_streamed_colsums(Cands *cs, const Facts *f)
 {
@@ -719,6 +727,14 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			      f->colsums, (long long)(smem_colsum_cols(c, N) / config_tpr(c)),
 			      (long long)(c->r_block / config_tpr(c)),
 			      (long long)smem_colsum_bytes(f->colsums, c, N));
+	if (lone_colsum(f, c, N, t) && o->ctas_per_sm == 1)
+		choice_reason(
+		    out,
+		    "one CTA an SM of %d warps, not ranked down for occupancy: two CTAs an "
+		    "SM would keep %.1f MB of rows read again in flight, over the L2's "
+		    "%.1f MB, where one CTA's %.1f MB stay in it",
+		    c->num_warps, 2.0 * t->sms * N * f->kept_bytes / 1e6, t->l2_bytes / 1e6,
+		    (double)t->sms * N * f->kept_bytes / 1e6);
 	int64_t blocks = cdiv(M, c->m_block);
 	if (c->grid > 0)
 		choice_reason(
