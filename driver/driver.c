@@ -70,11 +70,19 @@ stage_choose(const Request *rq, Result *r, Choice *own, char (*notes)[400], int 
 		g.min_ctas = -1;
 		if (config_parse(rq->forced, &g, &e))
 			return diag(d, "bad --config '%.200s': %s", rq->forced, bare(e.msg));
+		int regrid =
+		    config_regrid(&g, &ch->cfg, rq->forced, k, &r->facts, rq->M, rq->N, &r->target);
 		if (config_settle(&g, k, &r->facts, rq->M, rq->N, &r->target, rq->policy, &e))
 			return diag(d, "infeasible --config '%.200s': %s", rq->forced, bare(e.msg));
 		snprintf(notes[(*nnotes)++], 400,
 			 "--config %.300s forced over the %s policy's choice", rq->forced,
 			 policy_name(rq->policy));
+		if (regrid)
+			snprintf(
+			    notes[(*nnotes)++], 400,
+			    "grid=%d: the choice's persistent grid of %d resized for the forced "
+			    "knobs, one wave (grid=N forces it)",
+			    g.grid, ch->cfg.grid);
 	}
 	if (rq->batch_invariant && !rkc_same_order(&g, &own->cfg)) {
 		Buf b = {0};
@@ -152,7 +160,7 @@ stage_reasons(Choice *ch, const Choice *own, const Request *rq, char (*notes)[40
 int
 rkc_compile(const Request *rq, Result *r, Diag *d)
 {
-	char notes[3][400] = {{0}};
+	char notes[4][400] = {{0}};
 	int nnotes = 0;
 	memset(r, 0, sizeof *r);
 	if (stage_target(rq, r, notes[nnotes], sizeof notes[0], d))

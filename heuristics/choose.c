@@ -68,12 +68,36 @@ config_settle(Config *g, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 }
 
 int
+config_regrid(Config *g, const Config *pick, const char *forced, const Kernel *k, const Facts *f,
+	      int64_t M, int64_t N, const Target *t)
+{
+	if (pick->grid <= 0 || g->grid <= 0 || config_names(forced, "grid"))
+		return 0;
+	Config h = *g;
+	h.min_ctas = 1;
+	if (config_check_emit(k, f->dtype, M, N, &h, NULL) ||
+	    config_check_target(k, f->dtype, N, &h, t, NULL))
+		return 0;
+	Cost o;
+	cost_model(f, &h, M, N, t, &o);
+	int64_t slots = (int64_t)t->sms * o.ctas_per_sm, blocks = cdiv(M, g->m_block);
+	int grid = (int)(blocks < slots ? blocks : slots);
+	if (grid == g->grid)
+		return 0;
+	g->grid = grid;
+	return 1;
+}
+
+int
 config_force(Config *c, const char *forced, const Kernel *k, const Facts *f, int64_t M, int64_t N,
 	     const Target *t, Policy p, Diag *d)
 {
 	Config g = *c;
 	g.min_ctas = -1;
-	if (config_parse(forced, &g, d) || config_settle(&g, k, f, M, N, t, p, d))
+	if (config_parse(forced, &g, d))
+		return -1;
+	config_regrid(&g, c, forced, k, f, M, N, t);
+	if (config_settle(&g, k, f, M, N, t, p, d))
 		return -1;
 	*c = g;
 	return 0;

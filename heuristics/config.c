@@ -92,6 +92,16 @@ static const struct {
 };
 
 int
+config_names(const char *s, const char *key)
+{
+	size_t n = strlen(key);
+	for (const char *item = s; item; item = strchr(item, ','), item = item ? item + 1 : NULL)
+		if (!strncmp(item, key, n) && item[n] == '=')
+			return 1;
+	return 0;
+}
+
+int
 config_parse(const char *s, Config *c, Diag *d)
 {
 	enum { NKEYS = sizeof config_keys / sizeof config_keys[0] };

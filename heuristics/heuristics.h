@@ -341,6 +341,8 @@ int64_t smem_block(const Smem *s, int64_t at[3]);
  * grid=0, grid over 0 sets split=1 and cluster=1, grid=0 sets dynamic=0 and ahead=0, persistent=0
  * sets ahead=0, and cluster without coop (or a cluster of 1) sets coop=0. */
 int config_parse(const char *s, Config *c, Diag *d);
+/* Whether --config string s (as config_parse reads it) names key. */
+int config_names(const char *s, const char *key);
 /* Every knob the same. */
 int config_equal(const Config *a, const Config *b);
 /* "P r1024 m1 w4 v8" or "L16384 m1 w32 v8 s4 e k2": the short form the golden diff prints (c:
@@ -357,6 +359,12 @@ const char *policy_name(Policy p);
  * choice's could make a forced wider CTA spill). 0, or -1 with d set. */
 int config_force(Config *c, const char *forced, const Kernel *k, const Facts *f, int64_t M,
 		 int64_t N, const Target *t, Policy p, Diag *d);
+/* After config_parse of forced over a choice whose config is pick: where pick has a persistent
+ * grid (sized for its CTAs an SM), forced does not name grid and the knobs keep a grid, the grid
+ * resized to the new config's, min(row blocks, SMs x CTAs an SM), so that it stays one wave.
+ * 1 where it changed, else 0 (and 0 for a config the validator refuses: config_settle says why). */
+int config_regrid(Config *g, const Config *pick, const char *forced, const Kernel *k,
+		  const Facts *f, int64_t M, int64_t N, const Target *t);
 /* config_force's second half, for a caller that parsed the knobs itself over the choice with
  * min_ctas set to -1 first: the validator, then min_ctas by p's rule where none was forced. */
 int config_settle(Config *g, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
