@@ -604,7 +604,7 @@ colsum_finish(Lower *L)
 	For chunks = {0};
 	LLVMValueRef first = L->lofs;
 	if (!g->persistent) {
-		chunks = for_open(L, (L->c->N + g->r_block - 1) / g->r_block, "colsum.chunk");
+		chunks = for_open(L, smem_colsum_cols(g, L->c->N) / g->r_block, "colsum.chunk");
 		L->csum_chunk = chunks.i;
 		first = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, chunks.i, ci64(L, g->r_block), ""),
 				     L->lofs, "");

@@ -80,8 +80,7 @@ config_regrid(Config *g, const Config *pick, const char *forced, const Kernel *k
 		return 0;
 	Cost o;
 	cost_model(f, &h, M, N, t, &o);
-	int64_t slots = (int64_t)t->sms * o.ctas_per_sm, blocks = cdiv(M, g->m_block);
-	int grid = (int)(blocks < slots ? blocks : slots);
+	int grid = grid_one_wave(&o, g, M, t);
 	if (grid == g->grid)
 		return 0;
 	g->grid = grid;

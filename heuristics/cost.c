@@ -211,3 +211,10 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	o->combine_us = tail_ns / 1e3;
 	o->us = us + o->l2_us + o->launch_us + o->combine_us;
 }
+
+int
+grid_one_wave(const Cost *o, const Config *c, int64_t M, const Target *t)
+{
+	int64_t slots = (int64_t)t->sms * o->ctas_per_sm, blocks = cdiv(M, c->m_block);
+	return (int)(blocks < slots ? blocks : slots);
+}

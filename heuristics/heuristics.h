@@ -279,6 +279,9 @@ typedef struct {
 } Cost;
 
 void cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *out);
+/* A persistent grid over c sized to one wave: min(row blocks, SMs x the CTAs an SM o holds),
+ * where o is c's cost. */
+int grid_one_wave(const Cost *o, const Config *c, int64_t M, const Target *t);
 
 /* The default vector width: 16 bytes for any N (codegen aligns each row's body); size is the
  * widest [N]/[M,N] array's element size. */

@@ -270,11 +270,9 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 				g.smem = sm;
 				Cost o;
 				cost_model(f, &g, M, N, t, &o);
-				int64_t slots = (int64_t)t->sms * o.ctas_per_sm;
-				if (cdiv(M, c->m_block) <= slots && !colsum)
+				g.grid = grid_one_wave(&o, c, M, t);
+				if (g.grid == cdiv(M, c->m_block) && !colsum)
 					continue;
-				g.grid = (int)(cdiv(M, c->m_block) < slots ? cdiv(M, c->m_block)
-									   : slots);
 				add(cs, k, f, &g, M, N, t);
 			}
 }
