@@ -241,6 +241,7 @@ typedef struct {
 	double l2_gbps;
 	double mem_latency_ns; /* a loaded DRAM round trip, for Little's law */
 	double cta_ns;	       /* a CTA's start, final store and retirement */
+	double dispatch_ns;    /* the hardware starts a launch's CTAs this far apart, GPU-wide */
 	double shfl_ns, barrier_ns;
 	double launch_us, split_us;
 	double smem_ns;	   /* a shared-memory round trip */
@@ -273,9 +274,13 @@ typedef struct {
 	 * later passes' waits, the reductions' shuffles and barriers, the cluster exchanges, the
 	 * CTA's start/store/retire share and the work counter's ticket */
 	double dram_ns, passes_ns, reduce_ns, cluster_ns, fixed_ns, ticket_ns;
-	/* us's terms: HBM time (Little's law over the waves), L2 time, launch and split combine,
-	 * the colsum combine's tail */
+	/* us's terms: HBM time (Little's law over the waves, at least the CTAs' dispatch and the
+	 * last one's latency), L2 time, launch and split combine, the colsum combine's tail */
 	double mem_us, l2_us, launch_us, combine_us;
+	double
+	    dispatch_us;  /* the time the hardware takes to start every CTA (ctas x dispatch_ns) */
+	double stream_us; /* the HBM time alone, by Little's law */
+	int dispatch_bound; /* mem_us is the dispatch and the last CTA's latency, over stream_us */
 } Cost;
 
 void cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *out);

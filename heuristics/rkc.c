@@ -795,6 +795,14 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		      "from L2, CTA latency %.2f us",
 		      o->us, o->hbm_bytes / 1e6, o->bw_gbps, 100 * o->bw_gbps / t->hbm_gbps,
 		      t->hbm_gbps, o->l2_bytes / 1e6, o->cta_us);
+	if (o->dispatch_bound)
+		choice_reason(
+		    out,
+		    "memory time %.2f us = the CTAs' start (the hardware starts %lld CTAs "
+		    "%.2f ns apart: %.2f us) + the last one's latency %.2f us, over the %.2f "
+		    "us HBM takes",
+		    o->mem_us, (long long)o->ctas, t->dispatch_ns, o->dispatch_us, o->cta_us,
+		    o->stream_us);
 	if (f->folded)
 		choice_reason(out,
 			      "the loads fold into the reduction as they arrive (nothing holds the "

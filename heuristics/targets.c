@@ -73,6 +73,7 @@ target_load(const char *arch, Target *t, Diag *d)
 	    {"l2_gbps", NULL, NULL, &t->l2_gbps},
 	    {"mem_latency_ns", NULL, NULL, &t->mem_latency_ns},
 	    {"cta_ns", NULL, NULL, &t->cta_ns},
+	    {"dispatch_ns", NULL, NULL, &t->dispatch_ns},
 	    {"shfl_ns", NULL, NULL, &t->shfl_ns},
 	    {"barrier_ns", NULL, NULL, &t->barrier_ns},
 	    {"launch_us", NULL, NULL, &t->launch_us},

@@ -238,6 +238,45 @@ folded_loads(void **state)
 	kernel_free(k);
 }
 
+/* The CTAs' start bounds the memory time from below (cost.c): 4096 CTAs of one warp reading
+ * 2.2 MB wait on their start (dispatch_ns apart) and the last one's latency; the same rows in 512
+ * CTAs of eight warps do not, and a config with no dispatch cost falls back to the HBM time. */
+static void
+dispatch_bound(void **state)
+{
+	Kernel *k = load_kernel("sum");
+	Facts f;
+	facts_compute(k, TY_BF16, &f);
+	Target t = h100();
+	Config c = {.persistent = 1,
+		    .r_block = 16,
+		    .m_block = 16,
+		    .num_warps = 1,
+		    .vec = 8,
+		    .split = 1,
+		    .min_ctas = 1,
+		    .cluster = 1};
+	Cost o;
+	cost_model(&f, &c, 65536, 16, &t, &o);
+	assert_int_equal(o.ctas, 4096);
+	assert_true(o.dispatch_bound);
+	assert_true(fabs(o.dispatch_us - 4096 * t.dispatch_ns / 1e3) < 1e-12);
+	assert_true(fabs(o.mem_us - (o.dispatch_us + o.cta_us)) < 1e-12);
+	assert_true(o.mem_us > o.stream_us);
+	c.m_block = 128;
+	c.num_warps = 8;
+	cost_model(&f, &c, 65536, 16, &t, &o);
+	assert_int_equal(o.ctas, 512);
+	assert_false(o.dispatch_bound);
+	assert_true(o.mem_us == o.stream_us);
+	t.dispatch_ns = 0;
+	c.m_block = 16;
+	c.num_warps = 1;
+	cost_model(&f, &c, 65536, 16, &t, &o);
+	assert_true(o.mem_us >= o.cta_us && o.mem_us == o.stream_us);
+	kernel_free(k);
+}
+
 /* Past SPLIT_UNROLL segments the last CTA's merge loop adds SPLIT_MERGE_NS a partial to the
  * kernel's time (heuristics.h). */
 static void
@@ -640,13 +679,21 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(live_counts),	   cmocka_unit_test(live_sequential_vs_colive),
-	    cmocka_unit_test(held_remat),	   cmocka_unit_test(facts_passes),
-	    cmocka_unit_test(folded_loads),	   cmocka_unit_test(split_merge),
-	    cmocka_unit_test(register_model),	   cmocka_unit_test(cost_at_cap),
-	    cmocka_unit_test(forced_min_ctas),	   cmocka_unit_test(candidates_start_with_the_pick),
-	    cmocka_unit_test(check_rejects),	   cmocka_unit_test(helion2828_decisions),
-	    cmocka_unit_test(rkc_picks_are_valid), cmocka_unit_test(rkc_split_and_pack),
+	    cmocka_unit_test(live_counts),
+	    cmocka_unit_test(live_sequential_vs_colive),
+	    cmocka_unit_test(held_remat),
+	    cmocka_unit_test(facts_passes),
+	    cmocka_unit_test(folded_loads),
+	    cmocka_unit_test(split_merge),
+	    cmocka_unit_test(dispatch_bound),
+	    cmocka_unit_test(register_model),
+	    cmocka_unit_test(cost_at_cap),
+	    cmocka_unit_test(forced_min_ctas),
+	    cmocka_unit_test(candidates_start_with_the_pick),
+	    cmocka_unit_test(check_rejects),
+	    cmocka_unit_test(helion2828_decisions),
+	    cmocka_unit_test(rkc_picks_are_valid),
+	    cmocka_unit_test(rkc_split_and_pack),
 	    cmocka_unit_test(rkc_occupancy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
