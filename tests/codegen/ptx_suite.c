@@ -177,10 +177,14 @@ read_golden(const char *file)
 static int64_t widths[16] = {896, 4096, 16384, 50257};
 static int nwidths = 4;
 
+/* Widths up to SHORT_N get the several-rows-a-CTA configs too: the tiny rows' (docs/regmodel.md,
+ * "Short rows"). */
+#define SHORT_N 256
+
 /* Every kernel of testdata/kernels at bf16 and fp32, each width, 2 to 32 warps: persistent over the
- * row (one row a CTA, and several for the narrowest width of the default grid) up to 128 elements a
- * thread, looped with chunks of 2, 8 and 16 vectors a thread up to the 64 elements the policy
- * streams. */
+ * row (one row a CTA; 4 and 16 rows a CTA for the narrowest width of the default grid, and 4, 16
+ * and 64 for every width up to SHORT_N) up to 128 elements a thread, looped with chunks of 2, 8 and
+ * 16 vectors a thread up to the 64 elements the policy streams. */
 static int
 read_sweep(const char *arch)
 {
@@ -201,16 +205,22 @@ read_sweep(const char *arch)
 		for (int dt = 0; dt < 2; dt++)
 			for (int wi = 0; wi < nwidths; wi++)
 				for (int nw = 2; nw <= 32; nw *= 2)
-					for (int kind = 0; kind < 6; kind++) {
+					for (int kind = 0; kind < 7; kind++) {
 						Kernel *k = kernel_named(names[ki]);
 						Type dtype = dt ? TY_F32 : TY_BF16;
 						int64_t N = widths[wi];
 						Config g = {
 						    .num_warps = nw, .m_block = 1, .split = 1};
 						g.vec = config_vec(k, dtype, N);
-						if (kind >= 4 && (N != widths[0] || nw < 4))
+						if (kind >= 4 &&
+						    ((N != widths[0] && N > SHORT_N) || nw < 4))
 							continue;
-						g.m_block = kind == 4 ? 4 : kind == 5 ? 16 : 1;
+						if (kind == 6 && N > SHORT_N)
+							continue;
+						g.m_block = kind == 4	? 4
+							    : kind == 5 ? 16
+							    : kind == 6 ? 64
+									: 1;
 						int tpr = config_tpr(&g);
 						int64_t step = (int64_t)tpr * g.vec;
 						g.persistent = kind == 0 || kind >= 4;
