@@ -277,9 +277,8 @@ typedef struct {
 	/* us's terms: HBM time (Little's law over the waves, at least the CTAs' dispatch and the
 	 * last one's latency), L2 time, launch and split combine, the colsum combine's tail */
 	double mem_us, l2_us, launch_us, combine_us;
-	double
-	    dispatch_us;  /* the time the hardware takes to start every CTA (ctas x dispatch_ns) */
-	double stream_us; /* the HBM time alone, by Little's law */
+	double dispatch_us; /* the hardware's start of every CTA: ctas x dispatch_ns */
+	double stream_us;   /* the HBM time alone, by Little's law */
 	int dispatch_bound; /* mem_us is the dispatch and the last CTA's latency, over stream_us */
 } Cost;
 
