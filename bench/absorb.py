@@ -13,9 +13,10 @@ says the HBM did not move within the launch: bytes - (us - a) x BW.
 usage: python3 bench/absorb.py [--reps 100]     (needs CuPy and a CUDA GPU)
 """
 import argparse
-import statistics
 
 import cupy as cp
+
+from cupy_timing import device_line, flushed_timer
 
 SRC = r"""
 extern "C" __global__ void empty() {}
@@ -49,24 +50,10 @@ def main():
     a = ap.parse_args()
 
     mod = cp.RawModule(code=SRC)
-    dev = cp.cuda.Device()
-    l2 = dev.attributes["L2CacheSize"]
-    flush = cp.zeros(max(l2, 32 << 20) * 2 // 4, dtype=cp.int32)
+    timed = flushed_timer(a.reps)
 
-    def timed(fn):
-        ev = [(cp.cuda.Event(), cp.cuda.Event()) for _ in range(a.reps)]
-        for _ in range(3):
-            fn()
-        for s, e in ev:
-            flush.max()
-            s.record()
-            fn()
-            e.record()
-        cp.cuda.Device().synchronize()
-        return statistics.median(cp.cuda.get_elapsed_time(s, e) for s, e in ev) * 1e3
 
-    print(f"device: {cp.cuda.runtime.getDeviceProperties(dev.id)['name'].decode()}, "
-          f"L2 {l2 >> 20} MiB, {a.reps} launches a point")
+    print(device_line(a.reps))
     sizes = (4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024)
     x = cp.empty(max(sizes) << 20, dtype=cp.uint8)
     x[:] = cp.random.randint(0, 255, x.size, dtype=cp.uint8)

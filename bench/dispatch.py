@@ -10,9 +10,10 @@ empty launch's time over its CTAs, per block size, from GMIN CTAs up.
 usage: python3 bench/dispatch.py [--reps 200] [--gmin 1056]     (needs CuPy and a CUDA GPU)
 """
 import argparse
-import statistics
 
 import cupy as cp
+
+from cupy_timing import device_line, flushed_timer
 
 SRC = r"""
 extern "C" __global__ void empty() {}
@@ -44,25 +45,11 @@ def main():
     a = ap.parse_args()
 
     mod = cp.RawModule(code=SRC)
-    dev = cp.cuda.Device()
-    l2 = dev.attributes["L2CacheSize"]
-    sms = dev.attributes["MultiProcessorCount"]
-    flush = cp.zeros(max(l2, 32 << 20) * 2 // 4, dtype=cp.int32)
+    sms = cp.cuda.Device().attributes["MultiProcessorCount"]
+    timed = flushed_timer(a.reps, warmup=5)
 
-    def timed(fn):
-        ev = [(cp.cuda.Event(), cp.cuda.Event()) for _ in range(a.reps)]
-        for _ in range(5):
-            fn()
-        for s, e in ev:
-            flush.max()
-            s.record()
-            fn()
-            e.record()
-        cp.cuda.Device().synchronize()
-        return statistics.median(cp.cuda.get_elapsed_time(s, e) for s, e in ev) * 1e3
 
-    print(f"device: {cp.cuda.runtime.getDeviceProperties(dev.id)['name'].decode()}, "
-          f"{sms} SMs, L2 {l2 >> 20} MiB, {a.reps} launches a point")
+    print(device_line(a.reps))
     empty = mod.get_function("empty")
     fits = {}
     for b in (32, 128, 512, 1024):

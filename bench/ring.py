@@ -22,10 +22,11 @@ usage: python3 bench/ring.py [--reps 200] [--rows 4096,16384] [--only lnb,...] [
        (needs CuPy and a CUDA GPU of sm_80 or later)
 """
 import argparse
-import statistics
 
 import cupy as cp
 import numpy as np
+
+from cupy_timing import device_line, flushed_timer
 
 N = 4096
 T = 256
@@ -44,14 +45,17 @@ __device__ __forceinline__ uint4 pack(const float *f) {
     for (int i = 0; i < 4; i++) h[i] = __floats2bfloat162_rn(f[2*i], f[2*i+1]);
     return u;
 }
-// the row's two sums, its output row; red: 2 x 8 floats of shared memory
-__device__ __forceinline__ void row(const uint4 *xv, const uint4 *dv, uint4 *out, long r,
-                                    float *red) {
-    float a = 0.f, b = 0.f, x[V][8], d[V][8];
+// the thread's vectors of row q of both inputs
+__device__ __forceinline__ void load_row(const uint4 *X, const uint4 *D, long q, uint4 *xn,
+                                         uint4 *dn) {
     for (int k = 0; k < V; k++) {
-        unpack(xv[k], x[k]); unpack(dv[k], d[k]);
-        for (int e = 0; e < 8; e++) { a += x[k][e] * d[k][e]; b += d[k][e]; }
+        xn[k] = X[q * (N / 8) + threadIdx.x + k * blockDim.x];
+        dn[k] = D[q * (N / 8) + threadIdx.x + k * blockDim.x];
     }
+}
+// a and b summed over the CTA's 8 warps, over N: a butterfly, then one exchange through red
+// (2 x 8 floats of shared memory)
+__device__ __forceinline__ void means(float &a, float &b, float *red) {
     for (int o = 16; o; o >>= 1) {
         a += __shfl_xor_sync(0xffffffffu, a, o); b += __shfl_xor_sync(0xffffffffu, b, o);
     }
@@ -62,6 +66,16 @@ __device__ __forceinline__ void row(const uint4 *xv, const uint4 *dv, uint4 *out
     for (int i = 0; i < 8; i++) { a += red[i]; b += red[8 + i]; }
     __syncthreads();
     a *= 1.f / N; b *= 1.f / N;
+}
+// the row's two sums, its output row
+__device__ __forceinline__ void row(const uint4 *xv, const uint4 *dv, uint4 *out, long r,
+                                    float *red) {
+    float a = 0.f, b = 0.f, x[V][8], d[V][8];
+    for (int k = 0; k < V; k++) {
+        unpack(xv[k], x[k]); unpack(dv[k], d[k]);
+        for (int e = 0; e < 8; e++) { a += x[k][e] * d[k][e]; b += d[k][e]; }
+    }
+    means(a, b, red);
     for (int k = 0; k < V; k++) {
         float y[8];
         for (int e = 0; e < 8; e++) y[e] = x[k][e] * a + d[k][e] * b;
@@ -70,27 +84,30 @@ __device__ __forceinline__ void row(const uint4 *xv, const uint4 *dv, uint4 *out
 }
 """
 
-REGS = r"""
-extern "C" __global__ void __launch_bounds__(256) regs(const uint4 *__restrict__ X,
-        const uint4 *__restrict__ D, uint4 *__restrict__ O, long M) {
+AHEAD = r"""
+// C: also the dW/dB-like partials: each thread sums its 16 columns' x*dy and dy over the rows its
+// CTA walks, in registers, and writes them once at the end (the partials, not their combine; in
+// the thread's own order, not the columns')
+extern "C" __global__ void __launch_bounds__(256) %(NAME)s(const uint4 *__restrict__ X,
+        const uint4 *__restrict__ D, uint4 *__restrict__ O, long M, float *__restrict__ P) {
     __shared__ float red[16];
     uint4 xn[V], dn[V];
+    float cw[V][8], cb[V][8];
+    for (int k = 0; k < V; k++) for (int e = 0; e < 8; e++) cw[k][e] = cb[k][e] = 0.f;
     long r = blockIdx.x;
     long rc = r < M ? r : M - 1;
-    for (int k = 0; k < V; k++) {
-        xn[k] = X[rc * (N / 8) + threadIdx.x + k * blockDim.x];
-        dn[k] = D[rc * (N / 8) + threadIdx.x + k * blockDim.x];
-    }
+    load_row(X, D, rc, xn, dn);
     for (; r < M; r += gridDim.x) {
         uint4 xv[V], dv[V];
         for (int k = 0; k < V; k++) { xv[k] = xn[k]; dv[k] = dn[k]; }
         long q = r + gridDim.x; q = q < M ? q : M - 1;
-        for (int k = 0; k < V; k++) {
-            xn[k] = X[q * (N / 8) + threadIdx.x + k * blockDim.x];
-            dn[k] = D[q * (N / 8) + threadIdx.x + k * blockDim.x];
-        }
+        load_row(X, D, q, xn, dn);
+        if (%(C)d)
+            accumulate(xv, dv, cw, cb);
         row(xv, dv, O, r, red);
     }
+    if (%(C)d)
+        partials(P, cw, cb);
 }
 """
 
@@ -115,20 +132,14 @@ extern "C" __global__ void __launch_bounds__(256) %(NAME)s(const uint4 *__restri
     long r = blockIdx.x;
     long rc = r < M ? r : M - 1;
     float mn = MU[rc], rn = RS[rc];
-    for (int k = 0; k < V; k++) {
-        xn[k] = X[rc * (N / 8) + threadIdx.x + k * blockDim.x];
-        dn[k] = D[rc * (N / 8) + threadIdx.x + k * blockDim.x];
-    }
+    load_row(X, D, rc, xn, dn);
     for (; r < M; r += gridDim.x) {
         uint4 xv[V], dv[V];
         for (int k = 0; k < V; k++) { xv[k] = xn[k]; dv[k] = dn[k]; }
         float mu = mn, rs = rn;
         long q = r + gridDim.x; q = q < M ? q : M - 1;
         mn = MU[q]; rn = RS[q];
-        for (int k = 0; k < V; k++) {
-            xn[k] = X[q * (N / 8) + threadIdx.x + k * blockDim.x];
-            dn[k] = D[q * (N / 8) + threadIdx.x + k * blockDim.x];
-        }
+        load_row(X, D, q, xn, dn);
         float a = 0.f, b = 0.f, xh[V][8], g[V][8], d[V][8];
         for (int k = 0; k < V; k++) {
             float x[8];
@@ -138,16 +149,7 @@ extern "C" __global__ void __launch_bounds__(256) %(NAME)s(const uint4 *__restri
                 a += xh[k][e] * g[k][e]; b += g[k][e];
             }
         }
-        for (int o = 16; o; o >>= 1) {
-            a += __shfl_xor_sync(0xffffffffu, a, o); b += __shfl_xor_sync(0xffffffffu, b, o);
-        }
-        int wi = threadIdx.x >> 5;
-        if ((threadIdx.x & 31) == 0) { red[wi] = a; red[8 + wi] = b; }
-        __syncthreads();
-        a = 0.f; b = 0.f;
-        for (int i = 0; i < 8; i++) { a += red[i]; b += red[8 + i]; }
-        __syncthreads();
-        a *= 1.f / N; b *= 1.f / N;
+        means(a, b, red);
         for (int k = 0; k < V; k++) {
             float y[8];
             for (int e = 0; e < 8; e++) y[e] = (g[k][e] - xh[k][e] * a - b) * rs;
@@ -195,7 +197,16 @@ __device__ __forceinline__ void fetch(uint4 *ring, int s, const uint4 *X, const 
 }
 """
 
-COLSUM = r"""
+PARTIALS = r"""
+// a row's x*dy and dy into the thread's column partials
+__device__ __forceinline__ void accumulate(const uint4 *xv, const uint4 *dv, float (*cw)[8],
+                                           float (*cb)[8]) {
+    for (int k = 0; k < V; k++) {
+        float x[8], d[8];
+        unpack(xv[k], x); unpack(dv[k], d);
+        for (int e = 0; e < 8; e++) { cw[k][e] += x[e] * d[e]; cb[k][e] += d[e]; }
+    }
+}
 // the CTA's partials, 16 bytes a store, thread-minor (a warp's stores contiguous)
 __device__ __forceinline__ void partials(float *P, float (*cw)[8], float (*cb)[8]) {
     float4 *q = (float4 *)(P + (long)blockIdx.x * 2 * N);
@@ -205,38 +216,6 @@ __device__ __forceinline__ void partials(float *P, float (*cw)[8], float (*cb)[8
         q[(2 * V + k * 2 + h) * blockDim.x + threadIdx.x] =
             make_float4(cb[k][4*h], cb[k][4*h+1], cb[k][4*h+2], cb[k][4*h+3]);
     }
-}
-// regs, plus what a dW/dB kernel adds: each thread sums its 16 columns' x*dy and dy over the rows
-// its CTA walks, in registers, and writes them once at the end (the partials, not their combine;
-// in the thread's own order, not the columns')
-extern "C" __global__ void __launch_bounds__(256) colsum(const uint4 *__restrict__ X,
-        const uint4 *__restrict__ D, uint4 *__restrict__ O, long M, float *__restrict__ P) {
-    __shared__ float red[16];
-    uint4 xn[V], dn[V];
-    float cw[V][8], cb[V][8];
-    for (int k = 0; k < V; k++) for (int e = 0; e < 8; e++) cw[k][e] = cb[k][e] = 0.f;
-    long r = blockIdx.x;
-    long rc = r < M ? r : M - 1;
-    for (int k = 0; k < V; k++) {
-        xn[k] = X[rc * (N / 8) + threadIdx.x + k * blockDim.x];
-        dn[k] = D[rc * (N / 8) + threadIdx.x + k * blockDim.x];
-    }
-    for (; r < M; r += gridDim.x) {
-        uint4 xv[V], dv[V];
-        for (int k = 0; k < V; k++) { xv[k] = xn[k]; dv[k] = dn[k]; }
-        long q = r + gridDim.x; q = q < M ? q : M - 1;
-        for (int k = 0; k < V; k++) {
-            xn[k] = X[q * (N / 8) + threadIdx.x + k * blockDim.x];
-            dn[k] = D[q * (N / 8) + threadIdx.x + k * blockDim.x];
-        }
-        for (int k = 0; k < V; k++) {
-            float x[8], d[8];
-            unpack(xv[k], x); unpack(dv[k], d);
-            for (int e = 0; e < 8; e++) { cw[k][e] += x[e] * d[e]; cb[k][e] += d[e]; }
-        }
-        row(xv, dv, O, r, red);
-    }
-    partials(P, cw, cb);
 }
 """
 
@@ -264,11 +243,7 @@ extern "C" __global__ void __launch_bounds__(256) %(NAME)s(const uint4 *__restri
             dv[k] = p[N / 8 + threadIdx.x + k * blockDim.x];
         }
         if (%(C)d)
-            for (int k = 0; k < V; k++) {
-                float x[8], d[8];
-                unpack(xv[k], x); unpack(dv[k], d);
-                for (int e = 0; e < 8; e++) { cw[k][e] += x[e] * d[e]; cb[k][e] += d[e]; }
-            }
+            accumulate(xv, dv, cw, cb);
         row(xv, dv, O, r, red);
     }
     asm volatile("cp.async.wait_group 0;" ::: "memory");
@@ -288,29 +263,16 @@ def main():
     a = ap.parse_args()
     depths = (1, 2, 3, 4)
     names = [f"ring{d}" for d in depths] + [f"cring{d}" for d in depths]
-    src = COMMON % {"N": N, "V": V} + REGS + COLSUM + "".join(
+    src = COMMON % {"N": N, "V": V} + PARTIALS + "".join(
+        AHEAD % {"C": i, "NAME": n} for i, n in enumerate(("regs", "colsum"))) + "".join(
         LNB % {"S": i, "NAME": n} for i, n in enumerate(("lnb", "lnb_s"))) + FETCH + "".join(
         RING % {"D": int(n.lstrip("cring")), "C": int(n[0] == "c"), "NAME": n} for n in names)
     mod = cp.RawModule(code=src, options=("-std=c++17",))
-    dev = cp.cuda.Device()
-    sms = dev.attributes["MultiProcessorCount"]
-    l2 = dev.attributes["L2CacheSize"]
-    flush = cp.zeros(max(l2, 32 << 20) * 2 // 4, dtype=cp.int32)
+    sms = cp.cuda.Device().attributes["MultiProcessorCount"]
+    timed = flushed_timer(a.reps)
 
-    def timed(fn):
-        ev = [(cp.cuda.Event(), cp.cuda.Event()) for _ in range(a.reps)]
-        for _ in range(3):
-            fn()
-        for s, e in ev:
-            flush.max()
-            s.record()
-            fn()
-            e.record()
-        cp.cuda.Device().synchronize()
-        return statistics.median(cp.cuda.get_elapsed_time(s, e) for s, e in ev) * 1e3
 
-    print(f"device: {cp.cuda.runtime.getDeviceProperties(dev.id)['name'].decode()}, {sms} SMs, "
-          f"{a.reps} launches a point, copy {a.copy_gbps:.0f} GB/s")
+    print(f"{device_line(a.reps)}, copy {a.copy_gbps:.0f} GB/s")
     rows = []
     for M in (int(x) for x in a.rows.split(",")):
         rng = np.random.default_rng(M)
@@ -335,7 +297,7 @@ def main():
             ring = "ring" in name
             smem = (int(name.lstrip("cring")) + 1) * 2 * N * 2 if ring else 0
             smem = 2 * N * 4 if name == "lnb_s" else smem
-            args = (X, D, O, cp.int64(M)) + ((P,) if ring or name == "colsum" else ())
+            args = (X, D, O, cp.int64(M), P)
             args = (X, D, O, cp.int64(M), P, W, MU, RS) if name.startswith("lnb") else args
             if smem:
                 fn.max_dynamic_shared_size_bytes = smem
