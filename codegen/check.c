@@ -73,7 +73,7 @@ codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 		l->grid_x = l->grid_cap;
 	l->block_x = g->num_warps * 32;
 	l->cluster_x = g->cluster > 1 && !g->coop ? g->cluster : 1;
-	l->cooperative = g->coop;
+	l->cooperative = config_cooperative(g, k->plan->ncolsum);
 	Smem sm;
 	smem_layout(k, c->dtype, c->N, g, &sm, NULL, NULL);
 	l->dynamic_smem = sm.dyn_bytes;
@@ -99,16 +99,14 @@ codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 	 * validator keeps a grid and split rows apart, so it starts the workspace) */
 	if (g->grid > 0 && g->dynamic)
 		l->ws[l->nws++] = (WsRegion){"work_counters", 0, 8, 16};
-	/* sums over rows: their counters, a slot a row group of the grid and a row a CTA group,
-	 * sized for the config's grid, the most CTAs a launch has (lower_colsum.c) */
+	/* sums over rows: their two counters, then a slot a row group of the grid, sized for the
+	 * config's grid, the most CTAs a launch has (lower_colsum.c) */
 	if (k->plan->ncolsum) {
 		ColsumLayout cl;
 		colsum_layout(g, c->N, &cl);
 		int64_t n = k->plan->ncolsum;
-		l->ws[l->nws++] =
-		    (WsRegion){"colsum_counters", 0, 4 * (COLSUM_GROUP_WORD0 + cl.groups), 16};
+		l->ws[l->nws++] = (WsRegion){"colsum_counters", 0, 8, 16};
 		l->ws[l->nws++] = (WsRegion){"colsum_partials", 0, n * cl.slots * cl.row_bytes, 16};
-		l->ws[l->nws++] = (WsRegion){"colsum_groups", 0, n * cl.groups * cl.row_bytes, 16};
 	}
 	l->workspace_bytes = codegen_workspace_bytes(l, c->M);
 }

@@ -101,6 +101,10 @@ int codegen_ptx(const Kernel *k, const Compile *c, Buf *ptx, Buf *llvm, Diag *d)
  * on the GPU. args as for cuLaunchKernel: a pointer to each kernel parameter, in manifest order.
  * The approximate math is exact here: this checks the logic, not the rounding. */
 int codegen_emulate(const Kernel *k, const Compile *c, void **args, Diag *d);
+/* The most threads the emulator runs at once: a kernel with sums over rows, whose CTAs all wait at
+ * the combine, is refused past this many in its grid. Under the sanitizers each thread takes
+ * several memory maps: 32768 threads ran out of them. */
+enum { EMU_POOL_THREADS = 8192 };
 
 /* The manifest's version, which names the ABI too (docs/manifest.md): 3, row strides. The
  * compile cache keys on it, so an entry from before an ABI change is never read as current. */

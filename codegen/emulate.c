@@ -61,7 +61,7 @@ struct Unit {
 };
 
 /* Threads one emulated cluster may start at once; threads in flight in a pool of several. */
-enum { MAX_EMU_THREADS = 4096, MAX_POOL_THREADS = 32768 };
+enum { MAX_EMU_THREADS = 4096 };
 
 static __thread Thread *self;
 
@@ -350,10 +350,9 @@ take(Diag *d, const char *what, LLVMErrorRef e)
 
 /* Runs the grid: clusters one after another (so the split rows' last CTA is whichever comes
  * last), the threads of a cluster's CTAs (a cooperative row block's; one CTA without clusters)
- * all at once. A kernel with sums over rows, whose combine's last CTAs wait for each other, runs
- * up to twice COLSUM_WAITERS CTAs at once (as MAX_POOL_THREADS allows), each starting as one
- * finishes: at least COLSUM_WAITERS, what the combine needs to go forward (heuristics.h), or the
- * whole grid. Shared memory starts as 0xff bytes (NaN), so a read of a word nobody wrote shows. */
+ * all at once. A kernel with sums over rows, whose combine has every CTA wait for the others,
+ * runs the whole grid at once (up to EMU_POOL_THREADS threads). Shared memory starts as 0xff bytes
+ * (NaN), so a read of a word nobody wrote shows. */
 static int
 launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag *d)
 {
@@ -371,17 +370,12 @@ launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag
 	int64_t units = (l.grid_x + K - 1) / K;
 	int n = 1;
 	if (k->plan->ncolsum) {
-		n = MAX_POOL_THREADS / all;
-		if (n > COLSUM_WAITERS + 1)
-			n = COLSUM_WAITERS + 1;
-		if (n > units)
-			n = (int)units;
-		if (n < COLSUM_WAITERS && n < units)
-			return diag(
-			    d,
-			    "emulator: %d CTAs of %d threads at once are under the %d a sum "
-			    "over rows needs",
-			    n, nt, COLSUM_WAITERS);
+		if (units * all > EMU_POOL_THREADS)
+			return diag(d,
+				    "emulator: a sum over rows runs its %lld CTAs of %d threads at "
+				    "once, over %d threads",
+				    (long long)units, nt, EMU_POOL_THREADS);
+		n = (int)units;
 	}
 	Pool pool;
 	pthread_mutex_init(&pool.mu, NULL);

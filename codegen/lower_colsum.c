@@ -1,5 +1,5 @@
 /* Lowering: sums over rows (colsum): column partials held across a persistent grid's rows, then a
- * combine whose last level every group of CTAs shares. */
+ * combine every CTA of the grid waits at and shares. */
 #include <string.h>
 
 #include "codegen/lower.h"
@@ -18,14 +18,12 @@
  *
  * After the loop (colsum_finish) the partials go through the workspace (codegen_launch lays it
  * out; docs/codegen.md draws it): each of a CTA's m_block row groups writes its partial row, a
- * "slot". The CTAs form at most COLSUM_WAITERS groups of consecutive ones (colsum_layout); the
- * last CTA of a group to arrive sums the group's slots in slot order into the group's row. Then
- * each group's last CTA waits until every group's row is written and sums its slice of the columns
- * over all group rows, in group order, into the outputs; the last of them to leave zeroes the
- * counters for the next launch. Every order is fixed, so the bits do not depend on which CTA came
- * last. One CTA summing every partial row, as a last-CTA combine would, streams at a lone SM's rate
- * (about 20 GB/s measured on the H100: 10-25 us a level); the slices spread the last level
- * over the grid.
+ * "slot". Then every CTA counts itself in and waits for the whole grid (the launch is cooperative:
+ * every CTA resident), and sums its slice of the columns over all slots, in slot order, into the
+ * outputs; the last of them to leave zeroes the counters for the next launch. Every order is
+ * fixed, so the bits do not depend on which CTA came last. One CTA summing every partial row, as
+ * a last-CTA combine would, streams at a lone SM's rate (about 20 GB/s measured on the H100);
+ * the slices spread the combine over the grid.
  */
 
 static LLVMValueRef
@@ -255,40 +253,6 @@ colsum_local(Lower *L, int i, const Chunk *ch)
 		}
 }
 
-/* Thread 0 counts its CTA in at counter word w (a u32 of the workspace); every thread learns
- * whether it was the want-th, i.e. the last. The CTA's writes reach thread 0 through the
- * barrier, and its fence (cumulative) orders them before the count at GPU scope; its second
- * fence orders the count before the reads the barrier hands on. One fence a CTA, not a thread:
- * 256 threads of every CTA fencing at once is what the combine would otherwise wait on. */
-static LLVMValueRef
-arrive_last(Lower *L, LLVMValueRef word, LLVMValueRef want)
-{
-	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
-	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
-	LLVMBasicBlockRef t0 = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.count");
-	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.counted");
-	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, tid(L), ci64(L, 0), ""), t0, join);
-	LLVMPositionBuilderAtEnd(L->b, t0);
-	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
-	LLVMValueRef p = LLVMBuildGEP2(L->b, L->i32, L->ws, &word, 1, "");
-	LLVMValueRef old = LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, p, ci32(L, 1),
-					      LLVMAtomicOrderingMonotonic, 0);
-	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
-	LLVMValueRef last =
-	    LLVMBuildZExt(L->b,
-			  LLVMBuildICmp(L->b, LLVMIntEQ, LLVMBuildZExt(L->b, old, L->i64, ""),
-					LLVMBuildSub(L->b, want, ci64(L, 1), ""), ""),
-			  L->i32, "");
-	LLVMBuildBr(L->b, join);
-	LLVMPositionBuilderAtEnd(L->b, join);
-	LLVMValueRef pred = LLVMBuildPhi(L->b, L->i32, "");
-	LLVMValueRef in[2] = {ci32(L, 0), last};
-	LLVMBasicBlockRef from[2] = {pre, t0};
-	LLVMAddIncoming(pred, in, from, 2);
-	LLVMValueRef all = intr(L, "llvm.nvvm.barrier0.or", NULL, &pred, 1);
-	return LLVMBuildICmp(L->b, LLVMIntNE, all, ci32(L, 0), "");
-}
-
 /* Columns c .. c+3 of the [N] output param, from the four lanes of v, converted; those below N. */
 static void
 store_cols(Lower *L, LLVMValueRef v, LLVMValueRef c, int param)
@@ -379,87 +343,91 @@ sum_rows(Lower *L, int ns, LLVMValueRef *colb, LLVMValueRef *valid, LLVMValueRef
 		acc[i] = a[i];
 }
 
-/* Level 1: for each of the nc colsums, dst[ci](col) = the sum, in slot order, of n slots of f32
- * rows from src[ci] (byte offsets in the workspace, slots stride bytes apart), for every column the
- * CTA's threads cover, 4 a thread and turn. A group has at most `most` slots, so a round trip takes
- * the rows of every colsum at colsum_level1's `tpi` turns at once. */
-static void
-sum_group(Lower *L, int nc, LLVMValueRef *src, LLVMValueRef *dst, LLVMValueRef n, int64_t most,
-	  int64_t stride)
+/* Vector v (<4 x float>) of every lane summed over the lanes l ^ off of a warp, off = from, 2 *
+ * from, ... below 32: a butterfly over the lanes that share v's position. */
+static LLVMValueRef
+bfly4(Lower *L, LLVMValueRef v, int64_t from)
 {
-	int64_t np = (L->c->N + 3) / 4 * 4, nt = (int64_t)L->c->cfg.num_warps * 32;
-	int64_t turns = (np / 4 + nt - 1) / nt;
-	int u, tpi;
-	colsum_level1(most, nc, turns, &u, &tpi);
-	int ns = tpi * nc;
-	LLVMValueRef *colb = arena_alloc(L->a, sizeof(LLVMValueRef) * (size_t)ns);
-	LLVMValueRef *valid = arena_alloc(L->a, sizeof(LLVMValueRef) * (size_t)ns);
-	LLVMValueRef *col = arena_alloc(L->a, sizeof(LLVMValueRef) * (size_t)ns);
-	LLVMValueRef *acc = arena_alloc(L->a, sizeof(LLVMValueRef) * (size_t)ns);
-	/* c = 4*tid + 4*threads*t for turns t = t0 .. t0 + tpi - 1, t0 += tpi while 4*t0 < np */
-	LLVMValueRef c0 = LLVMBuildMul(L->b, tid(L), ci64(L, 4), "");
-	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
-	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.col");
-	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.col.body");
-	LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.col.done");
-	LLVMBuildBr(L->b, head);
-	LLVMPositionBuilderAtEnd(L->b, head);
-	LLVMValueRef t0 = LLVMBuildPhi(L->b, L->i64, "");
-	LLVMValueRef zero = ci64(L, 0);
-	LLVMAddIncoming(t0, &zero, &pre, 1);
-	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, t0, ci64(L, turns), ""), body, out);
-	LLVMPositionBuilderAtEnd(L->b, body);
-	LLVMValueRef base = LLVMBuildAdd(L->b, c0, LLVMBuildMul(L->b, t0, ci64(L, 4 * nt), ""), "");
-	for (int i = 0; i < ns; i++) {
-		col[i] = LLVMBuildAdd(L->b, base, ci64(L, 4 * nt * (i / nc)), "");
-		valid[i] = LLVMBuildICmp(L->b, LLVMIntSLT, col[i], ci64(L, np), "");
-		LLVMValueRef c = LLVMBuildSelect(L->b, valid[i], col[i], ci64(L, 0), "");
-		colb[i] =
-		    LLVMBuildAdd(L->b, src[i % nc], LLVMBuildMul(L->b, c, ci64(L, 4), ""), "");
+	LLVMTypeRef v4 = LLVMVectorType(L->f32, 4);
+	for (int64_t off = from; off < 32; off *= 2) {
+		LLVMValueRef w = LLVMGetUndef(v4);
+		for (int e = 0; e < 4; e++) {
+			LLVMValueRef c = LLVMBuildExtractElement(L->b, v, ci32(L, e), "");
+			c = LLVMBuildFAdd(
+			    L->b, c, shfl(L, "llvm.nvvm.shfl.sync.bfly.f32", c, ci32(L, (int)off)),
+			    "");
+			w = LLVMBuildInsertElement(L->b, w, c, ci32(L, e), "");
+		}
+		v = w;
 	}
-	sum_rows(L, ns, colb, valid, ci64(L, 0), n, 1, stride, u, acc);
-	for (int i = 0; i < ns; i++) {
-		LLVMBasicBlockRef next =
-		    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.col.next");
-		only_if(L, valid[i], next, "colsum.col.store");
-		LLVMValueRef off =
-		    LLVMBuildAdd(L->b, dst[i % nc], LLVMBuildMul(L->b, col[i], ci64(L, 4), ""), "");
-		LLVMSetAlignment(LLVMBuildStore(L->b, acc[i], ws_byte(L, off)), 16);
-		LLVMBuildBr(L->b, next);
-		LLVMPositionBuilderAtEnd(L->b, next);
-	}
-	LLVMValueRef t2 = LLVMBuildAdd(L->b, t0, ci64(L, tpi), "");
-	LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
-	LLVMBuildBr(L->b, head);
-	LLVMAddIncoming(t0, &t2, &latch, 1);
-	LLVMPositionBuilderAtEnd(L->b, out);
+	return v;
+}
+
+/* Byte `off` (i64) of the dynamic shared memory. */
+static LLVMValueRef
+smem_at(Lower *L, LLVMValueRef off)
+{
+	return LLVMBuildGEP2(L->b, L->i8, L->dyn, &off, 1, "");
+}
+
+/* Turn position j (i64) of a slice that starts at position `first` and holds nj: whether it is one
+ * of the slice's and of the npos, its colsum *cs and vector *v (position 0's where it is none). */
+static LLVMValueRef
+position(Lower *L, LLVMValueRef j, LLVMValueRef first, LLVMValueRef nj, LLVMValueRef npos,
+	 LLVMValueRef *cs, LLVMValueRef *v)
+{
+	int64_t np4 = (L->c->N + 3) / 4;
+	LLVMValueRef p = LLVMBuildAdd(L->b, first, j, "");
+	LLVMValueRef ok = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntULT, j, nj, ""),
+				       LLVMBuildICmp(L->b, LLVMIntULT, p, npos, ""), "");
+	p = LLVMBuildSelect(L->b, ok, p, ci64(L, 0), "");
+	*cs = LLVMBuildUDiv(L->b, p, ci64(L, np4), "");
+	*v = LLVMBuildURem(L->b, p, ci64(L, np4), "");
+	return ok;
 }
 
 /*
- * Slice `slice` of `nslices` of the columns of each of the nc colsums, each column the sum in row
- * order of R f32 rows from src[ci] (byte offsets in the workspace, rows stride bytes apart), into
- * the [N] output param[ci]. The slice is nj = ceil(N/4 / nslices) vectors of 4 columns; `lanes`
- * threads of a warp share a vector (colsum_slices, for the launch's grid), lane l summing rows l,
- * l + lanes, ... of colsum_unroll's `per` colsums at once, then a butterfly over the lanes: the
- * order depends on R and lanes only.
+ * Slice `slice` of `nslices` of the positions, every (stored colsum, vector of 4 columns) pair,
+ * colsum after colsum: nj = cdiv(ns * N/4, nslices) consecutive positions, each the sum in a fixed
+ * order of R f32 rows from src[colsum] (byte offsets in the workspace, rows stride bytes apart),
+ * stored to the [N] output param[colsum]. W consecutive threads take W consecutive positions
+ * (colsum_slices), so a warp reads rows of W*16 contiguous bytes (512 from W = 32 on); the CTA's
+ * nt/W row lanes take rows l, l + nt/W, ..., up to COLSUM_TURNS turns of W positions a round
+ * trip (colsum_unroll). Under 32 positions the row lanes of a warp meet in a butterfly; then the
+ * row lanes' (or warps') E sums of a position go through shared memory (the dynamic area, free
+ * once every slot is written) and are added pairwise in a fixed tree, a barrier a level (a thread
+ * adding them one after another held them all at once: 376 bytes of spills at 64 registers); the
+ * first W threads store.
  */
 static void
-slice_sum(Lower *L, int nc, const int64_t *src, const int *param, LLVMValueRef R, int64_t most,
-	  int64_t stride, LLVMValueRef slice, LLVMValueRef nslices, int64_t lanes)
+slice_sum(Lower *L, int ns, const int64_t *src, const int *param, LLVMValueRef R, int64_t stride,
+	  LLVMValueRef slice, LLVMValueRef nslices, const ColsumSlices *sl)
 {
 	LLVMTypeRef v4 = LLVMVectorType(L->f32, 4);
 	int64_t np4 = (L->c->N + 3) / 4, nt = (int64_t)L->c->cfg.num_warps * 32;
-	int64_t P = nt / lanes;
+	int64_t W = sl->lanes, RL = nt / W, E = W < 32 ? nt / 32 : RL;
 	int u, per;
-	colsum_unroll((most + lanes - 1) / lanes, nc, &u, &per);
+	colsum_unroll(cdiv(sl->rows, RL), cdiv(sl->vectors, W), &u, &per);
+	LLVMValueRef npos = ci64(L, ns * np4);
 	LLVMValueRef nj = LLVMBuildUDiv(
-	    L->b, LLVMBuildAdd(L->b, ci64(L, np4), LLVMBuildSub(L->b, nslices, ci64(L, 1), ""), ""),
+	    L->b, LLVMBuildAdd(L->b, npos, LLVMBuildSub(L->b, nslices, ci64(L, 1), ""), ""),
 	    nslices, "");
-	LLVMValueRef lane = LLVMBuildURem(L->b, tid(L), ci64(L, lanes), "");
-	LLVMValueRef vg = LLVMBuildUDiv(L->b, tid(L), ci64(L, lanes), "");
+	LLVMValueRef pj = LLVMBuildURem(L->b, tid(L), ci64(L, W), "");
+	LLVMValueRef rl = LLVMBuildUDiv(L->b, tid(L), ci64(L, W), "");
 	LLVMValueRef first = LLVMBuildMul(L->b, slice, nj, "");
+	/* where a thread leaves its sum: its warp's (W < 32, lanes below W), else its own */
+	LLVMValueRef lead = LLVMConstInt(LLVMInt1TypeInContext(L->cx), 1, 0), at = tid(L);
+	if (W < 32) {
+		LLVMValueRef lane = LLVMBuildURem(L->b, tid(L), ci64(L, 32), "");
+		lead = LLVMBuildICmp(L->b, LLVMIntULT, lane, ci64(L, W), "");
+		at = LLVMBuildAdd(L->b,
+				  LLVMBuildMul(L->b, LLVMBuildUDiv(L->b, tid(L), ci64(L, 32), ""),
+					       ci64(L, W), ""),
+				  pj, "");
+	}
+	at = LLVMBuildMul(L->b, at, ci64(L, 16), "");
 
-	/* vectors: j = k + vg, k += P, while k < nj: the same trips for every thread (shuffles) */
+	/* turns: k = 0, W * per, ... while k < nj, the same trips for every thread (barriers) */
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.vec");
 	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.vec.body");
@@ -471,61 +439,98 @@ slice_sum(Lower *L, int nc, const int64_t *src, const int *param, LLVMValueRef R
 	LLVMAddIncoming(k, &k0, &pre, 1);
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntULT, k, nj, ""), body, out);
 	LLVMPositionBuilderAtEnd(L->b, body);
-	LLVMValueRef j = LLVMBuildAdd(L->b, k, vg, "");
-	LLVMValueRef gv = LLVMBuildAdd(L->b, first, j, "");
-	LLVMValueRef valid =
-	    LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntULT, j, nj, ""),
-			 LLVMBuildICmp(L->b, LLVMIntULT, gv, ci64(L, np4), ""), "");
-	LLVMValueRef vb =
-	    LLVMBuildMul(L->b, LLVMBuildSelect(L->b, valid, gv, ci64(L, 0), ""), ci64(L, 16), "");
-	for (int c0 = 0; c0 < nc; c0 += per) {
-		int ns = nc - c0 < per ? nc - c0 : per;
-		LLVMValueRef colb[COLSUM_LOADS], ok[COLSUM_LOADS], acc[COLSUM_LOADS];
-		for (int i = 0; i < ns; i++) {
-			colb[i] = LLVMBuildAdd(L->b, ci64(L, src[c0 + i]), vb, "");
-			ok[i] = valid;
-		}
-		sum_rows(L, ns, colb, ok, lane, R, lanes, stride, u, acc);
-
-		/* the lanes' sums: a butterfly, then lane 0 stores */
-		for (int i = 0; i < ns; i++) {
-			LLVMValueRef sum = acc[i];
-			for (int64_t off = lanes / 2; off >= 1; off /= 2) {
-				LLVMValueRef v = LLVMGetUndef(v4);
-				for (int e = 0; e < 4; e++) {
-					LLVMValueRef c =
-					    LLVMBuildExtractElement(L->b, sum, ci32(L, e), "");
-					c = LLVMBuildFAdd(L->b, c,
-							  shfl(L, "llvm.nvvm.shfl.sync.bfly.f32", c,
-							       ci32(L, (int)off)),
-							  "");
-					v = LLVMBuildInsertElement(L->b, v, c, ci32(L, e), "");
-				}
-				sum = v;
+	LLVMValueRef colb[COLSUM_TURNS], ok[COLSUM_TURNS], acc[COLSUM_TURNS];
+	for (int i = 0; i < per; i++) {
+		LLVMValueRef cs, v;
+		ok[i] = position(
+		    L, LLVMBuildAdd(L->b, k, LLVMBuildAdd(L->b, ci64(L, i * W), pj, ""), ""), first,
+		    nj, npos, &cs, &v);
+		LLVMValueRef base = ci64(L, src[0]);
+		for (int c = 1; c < ns; c++)
+			base = LLVMBuildSelect(L->b,
+					       LLVMBuildICmp(L->b, LLVMIntEQ, cs, ci64(L, c), ""),
+					       ci64(L, src[c]), base, "");
+		colb[i] = LLVMBuildAdd(L->b, base, LLVMBuildMul(L->b, v, ci64(L, 16), ""), "");
+	}
+	sum_rows(L, per, colb, ok, rl, R, RL, stride, u, acc);
+	for (int i = 0; i < per; i++) {
+		LLVMValueRef sum = W < 32 ? bfly4(L, acc[i], W) : acc[i];
+		LLVMValueRef cs, v;
+		LLVMValueRef mine = position(
+		    L, LLVMBuildAdd(L->b, k, LLVMBuildAdd(L->b, ci64(L, i * W), pj, ""), ""), first,
+		    nj, npos, &cs, &v);
+		if (E > 1) {
+			/* the E sums of a position, entry e at e*W + pj, added pairwise in a fixed
+			 * tree by thread e*W + pj: entry e takes e + h, h = half the entries, ... 1
+			 */
+			LLVMBasicBlockRef wrote =
+			    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.red");
+			only_if(L, lead, wrote, "colsum.red.st");
+			LLVMSetAlignment(LLVMBuildStore(L->b, sum, smem_at(L, at)), 16);
+			LLVMBuildBr(L->b, wrote);
+			LLVMPositionBuilderAtEnd(L->b, wrote);
+			intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+			LLVMValueRef e = LLVMBuildUDiv(L->b, tid(L), ci64(L, W), "");
+			LLVMValueRef mine_at = LLVMBuildMul(L->b, tid(L), ci64(L, 16), "");
+			int64_t h = 1;
+			while (2 * h < E)
+				h *= 2;
+			for (; h >= 1; h /= 2) {
+				LLVMBasicBlockRef added =
+				    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.tree");
+				only_if(L,
+					LLVMBuildICmp(L->b, LLVMIntULT, e,
+						      ci64(L, E - h < h ? E - h : h), ""),
+					added, "colsum.tree.add");
+				LLVMValueRef o =
+				    LLVMBuildAdd(L->b, mine_at, ci64(L, h * W * 16), "");
+				LLVMValueRef x = LLVMBuildLoad2(L->b, v4, smem_at(L, mine_at), "");
+				LLVMValueRef y = LLVMBuildLoad2(L->b, v4, smem_at(L, o), "");
+				LLVMSetAlignment(x, 16);
+				LLVMSetAlignment(y, 16);
+				LLVMSetAlignment(LLVMBuildStore(L->b, LLVMBuildFAdd(L->b, x, y, ""),
+								smem_at(L, mine_at)),
+						 16);
+				LLVMBuildBr(L->b, added);
+				LLVMPositionBuilderAtEnd(L->b, added);
+				intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
 			}
+			LLVMValueRef x = LLVMBuildLoad2(
+			    L->b, v4, smem_at(L, LLVMBuildMul(L->b, pj, ci64(L, 16), "")), "");
+			LLVMSetAlignment(x, 16);
+			sum = x;
+		}
+		/* the first W threads store (where E is 1: the lead threads, the same W) */
+		LLVMBasicBlockRef stored = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.st");
+		only_if(L,
+			LLVMBuildAnd(L->b, mine,
+				     LLVMBuildICmp(L->b, LLVMIntULT, tid(L), ci64(L, W), ""), ""),
+			stored, "colsum.st.w");
+		LLVMValueRef col = LLVMBuildMul(L->b, v, ci64(L, 4), "");
+		for (int c = 0; c < ns; c++) {
 			LLVMBasicBlockRef next =
 			    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.vec.next");
-			only_if(L,
-				LLVMBuildAnd(L->b, valid,
-					     LLVMBuildICmp(L->b, LLVMIntEQ, lane, ci64(L, 0), ""),
-					     ""),
-				next, "colsum.vec.store");
-			store_cols(L, sum, LLVMBuildMul(L->b, gv, ci64(L, 4), ""), param[c0 + i]);
+			only_if(L, LLVMBuildICmp(L->b, LLVMIntEQ, cs, ci64(L, c), ""), next,
+				"colsum.vec.store");
+			store_cols(L, sum, col, param[c]);
 			LLVMBuildBr(L->b, next);
 			LLVMPositionBuilderAtEnd(L->b, next);
 		}
+		LLVMBuildBr(L->b, stored);
+		LLVMPositionBuilderAtEnd(L->b, stored);
+		if (E > 1) /* before the next turn writes the entries again */
+			intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
 	}
-	LLVMValueRef k2 = LLVMBuildAdd(L->b, k, ci64(L, P), "");
+	LLVMValueRef k2 = LLVMBuildAdd(L->b, k, ci64(L, W * per), "");
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
 	LLVMBuildBr(L->b, head);
 	LLVMAddIncoming(k, &k2, &latch, 1);
 	LLVMPositionBuilderAtEnd(L->b, out);
 }
 
-/* A group's last CTA counts itself out once its wait is over: thread 0's atomic, with no fence
- * (it publishes nothing), issued before the CTA's slice so that its round trip overlaps it; the
- * result is the CTAs out before it, for thread 0 (leave_zero), 0xffffffff for every other thread.
- */
+/* A CTA counts itself out once its wait is over: thread 0's atomic, with no fence (it publishes
+ * nothing), issued before the CTA's slice so that its round trip overlaps it; the result is the
+ * CTAs out before it, for thread 0 (leave_zero), 0xffffffff for every other thread. */
 static LLVMValueRef
 leave_count(Lower *L, int64_t cnt)
 {
@@ -547,29 +552,16 @@ leave_count(Lower *L, int64_t cnt)
 	return out;
 }
 
-/* Thread 0 of the last of the ng to count out zeroes every counter this launch used: every group's
- * last CTA has left its wait, and every CTA has counted in at its group (`groups` words, 0 when
- * groups are one CTA). */
+/* Thread 0 of the last of the ng CTAs to count out zeroes both counters: every CTA has left its
+ * wait. */
 static void
-leave_zero(Lower *L, int64_t cnt, LLVMValueRef out, LLVMValueRef ng, int64_t groups)
+leave_zero(Lower *L, int64_t cnt, LLVMValueRef out, LLVMValueRef ng)
 {
 	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.left");
 	only_if(L,
 		LLVMBuildICmp(L->b, LLVMIntEQ, LLVMBuildZExt(L->b, out, L->i64, ""),
 			      LLVMBuildSub(L->b, ng, ci64(L, 1), ""), ""),
 		done, "colsum.zero");
-	for (int64_t w = 0; w < groups; w++) {
-		LLVMBasicBlockRef next =
-		    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.zero.g");
-		only_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, ci64(L, w), ng, ""), next,
-			"colsum.zero.group");
-		LLVMValueRef word = ci64(L, cnt / 4 + COLSUM_GROUP_WORD0 + w);
-		LLVMSetAlignment(LLVMBuildStore(L->b, ci32(L, 0),
-						LLVMBuildGEP2(L->b, L->i32, L->ws, &word, 1, "")),
-				 4);
-		LLVMBuildBr(L->b, next);
-		LLVMPositionBuilderAtEnd(L->b, next);
-	}
 	for (int w = COLSUM_DONE_WORD; w <= COLSUM_LEAVE_WORD; w++) {
 		LLVMValueRef dw = ci64(L, cnt / 4 + w);
 		LLVMSetAlignment(LLVMBuildStore(L->b, ci32(L, 0),
@@ -590,11 +582,9 @@ colsum_finish(Lower *L)
 	ColsumLayout lay;
 	ColsumSlices sl;
 	colsum_layout(g, L->c->N, &lay);
-	colsum_slices(&lay, g, l.grid_x, &sl);
+	colsum_slices(&lay, g, k->plan->ncolsum, l.grid_x, &sl);
 	int64_t cnt = codegen_ws_offset(&l, "colsum_counters", L->c->M);
 	int64_t part = codegen_ws_offset(&l, "colsum_partials", L->c->M);
-	int64_t grp = codegen_ws_offset(&l, "colsum_groups", L->c->M);
-	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.done");
 	int nc = k->plan->ncolsum;
 
 	/* each row group's partials into its slot: cta * m_block + group; a looped row's a chunk
@@ -645,45 +635,10 @@ colsum_finish(Lower *L)
 		L->csum_chunk = NULL;
 	}
 
-	/* the last CTA of its group sums the group's slots into the group's row; in groups of one
-	 * the slots are the rows */
+	/* every CTA waits for the others, counts itself out, then sums its slice of the columns of
+	 * every colsum over all slots */
 	LLVMValueRef G = nctaid(L);
-	LLVMValueRef q = ci64(L, lay.group);
-	LLVMValueRef gi = LLVMBuildUDiv(L->b, L->cta, q, "");
-	LLVMValueRef ng =
-	    LLVMBuildUDiv(L->b, LLVMBuildAdd(L->b, G, ci64(L, lay.group - 1), ""), q, "");
-	LLVMValueRef mb = ci64(L, g->m_block);
-	LLVMValueRef R = ng;
-	if (lay.group > 1) {
-		LLVMValueRef first = LLVMBuildMul(L->b, gi, q, "");
-		LLVMValueRef left = LLVMBuildSub(L->b, G, first, "");
-		LLVMValueRef gn = LLVMBuildSelect(
-		    L->b, LLVMBuildICmp(L->b, LLVMIntSLT, left, q, ""), left, q, "");
-		LLVMValueRef gword =
-		    LLVMBuildAdd(L->b, ci64(L, cnt / 4 + COLSUM_GROUP_WORD0), gi, "");
-		only_if(L, arrive_last(L, gword, gn), done, "colsum.group");
-		LLVMValueRef *src = arena_alloc(L->a, sizeof(LLVMValueRef) * (size_t)nc);
-		LLVMValueRef *dst = arena_alloc(L->a, sizeof(LLVMValueRef) * (size_t)nc);
-		for (int ci = 0; ci < nc; ci++) {
-			int64_t pc = part + (int64_t)ci * lay.slots * lay.row_bytes;
-			int64_t gc = grp + (int64_t)ci * lay.groups * lay.row_bytes;
-			src[ci] = LLVMBuildAdd(L->b, ci64(L, pc),
-					       LLVMBuildMul(L->b, LLVMBuildMul(L->b, first, mb, ""),
-							    ci64(L, lay.row_bytes), ""),
-					       "");
-			dst[ci] =
-			    LLVMBuildAdd(L->b, ci64(L, gc),
-					 LLVMBuildMul(L->b, gi, ci64(L, lay.row_bytes), ""), "");
-		}
-		sum_group(L, nc, src, dst, LLVMBuildMul(L->b, gn, mb, ""), lay.group * g->m_block,
-			  lay.row_bytes);
-	} else {
-		R = LLVMBuildMul(L->b, G, mb, "");
-	}
-
-	/* every group's last CTA waits for the others, counts itself out, then sums its slice of
-	 * the columns of every colsum */
-	ws_arrive_wait(L, ci64(L, cnt / 4 + COLSUM_DONE_WORD), ng, "colsum");
+	ws_arrive_wait(L, ci64(L, cnt / 4 + COLSUM_DONE_WORD), G, "colsum");
 	LLVMValueRef out = leave_count(L, cnt);
 	int64_t *src = arena_alloc(L->a, sizeof(int64_t) * (size_t)nc);
 	int *param = arena_alloc(L->a, sizeof(int) * (size_t)nc);
@@ -694,12 +649,10 @@ colsum_finish(Lower *L)
 		int ci = 0;
 		for (int j = 0; j < k->vals[argval(&k->ins[i], 0)].def; j++)
 			ci += k->ins[j].op == OP_COLSUM;
-		src[ns] = lay.group > 1 ? grp + (int64_t)ci * lay.groups * lay.row_bytes
-					: part + (int64_t)ci * lay.slots * lay.row_bytes;
+		src[ns] = part + (int64_t)ci * lay.slots * lay.row_bytes;
 		param[ns++] = k->ins[i].param;
 	}
-	slice_sum(L, ns, src, param, R, sl.rows, lay.row_bytes, gi, ng, sl.lanes);
-	leave_zero(L, cnt, out, ng, lay.group > 1 ? lay.groups : 0);
-	LLVMBuildBr(L->b, done);
-	LLVMPositionBuilderAtEnd(L->b, done);
+	slice_sum(L, ns, src, param, LLVMBuildMul(L->b, G, ci64(L, g->m_block), ""), lay.row_bytes,
+		  L->cta, G, &sl);
+	leave_zero(L, cnt, out, G);
 }

@@ -30,13 +30,11 @@
  * - a row whose threads cover less than a 32-byte sector per warp access (one thread a row at
  *   16 bytes) moves each sector twice: its [M,N] bytes count 32 / span times (measured on the
  *   H100: layer_norm f32 1048576x32 at one thread a row ran 1.84x the time of four).
- * - sums over rows (colsum): each CTA's row groups write a partial row to L2; a group's last CTA
- *   sums its group's (up to COLSUM_WAITERS groups) into a group row, then every group's last CTA
- * sums a slice of the columns over the group rows (lower_colsum.c). Their bytes go through L2; the
- *   tail is the first level's round trips (4 columns a thread a turn, the whole row, every
- *   colsum: colsum_level1), the slice's (its rows spread over up to 32 lanes a vector of 4
- *   columns, every colsum: colsum_unroll) and two arrivals. Measured on the H100 before the slices,
- * when one CTA summed about sqrt(grid) group rows: 10-25 us a level, the rate of a lone SM.
+ * - sums over rows (colsum): each CTA's row groups write a partial row to L2, then every CTA
+ *   waits for all and sums a slice of the columns over all partial rows (lower_colsum.c). Their
+ *   bytes go through L2; the tail is the slice's round trips (its slots over the row lanes, its
+ *   positions over the lanes of a row: colsum_unroll), two arrivals and two barriers a turn (the
+ *   tree's further levels, a barrier each, are not counted).
  * - the CTAs' start: the hardware starts them dispatch_ns apart, so the memory time is at least
  *   their dispatch and the last one's latency.
  * - time = memory time + L2 time + launch (+ the split combine, the colsum tail).
@@ -80,9 +78,10 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	o->ctas_per_sm = o->ctas_per_sm < t->max_ctas_sm ? o->ctas_per_sm : t->max_ctas_sm;
 	/* shared memory: the rows kept on chip (heuristics/smem.c has the exact layout) and the
 	 * partials, plus the 1 KiB a CTA the hardware reserves */
+	int64_t dyn = (kept ? (int64_t)c->m_block * seg * f->kept_bytes : 0) +
+		      smem_colsum_bytes(f->colsums, c, N);
 	int64_t smem =
-	    (kept ? (int64_t)c->m_block * seg * f->kept_bytes : 0) +
-	    smem_colsum_bytes(f->colsums, c, N) +
+	    (dyn > smem_combine_bytes(f->colsums, c) ? dyn : smem_combine_bytes(f->colsums, c)) +
 	    (int64_t)f->red_results * 4 *
 		((tpr > 32 ? c->num_warps : 0) + (segs > 1 && c->cluster > 1 ? c->m_block : 0));
 	if (smem > 0) {
@@ -145,19 +144,15 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		ColsumLayout cl;
 		ColsumSlices sl;
 		colsum_layout(c, N, &cl);
-		colsum_slices(&cl, c, o->ctas, &sl);
-		double rows = (double)o->ctas * c->m_block + (cl.group > 1 ? 2.0 * sl.slices : 0);
-		l2 += f->colsums * rows * cl.row_bytes * 2;
-		int u, per, tpi;
-		int64_t turns = cdiv(cl.row_bytes / 16, threads);
-		double level1 = cl.group > 1 ? (double)colsum_level1(cl.group * c->m_block,
-								     f->colsums, turns, &u, &tpi)
-					     : 0;
-		double level2 =
-		    (double)cdiv(sl.vectors, threads / sl.lanes) *
-		    (double)colsum_unroll(cdiv(sl.rows, sl.lanes), f->colsums, &u, &per);
-		tail_ns =
-		    (level1 + level2) * t->mem_latency_ns + 2 * (t->mem_latency_ns + t->barrier_ns);
+		colsum_slices(&cl, c, f->colsums, o->ctas, &sl);
+		l2 += f->colsums * (double)sl.rows * cl.row_bytes * 2;
+		/* row lanes: threads / lanes; a turn of lanes positions, two barriers */
+		int u, per;
+		int64_t turns = cdiv(sl.vectors, sl.lanes);
+		double trips =
+		    (double)colsum_unroll(cdiv(sl.rows, threads / sl.lanes), turns, &u, &per);
+		tail_ns = trips * t->mem_latency_ns + 2 * (t->mem_latency_ns + t->barrier_ns) +
+			  2.0 * (double)turns * t->barrier_ns;
 	}
 	o->hbm_bytes = hbm;
 	o->l2_bytes = l2;

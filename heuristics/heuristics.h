@@ -133,25 +133,21 @@ enum { FILL_AHEAD = 2 };
 enum { FILL_MIN_CHUNKS = 7 };
 
 /* A kernel's sums over rows (colsum) under config c (codegen/lower_colsum.c): a partial row, a
- * "slot", per row group of the grid (grid * m_block), each N floats padded to 16 bytes. The CTAs
- * form `groups` groups of `group` consecutive ones, at most COLSUM_WAITERS groups; the last CTA
- * of a group sums its group's slots into the group's row (none when a group is one CTA: its
- * slots are the rows), then waits for the other groups' last CTAs and sums its slice of the
- * columns over all group rows into the outputs. Those waiting CTAs are a group's last, so the
- * combine goes forward whenever the device holds COLSUM_WAITERS of the kernel's CTAs at once,
- * on any GPU. The counters: a u32 of groups arrived at word COLSUM_DONE_WORD, of groups done at
- * COLSUM_LEAVE_WORD, then one a group from word COLSUM_GROUP_WORD0. */
+ * "slot", per row group of the grid (grid * m_block), each N floats padded to 16 bytes. Every CTA
+ * writes its slots, counts itself in and waits for all the grid's CTAs, then sums its slice of the
+ * columns over all the slots into the outputs. So every CTA must be resident at once: the launch
+ * is cooperative (config_cooperative), and the driver refuses a grid the device cannot hold. The
+ * counters: a u32 of CTAs arrived at word COLSUM_DONE_WORD, of CTAs out at COLSUM_LEAVE_WORD. */
 typedef struct {
-	int64_t group, groups, slots, row_bytes;
+	int64_t slots, row_bytes;
 } ColsumLayout;
-enum { COLSUM_DONE_WORD = 1, COLSUM_LEAVE_WORD = 2, COLSUM_GROUP_WORD0 = 4 };
-/* The most groups, so the most CTAs that ever wait. A grid of up to 16 * 32 CTAs of one row group
- * keeps the first level at one round trip a column turn (COLSUM_UNROLL slots). */
-enum { COLSUM_WAITERS = 32 };
+enum { COLSUM_DONE_WORD = 0, COLSUM_LEAVE_WORD = 1 };
 /* A combine sums up to COLSUM_UNROLL partial rows a round trip, their loads issued before the
- * adds, and where a level has fewer rows, the rows of several (colsum, column) pairs at once: up
- * to COLSUM_LOADS loads of 16 bytes in flight a thread. */
-enum { COLSUM_UNROLL = 16, COLSUM_LOADS = 20 };
+ * adds, and where a slice has fewer rows, the rows of up to COLSUM_TURNS turns of positions at
+ * once: up to COLSUM_LOADS loads of 16 bytes in flight a thread. Each turn holds its sums (4
+ * registers) across the round trip: 20 turns of one row spilled 1352 bytes a thread at the 64
+ * registers of 32 warps (layer_norm_backward bf16 3x20000, 15x the time on the H100). */
+enum { COLSUM_UNROLL = 16, COLSUM_LOADS = 20, COLSUM_TURNS = 2 };
 
 /* The rows of a stream a round trip takes: all of them, up to COLSUM_UNROLL. */
 static inline int
@@ -160,14 +156,14 @@ colsum_rows_a_trip(int64_t rows)
 	return rows < 1 ? 1 : rows < COLSUM_UNROLL ? (int)rows : COLSUM_UNROLL;
 }
 
-/* A level's round trips (codegen/lower_colsum.c, heuristics/cost.c): `rows` partial rows a
- * thread sums for each of its `pairs` (colsum, column vector) pairs, u rows of `per` pairs a
- * round trip; returns the round trips. */
+/* A slice's round trips (codegen/lower_colsum.c, heuristics/cost.c): `rows` partial rows a
+ * thread sums for each of its `pairs` turns of positions, u rows of `per` turns a round trip;
+ * returns the round trips. */
 static inline int64_t
 colsum_unroll(int64_t rows, int64_t pairs, int *u, int *per)
 {
 	*u = colsum_rows_a_trip(rows);
-	*per = COLSUM_LOADS / *u;
+	*per = COLSUM_LOADS / *u < COLSUM_TURNS ? COLSUM_LOADS / *u : COLSUM_TURNS;
 	if (*per > pairs)
 		*per = (int)pairs;
 	if (*per < 1)
@@ -175,49 +171,40 @@ colsum_unroll(int64_t rows, int64_t pairs, int *u, int *per)
 	return (pairs + *per - 1) / *per * ((rows + *u - 1) / *u);
 }
 
-/* The first level's round trips: `rows` slots of nc colsums for each of a thread's `turns`
- * column vectors, u rows of every colsum at tpi turns a round trip, up to COLSUM_LOADS loads (or
- * nc when there are more colsums). */
-static inline int64_t
-colsum_level1(int64_t rows, int nc, int64_t turns, int *u, int *tpi)
-{
-	int most = COLSUM_LOADS / nc > 1 ? COLSUM_LOADS / nc : 1;
-	*u = colsum_rows_a_trip(rows);
-	if (*u > most)
-		*u = most;
-	*tpi = COLSUM_LOADS / (*u * nc) > 1 ? COLSUM_LOADS / (*u * nc) : 1;
-	if (*tpi > turns)
-		*tpi = turns > 1 ? (int)turns : 1;
-	return (turns + *tpi - 1) / *tpi * ((rows + *u - 1) / *u);
-}
-
 static inline void
 colsum_layout(const Config *c, int64_t N, ColsumLayout *l)
 {
 	int64_t grid = c->grid > 0 ? c->grid : 1;
-	l->group = (grid + COLSUM_WAITERS - 1) / COLSUM_WAITERS;
-	l->groups = (grid + l->group - 1) / l->group;
 	l->slots = grid * c->m_block;
 	l->row_bytes = (N + 3) / 4 * 16;
 }
 
-/* The combine's last level in a launch of `ctas` CTAs (codegen/lower_colsum.c, heuristics/cost.c,
- * the policy's reason): `slices` groups' last CTAs, each summing `rows` rows (the group rows, or
- * the slots where a group is one CTA) over its `vectors` vectors of 4 columns, `lanes` threads of
- * a warp to a vector: the most, up to 32, that leave a thread for each vector. */
+/* The combine in a launch of `ctas` CTAs (codegen/lower_colsum.c, heuristics/cost.c, the policy's
+ * reason): `slices` CTAs, each summing `rows` slots over its `vectors` consecutive (colsum, vector
+ * of 4 columns) positions, `lanes` consecutive threads to as many positions of a row: the least
+ * power of two that covers the slice, up to the CTA's threads; the rest of the CTA's threads, its
+ * threads / lanes "row lanes", take the other rows. A warp reads rows of lanes*16 bytes (of 512
+ * from 32 lanes on). */
 typedef struct {
 	int64_t slices, rows, vectors, lanes;
 } ColsumSlices;
 static inline void
-colsum_slices(const ColsumLayout *l, const Config *c, int64_t ctas, ColsumSlices *s)
+colsum_slices(const ColsumLayout *l, const Config *c, int ncolsum, int64_t ctas, ColsumSlices *s)
 {
-	int64_t nt = (int64_t)c->num_warps * 32;
-	s->slices = (ctas + l->group - 1) / l->group;
-	s->rows = l->group > 1 ? s->slices : ctas * c->m_block;
-	s->vectors = (l->row_bytes / 16 + s->slices - 1) / s->slices;
+	s->slices = ctas;
+	s->rows = ctas * c->m_block;
+	s->vectors = ((int64_t)ncolsum * (l->row_bytes / 16) + s->slices - 1) / s->slices;
 	s->lanes = 1;
-	while (s->lanes < 32 && 2 * s->lanes * s->vectors <= nt)
+	while (s->lanes < (int64_t)c->num_warps * 32 && s->lanes < s->vectors)
 		s->lanes *= 2;
+}
+
+/* Whether config c's launch is cooperative, every CTA resident at once or refused: a cooperative
+ * row (coop=1), and a grid with sums over rows, whose combine has every CTA wait for the others. */
+static inline int
+config_cooperative(const Config *c, int colsums)
+{
+	return c->coop || (colsums > 0 && c->grid > 0);
 }
 
 static inline int
@@ -309,7 +296,8 @@ int config_smem_warps(const Kernel *k);
  * given at launch: under smem=1 or 2, each [M,N] load a later pass reads again keeps its m_block
  * rows' segments, 16-byte aligned, in instruction order; then the colsum partials
  * (smem_colsums) from colsum_off: smem_colsum_cols floats a row group and colsum, placed as
- * codegen/lower_colsum.c says. */
+ * codegen/lower_colsum.c says. A grid with sums over rows has at least smem_combine_bytes there:
+ * its combine adds the warps' sums through the dynamic area once every row is done. */
 typedef struct {
 	int64_t red_bytes, cluster_bytes; /* static */
 	int64_t dyn_bytes;
@@ -324,6 +312,9 @@ int smem_colsums(int ncolsum, const Config *c);
  * chunks that cover N on a looped one; and their bytes in all (0 where they are not kept). */
 int64_t smem_colsum_cols(const Config *c, int64_t N);
 int64_t smem_colsum_bytes(int ncolsum, const Config *c, int64_t N);
+/* The least dynamic shared memory a grid with sums over rows takes: a vector of 4 floats a thread
+ * for its combine (codegen/lower_colsum.c); 0 without them. */
+int64_t smem_combine_bytes(int ncolsum, const Config *c);
 /* The facts the register model reads under c: f, or where c keeps the colsum partials in shared
  * memory, a copy in tmp whose persistent peak is held_bytes_smem. */
 const Facts *smem_facts(const Facts *f, const Config *c, Facts *tmp);

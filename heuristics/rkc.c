@@ -206,7 +206,7 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 	if (!within_budget(&x.cost) || (c->ahead && x.cost.reg_limit <= AHEAD_MIN_REGS))
 		return;
 	/* a cooperative launch must hold every CTA at once (min_ctas binds ptxas to it) */
-	if (c->coop && x.cost.ctas > (int64_t)t->sms * x.cost.ctas_per_sm)
+	if (config_cooperative(c, f->colsums) && x.cost.ctas > (int64_t)t->sms * x.cost.ctas_per_sm)
 		return;
 	x.score = x.cost.us * (1 + occupancy_penalty(f, &x.cost, c, t, N)) *
 		  (c->grid > 0 ? GRID_COST : 1);
@@ -762,18 +762,17 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		ColsumLayout cl;
 		ColsumSlices sl;
 		colsum_layout(c, N, &cl);
-		colsum_slices(&cl, c, o->ctas, &sl);
+		colsum_slices(&cl, c, f->colsums, o->ctas, &sl);
 		choice_reason(
 		    out,
 		    "sums over rows: %lld CTAs x %d row group(s) write %lld partial rows of "
-		    "%lld bytes a colsum; the last CTA of each %lld sums its group's into "
-		    "one of %lld group rows, whose last CTAs each sum a slice of %lld "
-		    "columns over all %lld (%lld lanes to 4 columns), in a fixed order: "
-		    "%.1f us of tail modelled",
+		    "%lld bytes a colsum, count in and wait for each other (a cooperative "
+		    "launch), then each sums a slice of %lld vectors of 4 columns over all %lld, "
+		    "%lld threads to a row's %lld vectors, in a fixed order: %.1f us of tail "
+		    "modelled",
 		    (long long)o->ctas, c->m_block, (long long)o->ctas * c->m_block,
-		    (long long)cl.row_bytes, (long long)cl.group, (long long)sl.slices,
-		    (long long)sl.vectors * 4, (long long)sl.rows, (long long)sl.lanes,
-		    o->combine_us);
+		    (long long)cl.row_bytes, (long long)sl.vectors, (long long)sl.rows,
+		    (long long)sl.lanes, (long long)sl.lanes, o->combine_us);
 	}
 	int64_t words = o->live_bytes / 4;
 	int base = REG_BASE + (c->persistent ? 0 : REG_LOOP);
@@ -853,7 +852,8 @@ rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target
 	int capped = grid_capped(f, c, o);
 	int k = o->ctas_per_sm < waves ? o->ctas_per_sm : (int)waves;
 	/* a cooperative grid needs all its waves resident: never fewer CTAs an SM than that */
-	while (k > 1 && !(c->coop && k <= waves) && !min_ctas_fits(t, threads, k, capped))
+	int coop = config_cooperative(c, f->colsums);
+	while (k > 1 && !(coop && k <= waves) && !min_ctas_fits(t, threads, k, capped))
 		k--;
 	return k > 1 ? k : 1;
 }

@@ -61,6 +61,8 @@ smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, in
 	}
 	s->colsum_off = s->dyn_bytes;
 	s->dyn_bytes += smem_colsum_bytes(p->ncolsum, c, N);
+	if (s->dyn_bytes < smem_combine_bytes(p->ncolsum, c))
+		s->dyn_bytes = smem_combine_bytes(p->ncolsum, c);
 }
 
 int
@@ -81,6 +83,12 @@ smem_colsum_bytes(int ncolsum, const Config *c, int64_t N)
 	if (!smem_colsums(ncolsum, c))
 		return 0;
 	return (int64_t)ncolsum * c->m_block * smem_colsum_cols(c, N) * 4;
+}
+
+int64_t
+smem_combine_bytes(int ncolsum, const Config *c)
+{
+	return ncolsum > 0 && c->grid > 0 ? (int64_t)c->num_warps * 32 * 16 : 0;
 }
 
 const Facts *

@@ -2,7 +2,9 @@
  * For every kernel of testdata/kernels at bf16 and fp32, target rows (random, from a fixed
  * seed) are placed at random positions in batches of M = 1, 3, 16 (N = 1001), 1, 3 (N = 4096)
  * and 1, 3, 64, 4096 (N = 40; 4096 at fp32 only, so that the emulator stays fast); the other rows
- * are random. Each
+ * are random. A kernel with sums over rows whose grid is more threads than the emulator runs at
+ * once (EMU_POOL_THREADS; its CTAs all wait at the combine) runs the same config over fewer CTAs:
+ * a persistent grid's rows do not depend on how many CTAs walk them. Each
  * batch is compiled for its own M through the driver (rkc_compile, in the batch-invariant mode)
  * and run by the emulator, and each target row's outputs must match across the batches, bit for
  * bit. Then the same with the default rkc policy, where at least one kernel must differ, or the
@@ -91,6 +93,21 @@ batch(const Kernel *k, Type dtype, int64_t M, int64_t N, int invariant, const Te
 	}
 	Launch l;
 	codegen_launch(k, &r.compile, &l);
+	/* sums over rows: the emulator runs the whole grid at once (every CTA waits at the
+	 * combine), so past what it holds the same config over fewer CTAs, which moves no row */
+	char grid[32];
+	if (k->plan->ncolsum && l.grid_x * l.block_x > EMU_POOL_THREADS) {
+		snprintf(grid, sizeof grid, "grid=%d", EMU_POOL_THREADS / l.block_x);
+		rq.forced = grid;
+		rkc_result_free(&r);
+		compiled = 0;
+		if (rkc_compile(&rq, &r, d)) {
+			rkc_result_free(&r);
+			goto out;
+		}
+		compiled = 1;
+		codegen_launch(k, &r.compile, &l);
+	}
 	ws = calloc(1, (size_t)l.workspace_bytes + 16);
 	for (int p = 0; p < np; p++) {
 		const Param *pa = &k->params[p];
