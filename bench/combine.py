@@ -28,7 +28,7 @@ import argparse
 import cupy as cp
 import numpy as np
 
-from cupy_timing import device_line, flushed_timer
+from cupy_timing import device_line, flushed_timer, print_table
 from ring import COMMON, LNB, N, PARTIALS, T, V
 
 F = 2 * N // 4  # float4 positions of a partial row (dW's then dB's, in partials()' order)
@@ -242,9 +242,7 @@ def main():
                 print(f"{name} M={M} grid={g} us={us:.2f} copy={pct:.1f}% err_dx={e_dx:.1e} "
                       f"err_dwdb={e_dw:.1e} {ok}", flush=True)
                 rows.append((M, name, g, us, pct, ok))
-    print("\n| M x 4096 bf16 | combine | grid | µs | % of copy | check |\n|---|---|---|---|---|---|")
-    for M, name, g, us, pct, ok in rows:
-        print(f"| {M} | {name} | {g} | {us:.2f} | {pct:.1f} | {ok} |")
+    print_table(rows, "combine")
 
 
 if __name__ == "__main__":

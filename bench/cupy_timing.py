@@ -1,4 +1,4 @@
-"""Timing for the CuPy benchmarks (dispatch.py, absorb.py, ring.py): each launch between its own
+"""Timing for the CuPy benchmarks (dispatch.py, absorb.py, ring.py, combine.py): each launch between its own
 events after the L2 is flushed as `rkc run --time` flushes it (a read of a buffer twice the L2),
 the median of `reps` launches after a warm-up, in µs."""
 import statistics
@@ -32,3 +32,11 @@ def flushed_timer(reps, warmup=3):
         return statistics.median(cp.cuda.get_elapsed_time(s, e) for s, e in ev) * 1e3
 
     return timed
+
+
+def print_table(rows, what):
+    """ring.py's and combine.py's last table: rows of (M, name, grid, us, % of copy, check), the
+    name column headed `what`."""
+    print(f"\n| M x 4096 bf16 | {what} | grid | µs | % of copy | check |\n|---|---|---|---|---|---|")
+    for M, name, g, us, pct, ok in rows:
+        print(f"| {M} | {name} | {g} | {us:.2f} | {pct:.1f} | {ok} |")

@@ -26,7 +26,7 @@ import argparse
 import cupy as cp
 import numpy as np
 
-from cupy_timing import device_line, flushed_timer
+from cupy_timing import device_line, flushed_timer, print_table
 
 N = 4096
 T = 256
@@ -323,9 +323,7 @@ def main():
                 print(f"{name} M={M} grid={g} smem={smem} us={us:.2f} copy={pct:.1f}% "
                       f"err={err:.2e} {ok}", flush=True)
                 rows.append((M, name, g, us, pct, ok))
-    print("\n| M x 4096 bf16 | variant | grid | µs | % of copy | check |\n|---|---|---|---|---|---|")
-    for M, name, g, us, pct, ok in rows:
-        print(f"| {M} | {name} | {g} | {us:.2f} | {pct:.1f} | {ok} |")
+    print_table(rows, "variant")
 
 
 if __name__ == "__main__":
