@@ -23,6 +23,12 @@ grep -q '^ptxas sm_90 layer_norm: [0-9]* registers, 0 bytes spill stores' "$t/re
 grep -q '"persistent": false, "r_block": 1024' "$t/c.json" || fail "forced config in the manifest"
 grep -q 'forced over the rkc policy' "$t/c.json" || fail "forced reason"
 
+# sums over rows: every CTA waits at the combine, so the launch is cooperative; a row kernel's is not
+$rkc compile testdata/kernels/layer_norm_backward.rk --shape 4096x4096 --dtype bf16 -o "$t/cs.ptx" || fail "colsum compile"
+grep -q '"cooperative": true' "$t/cs.json" || fail "a colsum launch is cooperative"
+grep -q '"name": "colsum_counters", "per_row": 0, "fixed": 8,' "$t/cs.json" || fail "colsum counters"
+grep -q '"cooperative": false' "$t/a.json" || fail "a row kernel's launch is not cooperative"
+
 # --regions: a stamp per boundary (each warp's lane 0 reads %globaltimer into an atomic max, no
 # barrier), the buffer last in the manifest's params and the regions block; 1000 row blocks are
 # sampled 1 in 15 (1000 / 64), so the row code is there twice, with and without the stamps; under
