@@ -455,14 +455,16 @@ slice_sum(Lower *L, int ns, const int64_t *src, const int *param, LLVMValueRef R
 	sum_rows(L, per, colb, ok, rl, R, RL, stride, u, acc);
 	for (int i = 0; i < per; i++) {
 		LLVMValueRef sum = W < 32 ? bfly4(L, acc[i], W) : acc[i];
+		/* the turn's position again, not held across the round trip: a register less a turn
+		 */
 		LLVMValueRef cs, v;
 		LLVMValueRef mine = position(
 		    L, LLVMBuildAdd(L->b, k, LLVMBuildAdd(L->b, ci64(L, i * W), pj, ""), ""), first,
 		    nj, npos, &cs, &v);
 		if (E > 1) {
 			/* the E sums of a position, entry e at e*W + pj, added pairwise in a fixed
-			 * tree by thread e*W + pj: entry e takes e + h, h = half the entries, ... 1
-			 */
+			 * tree by thread e*W + pj (its row lane is e): entry e takes e + h, h =
+			 * half the entries, ... 1 */
 			LLVMBasicBlockRef wrote =
 			    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.red");
 			only_if(L, lead, wrote, "colsum.red.st");
@@ -470,7 +472,6 @@ slice_sum(Lower *L, int ns, const int64_t *src, const int *param, LLVMValueRef R
 			LLVMBuildBr(L->b, wrote);
 			LLVMPositionBuilderAtEnd(L->b, wrote);
 			intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
-			LLVMValueRef e = LLVMBuildUDiv(L->b, tid(L), ci64(L, W), "");
 			LLVMValueRef mine_at = LLVMBuildMul(L->b, tid(L), ci64(L, 16), "");
 			int64_t h = 1;
 			while (2 * h < E)
@@ -479,7 +480,7 @@ slice_sum(Lower *L, int ns, const int64_t *src, const int *param, LLVMValueRef R
 				LLVMBasicBlockRef added =
 				    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.tree");
 				only_if(L,
-					LLVMBuildICmp(L->b, LLVMIntULT, e,
+					LLVMBuildICmp(L->b, LLVMIntULT, rl,
 						      ci64(L, E - h < h ? E - h : h), ""),
 					added, "colsum.tree.add");
 				LLVMValueRef o =
