@@ -1,0 +1,64 @@
+#!/bin/bash
+# A/B of two configs at listed points: each point run old, new (checked), new, old, so drift hits
+# both alike; one RESULT line a run, then bench/ab_report.py's table. Run from the repository root
+# on the GPU host. A policy change is measured with the new build alone: old is the old build's
+# pick forced with --config (the codegen is the same), new the new build's pick.
+#
+# usage: bench/ab.sh RKC POINTS
+#   POINTS: a file of lines "kernel dtype MxN OLD NEW [more rkc run arguments]", where OLD and NEW
+#           are each "pick" (the policy's own) or a --config value ("k=v,k=v"); '#' starts a comment
+# env:  OUT    where the log goes (default bench/out; the log is $OUT/ab.txt)
+#       LIMIT  seconds the whole A/B may take: points not started by then are listed as skipped
+#              (default 540)
+#       COPY   copy bandwidth in GB/s for the % column (default: measured by the first run)
+set -u
+cd "$(dirname "$0")/.."
+if [ $# != 2 ]; then
+	echo "usage: bench/ab.sh RKC POINTS" >&2
+	exit 2
+fi
+RKC=$1 POINTS=$2
+OUT=${OUT:-bench/out}
+LIMIT=${LIMIT:-540}
+mkdir -p "$OUT"
+log="$OUT/ab.txt"
+: >"$log"
+copy=()
+[ -n "${COPY:-}" ] && copy=(--copy-gbps "$COPY")
+start=$(date +%s)
+
+# run TAG CONFIG KERNEL DTYPE SHAPE [ARGS...]: one timed run, its RESULT line tagged
+run() {
+	local tag=$1 cfg=$2 kernel=$3 dtype=$4 shape=$5
+	shift 5
+	[ "$cfg" = pick ] || set -- --config "$cfg" "$@"
+	local res
+	res=$(timeout 300 "$RKC" run "testdata/kernels/$kernel.rk" --dtype "$dtype" --shape "$shape" \
+		--time "${copy[@]}" "$@" </dev/null 2>&1)
+	if [ ${#copy[@]} = 0 ]; then
+		local g
+		g=$(printf '%s\n' "$res" | sed -n 's/.*% of copy (\([0-9.]*\) GB\/s).*/\1/p' | head -1)
+		[ -n "$g" ] && copy=(--copy-gbps "$g")
+	fi
+	local line
+	line=$(printf '%s\n' "$res" | grep '^RESULT' | tail -1)
+	[ -n "$line" ] || line="RESULT kernel=$kernel dtype=$dtype status=ERROR $(printf '%s' "$res" | tail -1)"
+	echo "$tag $shape ${args:-} | $line" >>"$log"
+}
+
+while read -r kernel dtype shape old new args; do
+	case "$kernel" in '' | '#'*) continue ;; esac
+	if [ $(($(date +%s) - start)) -ge "$LIMIT" ]; then
+		echo "skipped $shape $args | RESULT kernel=$kernel dtype=$dtype status=SKIPPED" >>"$log"
+		continue
+	fi
+	# shellcheck disable=SC2086 # args are words
+	{
+		run old "$old" "$kernel" "$dtype" "$shape" $args
+		run new "$new" "$kernel" "$dtype" "$shape" $args --check
+		run new "$new" "$kernel" "$dtype" "$shape" $args
+		run old "$old" "$kernel" "$dtype" "$shape" $args
+	}
+done <"$POINTS"
+echo "ab: $(($(date +%s) - start)) s" >>"$log"
+python3 bench/ab_report.py "$log"
