@@ -156,18 +156,33 @@ lone_colsum(const Facts *f, const Config *c, int64_t N, const Target *t)
  * suites (bench/results/h100-2026-11-24-tree.md, section 2): 0.920x the time by geomean, 16
  * faster by 2-37%, 6 slower (16-CTA clusters at gated_rmsnorm bf16 1024x201088 1.17x; few rows in
  * the batch-invariant mode, whose layout is chosen at many rows, 1.05-1.74x). Rows of at most
- * SHORT_ROW elements keep the flat rule (graded, layer_norm bf16 1048576x129 ran 1.48x). */
+ * SHORT_ROW elements keep the flat rule (graded, layer_norm bf16 1048576x129 ran 1.48x).
+ * A cooperative grid (sums over rows, coop rows) has every CTA resident by construction: its
+ * min_ctas binds ptxas to the CTAs an SM the grid was sized for, so that is its occupancy, not the
+ * count at the eighth over the predicted registers. Measured on an H200 at the 9 sm_90 picks it
+ * moves (bench/results/h200-2026-11-28-coop-occupancy.md): 0.970x the time by geomean, 3 faster
+ * by 5-11% (layer_norm_backward bf16 16384x4096 118.8 -> 105.5 us), none slower by over 1.5%.
+ * The same for every config whose min_ctas would bind (95 sm_90 picks moved) ran 1.034x by
+ * geomean, 33 slower by over 2% (16-CTA clusters of kept rows up to 1.35x): outside a
+ * cooperative launch the eighth stays. */
 static double
-occupancy_penalty(const Facts *f, const Cost *o, const Config *c, const Target *t, int64_t N)
+occupancy_penalty(const Facts *f, const Cost *o, const Config *c, const Target *t, int64_t M,
+		  int64_t N)
 {
+	if (o->ctas <= t->sms && c->grid == 0) /* a persistent grid runs many blocks an SM */
+		return 0;
 	int threads = 32 * c->num_warps;
 	int alloc = (o->regs + o->regs / 8 + 7) / 8 * 8;
 	int by_regs = t->regs_per_sm / (alloc * threads);
 	int by_threads = t->max_threads_sm / threads;
 	int k = by_regs < by_threads ? by_regs : by_threads;
+	/* a cooperative grid's min_ctas binds ptxas to every CTA resident, whatever the eighth */
+	if (config_cooperative(c, f->colsums)) {
+		Cost one;
+		int bound = rkc_min_ctas(f, c, M, N, t, &one);
+		k = k > bound ? k : bound;
+	}
 	k = k < o->ctas_per_sm ? k : o->ctas_per_sm; /* shared memory and the CTA cap */
-	if (o->ctas <= t->sms && c->grid == 0)	     /* a persistent grid runs many blocks an SM */
-		return 0;
 	int have = k * c->num_warps;
 	if (N <= SHORT_ROW && have < MIN_WARPS_SM_SHORT)
 		return OCCUPANCY;
@@ -208,7 +223,7 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 	/* a cooperative launch must hold every CTA at once (min_ctas binds ptxas to it) */
 	if (config_cooperative(c, f->colsums) && x.cost.ctas > (int64_t)t->sms * x.cost.ctas_per_sm)
 		return;
-	x.score = x.cost.us * (1 + occupancy_penalty(f, &x.cost, c, t, N)) *
+	x.score = x.cost.us * (1 + occupancy_penalty(f, &x.cost, c, t, M, N)) *
 		  (c->grid > 0 ? GRID_COST : 1);
 	x.serial = serial_elems(c, N);
 	if (x.serial)
