@@ -147,6 +147,33 @@ lone_colsum(const Facts *f, const Config *c, int64_t N, const Target *t)
 	       2.0 * t->sms * N * f->kept_bytes > (double)t->l2_bytes;
 }
 
+/* The CTAs an SM the occupancy rule counts for c: those that fit at the predicted registers plus
+ * the eighth the budget keeps (spare gets that count), except that a cooperative grid (sums over
+ * rows, coop rows) has every CTA resident by construction: its min_ctas binds ptxas to the CTAs an
+ * SM the grid was sized for, so it counts those. Measured on an H200 at the 9 sm_90 picks that
+ * moves (bench/results/h200-2026-11-28-coop-occupancy.md): 0.970x the time by geomean, 3 faster
+ * by 5-11% (layer_norm_backward bf16 16384x4096 118.8 -> 105.5 us), none slower by over 1.5%.
+ * The bound counted for every config whose min_ctas would bind (95 sm_90 picks moved) ran 1.034x
+ * by geomean, 33 slower by over 2% (16-CTA clusters of kept rows up to 1.35x): outside a
+ * cooperative launch the eighth stays. */
+static int
+occupancy_ctas(const Facts *f, const Cost *o, const Config *c, const Target *t, int64_t M,
+	       int64_t N, int *spare)
+{
+	int threads = 32 * c->num_warps;
+	int alloc = (o->regs + o->regs / 8 + 7) / 8 * 8;
+	int by_regs = t->regs_per_sm / (alloc * threads);
+	int by_threads = t->max_threads_sm / threads;
+	int k = *spare = by_regs < by_threads ? by_regs : by_threads;
+	if (config_cooperative(c, f->colsums)) {
+		Cost one;
+		int bound = rkc_min_ctas(f, c, M, N, t, &one);
+		k = k > bound ? k : bound;
+	}
+	*spare = *spare < o->ctas_per_sm ? *spare : o->ctas_per_sm;
+	return k < o->ctas_per_sm ? k : o->ctas_per_sm; /* shared memory and the CTA cap */
+}
+
 /* The occupancy penalty of a config with more CTAs than SMs (a single wave hides nothing anyway).
  * Between 8 and 16 warps an SM in two CTAs or more, the penalty grows from 0 at 16 to OCCUPANCY at
  * 8: a row of few fat threads issues fewer instructions a row (each thread's shuffles and merges
@@ -156,33 +183,14 @@ lone_colsum(const Facts *f, const Config *c, int64_t N, const Target *t)
  * suites (bench/results/h100-2026-11-24-tree.md, section 2): 0.920x the time by geomean, 16
  * faster by 2-37%, 6 slower (16-CTA clusters at gated_rmsnorm bf16 1024x201088 1.17x; few rows in
  * the batch-invariant mode, whose layout is chosen at many rows, 1.05-1.74x). Rows of at most
- * SHORT_ROW elements keep the flat rule (graded, layer_norm bf16 1048576x129 ran 1.48x).
- * A cooperative grid (sums over rows, coop rows) has every CTA resident by construction: its
- * min_ctas binds ptxas to the CTAs an SM the grid was sized for, so that is its occupancy, not the
- * count at the eighth over the predicted registers. Measured on an H200 at the 9 sm_90 picks it
- * moves (bench/results/h200-2026-11-28-coop-occupancy.md): 0.970x the time by geomean, 3 faster
- * by 5-11% (layer_norm_backward bf16 16384x4096 118.8 -> 105.5 us), none slower by over 1.5%.
- * The same for every config whose min_ctas would bind (95 sm_90 picks moved) ran 1.034x by
- * geomean, 33 slower by over 2% (16-CTA clusters of kept rows up to 1.35x): outside a
- * cooperative launch the eighth stays. */
+ * SHORT_ROW elements keep the flat rule (graded, layer_norm bf16 1048576x129 ran 1.48x). */
 static double
 occupancy_penalty(const Facts *f, const Cost *o, const Config *c, const Target *t, int64_t M,
 		  int64_t N)
 {
 	if (o->ctas <= t->sms && c->grid == 0) /* a persistent grid runs many blocks an SM */
 		return 0;
-	int threads = 32 * c->num_warps;
-	int alloc = (o->regs + o->regs / 8 + 7) / 8 * 8;
-	int by_regs = t->regs_per_sm / (alloc * threads);
-	int by_threads = t->max_threads_sm / threads;
-	int k = by_regs < by_threads ? by_regs : by_threads;
-	/* a cooperative grid's min_ctas binds ptxas to every CTA resident, whatever the eighth */
-	if (config_cooperative(c, f->colsums)) {
-		Cost one;
-		int bound = rkc_min_ctas(f, c, M, N, t, &one);
-		k = k > bound ? k : bound;
-	}
-	k = k < o->ctas_per_sm ? k : o->ctas_per_sm; /* shared memory and the CTA cap */
+	int spare, k = occupancy_ctas(f, o, c, t, M, N, &spare);
 	int have = k * c->num_warps;
 	if (N <= SHORT_ROW && have < MIN_WARPS_SM_SHORT)
 		return OCCUPANCY;
@@ -789,6 +797,16 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    (long long)cl.row_bytes, (long long)sl.vectors, (long long)sl.rows,
 		    (long long)sl.lanes, (long long)sl.lanes, o->combine_us);
 	}
+	int spare, held = occupancy_ctas(f, o, c, t, M, N, &spare);
+	int want = N <= SHORT_ROW ? MIN_WARPS_SM_SHORT : MIN_WARPS_SM;
+	if (held > spare && spare * c->num_warps < want)
+		choice_reason(out,
+			      "occupancy: %d CTAs an SM (%d warps), as a cooperative launch holds "
+			      "every CTA and min_ctas binds ptxas to them, not the %d (%d warps, "
+			      "under the %d the occupancy rule asks) that fit at %d regs plus the "
+			      "eighth kept for the model's error",
+			      held, held * c->num_warps, spare, spare * c->num_warps, want,
+			      o->regs);
 	int64_t words = o->live_bytes / 4;
 	int base = REG_BASE + (c->persistent ? 0 : REG_LOOP);
 	const char *what = c->persistent ? "base" : "base and loop state";
