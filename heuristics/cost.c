@@ -68,8 +68,8 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	/* min_ctas CTAs must fit the register file */
 	o->reg_limit = target_reg_limit(t, threads, c->min_ctas);
 	/* over the limit, ptxas squeezes the thread under it when the capped count fits */
-	int capped = regs_capped(f, c->persistent, ept, c->vec) + extra;
-	o->spills = capped > o->reg_limit;
+	o->capped = regs_capped(f, c->persistent, ept, c->vec) + extra;
+	o->spills = o->capped > o->reg_limit;
 
 	int alloc = ((o->regs < o->reg_limit ? o->regs : o->reg_limit) + 7) / 8 * 8;
 	int by_threads = t->max_threads_sm / threads;
@@ -138,7 +138,7 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		hbm += (1 - hit) * reread;
 	}
 	if (o->spills) /* each spilled word is stored once and loaded once per pass, via L1/L2 */
-		l2 += (double)(capped - o->reg_limit) * 4 * (1 + passes) * threads * o->ctas;
+		l2 += (double)(o->capped - o->reg_limit) * 4 * (1 + passes) * threads * o->ctas;
 	double tail_ns = 0;
 	if (f->colsums && c->grid > 0) {
 		ColsumLayout cl;

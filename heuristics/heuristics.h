@@ -249,8 +249,9 @@ typedef struct {
 	int regs;	    /* predicted registers per thread */
 	int64_t live_bytes; /* per thread */
 	int reg_limit;	    /* min(max per thread, register file / (min_ctas * CTA threads)) */
-	int spills;	    /* even the capped count (regs_capped) over reg_limit */
-	int ctas_per_sm;    /* resident CTAs, limited by threads, registers and the CTA cap */
+	int capped;	 /* the fewest registers it fits under a cap (regs_capped, held inputs) */
+	int spills;	 /* even the capped count over reg_limit */
+	int ctas_per_sm; /* resident CTAs, limited by threads, registers and the CTA cap */
 	int64_t ctas;
 	double waves; /* ctas over resident slots */
 	double hbm_bytes, l2_bytes;

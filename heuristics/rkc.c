@@ -844,18 +844,6 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			      c->persistent ? "row" : "chunk", o->dram_ns / 1e3);
 }
 
-/* The fewest registers c fits in under a cap (regs_capped), with what a persistent grid holds
- * across row blocks (o: c's cost, whose regs count it). */
-static int
-grid_capped(const Facts *f, const Config *c, const Cost *o)
-{
-	int64_t ept = c->r_block / config_tpr(c);
-	Facts tmp;
-	f = smem_facts(f, c, &tmp);
-	return regs_capped(f, c->persistent, ept, c->vec) + o->regs -
-	       regs_predict(f, c->persistent, ept, c->vec);
-}
-
 /* Whether ptxas can fit a thread of capped registers under min_ctas = k: within its cap at k (the
  * register file over the k CTAs' threads is never below it). No headroom for the model's error:
  * an eighth of that share kept free bound 71 sm_90 picks one CTA lower where ptxas fits the
@@ -882,11 +870,10 @@ rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target
 	cost_model(f, &one, M, N, t, o);
 	int threads = 32 * c->num_warps;
 	int64_t waves = cdiv(o->ctas, t->sms);
-	int capped = grid_capped(f, c, o);
 	int k = o->ctas_per_sm < waves ? o->ctas_per_sm : (int)waves;
 	/* a cooperative grid needs all its waves resident: never fewer CTAs an SM than that */
 	int coop = config_cooperative(c, f->colsums);
-	while (k > 1 && !(coop && k <= waves) && !min_ctas_fits(t, threads, k, capped))
+	while (k > 1 && !(coop && k <= waves) && !min_ctas_fits(t, threads, k, o->capped))
 		k--;
 	return k > 1 ? k : 1;
 }
@@ -934,14 +921,13 @@ settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const
 	Cost o;
 	int mc = c->min_ctas = rkc_min_ctas(f, c, M, N, t, &o);
 	int threads = 32 * c->num_warps;
-	int capped = grid_capped(f, c, &o);
 	if (mc > 1)
 		choice_reason(
 		    out,
 		    "min_ctas=%d: %d CTAs an SM (the model plans %d at %d regs; %lld CTAs "
 		    "over %d SMs), so ptxas caps a thread at %d regs; capped, it needs %d",
 		    mc, mc, o.ctas_per_sm, o.regs, (long long)o.ctas, t->sms,
-		    target_reg_limit(t, threads, mc), capped);
+		    target_reg_limit(t, threads, mc), o.capped);
 	else
 		choice_reason(out, "min_ctas=1: %s",
 			      o.ctas_per_sm < 2		 ? "one CTA an SM is the plan"
