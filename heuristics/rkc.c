@@ -150,16 +150,21 @@ lone_colsum(const Facts *f, const Config *c, int64_t N, const Target *t)
 /* The CTAs an SM the occupancy rule counts for c: those that fit at the predicted registers plus
  * the eighth the budget keeps (spare gets that count), except that a cooperative grid (sums over
  * rows, coop rows) has every CTA resident by construction: its min_ctas binds ptxas to the CTAs an
- * SM the grid was sized for, so it counts those. Measured on an H200 at the 9 sm_90 picks that
- * moves (bench/results/h200-2026-11-28-coop-occupancy.md): 0.970x the time by geomean, 3 faster
- * by 5-11% (layer_norm_backward bf16 16384x4096 118.8 -> 105.5 us), none slower by over 1.5%.
- * The bound counted for every config whose min_ctas would bind (95 sm_90 picks moved) ran 1.034x
- * by geomean, 33 slower by over 2% (16-CTA clusters of kept rows up to 1.35x): outside a
+ * SM the grid was sized for, so it counts those. -1 where the rule does not apply: no more CTAs
+ * than SMs and no persistent grid (a single wave hides nothing anyway; a grid runs many blocks an
+ * SM). Counting the bound, measured on an H200 at the 9 sm_90 picks it moves (bench/results/
+ * h200-2026-11-28-coop-occupancy.md): 0.970x the time by geomean, 3 faster by 5-11%
+ * (layer_norm_backward bf16 16384x4096 118.8 -> 105.5 us), none slower by over 1.5%. The bound
+ * counted for every config whose min_ctas would bind (95 sm_90 picks moved) ran 1.034x by
+ * geomean, 33 slower by over 2% (16-CTA clusters of kept rows up to 1.35x): outside a
  * cooperative launch the eighth stays. */
 static int
 occupancy_ctas(const Facts *f, const Cost *o, const Config *c, const Target *t, int64_t M,
 	       int64_t N, int *spare)
 {
+	*spare = -1;
+	if (o->ctas <= t->sms && c->grid == 0)
+		return -1;
 	int threads = 32 * c->num_warps;
 	int alloc = (o->regs + o->regs / 8 + 7) / 8 * 8;
 	int by_regs = t->regs_per_sm / (alloc * threads);
@@ -174,7 +179,7 @@ occupancy_ctas(const Facts *f, const Cost *o, const Config *c, const Target *t, 
 	return k < o->ctas_per_sm ? k : o->ctas_per_sm; /* shared memory and the CTA cap */
 }
 
-/* The occupancy penalty of a config with more CTAs than SMs (a single wave hides nothing anyway).
+/* The occupancy penalty of a config the rule applies to (occupancy_ctas).
  * Between 8 and 16 warps an SM in two CTAs or more, the penalty grows from 0 at 16 to OCCUPANCY at
  * 8: a row of few fat threads issues fewer instructions a row (each thread's shuffles and merges
  * are a fixed cost) and keeps as many bytes in flight at 12 warps as a row of thin ones at 16-32.
@@ -188,9 +193,9 @@ static double
 occupancy_penalty(const Facts *f, const Cost *o, const Config *c, const Target *t, int64_t M,
 		  int64_t N)
 {
-	if (o->ctas <= t->sms && c->grid == 0) /* a persistent grid runs many blocks an SM */
-		return 0;
 	int spare, k = occupancy_ctas(f, o, c, t, M, N, &spare);
+	if (k < 0)
+		return 0;
 	int have = k * c->num_warps;
 	if (N <= SHORT_ROW && have < MIN_WARPS_SM_SHORT)
 		return OCCUPANCY;
