@@ -177,6 +177,9 @@ read_golden(const char *file)
 static int64_t widths[16] = {896, 4096, 16384, 50257};
 static int nwidths = 4;
 
+/* The rows of every sweep point: enough for a grid of any size to fill the GPU. */
+#define SWEEP_M 4096
+
 /* Widths up to SHORT_N get the several-rows-a-CTA configs too: the tiny rows' (docs/regmodel.md,
  * "Short rows"). */
 #define SHORT_N 256
@@ -242,8 +245,8 @@ read_sweep(const char *arch)
 							continue;
 						if (k->plan->ncolsum > 0) {
 							g.grid = t.sms;
-							if (config_check_emit(k, dtype, 4096, N, &g,
-									      NULL) ||
+							if (config_check_emit(k, dtype, SWEEP_M, N,
+									      &g, NULL) ||
 							    config_check_target(k, dtype, N, &g, &t,
 										NULL))
 								continue;
@@ -255,7 +258,7 @@ read_sweep(const char *arch)
 							 names[ki]);
 						snprintf(p->arch, sizeof p->arch, "%s", arch);
 						p->c = (Compile){
-						    .dtype = dtype, .M = 4096, .N = N, .cfg = g};
+						    .dtype = dtype, .M = SWEEP_M, .N = N, .cfg = g};
 						Buf b = {0};
 						config_short(&b, &g);
 						snprintf(p->what, sizeof p->what, "%s %s N=%lld %s",
@@ -263,7 +266,7 @@ read_sweep(const char *arch)
 							 b.s);
 						buf_free(&b);
 						Cost o;
-						cost_model(&f, &g, 4096, N, &t, &o);
+						cost_model(&f, &g, SWEEP_M, N, &t, &o);
 						p->predicted = o.regs;
 						p->capped = o.capped;
 						p->limit = o.reg_limit;
