@@ -27,10 +27,11 @@ copy=()
 [ -n "${COPY:-}" ] && copy=(--copy-gbps "$COPY")
 start=$(date +%s)
 
-# run TAG CONFIG KERNEL DTYPE SHAPE [ARGS...]: one timed run, its RESULT line tagged
+# run TAG CONFIG POINT KERNEL DTYPE SHAPE [ARGS...]: one timed run, its RESULT line tagged with
+# TAG and POINT (the shape and the point's own arguments, which the report groups by)
 run() {
-	local tag=$1 cfg=$2 kernel=$3 dtype=$4 shape=$5
-	shift 5
+	local tag=$1 cfg=$2 point=$3 kernel=$4 dtype=$5 shape=$6
+	shift 6
 	[ "$cfg" = pick ] || set -- --config "$cfg" "$@"
 	local res
 	res=$(timeout 300 "$RKC" run "testdata/kernels/$kernel.rk" --dtype "$dtype" --shape "$shape" \
@@ -43,21 +44,22 @@ run() {
 	local line
 	line=$(printf '%s\n' "$res" | grep '^RESULT' | tail -1)
 	[ -n "$line" ] || line="RESULT kernel=$kernel dtype=$dtype status=ERROR $(printf '%s' "$res" | tail -1)"
-	echo "$tag $shape ${args:-} | $line" >>"$log"
+	echo "$tag $point | $line" >>"$log"
 }
 
 while read -r kernel dtype shape old new args; do
 	case "$kernel" in '' | '#'*) continue ;; esac
+	point="$shape ${args:-}"
 	if [ $(($(date +%s) - start)) -ge "$LIMIT" ]; then
-		echo "skipped $shape $args | RESULT kernel=$kernel dtype=$dtype status=SKIPPED" >>"$log"
+		echo "skipped $point | RESULT kernel=$kernel dtype=$dtype status=SKIPPED" >>"$log"
 		continue
 	fi
 	# shellcheck disable=SC2086 # args are words
 	{
-		run old "$old" "$kernel" "$dtype" "$shape" $args
-		run new "$new" "$kernel" "$dtype" "$shape" $args --check
-		run new "$new" "$kernel" "$dtype" "$shape" $args
-		run old "$old" "$kernel" "$dtype" "$shape" $args
+		run old "$old" "$point" "$kernel" "$dtype" "$shape" $args
+		run new "$new" "$point" "$kernel" "$dtype" "$shape" $args --check
+		run new "$new" "$point" "$kernel" "$dtype" "$shape" $args
+		run old "$old" "$point" "$kernel" "$dtype" "$shape" $args
 	}
 done <"$POINTS"
 echo "ab: $(($(date +%s) - start)) s" >>"$log"
