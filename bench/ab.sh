@@ -6,7 +6,9 @@
 #
 # usage: bench/ab.sh RKC POINTS
 #   POINTS: a file of lines "kernel dtype MxN OLD NEW [more rkc run arguments]", where OLD and NEW
-#           are each "pick" (the policy's own) or a --config value ("k=v,k=v"); '#' starts a comment
+#           are each "pick" (the policy's own), a --config value ("k=v,k=v"), or "ptx:F.ptx" (a
+#           PTX file that rkc compile wrote, run with its manifest F.json: a codegen change is
+#           measured by compiling the old build's PTX here and carrying it); '#' starts a comment
 # env:  OUT    where the log goes (default bench/out; the log is $OUT/ab.txt)
 #       LIMIT  seconds the whole A/B may take: points not started by then are listed as skipped
 #              (default 540)
@@ -32,7 +34,14 @@ start=$(date +%s)
 run() {
 	local tag=$1 cfg=$2 point=$3 kernel=$4 dtype=$5 shape=$6
 	shift 6
-	[ "$cfg" = pick ] || set -- --config "$cfg" "$@"
+	case "$cfg" in
+	pick) ;;
+	ptx:*)
+		local f=${cfg#ptx:}
+		set -- --ptx "$f" --manifest "${f%.ptx}.json" "$@"
+		;;
+	*) set -- --config "$cfg" "$@" ;;
+	esac
 	local res
 	res=$(timeout 300 "$RKC" run "testdata/kernels/$kernel.rk" --dtype "$dtype" --shape "$shape" \
 		--time "${copy[@]}" "$@" </dev/null 2>&1)
