@@ -7,7 +7,8 @@
 #include "codegen/codegen.h"
 
 /* Reduction kinds: what a per-thread partial holds and how two partials combine. */
-enum { K_SUM, K_MAX, K_MIN, K_WELF, K_MAXSUM };
+/* K_WELF2: welford's first pass over a held row, a plain sum (red_new_held). */
+enum { K_SUM, K_MAX, K_MIN, K_WELF, K_MAXSUM, K_WELF2 };
 
 /* A partial's components: welford's three, or a running max and its online sums. */
 #define RED_COMP (1 + MAX_ONLINE_SUMS > 3 ? 1 + MAX_ONLINE_SUMS : 3)
@@ -192,6 +193,9 @@ void lower_ready_uniform(Lower *L);
 void red_identity(Lower *L, Red *r);
 /* A reduction of instruction i, at its identity. */
 Red red_new(Lower *L, int i);
+/* The same over a row held in registers (persistent): welford in two exact passes where
+ * welford_two_pass says so. */
+Red red_new_held(Lower *L, int i);
 /* Folds the thread's elements of the chunk into r's partial. */
 void red_local(Lower *L, Red *r, const Chunk *ch);
 /* A whole warp's shuffle of an f32: name is llvm.nvvm.shfl.sync.{bfly,idx}.f32, lane its operand.
@@ -199,6 +203,8 @@ void red_local(Lower *L, Red *r, const Chunk *ch);
 LLVMValueRef shfl(Lower *L, const char *name, LLVMValueRef v, LLVMValueRef lane);
 /* Combines the partials of a row's threads (shuffles, then shared memory); all end equal. */
 void red_cross(Lower *L, Red *rs, int n);
+/* red_cross over a held row whose chunks are chs; welford's second pass, where it has one. */
+void red_cross_held(Lower *L, Red *rs, int n, const Chunk *chs, int nch);
 /* The row values of finished reductions, into L->uni. */
 void red_finish(Lower *L, Red *rs, int n);
 /* Stores of [M] outputs. */

@@ -10,6 +10,7 @@ red_identity(Lower *L, Red *r)
 {
 	switch (r->kind) {
 	case K_SUM:
+	case K_WELF2:
 		r->acc[0] = cf(L, 0);
 		break;
 	case K_MAX:
@@ -53,6 +54,38 @@ red_new(Lower *L, int i)
 	return r;
 }
 
+/* Welford over a row held in registers (a persistent row), in two exact passes: the row's sum
+ * gives the mean, then the squares of the distances to it are summed; the count is N, as the whole
+ * row is the CTA's. The first pass is a plain sum (K_WELF2), whose lanes end with the same bits;
+ * the second is another sum over the same registers. A level of a warp's butterfly is then two
+ * shuffles and two adds where Chan's merge costs three shuffles, a reciprocal and about nine more
+ * operations (and three shuffles at the end to give every lane the first lane's result, the merge
+ * not being symmetric); a row over several warps pays a second barrier and round trip through
+ * shared memory for it. It is also the interpreter's arithmetic (analysis/interp.c). Measured on
+ * an H200 against Chan's merges (bench/results/h200-2026-11-28-welford.md): 0.980x the time by
+ * geomean at 29 points whose rows are within a warp (bf16 300000x100 0.852x, 1048576x40 0.909x;
+ * two slower by over 2%, 100003x17 1.066x, a pick that spills either way) and 0.986x at 15 whose
+ * rows span 2 to 16 warps (none slower by over 2%). A row over several CTAs (a cluster, a
+ * cooperative group) keeps Chan's merges: there each exchange costs a cluster barrier or a round
+ * trip through global memory, and the second pass would double them. */
+static int
+welford_two_pass(const Lower *L)
+{
+	return L->nseg == 1;
+}
+
+Red
+red_new_held(Lower *L, int i)
+{
+	Red r = red_new(L, i);
+	if (r.kind == K_WELF && welford_two_pass(L)) {
+		r.kind = K_WELF2;
+		r.ncomp = 1;
+		red_identity(L, &r);
+	}
+	return r;
+}
+
 /* Chan et al.: merge (count, mean, M2) partials; an empty side leaves the other unchanged. */
 static void
 chan(Lower *L, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *out)
@@ -73,6 +106,7 @@ combine(Lower *L, const Red *r, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *
 {
 	switch (r->kind) {
 	case K_SUM:
+	case K_WELF2:
 		out[0] = ffadd(L, a[0], b[0]);
 		break;
 	case K_MAX:
@@ -159,8 +193,9 @@ red_local(Lower *L, Red *r, const Chunk *ch)
 		r->acc[0] = m;
 		return;
 	}
-	LLVMValueRef id =
-	    r->kind == K_SUM ? cf(L, 0) : cf(L, r->kind == K_MAX ? -INFINITY : INFINITY);
+	LLVMValueRef id = r->kind == K_SUM || r->kind == K_WELF2
+			      ? cf(L, 0)
+			      : cf(L, r->kind == K_MAX ? -INFINITY : INFINITY);
 	for (int j = 0; j < ch->nvec; j++) {
 		LLVMValueRef v = x[j * ch->vec];
 		for (int e = 1; e < ch->vec; e++) {
@@ -574,6 +609,50 @@ red_cross(Lower *L, Red *rs, int n)
 		coop_cross(L, rs, n);
 	else if (L->cluster > 1)
 		cluster_cross(L, rs, n);
+}
+
+/* Welford's second pass over a held row (K_WELF2, whose partial is now the row's sum): the mean,
+ * each thread's squared distances to it over its chunks, their sum over the row (in the region of
+ * the first, no mark of its own), and the three results as welford's. */
+void
+red_cross_held(Lower *L, Red *rs, int n, const Chunk *chs, int nch)
+{
+	red_cross(L, rs, n);
+	Red *m2 = arena_alloc(L->a, sizeof(Red) * (size_t)(n + 1));
+	int *w = arena_alloc(L->a, sizeof(int) * (size_t)(n + 1)), nw = 0;
+	for (int i = 0; i < n; i++) {
+		if (rs[i].kind != K_WELF2)
+			continue;
+		const Instr *in = &L->k->ins[rs[i].ins];
+		LLVMValueRef pos = LLVMBuildFCmp(L->b, LLVMRealOGT, L->Nf, cf(L, 0), "");
+		LLVMValueRef mean = ffmul(
+		    L, rs[i].acc[0], LLVMBuildSelect(L->b, pos, frcp(L, L->Nf), cf(L, 0), ""));
+		LLVMValueRef s = cf(L, 0);
+		for (int c = 0; c < nch; c++) {
+			LLVMValueRef *x = chs[c].el[in->args[0].idx];
+			for (int j = 0; j < chs[c].nvec; j++) {
+				LLVMValueRef v = cf(L, 0);
+				for (int e = 0; e < chs[c].vec; e++) {
+					LLVMValueRef dl = ffsub(L, x[j * chs[c].vec + e], mean);
+					v = ffadd(L, v, ffmul(L, dl, dl));
+				}
+				s = ffadd(L, s, LLVMBuildSelect(L->b, chs[c].valid[j], v, cf(L, 0), ""));
+			}
+		}
+		rs[i].acc[1] = mean;
+		m2[nw] = (Red){.ins = rs[i].ins, .kind = K_SUM, .ncomp = 1, .acc = {s}};
+		w[nw++] = i;
+	}
+	if (nw == 0)
+		return;
+	red_cta(L, m2, nw); /* the whole cross: welford_two_pass keeps the row in one CTA */
+	for (int k = 0; k < nw; k++) {
+		Red *r = &rs[w[k]];
+		r->kind = K_WELF;
+		r->ncomp = 3;
+		r->acc[0] = L->Nf;
+		r->acc[2] = m2[k].acc[0];
+	}
 }
 
 /* The row values of finished reductions. */

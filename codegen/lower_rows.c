@@ -174,7 +174,7 @@ lower_persistent(Lower *L)
 			continue;
 		}
 		if (waits) {
-			red_cross(L, pend, np);
+			red_cross_held(L, pend, np, chs, nch);
 			red_finish(L, pend, np);
 			lower_deferred(L, later, nl);
 			region_mark(L, R_BODY);
@@ -191,7 +191,7 @@ lower_persistent(Lower *L)
 					lower_tile(L, &k->ins[k->vals[a->idx].def], &chs[c]);
 			}
 		if (op_is_reduce(in->op)) {
-			pend[np] = red_new(L, i);
+			pend[np] = red_new_held(L, i);
 			for (int c = 0; c < nch; c++)
 				red_local(L, &pend[np], &chs[c]);
 			np++;
@@ -210,7 +210,7 @@ lower_persistent(Lower *L)
 			lower_uniform(L, in);
 		}
 	}
-	red_cross(L, pend, np);
+	red_cross_held(L, pend, np, chs, nch);
 	red_finish(L, pend, np);
 	lower_deferred(L, later, nl);
 	region_mark(L, R_ROWS);
