@@ -8,9 +8,9 @@
 /* Configs within 1% are a tie: prefer no cluster (no exchange between CTAs; then the smaller, then
  * a hardware cluster before a cooperative group of the same size), then persistent (one
  * read), then rows not kept in shared memory, then no split, then no persistent grid (then a
- * static one, then no row ahead: the least machinery), then fewer chunks (less loop
- * overhead, which the model leaves out), then the fewest registers (the most headroom for the
- * register model's error). */
+ * static one, then no row ahead: the least machinery), then, near the CTAs' dispatch bound
+ * (DISPATCH_NEAR), fewer CTAs, then fewer chunks (less loop overhead, which the model leaves
+ * out), then the fewest registers (the most headroom for the register model's error). */
 #define TIE 0.01
 /* A looped chunk past 64 elements a thread only adds registers: the round trips it saves are
  * already hidden by the other resident CTAs. */
@@ -75,6 +75,15 @@
  * 5%: on the golden suite, persistent fp32 norms whose [N] weights a grid reads once per CTA
  * (not yet timed against grid=0). */
 #define GRID_COST 1.05
+/* The hardware starts a launch's CTAs dispatch_ns apart (the cost model's dispatch bound); where a
+ * config's CTAs take at least DISPATCH_NEAR of its HBM time to start, a tie goes to the fewer
+ * CTAs: the HBM time is the model's, and on short rows the model has it long (softmax bf16
+ * 1048576x16: 30.7 us modelled, 24.0 measured on an H200, of which the 32768 CTAs' start is
+ * 19.7). Measured at the 13 sm_90 picks it moves: 0.922x the time, none slower by over 1%
+ * (bench/results/h200-2026-11-28-dispatch-tie.md). Counting a CTA's latency with the start made
+ * small launches near too and went to a few huge CTAs there (dynamic_quant bf16 100003x16 at 196
+ * CTAs: 1.05-1.07x). */
+#define DISPATCH_NEAR 0.5
 
 typedef struct {
 	Config c;
@@ -92,6 +101,42 @@ typedef struct {
 } Cands;
 
 static int
+dispatch_near(const Cost *o)
+{
+	return o->dispatch_us >= DISPATCH_NEAR * o->stream_us;
+}
+
+/* The ties' structural knobs, in order: 1 when a's is preferred, -1 when b's, 0 when they agree. */
+static int
+structure_tie(const Config *a, const Config *b)
+{
+	if (a->cluster != b->cluster)
+		return a->cluster < b->cluster ? 1 : -1;
+	if (a->coop != b->coop)
+		return a->coop < b->coop ? 1 : -1;
+	if (a->persistent != b->persistent)
+		return a->persistent ? 1 : -1;
+	if (a->smem != b->smem)
+		return a->smem < b->smem ? 1 : -1;
+	if (a->split != b->split)
+		return a->split < b->split ? 1 : -1;
+	if ((a->grid > 0) != (b->grid > 0))
+		return a->grid == 0 ? 1 : -1;
+	if (a->dynamic != b->dynamic)
+		return a->dynamic < b->dynamic ? 1 : -1;
+	if (a->ahead != b->ahead)
+		return a->ahead < b->ahead ? 1 : -1;
+	return 0;
+}
+
+/* Whether a tie between a and b goes to the fewer CTAs (DISPATCH_NEAR). */
+static int
+dispatch_tie(const Cand *a, const Cand *b)
+{
+	return a->cost.ctas != b->cost.ctas && (dispatch_near(&a->cost) || dispatch_near(&b->cost));
+}
+
+static int
 better(const Cand *a, const Cand *b)
 {
 	double ta = a->score, tb = b->score;
@@ -99,22 +144,11 @@ better(const Cand *a, const Cand *b)
 		return 1;
 	if (tb < ta * (1 - TIE))
 		return 0;
-	if (a->c.cluster != b->c.cluster)
-		return a->c.cluster < b->c.cluster;
-	if (a->c.coop != b->c.coop)
-		return a->c.coop < b->c.coop;
-	if (a->c.persistent != b->c.persistent)
-		return a->c.persistent;
-	if (a->c.smem != b->c.smem)
-		return a->c.smem < b->c.smem;
-	if (a->c.split != b->c.split)
-		return a->c.split < b->c.split;
-	if ((a->c.grid > 0) != (b->c.grid > 0))
-		return a->c.grid == 0;
-	if (a->c.dynamic != b->c.dynamic)
-		return a->c.dynamic < b->c.dynamic;
-	if (a->c.ahead != b->c.ahead)
-		return a->c.ahead < b->c.ahead;
+	int st = structure_tie(&a->c, &b->c);
+	if (st)
+		return st > 0;
+	if (dispatch_tie(a, b))
+		return a->cost.ctas < b->cost.ctas;
 	if (a->c.r_block != b->c.r_block && !a->c.persistent)
 		return a->c.r_block > b->c.r_block;
 	if (a->cost.regs != b->cost.regs)
@@ -570,6 +604,35 @@ vs(char *buf, size_t n, const Cand *b, const Cand *alt)
 	return buf;
 }
 
+/* Where better() gave the pick a tie through DISPATCH_NEAR: the best such candidate with more
+ * CTAs, and the numbers that made the start count. */
+static void
+dispatch_tie_reason(Choice *out, const Cands *cs, const Cand *b)
+{
+	const Cand *y = NULL;
+	for (int i = 0; i < cs->n; i++) {
+		const Cand *x = &cs->v[i];
+		if (x->cost.ctas <= b->cost.ctas || x->score < b->score * (1 - TIE) ||
+		    b->score < x->score * (1 - TIE) || structure_tie(&x->c, &b->c) ||
+		    !dispatch_tie(x, b))
+			continue;
+		if (!y || x->score < y->score)
+			y = x;
+	}
+	if (!y)
+		return;
+	const Cost *n = dispatch_near(&y->cost) ? &y->cost : &b->cost;
+	Buf s = {0};
+	config_short(&s, &y->c);
+	choice_reason(out,
+		      "a tie (within %.0f%%) with %s (%.1f us, %lld CTAs) goes to the fewer CTAs: "
+		      "the start of %lld CTAs (%.2f us) is at least %.0f%% of the %.2f us HBM "
+		      "takes, and the model's HBM time runs long on short rows",
+		      100 * TIE, s.s, y->cost.us, (long long)y->cost.ctas, (long long)n->ctas,
+		      n->dispatch_us, 100 * DISPATCH_NEAR, n->stream_us);
+	buf_free(&s);
+}
+
 static void
 explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Facts *f, int64_t M,
 	int64_t N, const Target *t, int64_t mcap)
@@ -648,6 +711,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		      "resident per SM (%s-limited), %.2f waves; %s",
 		      c->m_block, (long long)mcap, (long long)o->ctas, o->ctas_per_sm, limit,
 		      o->waves, vs(alt, sizeof alt, b, best_other(cs, b, K_MBLOCK)));
+	dispatch_tie_reason(out, cs, b);
 	if (!f->split_ok)
 		choice_reason(out, "split=1: not applicable, the kernel has %s",
 			      plan_no_split(k->plan));
