@@ -41,13 +41,13 @@ facts_json(const Facts *f)
 static json_t *
 cost_json(const Cost *c)
 {
-	const char *names[] = {"dram",	  "later_passes", "reduction",
-			       "cluster", "cta_fixed",	  "ticket"};
-	double ns[] = {c->dram_ns,    c->passes_ns, c->reduce_ns,
-		       c->cluster_ns, c->fixed_ns,  c->ticket_ns};
+	const char *names[] = {"dram",	    "later_passes", "reduction", "cluster",
+			       "cta_fixed", "ticket",	    "split"};
+	double ns[] = {c->dram_ns,  c->passes_ns, c->reduce_ns, c->cluster_ns,
+		       c->fixed_ns, c->ticket_ns, c->split_ns};
 	json_t *cta = json_object();
 	int big = 0;
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < 7; i++) {
 		json_object_set_new(cta, names[i], json_real(ns[i]));
 		big = ns[i] > ns[big] ? i : big;
 	}

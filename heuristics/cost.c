@@ -37,6 +37,8 @@
  *   tree's further levels, a barrier each, are not counted).
  * - the CTAs' start: the hardware starts them dispatch_ns apart, so the memory time is at least
  *   their dispatch and the last one's latency.
+ * - a split row: each CTA's exit waits for its partials' fence and the row counter's atomic, a
+ *   round trip and a barrier in its latency; the last CTA's merge is a term of the time.
  * - time = memory time + L2 time + launch (+ the split combine, the colsum tail).
  */
 /* A DRAM sector: the unit HBM and L2 move. */
@@ -167,9 +169,13 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	o->reduce_ns = f->levels * red_ns;
 	o->fixed_ns = c->grid > 0 ? t->cta_ns / blocks : t->cta_ns;
 	double cta_ns = o->dram_ns + o->reduce_ns + o->fixed_ns;
-	o->ticket_ns = o->passes_ns = o->cluster_ns = 0;
+	o->ticket_ns = o->passes_ns = o->cluster_ns = o->split_ns = 0;
 	if (c->grid > 0 && c->dynamic) /* thread 0's ticket, then a barrier */
 		cta_ns += o->ticket_ns = t->mem_latency_ns + t->barrier_ns;
+	/* a split CTA retires only once its partials are fenced and the row's counter has
+	 * answered: a round trip, then a barrier, as the ticket */
+	if (c->split > 1)
+		cta_ns += o->split_ns = t->mem_latency_ns + t->barrier_ns;
 	for (int p = 1; p < passes && p < MAX_PASSES; p++) {
 		double w = chunks * (!kept		    ? t->mem_latency_ns
 				     : f->pass_vec_bytes[p] ? t->smem_ns + t->mem_latency_ns

@@ -260,8 +260,8 @@ typedef struct {
 	double us;	/* modelled time, launch included */
 	/* cta_us's terms, ns: the first pass's DRAM round trips (persistent: the row's one), the
 	 * later passes' waits, the reductions' shuffles and barriers, the cluster exchanges, the
-	 * CTA's start/store/retire share and the work counter's ticket */
-	double dram_ns, passes_ns, reduce_ns, cluster_ns, fixed_ns, ticket_ns;
+	 * CTA's start/store/retire share, the work counter's ticket and a split CTA's counter */
+	double dram_ns, passes_ns, reduce_ns, cluster_ns, fixed_ns, ticket_ns, split_ns;
 	/* us's terms: HBM time (Little's law over the waves, at least the CTAs' dispatch and the
 	 * last one's latency), L2 time, launch and split combine, the colsum combine's tail */
 	double mem_us, l2_us, launch_us, combine_us;
