@@ -49,6 +49,19 @@ grep -q '"slot": "row block", "slots": 1000, "words": 9' "$t/r2.json" && grep -q
 	fail "--regions, grid: $(grep layout "$t/r2.json")"
 ! grep -q 'globaltimer' "$t/a.ptx" && ! grep -q 'regions' "$t/a.json" || fail "stamps without --regions"
 
+# welford over a row one CTA holds: two sums (the mean, then the squared distances), so no
+# broadcast of a first lane's Chan merge and, over 4 warps, a barrier for each; a row over a
+# cluster keeps Chan's merges (a reciprocal each, the first lane's result broadcast)
+$rkc compile testdata/kernels/welford.rk --shape 1000x40 --dtype bf16 -o "$t/w1.ptx" || fail "welford compile"
+! grep -q 'shfl.sync.idx' "$t/w1.ptx" || fail "welford in a warp: Chan's broadcast"
+$rkc compile testdata/kernels/welford.rk --shape 1000x4096 --dtype bf16 \
+	--config persistent=1,r_block=4096,m_block=1,num_warps=4 -o "$t/w2.ptx" || fail "welford compile"
+! grep -q 'shfl.sync.idx' "$t/w2.ptx" && [ "$(grep -c 'bar.sync' "$t/w2.ptx")" = 2 ] ||
+	fail "welford over 4 warps: not two sums"
+$rkc compile testdata/kernels/welford.rk --shape 1000x4096 --dtype bf16 \
+	--config persistent=1,r_block=4096,m_block=1,num_warps=4,cluster=2 -o "$t/w3.ptx" || fail "welford compile"
+grep -q 'shfl.sync.idx' "$t/w3.ptx" || fail "welford over a cluster: no Chan merge"
+
 if $rkc compile testdata/kernels/layer_norm.rk --shape 64x4096 --dtype bf16 --config split=2 \
 	-o "$t/d.ptx" 2>"$t/err"; then fail "split on layer_norm accepted"; fi
 grep -q "error: infeasible --config 'split=2'" "$t/err" || fail "infeasible message: $(cat "$t/err")"
