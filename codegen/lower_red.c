@@ -625,8 +625,8 @@ red_cross_held(Lower *L, Red *rs, int n, const Chunk *chs, int nch)
 			continue;
 		const Instr *in = &L->k->ins[rs[i].ins];
 		LLVMValueRef pos = LLVMBuildFCmp(L->b, LLVMRealOGT, L->Nf, cf(L, 0), "");
-		LLVMValueRef mean = ffmul(
-		    L, rs[i].acc[0], LLVMBuildSelect(L->b, pos, frcp(L, L->Nf), cf(L, 0), ""));
+		LLVMValueRef mean = ffmul(L, rs[i].acc[0],
+					  LLVMBuildSelect(L->b, pos, frcp(L, L->Nf), cf(L, 0), ""));
 		LLVMValueRef s = cf(L, 0);
 		for (int c = 0; c < nch; c++) {
 			LLVMValueRef *x = chs[c].el[in->args[0].idx];
@@ -636,7 +636,8 @@ red_cross_held(Lower *L, Red *rs, int n, const Chunk *chs, int nch)
 					LLVMValueRef dl = ffsub(L, x[j * chs[c].vec + e], mean);
 					v = ffadd(L, v, ffmul(L, dl, dl));
 				}
-				s = ffadd(L, s, LLVMBuildSelect(L->b, chs[c].valid[j], v, cf(L, 0), ""));
+				s = ffadd(L, s,
+					  LLVMBuildSelect(L->b, chs[c].valid[j], v, cf(L, 0), ""));
 			}
 		}
 		rs[i].acc[1] = mean;
