@@ -8,11 +8,11 @@
  * emitted for sm_90 and the header retargeted (codegen/emit.c, docs/codegen.md says why that is
  * sound). RKC_ARCHS spells the list for messages and --help. */
 static const Arch archs[] = {
-    {"sm_80", "sm_80", NULL, 0, 0},   /* A100 */
-    {"sm_86", "sm_86", NULL, 0, 0},   /* chosen with sm_80's target data */
-    {"sm_89", "sm_89", NULL, 0, 0},   /* likewise */
-    {"sm_90", "sm_90", NULL, 1, 1},   /* H100 */
-    {"sm_100", "sm_90", "8.6", 1, 1}, /* B200: compile only, never run here */
+    {"sm_80", "sm_80", NULL, 0, 0, 0},	 /* A100 */
+    {"sm_86", "sm_86", NULL, 0, 0, 0},	 /* chosen with sm_80's target data */
+    {"sm_89", "sm_89", NULL, 0, 0, 0},	 /* likewise */
+    {"sm_90", "sm_90", NULL, 1, 1, 0},	 /* H100 */
+    {"sm_100", "sm_90", "8.6", 1, 1, 1}, /* B200: compile only, never run here */
 };
 
 const Arch *
@@ -60,6 +60,15 @@ codegen_check(const Kernel *k, const Compile *c, Diag *d)
 	return config_check_emit(k, c->dtype, c->M, c->N, g, d);
 }
 
+int
+codegen_clc(const Kernel *k, const Compile *c)
+{
+	const Arch *a = codegen_arch_info(c->arch);
+	(void)
+	    k; /* sums over rows, which need every CTA resident, take a static grid (validate.c) */
+	return a && a->clc && c->cfg.grid > 0 && c->cfg.dynamic;
+}
+
 void
 codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 {
@@ -68,7 +77,9 @@ codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 	l->segments = config_segments(g);
 	l->grid_x = (c->M + g->m_block - 1) / g->m_block * l->segments;
 	l->blocks = l->grid_x;
-	l->grid_cap = g->grid > 0 ? g->grid : 0;
+	/* under cluster launch control every row block is launched, and the CTAs that run take
+	 * the blocks of those not yet started */
+	l->grid_cap = g->grid > 0 && !codegen_clc(k, c) ? g->grid : 0;
 	if (l->grid_cap && l->grid_cap < l->grid_x)
 		l->grid_x = l->grid_cap;
 	l->block_x = g->num_warps * 32;
@@ -97,7 +108,7 @@ codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 	}
 	/* the dynamic grid's next free row block and CTAs done, u32 each (lower_sched.c; the
 	 * validator keeps a grid and split rows apart, so it starts the workspace) */
-	if (g->grid > 0 && g->dynamic)
+	if (g->grid > 0 && g->dynamic && !codegen_clc(k, c))
 		l->ws[l->nws++] = (WsRegion){"work_counters", 0, 8, 16};
 	/* sums over rows: their two counters, then a slot a row group of the grid, sized for the
 	 * config's grid, the most CTAs a launch has (lower_colsum.c) */

@@ -68,6 +68,8 @@ typedef struct {
 	int clusters;	     /* 1: thread-block clusters (sm_90 and later) */
 	int fp8_cvt;	     /* 1: cvt.rn.satfinite to e4m3x2/e5m2x2 (sm_90 and later; sm_89's
 				needs PTX ISA 8.1, over the 7.8 LLVM 19 writes for it) */
+	int clc;	     /* 1: cluster launch control (sm_100, PTX ISA 8.6): a CTA cancels the
+				launch of one not yet running and takes its work */
 } Arch;
 /* The spellings, as every message and --help lists them; test_codegen holds it to the table. */
 #define RKC_ARCHS "sm_80, sm_86, sm_89, sm_90 or sm_100"
@@ -79,6 +81,9 @@ int codegen_arch(const char *arch, Diag *d);	 /* 0 when codegen can emit for arc
 const Arch *codegen_arch_info(const char *arch); /* NULL when it cannot */
 const Arch *codegen_archs(int *n);		 /* the table, n entries */
 void codegen_launch(const Kernel *k, const Compile *c, Launch *l);
+/* 1 when c's dynamic grid takes its next row block by cluster launch control, not the work
+ * counter: the arch has it (lower_sched.c). */
+int codegen_clc(const Kernel *k, const Compile *c);
 /* The bytes of l's workspace for a launch of M rows. */
 int64_t codegen_workspace_bytes(const Launch *l, int64_t M);
 /* The byte offset of l's workspace region name for a launch of M rows. */

@@ -95,7 +95,7 @@ prologue(Lower *L)
 	}
 }
 
-static LLVMValueRef
+LLVMValueRef
 shared_global(Lower *L, const char *name, LLVMTypeRef t, LLVMLinkage link)
 {
 	LLVMValueRef g = LLVMAddGlobalInAddressSpace(L->mod, t, name, 3);
@@ -195,7 +195,10 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	L.E = (int)(g->r_block / L.tpr);
 	L.nvec = L.E / L.vec;
 	L.split = g->split;
-	L.has_ws = g->split > 1 || g->dynamic || k->plan->ncolsum || g->coop;
+	Launch launch;
+	codegen_launch(k, c, &launch);
+	L.has_ws = launch.nws > 0; /* the manifest lists the parameter for the same regions */
+	L.clc = codegen_clc(k, c);
 	L.nseg = config_segments(g);
 	L.cluster = g->cluster > 1 ? g->cluster : 1;
 	L.coop = g->coop;

@@ -49,6 +49,7 @@ typedef struct {
 	/* config constants: fixed for the whole kernel */
 	int tpr, wpr, vec, E, nvec, split;
 	int has_ws;	    /* the kernel takes a workspace: split rows or the work counter */
+	int clc;	    /* the dynamic grid's next block by cluster launch control (sm_100) */
 	int nseg;	    /* segments a row is cut into: split or cluster CTAs, else 1 */
 	int cluster;	    /* CTAs a cluster, 1 for none */
 	int coop;	    /* the cluster is a cooperative group: it exchanges through ws */
@@ -187,6 +188,9 @@ LLVMValueRef load_row_raw(Lower *L, const Instr *in);
 void lower_uniform(Lower *L, const Instr *in);
 /* Every row-uniform instruction whose operands are known, in program order. */
 void lower_ready_uniform(Lower *L);
+
+/* A 16-byte aligned array of shared memory (internal: static, sized here) (lower.c). */
+LLVMValueRef shared_global(Lower *L, const char *name, LLVMTypeRef t, LLVMLinkage link);
 
 /* >>> reductions and combining across threads (lower_red.c) */
 /* r's partial set to its kind's identity. */

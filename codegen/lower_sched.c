@@ -195,6 +195,102 @@ next_block(Lower *L, LLVMValueRef rb, LLVMValueRef stride, int64_t red_bytes)
 	return v;
 }
 
+/* Cluster launch control (sm_100, PTX ISA 8.6; L->clc): every row block is launched as a CTA, and
+ * a CTA that finishes a block asks the hardware to cancel the launch of one not yet running and
+ * takes its block: thread 0 arms the CTA's mbarrier for the 16-byte response
+ * (mbarrier.arrive.expect_tx), issues clusterlaunchcontrol.try_cancel into the response word, waits
+ * on the mbarrier, and decodes the response; a cancelled CTA's block is its ctaid (a grid's rows
+ * are not cut, so a block is a CTA), and when none is left the CTA's next block is past the
+ * last. LLVM 19 has none of these instructions: inline PTX, addresses in the shared window. The
+ * response and the mbarrier are the 32 bytes of clc_smem; the next block goes to the CTA through
+ * the dynamic grid's hand-off word, as the ticket does. */
+static LLVMValueRef
+shared_addr(Lower *L, LLVMValueRef base, int off)
+{
+	LLVMValueRef o = ci64(L, off);
+	return LLVMBuildPtrToInt(L->b, LLVMBuildGEP2(L->b, L->i8, base, &o, 1, ""), L->i64, "");
+}
+
+static LLVMValueRef
+asm_call(Lower *L, LLVMTypeRef rt, const char *text, const char *cons, LLVMValueRef *args, int n)
+{
+	LLVMTypeRef at[3] = {L->i64, L->i64, L->i64};
+	LLVMTypeRef ft = LLVMFunctionType(rt, at, (unsigned)n, 0);
+	LLVMValueRef fn = LLVMGetInlineAsm(ft, (char *)text, strlen(text), (char *)cons,
+					   strlen(cons), 1, 0, LLVMInlineAsmDialectATT, 0);
+	return LLVMBuildCall2(L->b, ft, fn, args, (unsigned)n, "");
+}
+
+static LLVMValueRef
+clc_smem(Lower *L)
+{
+	return shared_global(L, "clc_smem", LLVMArrayType(L->i8, 32), LLVMInternalLinkage);
+}
+
+/* Thread 0 initialises the mbarrier (one arrival a phase) once, before the CTA's first block. */
+static void
+clc_init(Lower *L, LLVMValueRef clc)
+{
+	LLVMBasicBlockRef init = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clc.init");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clc.ready");
+	LLVMBuildCondBr(L->b, tid0(L), init, join);
+	LLVMPositionBuilderAtEnd(L->b, init);
+	LLVMValueRef bar = shared_addr(L, clc, 16);
+	asm_call(L, LLVMVoidTypeInContext(L->cx),
+		 "mbarrier.init.shared::cta.b64 [$0], 1;\n\tfence.mbarrier_init.release.cluster;",
+		 "l,~{memory}", &bar, 1);
+	LLVMBuildBr(L->b, join);
+	LLVMPositionBuilderAtEnd(L->b, join);
+}
+
+static LLVMValueRef
+clc_next(Lower *L, LLVMValueRef clc, LLVMValueRef nrb, int64_t red_bytes)
+{
+	LLVMBasicBlockRef ask = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clc.ask");
+	LLVMBasicBlockRef wait = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clc.wait");
+	LLVMBasicBlockRef got = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clc.got");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clc.join");
+	LLVMBuildCondBr(L->b, tid0(L), ask, join);
+	LLVMPositionBuilderAtEnd(L->b, ask);
+	LLVMValueRef a[3] = {shared_addr(L, clc, 16), shared_addr(L, clc, 0)};
+	LLVMValueRef state = asm_call(
+	    L, L->i64,
+	    "mbarrier.arrive.expect_tx.shared::cta.b64 $0, [$1], 16;\n\t"
+	    "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 "
+	    "[$2], [$1];",
+	    "=l,l,l,~{memory}", a, 2);
+	LLVMBuildBr(L->b, wait);
+	LLVMPositionBuilderAtEnd(L->b, wait);
+	LLVMValueRef w[2] = {a[0], state};
+	LLVMValueRef done =
+	    asm_call(L, L->i32,
+		     "{\n\t.reg .pred p;\n\tmbarrier.try_wait.shared::cta.b64 p, [$1], "
+		     "$2;\n\tselp.u32 $0, 1, 0, p;\n\t}",
+		     "=r,l,l,~{memory}", w, 2);
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, done, ci32(L, 0), ""), got, wait);
+	LLVMPositionBuilderAtEnd(L->b, got);
+	LLVMTypeRef two[2] = {L->i32, L->i32};
+	LLVMValueRef q =
+	    asm_call(L, LLVMStructTypeInContext(L->cx, two, 2, 0),
+		     "{\n\t.reg .b128 q;\n\t.reg .pred c;\n\tld.shared.b128 q, [$2];\n\t"
+		     "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 c, q;\n\t"
+		     "selp.u32 $0, 1, 0, c;\n\t"
+		     "clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 $1, q;\n\t}",
+		     "=r,=r,l,~{memory}", &a[1], 1);
+	LLVMValueRef cancelled =
+	    LLVMBuildICmp(L->b, LLVMIntNE, LLVMBuildExtractValue(L->b, q, 0, ""), ci32(L, 0), "");
+	LLVMValueRef nb = LLVMBuildSelect(
+	    L->b, cancelled, LLVMBuildZExt(L->b, LLVMBuildExtractValue(L->b, q, 1, ""), L->i64, ""),
+	    nrb, "");
+	LLVMSetAlignment(LLVMBuildStore(L->b, nb, next_word(L, red_bytes)), 8);
+	LLVMBuildBr(L->b, join);
+	LLVMPositionBuilderAtEnd(L->b, join);
+	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+	LLVMValueRef v = LLVMBuildLoad2(L->b, L->i64, next_word(L, red_bytes), "");
+	LLVMSetAlignment(v, 8);
+	return v;
+}
+
 /* The last CTA to finish zeroes the counters for the next launch: every CTA has taken its last
  * ticket before it counts itself done, so no ticket is taken after the reset. */
 static void
@@ -276,6 +372,9 @@ grid_loop(Lower *L)
 	}
 	if (k->plan->ncolsum)
 		colsum_begin(L);
+	LLVMValueRef clc = L->clc ? clc_smem(L) : NULL;
+	if (clc)
+		clc_init(L, clc);
 	LLVMValueRef **cur = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
 	LLVMValueRef *rcur = arena_alloc(L->a, sizeof(LLVMValueRef) * (k->nins + 1));
 	if (g->ahead) {
@@ -313,7 +412,8 @@ grid_loop(Lower *L)
 	/* --regions: a slot a row block; the ticket's wait is in its first region */
 	LLVMValueRef sampled = regions_sampled(L, rb);
 	regions_start(L, rb, sampled);
-	LLVMValueRef rbn = next_block(L, rb, stride, sm.red_bytes);
+	LLVMValueRef rbn =
+	    clc ? clc_next(L, clc, nrb, sm.red_bytes) : next_block(L, rb, stride, sm.red_bytes);
 	LLVMValueRef **next = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
 	LLVMValueRef *rnext = arena_alloc(L->a, sizeof(LLVMValueRef) * (k->nins + 1));
 	if (g->ahead) {
@@ -325,7 +425,7 @@ grid_loop(Lower *L)
 		if (cur[i])
 			L->given[i] = cur[i];
 	L->given_row = rcur;
-	/* the held [N] inputs unpacked in each block, not hoisted before the loop (held_in_block) */
+	/* held [N] inputs unpacked in each block, not hoisted before the loop (held_in_block) */
 	L->held_in_block = held;
 	/* the next block's partials and ticket reuse the shared words this block read: a barrier */
 	block_code(L, rb, sampled, sm.red_bytes > 0, NULL);
@@ -341,7 +441,7 @@ grid_loop(Lower *L)
 	}
 	colsum_close(L, csum, latch);
 	LLVMPositionBuilderAtEnd(L->b, exit);
-	if (g->dynamic)
+	if (g->dynamic && !clc)
 		counter_reset(L);
 	if (k->plan->ncolsum) {
 		colsum_finish(L);

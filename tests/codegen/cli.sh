@@ -62,6 +62,19 @@ $rkc compile testdata/kernels/welford.rk --shape 1000x4096 --dtype bf16 \
 	--config persistent=1,r_block=4096,m_block=1,num_warps=4,cluster=2 -o "$t/w3.ptx" || fail "welford compile"
 grep -q 'shfl.sync.idx' "$t/w3.ptx" || fail "welford over a cluster: no Chan merge"
 
+# a dynamic grid on sm_100 takes its next block by cluster launch control: every row block
+# launched (no cap), no work counter, ptxas takes it; on sm_90 the same config keeps the counter
+dyn=persistent=1,r_block=1024,m_block=4,num_warps=8,vec=8,grid=528,dynamic=1,ahead=1
+$rkc compile testdata/kernels/layer_norm.rk --shape 100000x1024 --dtype bf16 --arch sm_100 \
+	--config $dyn --ptxas -o "$t/clc.ptx" >/dev/null || fail "sm_100 dynamic grid"
+grep -q 'clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128' "$t/clc.ptx" &&
+	grep -q '"formula": "cdiv(M,4)"}' "$t/clc.json" && grep -q '"workspace": null' "$t/clc.json" ||
+	fail "sm_100 dynamic grid: no cluster launch control"
+$rkc compile testdata/kernels/layer_norm.rk --shape 100000x1024 --dtype bf16 --config $dyn -o "$t/ctr.ptx" ||
+	fail "sm_90 dynamic grid"
+! grep -q 'clusterlaunchcontrol' "$t/ctr.ptx" && grep -q '"name": "work_counters"' "$t/ctr.json" &&
+	grep -q '"formula": "min(cdiv(M,4),528)"' "$t/ctr.json" || fail "sm_90 dynamic grid: not the work counter"
+
 if $rkc compile testdata/kernels/layer_norm.rk --shape 64x4096 --dtype bf16 --config split=2 \
 	-o "$t/d.ptx" 2>"$t/err"; then fail "split on layer_norm accepted"; fi
 grep -q "error: infeasible --config 'split=2'" "$t/err" || fail "infeasible message: $(cat "$t/err")"
