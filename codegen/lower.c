@@ -95,7 +95,7 @@ prologue(Lower *L)
 	}
 }
 
-LLVMValueRef
+static LLVMValueRef
 shared_global(Lower *L, const char *name, LLVMTypeRef t, LLVMLinkage link)
 {
 	LLVMValueRef g = LLVMAddGlobalInAddressSpace(L->mod, t, name, 3);
@@ -134,6 +134,9 @@ shared_arrays(Lower *L)
 	if (sm.red_bytes)
 		L->smem = shared_global(L, "red_smem", LLVMArrayType(L->f32, sm.red_bytes / 4),
 					LLVMInternalLinkage);
+	if (L->clc) /* never on the host: the emulator refuses cluster launch control */
+		L->clc_smem =
+		    shared_global(L, "clc_smem", LLVMArrayType(L->i8, 32), LLVMInternalLinkage);
 	if (sm.cluster_bytes)
 		L->clu =
 		    shared_global(L, "cluster_smem", LLVMArrayType(L->f32, sm.cluster_bytes / 4),

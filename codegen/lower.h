@@ -67,9 +67,10 @@ typedef struct {
 	int np;
 	unsigned md_inv; /* the invariant.load metadata kind, with md_empty its node */
 	LLVMValueRef md_empty;
-	LLVMValueRef smem; /* the shared words of red_cross, when a row spans several warps */
-	LLVMValueRef clu;  /* cluster > 1: the shared words the cluster's CTAs exchange */
-	LLVMValueRef dyn;  /* smem=1: the dynamic shared memory that keeps rows */
+	LLVMValueRef smem;     /* the shared words of red_cross, when a row spans several warps */
+	LLVMValueRef clu;      /* cluster > 1: the shared words the cluster's CTAs exchange */
+	LLVMValueRef dyn;      /* smem=1: the dynamic shared memory that keeps rows */
+	LLVMValueRef clc_smem; /* clc: the 16-byte response, then the mbarrier */
 
 	/* kernel values, made once in the entry block */
 	LLVMValueRef *parg;   /* per param: the kernel argument */
@@ -188,9 +189,6 @@ LLVMValueRef load_row_raw(Lower *L, const Instr *in);
 void lower_uniform(Lower *L, const Instr *in);
 /* Every row-uniform instruction whose operands are known, in program order. */
 void lower_ready_uniform(Lower *L);
-
-/* A 16-byte aligned array of shared memory (internal: static, sized here) (lower.c). */
-LLVMValueRef shared_global(Lower *L, const char *name, LLVMTypeRef t, LLVMLinkage link);
 
 /* >>> reductions and combining across threads (lower_red.c) */
 /* r's partial set to its kind's identity. */

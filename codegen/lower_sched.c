@@ -202,8 +202,8 @@ next_block(Lower *L, LLVMValueRef rb, LLVMValueRef stride, int64_t red_bytes)
  * on the mbarrier, and decodes the response; a cancelled CTA's block is its ctaid (a grid's rows
  * are not cut, so a block is a CTA), and when none is left the CTA's next block is past the
  * last. LLVM 19 has none of these instructions: inline PTX, addresses in the shared window. The
- * response and the mbarrier are the 32 bytes of clc_smem; the next block goes to the CTA through
- * the dynamic grid's hand-off word, as the ticket does. */
+ * response and the mbarrier are the 32 bytes of L->clc_smem (lower.c); the next block goes to the
+ * CTA through the dynamic grid's hand-off word, as the ticket does. */
 static LLVMValueRef
 shared_addr(Lower *L, LLVMValueRef base, int off)
 {
@@ -219,12 +219,6 @@ asm_call(Lower *L, LLVMTypeRef rt, const char *text, const char *cons, LLVMValue
 	LLVMValueRef fn = LLVMGetInlineAsm(ft, (char *)text, strlen(text), (char *)cons,
 					   strlen(cons), 1, 0, LLVMInlineAsmDialectATT, 0);
 	return LLVMBuildCall2(L->b, ft, fn, args, (unsigned)n, "");
-}
-
-static LLVMValueRef
-clc_smem(Lower *L)
-{
-	return shared_global(L, "clc_smem", LLVMArrayType(L->i8, 32), LLVMInternalLinkage);
 }
 
 /* Thread 0 initialises the mbarrier (one arrival a phase) once, before the CTA's first block. */
@@ -372,7 +366,7 @@ grid_loop(Lower *L)
 	}
 	if (k->plan->ncolsum)
 		colsum_begin(L);
-	LLVMValueRef clc = L->clc ? clc_smem(L) : NULL;
+	LLVMValueRef clc = L->clc ? L->clc_smem : NULL;
 	if (clc)
 		clc_init(L, clc);
 	LLVMValueRef **cur = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
