@@ -171,6 +171,20 @@ next_word(Lower *L, int64_t red_bytes)
 	return LLVMBuildGEP2(L->b, L->i8, L->smem, &off, 1, "");
 }
 
+/* Thread 0's next block nb to its CTA: the hand-off word, then (at join, where the other threads
+ * wait) a barrier and every thread's read. */
+static LLVMValueRef
+hand_off(Lower *L, LLVMValueRef nb, LLVMBasicBlockRef join, int64_t red_bytes)
+{
+	LLVMSetAlignment(LLVMBuildStore(L->b, nb, next_word(L, red_bytes)), 8);
+	LLVMBuildBr(L->b, join);
+	LLVMPositionBuilderAtEnd(L->b, join);
+	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+	LLVMValueRef v = LLVMBuildLoad2(L->b, L->i64, next_word(L, red_bytes), "");
+	LLVMSetAlignment(v, 8);
+	return v;
+}
+
 /* The CTA's row block after rb: rb + gridDim (static), or gridDim + the ticket thread 0 takes
  * from the work counter, handed to the CTA through shared memory (dynamic). The ticket is
  * taken at the top of the block's code, so its round trip overlaps the row's work. */
@@ -186,13 +200,7 @@ next_block(Lower *L, LLVMValueRef rb, LLVMValueRef stride, int64_t red_bytes)
 	LLVMValueRef t = LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, counter(L, 0), ci32(L, 1),
 					    LLVMAtomicOrderingMonotonic, 0);
 	LLVMValueRef nb = LLVMBuildAdd(L->b, stride, LLVMBuildZExt(L->b, t, L->i64, ""), "");
-	LLVMSetAlignment(LLVMBuildStore(L->b, nb, next_word(L, red_bytes)), 8);
-	LLVMBuildBr(L->b, join);
-	LLVMPositionBuilderAtEnd(L->b, join);
-	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
-	LLVMValueRef v = LLVMBuildLoad2(L->b, L->i64, next_word(L, red_bytes), "");
-	LLVMSetAlignment(v, 8);
-	return v;
+	return hand_off(L, nb, join, red_bytes);
 }
 
 /* Cluster launch control (sm_100, PTX ISA 8.6; L->clc): every row block is launched as a CTA, and
@@ -276,13 +284,7 @@ clc_next(Lower *L, LLVMValueRef clc, LLVMValueRef nrb, int64_t red_bytes)
 	LLVMValueRef nb = LLVMBuildSelect(
 	    L->b, cancelled, LLVMBuildZExt(L->b, LLVMBuildExtractValue(L->b, q, 1, ""), L->i64, ""),
 	    nrb, "");
-	LLVMSetAlignment(LLVMBuildStore(L->b, nb, next_word(L, red_bytes)), 8);
-	LLVMBuildBr(L->b, join);
-	LLVMPositionBuilderAtEnd(L->b, join);
-	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
-	LLVMValueRef v = LLVMBuildLoad2(L->b, L->i64, next_word(L, red_bytes), "");
-	LLVMSetAlignment(v, 8);
-	return v;
+	return hand_off(L, nb, join, red_bytes);
 }
 
 /* The last CTA to finish zeroes the counters for the next launch: every CTA has taken its last
