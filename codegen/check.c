@@ -60,12 +60,12 @@ codegen_check(const Kernel *k, const Compile *c, Diag *d)
 	return config_check_emit(k, c->dtype, c->M, c->N, g, d);
 }
 
+/* Sums over rows, which need every CTA resident, take a static grid (heuristics/validate.c), so
+ * a dynamic grid never has them. */
 int
-codegen_clc(const Kernel *k, const Compile *c)
+codegen_clc(const Compile *c)
 {
 	const Arch *a = codegen_arch_info(c->arch);
-	(void)
-	    k; /* sums over rows, which need every CTA resident, take a static grid (validate.c) */
 	return a && a->clc && c->cfg.grid > 0 && c->cfg.dynamic;
 }
 
@@ -79,7 +79,7 @@ codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 	l->blocks = l->grid_x;
 	/* under cluster launch control every row block is launched, and the CTAs that run take
 	 * the blocks of those not yet started */
-	l->grid_cap = g->grid > 0 && !codegen_clc(k, c) ? g->grid : 0;
+	l->grid_cap = g->grid > 0 && !codegen_clc(c) ? g->grid : 0;
 	if (l->grid_cap && l->grid_cap < l->grid_x)
 		l->grid_x = l->grid_cap;
 	l->block_x = g->num_warps * 32;
@@ -108,7 +108,7 @@ codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 	}
 	/* the dynamic grid's next free row block and CTAs done, u32 each (lower_sched.c; the
 	 * validator keeps a grid and split rows apart, so it starts the workspace) */
-	if (g->grid > 0 && g->dynamic && !codegen_clc(k, c))
+	if (g->grid > 0 && g->dynamic && !codegen_clc(c))
 		l->ws[l->nws++] = (WsRegion){"work_counters", 0, 8, 16};
 	/* sums over rows: their two counters, then a slot a row group of the grid, sized for the
 	 * config's grid, the most CTAs a launch has (lower_colsum.c) */

@@ -83,7 +83,7 @@ const Arch *codegen_archs(int *n);		 /* the table, n entries */
 void codegen_launch(const Kernel *k, const Compile *c, Launch *l);
 /* 1 when c's dynamic grid takes its next row block by cluster launch control, not the work
  * counter: the arch has it (lower_sched.c). */
-int codegen_clc(const Kernel *k, const Compile *c);
+int codegen_clc(const Compile *c);
 /* The bytes of l's workspace for a launch of M rows. */
 int64_t codegen_workspace_bytes(const Launch *l, int64_t M);
 /* The byte offset of l's workspace region name for a launch of M rows. */

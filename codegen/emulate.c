@@ -459,7 +459,7 @@ codegen_emulate(const Kernel *k, const Compile *c, void **args, Diag *d)
 {
 	if (codegen_check(k, c, d))
 		return -1;
-	if (codegen_clc(k, c))
+	if (codegen_clc(c))
 		return diag(d,
 			    "the emulator runs no cluster launch control (%s's dynamic grid): "
 			    "emulate the same config for sm_90",

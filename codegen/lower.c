@@ -201,7 +201,7 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	Launch launch;
 	codegen_launch(k, c, &launch);
 	L.has_ws = launch.nws > 0; /* the manifest lists the parameter for the same regions */
-	L.clc = codegen_clc(k, c);
+	L.clc = codegen_clc(c);
 	L.nseg = config_segments(g);
 	L.cluster = g->cluster > 1 ? g->cluster : 1;
 	L.coop = g->coop;

@@ -303,7 +303,7 @@ test_archs(void **state)
 		Compile c = point(a[i].name, TY_BF16, 4096, 4096,
 				  "persistent=1,r_block=4096,m_block=1,num_warps=4,vec=8,split=1,"
 				  "grid=132,dynamic=1");
-		assert_int_equal(codegen_clc(k, &c), strcmp(a[i].name, "sm_100") == 0);
+		assert_int_equal(codegen_clc(&c), strcmp(a[i].name, "sm_100") == 0);
 		assert_int_equal(a[i].clc, strcmp(a[i].name, "sm_100") == 0);
 		if (!a[i].clc)
 			continue;
