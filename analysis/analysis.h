@@ -36,6 +36,15 @@ typedef struct Plan {
 	int *first_read; /* per instruction: for a load, the first pass that reads it; else -1 */
 	int nreread;	 /* [M,N] loads that a later looped pass reads again (smem=1 keeps them) */
 	char *need;	 /* per pass, nins + 1 flags: see plan_need */
+	/* stash=1 (rows kept on chip): the f32 [M,N] values the last reduction pass computes and
+	 * the apply pass reads back from shared memory instead of recomputing them (see
+	 * assign_stash); nstash of them, or none where that would spare no transcendental */
+	char *stash; /* per instruction: 1 for a stashed value's */
+	int nstash;
+	int stash_spared;     /* the transcendental instructions the apply pass no longer runs */
+	int stash_spared_ops; /* all the instructions it no longer runs */
+	char *need_stash;     /* the apply pass's need under stash=1 (its body chunks) */
+	int *stash_last_read; /* last_read, with the apply pass under stash=1 */
 } Plan;
 
 const Plan *plan_build(const Kernel *k, Arena *a);
@@ -43,6 +52,11 @@ const Plan *plan_build(const Kernel *k, Arena *a);
  * reductions' operands (for an online pair, the max's operand and the sum's t) and its stores'
  * values need; not the reductions themselves. NULL for a pass that does not exist. */
 const char *plan_need(const Plan *p, const Kernel *k, int pass);
+/* plan_need for a body chunk of a config with stash (0 or 1): under stash=1 the apply pass
+ * evaluates need_stash. */
+const char *plan_need_body(const Plan *p, const Kernel *k, int pass, int stash);
+/* A load's last pass, or -1: last_read, or stash_last_read under stash=1. */
+int plan_last_read(const Plan *p, int i, int stash);
 /* How many times the emitted code streams the row: npasses when looped; once when persistent. */
 int plan_streams(const Plan *p, int persistent);
 /* Why a row may not split, as "the kernel has ...": "a full-width ([N] or [M,N]) output", ... */
@@ -85,12 +99,15 @@ typedef struct {
 	int split_ok;		       /* reductions combinable in one pass and no [M,N] output */
 	int colsums;		       /* sums over rows: each an [N] partial held across rows */
 	int kept_bytes;		       /* [M,N] loads a later looped pass reads again, an element */
-	int red_results;     /* reduction results (welford counts 3): partials to combine */
-	int helion_live;     /* Helion's body_live_tiles, counted on our body */
-	int held_tiles;	     /* persistent: rdim values held at the peak (our model) */
-	int held_words;	     /* the same in 32-bit words per element */
-	int held_bytes;	     /* persistent: register bytes per element at the peak, x4 */
-	int held_bytes_smem; /* the same with the colsum partials in shared memory (smem=1) */
+	int stashes; /* the values stash=1 keeps for the apply pass (Plan.nstash) */
+	int stash_spared, stash_spared_ops; /* Plan's: what the apply pass then no longer runs */
+	int stash_kept_bytes; /* kept_bytes under stash=1, with the stashed values' 4 bytes each */
+	int red_results;      /* reduction results (welford counts 3): partials to combine */
+	int helion_live;      /* Helion's body_live_tiles, counted on our body */
+	int held_tiles;	      /* persistent: rdim values held at the peak (our model) */
+	int held_words;	      /* the same in 32-bit words per element */
+	int held_bytes;	      /* persistent: register bytes per element at the peak, x4 */
+	int held_bytes_smem;  /* the same with the colsum partials in shared memory (smem=1) */
 	int folded; /* every load folds into a reduction as it arrives (heuristics.h FOLD_VECS) */
 	int loop_bytes;	 /* looped: the same for the widest pass's chunk */
 	int row_regs;	 /* [M] values and scalar params live while a reduction runs */

@@ -198,11 +198,17 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 	}
 
 	/* the [M,N] loads a later looped pass reads again: what smem=1 keeps on chip */
-	for (int i = 0; i < k->nins; i++)
-		if (plan->last_read[i] > plan->first_read[i] &&
-		    k->params[k->ins[i].param].shape == SH_TILE)
-			f->kept_bytes +=
-			    type_size(type_resolve(k->params[k->ins[i].param].type, dtype));
+	for (int i = 0; i < k->nins; i++) {
+		if (k->ins[i].op != OP_LOAD || k->params[k->ins[i].param].shape != SH_TILE)
+			continue;
+		int size = type_size(type_resolve(k->params[k->ins[i].param].type, dtype));
+		f->kept_bytes += plan->last_read[i] > plan->first_read[i] ? size : 0;
+		f->stash_kept_bytes += plan_last_read(plan, i, 1) > plan->first_read[i] ? size : 0;
+	}
+	f->stashes = plan->nstash;
+	f->stash_spared = plan->stash_spared;
+	f->stash_spared_ops = plan->stash_spared_ops;
+	f->stash_kept_bytes += 4 * plan->nstash;
 	f->red_results = plan->nred;
 	f->levels = plan->nreduce;
 	f->row_exchanges = plan->row_exchanges;

@@ -45,16 +45,17 @@ plan_is_tile_store(const Kernel *k, const Instr *in)
 }
 
 /* Marks in need the instructions that compute the rdim values in want, walking operands back
- * through rdim values only: [M] values and reduction results are known before the pass. */
+ * through rdim values only: [M] values and reduction results are known before the pass. An
+ * instruction flagged in given (may be NULL) has its value already: the walk stops there. */
 static void
-cone(const Kernel *k, char *want, char *need)
+cone(const Kernel *k, char *want, char *need, const char *given)
 {
 	for (int i = k->nins - 1; i >= 0; i--) {
 		const Instr *in = &k->ins[i];
 		int hit = need[i];
 		for (int r = 0; r < in->nres; r++)
 			hit |= in->res[r] >= 0 && want[in->res[r]];
-		if (!hit)
+		if (!hit || (given && given[i]))
 			continue;
 		need[i] = 1;
 		for (int j = 0; j < in->nargs; j++) {
@@ -108,8 +109,42 @@ assign_passes(const Kernel *k, Plan *p, char *taken)
 	p->npasses = p->nreduce + p->apply;
 }
 
-/* What each pass evaluates per chunk: its reductions' operands (for an online pair, the max's
- * operand and the sum's t) and its stores' values, with the rdim instructions they need. */
+/* Pass s's need: its reductions' operands (for an online pair, the max's operand and the sum's
+ * t) and its stores' values, with the rdim instructions they need, up to those given. */
+static void
+pass_need(const Kernel *k, const Plan *p, int s, char *want, char *need, const char *given)
+{
+	memset(want, 0, k->nvals + 1);
+	for (int i = 0; i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		if (p->pass[i] != s)
+			continue;
+		if (in->op == OP_STORE || in->op == OP_COLSUM)
+			need[i] = 1;
+		else if (p->fused[i] >= 0)
+			want[online_term(k, in)] = 1;
+		else if (argval(in, 0) >= 0)
+			want[argval(in, 0)] = 1;
+	}
+	cone(k, want, need, given);
+}
+
+/* The passes that read each load: first_read and last_read over needs (npasses of them). */
+static void
+reads(const Kernel *k, const Plan *p, char *const *needs, int *first, int *last)
+{
+	for (int i = 0; i < k->nins; i++)
+		last[i] = first ? (first[i] = -1) : -1;
+	for (int s = 0; s < p->npasses; s++)
+		for (int i = 0; i < k->nins; i++)
+			if (needs[s][i] && k->ins[i].op == OP_LOAD) {
+				last[i] = s;
+				if (first && first[i] < 0)
+					first[i] = s;
+			}
+}
+
+/* What each pass evaluates per chunk (pass_need). */
 static void
 assign_need(const Kernel *k, Plan *p, Arena *a)
 {
@@ -118,33 +153,94 @@ assign_need(const Kernel *k, Plan *p, Arena *a)
 	p->last_read = arena_alloc(a, sizeof(int) * (ni + 1));
 	p->first_read = arena_alloc(a, sizeof(int) * (ni + 1));
 	char *want = arena_alloc(a, k->nvals + 1);
-	for (int i = 0; i < ni; i++)
-		p->last_read[i] = p->first_read[i] = -1;
+	char **needs = arena_alloc(a, sizeof(char *) * (p->npasses + 1));
 	for (int s = 0; s < p->npasses; s++) {
-		char *need = p->need + (size_t)s * (ni + 1);
-		memset(want, 0, k->nvals + 1);
-		for (int i = 0; i < ni; i++) {
-			const Instr *in = &k->ins[i];
-			if (p->pass[i] != s)
-				continue;
-			if (in->op == OP_STORE || in->op == OP_COLSUM)
-				need[i] = 1;
-			else if (p->fused[i] >= 0)
-				want[online_term(k, in)] = 1;
-			else if (argval(in, 0) >= 0)
-				want[argval(in, 0)] = 1;
-		}
-		cone(k, want, need);
-		for (int i = 0; i < ni; i++)
-			if (need[i] && k->ins[i].op == OP_LOAD) {
-				p->last_read[i] = s;
-				if (p->first_read[i] < 0)
-					p->first_read[i] = s;
-			}
+		needs[s] = p->need + (size_t)s * (ni + 1);
+		pass_need(k, p, s, want, needs[s], NULL);
 	}
+	reads(k, p, needs, p->first_read, p->last_read);
 	for (int i = 0; i < ni; i++)
 		p->nreread += p->last_read[i] > p->first_read[i] &&
 			      k->params[k->ins[i].param].shape == SH_TILE;
+}
+
+/* The instructions whose cost makes recomputing a value worth a round trip through shared
+ * memory: a transcendental (ex2, lg2, sqrt, rcp and the like on the GPU) or a division. */
+static int
+costly(const Instr *in)
+{
+	switch (in->op) {
+	case OP_EXP:
+	case OP_LOG:
+	case OP_SQRT:
+	case OP_RSQRT:
+	case OP_SIGMOID:
+	case OP_SILU:
+	case OP_TANH:
+	case OP_ERF:
+	case OP_POW:
+	case OP_DIV:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The stash (stash=1, rows kept on chip): the apply pass needs values that the last reduction
+ * pass computed over the same chunk, and recomputes them from the kept rows. Under the stash the
+ * last reduction pass stores each of them, f32, in shared memory beside the kept rows, and the
+ * apply pass's body chunks read them back, as a thread reads back a kept row: the same thread, the
+ * same place, no barrier. They are the values of both passes' needs that an instruction of the
+ * apply pass alone reads (a store of the apply pass, or an instruction that needs the last pass's
+ * results), f32 and [M,N] only; the apply pass then evaluates the cone of its stores cut there.
+ * Kept only where the cut spares a transcendental or a division an element: fused_linear_jsd's
+ * apply pass reads g and q and no longer computes two exps and a log (docs/codegen.md, "The
+ * stash"). A stashed value's users in the apply pass come after it, so no cut instruction is
+ * needed again: the cut is exact.
+ */
+static void
+assign_stash(const Kernel *k, Plan *p, Arena *a)
+{
+	int ni = k->nins;
+	p->stash = arena_alloc(a, ni + 1);
+	p->stash_last_read = p->last_read;
+	if (!p->apply || p->nreduce < 1)
+		return;
+	const char *last = plan_need(p, k, p->nreduce - 1), *apply = plan_need(p, k, p->nreduce);
+	for (int j = 0; j < ni; j++) {
+		const Instr *u = &k->ins[j];
+		if (!apply[j] || last[j])
+			continue;
+		for (int x = 0; x < u->nargs; x++) {
+			int v = argval(u, x), i = v >= 0 ? k->vals[v].def : -1;
+			if (i >= 0 && last[i] && apply[i] && k->ins[i].op != OP_LOAD &&
+			    k->ins[i].op != OP_COL && k->vals[v].type == TY_F32 &&
+			    k->vals[v].shape == SH_TILE)
+				p->stash[i] = 1;
+		}
+	}
+	char *want = arena_alloc(a, k->nvals + 1);
+	p->need_stash = arena_alloc(a, ni + 1);
+	pass_need(k, p, p->nreduce, want, p->need_stash, p->stash);
+	for (int i = 0; i < ni; i++) {
+		p->nstash += p->stash[i];
+		if (apply[i] && !p->need_stash[i]) {
+			p->stash_spared += costly(&k->ins[i]);
+			p->stash_spared_ops++;
+		}
+	}
+	if (!p->stash_spared) {
+		memset(p->stash, 0, ni + 1);
+		p->nstash = p->stash_spared_ops = 0;
+		p->need_stash = NULL;
+		return;
+	}
+	char **needs = arena_alloc(a, sizeof(char *) * (p->npasses + 1));
+	for (int s = 0; s < p->npasses; s++)
+		needs[s] = s == p->nreduce ? p->need_stash : p->need + (size_t)s * (ni + 1);
+	p->stash_last_read = arena_alloc(a, sizeof(int) * (ni + 1));
+	reads(k, p, needs, NULL, p->stash_last_read);
 }
 
 int
@@ -207,6 +303,7 @@ plan_build(const Kernel *k, Arena *a)
 	char *taken = arena_alloc(a, k->nins + 1);
 	assign_passes(k, p, taken);
 	assign_need(k, p, a);
+	assign_stash(k, p, a);
 	p->split_ok = p->nreduce == 1 && !p->nonline && !p->nstores && !p->ncolsum;
 	p->row_exchanges = row_exchanges(k, a);
 	return p;
@@ -216,6 +313,18 @@ const char *
 plan_need(const Plan *p, const Kernel *k, int pass)
 {
 	return pass >= 0 && pass < p->npasses ? p->need + (size_t)pass * (k->nins + 1) : NULL;
+}
+
+const char *
+plan_need_body(const Plan *p, const Kernel *k, int pass, int stash)
+{
+	return stash && p->nstash && pass == p->nreduce ? p->need_stash : plan_need(p, k, pass);
+}
+
+int
+plan_last_read(const Plan *p, int i, int stash)
+{
+	return (stash ? p->stash_last_read : p->last_read)[i];
 }
 
 const char *
@@ -262,4 +371,19 @@ plan_print(Buf *b, const Kernel *k, const Plan *p)
 				buf_printf(b, " %s", k->params[k->ins[i].param].name);
 		buf_puts(b, "\n");
 	}
+	if (!p->nstash)
+		return;
+	buf_puts(b, "  stash:");
+	for (int i = 0; i < k->nins; i++)
+		if (p->stash[i])
+			buf_printf(b, " %%%s", k->vals[k->ins[i].res[0]].name);
+	buf_printf(b, " (the apply pass spares %d instruction(s), %d transcendental); then reads",
+		   p->stash_spared_ops, p->stash_spared);
+	int nread = 0;
+	for (int i = 0; i < k->nins; i++)
+		if (p->need_stash[i] && k->ins[i].op == OP_LOAD) {
+			buf_printf(b, " %s", k->params[k->ins[i].param].name);
+			nread++;
+		}
+	buf_puts(b, nread ? "\n" : " no input\n");
 }

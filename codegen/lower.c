@@ -206,6 +206,7 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	L.cluster = g->cluster > 1 ? g->cluster : 1;
 	L.coop = g->coop;
 	L.shifted = !config_rows_aligned(g, c->N);
+	L.stash = g->stash && g->smem && !g->persistent && k->plan->nstash;
 	L.uni = arena_alloc(L.a, sizeof(LLVMValueRef) * (k->nvals + 1));
 	L.el = arena_alloc(L.a, sizeof(LLVMValueRef *) * (k->nvals + 1));
 	L.done = arena_alloc(L.a, k->nins + 1);

@@ -56,6 +56,7 @@ typedef struct {
 	int64_t *row_off;   /* smem: per instruction, a kept load's region in dyn, else -1 */
 	int64_t *row_bytes; /* smem: per instruction, a kept load's bytes a row */
 	int shifted; /* N need not be a multiple of vec: rows start misaligned, see body_bounds */
+	int stash;   /* stash=1 on a looped row kept on chip: Plan.stash's values go through smem */
 
 	/* LLVM handles */
 	LLVMContextRef cx;
@@ -179,6 +180,10 @@ void lower_tile(Lower *L, const Instr *in, const Chunk *ch);
 /* A load's raw vectors over chunk ch (masked vectors read as zero), as lower_tile issues them;
  * for L->given, over a body chunk. */
 LLVMValueRef *load_raw(Lower *L, const Instr *in, const Chunk *ch);
+/* stash=1: a stashed value's elements over body chunk ch stored in its region of shared memory
+ * (masked vectors are not), and read back into ch->el (masked vectors read as zero). */
+void stash_store(Lower *L, const Instr *in, const Chunk *ch);
+void stash_load(Lower *L, const Instr *in, const Chunk *ch);
 /* smem=2: cp.async copies of the body chunk's vectors of every kept load to their places in
  * shared memory (masked vectors are not copied); the caller commits and waits for them. */
 void keep_async(Lower *L, const Chunk *ch);

@@ -235,14 +235,13 @@ make_policies(Lower *L)
 	}
 }
 
-/* smem=1: where vector j of a body chunk keeps its place in the load's region of dynamic shared
- * memory: the row's slot, then the vector's column from the body's start, so a thread reads back
- * in a later pass exactly what it wrote and no barrier is needed. */
+/* smem=1: where vector j of a body chunk keeps its place in instruction i's region of dynamic
+ * shared memory (a kept load's, of elements st; a stashed value's, f32): the row's slot, then
+ * the vector's column from the body's start, so a thread reads back in a later pass exactly what
+ * it wrote and no barrier is needed. */
 static LLVMValueRef
-kept_ptr(Lower *L, const Instr *in, const Chunk *ch, int j)
+region_ptr(Lower *L, int i, LLVMTypeRef st, const Chunk *ch, int j)
 {
-	int i = (int)(in - L->k->ins);
-	LLVMTypeRef st = storage_type(L, L->k->params[in->param].type);
 	LLVMValueRef row = LLVMBuildAdd(L->b, ci64(L, L->row_off[i]),
 					LLVMBuildMul(L->b, LLVMBuildZExt(L->b, L->grp, L->i64, ""),
 						     ci64(L, L->row_bytes[i]), ""),
@@ -253,6 +252,65 @@ kept_ptr(Lower *L, const Instr *in, const Chunk *ch, int j)
 	return LLVMBuildInBoundsGEP2(L->b, st, base, &col, 1, "");
 }
 
+static LLVMValueRef
+kept_ptr(Lower *L, const Instr *in, const Chunk *ch, int j)
+{
+	return region_ptr(L, (int)(in - L->k->ins), storage_type(L, L->k->params[in->param].type),
+			  ch, j);
+}
+
+void
+stash_store(Lower *L, const Instr *in, const Chunk *ch)
+{
+	int i = (int)(in - L->k->ins);
+	LLVMValueRef *x = ch->el[in->res[0]];
+	for (int j = 0; j < ch->nvec; j++) {
+		LLVMValueRef v = x[j * ch->vec];
+		if (ch->vec > 1) {
+			v = LLVMGetUndef(LLVMVectorType(L->f32, ch->vec));
+			for (int e = 0; e < ch->vec; e++)
+				v = LLVMBuildInsertElement(L->b, v, x[j * ch->vec + e], ci32(L, e),
+							   "");
+		}
+		LLVMBasicBlockRef st_b = LLVMAppendBasicBlockInContext(L->cx, L->fn, "stash");
+		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "stash.next");
+		LLVMBuildCondBr(L->b, ch->valid[j], st_b, next);
+		LLVMPositionBuilderAtEnd(L->b, st_b);
+		LLVMSetAlignment(LLVMBuildStore(L->b, v, region_ptr(L, i, L->f32, ch, j)),
+				 codegen_access_align(ch->vec, 4));
+		LLVMBuildBr(L->b, next);
+		LLVMPositionBuilderAtEnd(L->b, next);
+	}
+}
+
+void
+stash_load(Lower *L, const Instr *in, const Chunk *ch)
+{
+	int i = (int)(in - L->k->ins);
+	LLVMTypeRef vt = ch->vec > 1 ? LLVMVectorType(L->f32, ch->vec) : L->f32;
+	LLVMValueRef *out = arena_alloc(L->a, sizeof(LLVMValueRef) * ch->E);
+	for (int j = 0; j < ch->nvec; j++) {
+		LLVMBasicBlockRef from = LLVMGetInsertBlock(L->b);
+		LLVMBasicBlockRef ld = LLVMAppendBasicBlockInContext(L->cx, L->fn, "unstash");
+		LLVMBasicBlockRef next =
+		    LLVMAppendBasicBlockInContext(L->cx, L->fn, "unstash.next");
+		LLVMBuildCondBr(L->b, ch->valid[j], ld, next);
+		LLVMPositionBuilderAtEnd(L->b, ld);
+		LLVMValueRef v = LLVMBuildLoad2(L->b, vt, region_ptr(L, i, L->f32, ch, j), "");
+		LLVMSetAlignment(v, codegen_access_align(ch->vec, 4));
+		LLVMBuildBr(L->b, next);
+		LLVMPositionBuilderAtEnd(L->b, next);
+		LLVMValueRef phi = LLVMBuildPhi(L->b, vt, "");
+		LLVMValueRef in_v[2] = {v, LLVMConstNull(vt)};
+		LLVMBasicBlockRef in_b[2] = {ld, from};
+		LLVMAddIncoming(phi, in_v, in_b, 2);
+		for (int e = 0; e < ch->vec; e++)
+			out[j * ch->vec + e] =
+			    ch->vec > 1 ? LLVMBuildExtractElement(L->b, phi, ci32(L, e), "") : phi;
+	}
+	ch->el[in->res[0]] = out;
+}
+
 void
 keep_async(Lower *L, const Chunk *ch)
 {
@@ -260,8 +318,8 @@ keep_async(Lower *L, const Chunk *ch)
 					    "llvm.nvvm.cp.async.ca.shared.global.8",
 					    "llvm.nvvm.cp.async.cg.shared.global.16"};
 	for (int i = 0; i < L->k->nins; i++) {
-		if (L->row_off[i] < 0)
-			continue;
+		if (L->row_off[i] < 0 || L->k->ins[i].op != OP_LOAD)
+			continue; /* not kept, or a stashed value */
 		const Instr *in = &L->k->ins[i];
 		int bytes =
 		    ch->vec * type_size(type_resolve(L->k->params[in->param].type, L->c->dtype));

@@ -1,13 +1,22 @@
 /* Lowering: the passes over a row, as the plan (analysis/plan.c) says, looped and persistent. */
 #include "codegen/lower.h"
 
-/* One chunk of a pass: the marked tile instructions, folded into the reductions rs. */
+/* One chunk of a pass: the marked tile instructions, folded into the reductions rs. Under the
+ * stash a body chunk of the last reduction pass stores the stashed values, and one of the apply
+ * pass reads them back (its need is cut there: plan_need_body); an edge chunk recomputes them. */
 static void
-chunk_body(Lower *L, const char *need, Red *rs, int n, const Chunk *ch)
+chunk_body(Lower *L, Red *rs, int n, const Chunk *ch)
 {
 	const Kernel *k = L->k;
+	const Plan *p = L->plan;
+	int stash = L->stash && !ch->vcol;
+	const char *need = plan_need_body(p, k, L->pass, stash);
 	for (int i = 0; i < k->nins; i++) {
 		const Instr *in = &k->ins[i];
+		if (stash && p->stash[i] && L->pass == p->nreduce) {
+			stash_load(L, in, ch);
+			continue;
+		}
 		if (!need[i] || instr_is_colsum_store(k, in))
 			continue; /* a colsum's store is made once, after the last row */
 		if (in->op == OP_COLSUM)
@@ -16,6 +25,8 @@ chunk_body(Lower *L, const char *need, Red *rs, int n, const Chunk *ch)
 			store_tile(L, in, ch);
 		else if (!op_is_reduce(in->op))
 			lower_tile(L, in, ch);
+		if (stash && p->stash[i] && L->pass == p->nreduce - 1)
+			stash_store(L, in, ch);
 	}
 	for (int i = 0; i < n; i++)
 		red_local(L, &rs[i], ch);
@@ -33,13 +44,13 @@ fill_chunk(Lower *L, LLVMValueRef base)
 	L->el = el;
 }
 
-/* Streams the segment's body [body_lo, body_hi) in r_block chunks, evaluating the marked tile
- * instructions and folding them into the reductions rs, whose partials are carried as phis;
- * then the edge chunk when rows may start misaligned. Under smem=2 the first pass's chunk waits
- * for its copies (FILL_AHEAD - 1 later groups may still be in flight), and once it is reduced the
- * chunk FILL_AHEAD on is copied. */
+/* Streams the segment's body [body_lo, body_hi) in r_block chunks, evaluating the tile
+ * instructions the plan marks for the pass and folding them into the reductions rs, whose partials
+ * are carried as phis; then the edge chunk when rows may start misaligned. Under smem=2 the first
+ * pass's chunk waits for its copies (FILL_AHEAD - 1 later groups may still be in flight), and once
+ * it is reduced the chunk FILL_AHEAD on is copied. */
 static void
-chunk_loop(Lower *L, const char *need, Red *rs, int n)
+chunk_loop(Lower *L, Red *rs, int n)
 {
 	int fill = L->c->cfg.smem == 2 && L->pass == 0;
 	region_mark(L, R_LOOP);
@@ -62,7 +73,7 @@ chunk_loop(Lower *L, const char *need, Red *rs, int n)
 	if (L->csum_smem) /* the chunk's colsum partials */
 		L->csum_chunk = LLVMBuildUDiv(L->b, LLVMBuildSub(L->b, c, L->body_lo, ""),
 					      ci64(L, L->c->cfg.r_block), "");
-	chunk_body(L, need, rs, n, &ch);
+	chunk_body(L, rs, n, &ch);
 	L->csum_chunk = NULL;
 	if (fill)
 		fill_chunk(L, LLVMBuildAdd(L->b, c, ci64(L, FILL_AHEAD * L->c->cfg.r_block), ""));
@@ -74,19 +85,20 @@ chunk_loop(Lower *L, const char *need, Red *rs, int n)
 	LLVMPositionBuilderAtEnd(L->b, done);
 	if (L->shifted) {
 		Chunk edge = chunk_edge(L);
-		chunk_body(L, need, rs, n, &edge);
+		chunk_body(L, rs, n, &edge);
 	}
 }
 
 /* Looped (and split) rows: under smem=2 the kept rows' first chunks copied ahead, then the plan's
- * reduction passes, each streaming what plan_need marks, then its apply pass when it has one. */
+ * reduction passes, each streaming what plan_need_body marks, then its apply pass when it has
+ * one. */
 void
 lower_looped(Lower *L)
 {
 	const Kernel *k = L->k;
 	const Plan *p = L->plan;
 	Red *rs = arena_alloc(L->a, sizeof(Red) * (k->nins + 1));
-	L->last_read = p->last_read;
+	L->last_read = L->stash ? p->stash_last_read : p->last_read;
 	lower_ready_uniform(L);
 	if (L->c->cfg.smem == 2) {
 		/* the first FILL_AHEAD chunks in flight; each thread reads back only what it
@@ -114,7 +126,7 @@ lower_looped(Lower *L)
 			n++;
 		}
 		L->pass = pass;
-		chunk_loop(L, plan_need(p, k, pass), rs, n);
+		chunk_loop(L, rs, n);
 		red_cross(L, rs, n);
 		if (L->split > 1)
 			break;
@@ -123,7 +135,7 @@ lower_looped(Lower *L)
 	}
 	L->pass = p->nreduce;
 	if (p->apply)
-		chunk_loop(L, plan_need(p, k, p->nreduce), NULL, 0);
+		chunk_loop(L, NULL, 0);
 	region_mark(L, R_ROWS);
 	cluster_done(L);
 	if_lane0_row(L);

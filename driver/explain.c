@@ -94,9 +94,9 @@ rkc_explain_json(const Request *rq, const Result *r)
 	    (double)(long long)(c->cost.us * 10 + 0.5) / 10, "reasons", reasons, "facts",
 	    facts_json(f), "batch_invariant", rq->batch_invariant, "config_short", cs.s ? cs.s : "",
 	    "spills", c->cost.spills != 0);
-	json_object_update_new(o, json_pack("{s:i,s:i,s:i,s:i,s:o}", "grid", g->grid, "dynamic",
-					    g->dynamic, "ahead", g->ahead, "coop", g->coop, "cost",
-					    cost_json(&c->cost)));
+	json_object_update_new(o, json_pack("{s:i,s:i,s:i,s:i,s:i,s:o}", "grid", g->grid, "dynamic",
+					    g->dynamic, "ahead", g->ahead, "coop", g->coop, "stash",
+					    g->stash, "cost", cost_json(&c->cost)));
 	buf_free(&cs);
 	char *s = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
 	json_decref(o);

@@ -40,7 +40,7 @@ config_equal(const Config *a, const Config *b)
 	       a->smem == b->smem &&
 	       (a->cluster > 1 ? a->cluster : 1) == (b->cluster > 1 ? b->cluster : 1) &&
 	       a->grid == b->grid && a->dynamic == b->dynamic && a->ahead == b->ahead &&
-	       a->coop == b->coop;
+	       a->coop == b->coop && a->stash == b->stash;
 }
 
 void
@@ -57,6 +57,8 @@ config_short(Buf *b, const Config *c)
 		buf_printf(b, " %s%d", c->coop ? "x" : "c", c->cluster);
 	if (c->smem)
 		buf_puts(b, c->smem == 2 ? " Sa" : " S");
+	if (c->stash)
+		buf_puts(b, " st");
 	if (c->grid > 0)
 		buf_printf(b, " g%s%d", c->dynamic ? "d" : "", c->grid);
 	if (c->ahead)
@@ -89,6 +91,7 @@ static const struct {
     {"dynamic", offsetof(Config, dynamic), 0, 1, "0 or 1"},
     {"ahead", offsetof(Config, ahead), 0, 1, "0 or 1"},
     {"coop", offsetof(Config, coop), 0, 1, "0 or 1"},
+    {"stash", offsetof(Config, stash), 0, 1, "0 or 1"},
 };
 
 int
@@ -154,6 +157,8 @@ config_parse(const char *s, Config *c, Diag *d)
 	/* a knob set here wins over one left from the config underneath that contradicts it */
 	if (seen.persistent && c->persistent && !seen.smem)
 		c->smem = 0;
+	if ((seen.smem || seen.persistent) && (!c->smem || c->persistent) && !seen.stash)
+		c->stash = 0;
 	if (seen.split && c->split > 1 && !seen.cluster)
 		c->cluster = 1;
 	if (seen.cluster && c->cluster > 1 && !seen.split)

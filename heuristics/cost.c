@@ -80,7 +80,7 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	o->ctas_per_sm = o->ctas_per_sm < t->max_ctas_sm ? o->ctas_per_sm : t->max_ctas_sm;
 	/* shared memory: the rows kept on chip (heuristics/smem.c has the exact layout) and the
 	 * partials, plus the 1 KiB a CTA the hardware reserves */
-	int64_t dyn = (kept ? (int64_t)c->m_block * seg * f->kept_bytes : 0) +
+	int64_t dyn = (kept ? (int64_t)c->m_block * seg * config_kept_bytes(f, c) : 0) +
 		      smem_colsum_bytes(f->colsums, c, N);
 	int64_t smem =
 	    (dyn > smem_combine_bytes(f->colsums, c) ? dyn : smem_combine_bytes(f->colsums, c)) +

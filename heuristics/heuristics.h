@@ -19,6 +19,10 @@
  *   the pass that first reads it: the row slice goes from HBM once, later passes read it on chip.
  *   2 = kept the same way, but filled by cp.async (sm_80 and later) FILL_AHEAD chunks ahead of the
  *   first pass, which, like every later pass, reads the row from shared memory.
+ * stash: 1 = with rows kept (smem 1 or 2), the values the plan stashes (Plan.stash: what the last
+ *   reduction pass computes and the apply pass needs, where recomputing them costs a
+ * transcendental) are stored by the last reduction pass in shared memory, f32, beside the kept
+ * rows, and read back by the apply pass; 0 = the apply pass recomputes them from the kept rows.
  * cluster: CTAs of a thread-block cluster per row (1 = none; sm_90): each covers a contiguous
  *   segment as under split, and after every reduction the CTAs exchange their partials through
  *   distributed shared memory in rank order, so every pass and every kernel can be spread.
@@ -55,10 +59,19 @@ typedef struct {
 	int dynamic;
 	int ahead;
 	int coop;
+	int stash;
 } Config;
 
 /* The most CTAs a cooperative row (coop=1) spreads over. */
 #define MAX_COOP 1024
+
+/* The bytes an element of a row that c keeps on chip (smem 1 or 2, looped): its kept loads', and
+ * under stash=1 its stashed values'. */
+static inline int
+config_kept_bytes(const Facts *f, const Config *c)
+{
+	return c->stash ? f->stash_kept_bytes : f->kept_bytes;
+}
 
 /* Segments a row is cut into: split or cluster CTAs (at most one of them over 1). */
 static inline int
@@ -320,13 +333,14 @@ int64_t smem_combine_bytes(int ncolsum, const Config *c);
  * memory, a copy in tmp whose persistent peak is held_bytes_smem. */
 const Facts *smem_facts(const Facts *f, const Config *c, Facts *tmp);
 /* row_off and row_bytes (nins entries each, either may be NULL): per instruction, the byte offset
- * of a kept load's region in dynamic shared memory (-1 for any other) and its bytes a row. The
+ * of a kept load's region in dynamic shared memory, or under stash=1 of a stashed value's (its f32
+ * elements, after the kept loads' regions), -1 for any other, and its bytes a row. The
  * sizes are for rows of N columns: the kernel is valid for no longer rows. */
 void smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, int64_t *row_off,
 		 int64_t *row_bytes);
-/* The narrowest element of the inputs smem keeps, in bytes (4 when it keeps none): smem=2 copies
- * a kept vector with one cp.async of 4, 8 or 16 bytes. */
-int smem_kept_min_size(const Kernel *k, Type dtype);
+/* The narrowest element of the inputs smem keeps under stash (0 or 1), in bytes (4 when it keeps
+ * none): smem=2 copies a kept vector with one cp.async of 4, 8 or 16 bytes. */
+int smem_kept_min_size(const Kernel *k, Type dtype, int stash);
 /* The three arrays packed in one block at 16-byte aligned offsets (red, cluster, dyn into at[]),
  * as the host emulator gives each CTA its shared memory. Returns the block's bytes. */
 int64_t smem_block(const Smem *s, int64_t at[3]);

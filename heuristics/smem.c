@@ -14,21 +14,22 @@ segment_len(const Config *c, int64_t N)
 	return len < N ? len : N;
 }
 
-/* The inputs smem keeps: a looped pass's [M,N] load that a later pass reads again. */
+/* The inputs smem keeps: a looped pass's [M,N] load that a later pass reads again (under stash=1,
+ * the apply pass reading what it reads then). */
 static int
-kept_load(const Kernel *k, const Instr *in)
+kept_load(const Kernel *k, const Instr *in, int stash)
 {
 	int i = (int)(in - k->ins);
-	return in->op == OP_LOAD && k->plan->last_read[i] > k->plan->first_read[i] &&
+	return in->op == OP_LOAD && plan_last_read(k->plan, i, stash) > k->plan->first_read[i] &&
 	       k->params[in->param].shape == SH_TILE;
 }
 
 int
-smem_kept_min_size(const Kernel *k, Type dtype)
+smem_kept_min_size(const Kernel *k, Type dtype, int stash)
 {
 	int size = 0;
 	for (int i = 0; i < k->nins; i++)
-		if (kept_load(k, &k->ins[i])) {
+		if (kept_load(k, &k->ins[i], stash)) {
 			int s = type_size(type_resolve(k->params[k->ins[i].param].type, dtype));
 			size = size && size < s ? size : s;
 		}
@@ -45,20 +46,25 @@ smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, in
 	s->cluster_bytes = c->cluster > 1 ? p->nred * c->m_block * 4 : 0;
 	s->dyn_bytes = 0;
 	int64_t seg = segment_len(c, N);
-	for (int i = 0; i < k->nins; i++) {
-		const Instr *in = &k->ins[i];
-		int keep = c->smem && !c->persistent && kept_load(k, in);
-		int64_t bytes = 0;
-		if (keep) {
-			int size = type_size(type_resolve(k->params[in->param].type, dtype));
-			bytes = (seg * size + 15) / 16 * 16;
+	int rows = c->smem && !c->persistent, stash = rows && c->stash;
+	for (int pass = 0; pass < 2; pass++) /* the kept loads, then the stashed values */
+		for (int i = 0; i < k->nins; i++) {
+			const Instr *in = &k->ins[i];
+			int keep = pass ? stash && p->stash[i] : rows && kept_load(k, in, stash);
+			int64_t bytes = 0;
+			if (keep) {
+				int size =
+				    pass
+					? 4
+					: type_size(type_resolve(k->params[in->param].type, dtype));
+				bytes = (seg * size + 15) / 16 * 16;
+			}
+			if (row_off && (keep || !pass))
+				row_off[i] = keep ? s->dyn_bytes : -1;
+			if (row_bytes && (keep || !pass))
+				row_bytes[i] = bytes;
+			s->dyn_bytes += bytes * c->m_block;
 		}
-		if (row_off)
-			row_off[i] = keep ? s->dyn_bytes : -1;
-		if (row_bytes)
-			row_bytes[i] = bytes;
-		s->dyn_bytes += bytes * c->m_block;
-	}
 	s->colsum_off = s->dyn_bytes;
 	s->dyn_bytes += smem_colsum_bytes(p->ncolsum, c, N);
 	if (s->dyn_bytes < smem_combine_bytes(p->ncolsum, c))

@@ -85,8 +85,19 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    "smem=%d: no looped pass of this kernel reads an [M,N] input again (%d "
 			    "pass(es)), so there is nothing to keep in shared memory",
 			    c->smem, k->plan->npasses);
+	if (c->stash != 0 && c->stash != 1)
+		return diag(d, "stash=%d: must be 0 or 1", c->stash);
+	if (c->stash && (!c->smem || c->persistent))
+		return diag(d,
+			    "stash=1 keeps values for the apply pass beside the rows kept on chip: "
+			    "it needs persistent=0 and smem=1 or 2");
+	if (c->stash && !k->plan->nstash)
+		return diag(d,
+			    "stash=1: this kernel's apply pass recomputes no transcendental from "
+			    "the last reduction pass (%d pass(es)), so there is nothing to stash",
+			    k->plan->npasses);
 	/* the kept inputs' sizes only under smem=2: the policy validates every candidate */
-	int kept_size = c->smem == 2 ? smem_kept_min_size(k, dtype) : 4;
+	int kept_size = c->smem == 2 ? smem_kept_min_size(k, dtype, c->stash) : 4;
 	if (c->vec * kept_size < 4)
 		return diag(
 		    d,
@@ -199,12 +210,13 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 		return diag(
 		    d,
 		    smem_colsums(k->plan->ncolsum, c)
-			? "smem=%d: %d row group(s) a CTA of colsum partials take %lld bytes "
+			? "smem=%d: %d row group(s) a CTA of colsum partials%s take %lld bytes "
 			  "of shared memory; at most %d (a smaller m_block, or smem=0)"
-			: "smem=%d: %d row(s) a CTA of the re-read inputs take %lld bytes of "
+			: "smem=%d: %d row(s) a CTA of the re-read inputs%s take %lld bytes of "
 			  "shared memory; at most %d (a smaller m_block, or a cluster to cut "
 			  "the row)",
-		    c->smem, c->m_block, (long long)sm.dyn_bytes, MAX_DYN_SMEM);
+		    c->smem, c->m_block, c->stash ? " and stashed values" : "",
+		    (long long)sm.dyn_bytes, MAX_DYN_SMEM);
 	int64_t blocks = M / c->m_block + (M % c->m_block != 0);
 	if (blocks > INT32_MAX / segs)
 		return diag(d,
@@ -240,7 +252,9 @@ config_check_target(const Kernel *k, Type dtype, int64_t N, const Config *c, con
 		return diag(
 		    d, "shared memory: %lld bytes a CTA (%lld of %s); %s gives a CTA at most %d",
 		    (long long)all, (long long)sm.dyn_bytes,
-		    smem_colsums(k->plan->ncolsum, c) ? "colsum partials" : "rows kept on chip",
+		    smem_colsums(k->plan->ncolsum, c) ? "colsum partials"
+		    : c->stash			      ? "rows kept on chip and stashed values"
+						      : "rows kept on chip",
 		    t->arch, t->smem_per_cta);
 	if (32 * c->num_warps > t->max_threads_cta)
 		return diag(d, "num_warps=%d: %s takes at most %d threads a CTA (num_warps %d)",

@@ -62,6 +62,19 @@ $rkc compile testdata/kernels/welford.rk --shape 1000x4096 --dtype bf16 \
 	--config persistent=1,r_block=4096,m_block=1,num_warps=4,cluster=2 -o "$t/w3.ptx" || fail "welford compile"
 grep -q 'shfl.sync.idx' "$t/w3.ptx" || fail "welford over a cluster: no Chan merge"
 
+# the stash: exp(x) computed once, kept in shared memory as f32 for the apply pass, which reads no
+# x (so x is not kept): half the exps, and 4096 floats a row in place of 4096 bf16
+for s in 0 1; do
+	$rkc compile tests/analysis/plan/stash_exp.rk --shape 64x4096 --dtype bf16 \
+		--config persistent=0,r_block=1024,m_block=1,num_warps=4,smem=1,stash=$s -o "$t/st$s.ptx" ||
+		fail "stash=$s compile"
+done
+[ "$(grep -c ex2.approx "$t/st0.ptx")" = 16 ] && [ "$(grep -c ex2.approx "$t/st1.ptx")" = 8 ] ||
+	fail "stash=1: the apply pass still computes exp"
+grep -q '"dynamic_smem": 8192,' "$t/st0.json" && grep -q '"dynamic_smem": 16384,' "$t/st1.json" ||
+	fail "stash=1: the shared memory is not the stashed floats alone"
+grep -q '"stash": 1}' "$t/st1.json" || fail "stash=1 in the manifest's config"
+
 # a dynamic grid on sm_100 takes its next block by cluster launch control: every row block
 # launched (no cap), no work counter, ptxas takes it; on sm_90 the same config keeps the counter
 dyn=persistent=1,r_block=1024,m_block=4,num_warps=8,vec=8,grid=528,dynamic=1,ahead=1
