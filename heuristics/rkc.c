@@ -947,6 +947,39 @@ rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target
 	return k > 1 ? k : 1;
 }
 
+/* Whether a pick that keeps rows (smem=1) stashes the apply pass's values (stash=1): where that
+ * takes no more shared memory an element than the kept rows it replaces, so the CTAs an SM stay
+ * as the model has them and the apply pass only sheds instructions. Measured on an H200
+ * (bench/results/h200-2026-11-28-stash.md): gated_rmsnorm, whose stashed value takes the 4 bytes
+ * of the two bf16 rows it replaces, 0.958x the time at bf16 2560x131072 and 0.965x at fp32
+ * 2048x152064 (4 of 8 bytes); fused_linear_jsd, whose two stashed values add 8 bytes to 4, runs
+ * 1.14-2.03x slower at 10 configs of three shapes and both dtypes, as the CTAs an SM fall by
+ * 2-3x, and 0.99x at one that kept its CTAs. */
+static void
+settle_stash(Choice *out, const Facts *f)
+{
+	Config *c = &out->cfg;
+	if (!c->smem || c->persistent || !f->stashes)
+		return;
+	if (f->stash_kept_bytes > f->kept_bytes) {
+		choice_reason(
+		    out,
+		    "stash=0: the apply pass recomputes its %d value(s) from the kept "
+		    "rows; stashing them would keep %d bytes an element on chip where the "
+		    "rows take %d, fewer CTAs an SM",
+		    f->stashes, f->stash_kept_bytes, f->kept_bytes);
+		return;
+	}
+	c->stash = 1;
+	choice_reason(out,
+		      "stash=1: the last reduction pass keeps %d value(s) the apply pass needs in "
+		      "shared memory (%d bytes an element, where the rows kept without it take "
+		      "%d), and the apply pass reads them back, so it runs %d instruction(s) an "
+		      "element fewer, %d of them transcendental",
+		      f->stashes, f->stash_kept_bytes, f->kept_bytes, f->stash_spared_ops,
+		      f->stash_spared);
+}
+
 /* Which fill a pick that keeps rows (smem=1) takes: cp.async from FILL_MIN_CHUNKS chunks a CTA's
  * first pass streams, where the validator accepts it (its copies are 4 bytes or more). Under a
  * persistent grid a CTA streams the chunks of every row block it walks. */
@@ -981,13 +1014,14 @@ settle_fill(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 	}
 }
 
-/* The knobs the ranking leaves alone, set on the pick: min_ctas, evict as the A/B above, and the
- * fill of kept rows. */
+/* The knobs the ranking leaves alone, set on the pick: the stash, min_ctas, evict as the A/B
+ * above, and the fill of kept rows. */
 static void
 settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t)
 {
 	Config *c = &out->cfg;
 	Cost o;
+	settle_stash(out, f);
 	int mc = c->min_ctas = rkc_min_ctas(f, c, M, N, t, &o);
 	int threads = 32 * c->num_warps;
 	if (mc > 1)
