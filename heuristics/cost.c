@@ -105,9 +105,26 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		 * which the model does not see */
 		blocks = (double)cdiv(row_ctas, o->ctas);
 	}
-	/* a cluster's CTAs are resident together: only whole clusters fill the slots */
-	if (c->cluster > 1 && !c->coop)
-		slots = slots / c->cluster * c->cluster;
+	/* a cluster's CTAs are resident together, in one GPC: only whole clusters fill the slots.
+	 * A grid of more than one wave runs at the clusters each GPC holds, counted GPC by GPC
+	 * where the target lists them (cuOccupancyMaxActiveClusters on the H200 at 2 CTAs of 256
+	 * threads an SM: 132, 62, 30 and 14 clusters of 2, 4, 8 and 16, so 264 to 224 CTAs where
+	 * the SMs as one pool hold 264 to 256). Measured on the H200, old picks against new
+	 * (bench/results/h200-2026-11-28-stash.md): the 24 sm_90 picks it moves 0.879x the time by
+	 * geomean, fused_linear_jsd's rows of 32000-131072 columns from 16-CTA clusters to 2-4
+	 * 0.74-0.77x; 4 slower by over 2%, up to 1.13x. Counted for grids of one wave too, it moved
+	 * 43 picks, 0.935x, but the few-row ones (16 to 64 rows) 1.08-1.56x slower at 11: there the
+	 * model's other terms choose the config the lost slots push it to, and those terms err. */
+	if (c->cluster > 1 && !c->coop) {
+		if (t->ngpc && o->ctas > slots) {
+			slots = 0;
+			for (int g = 0; g < t->ngpc; g++)
+				slots += (int64_t)t->gpc_sms[g] * o->ctas_per_sm / c->cluster *
+					 c->cluster;
+		} else {
+			slots = slots / c->cluster * c->cluster;
+		}
+	}
 	o->waves = (double)o->ctas / slots;
 
 	/* a row's part of one warp access: under a 32-byte sector, the rest of the sector is

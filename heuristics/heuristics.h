@@ -235,7 +235,10 @@ typedef struct {
 	int sub_partitions; /* the SM's quarters, each with its scheduler and part of the regs */
 	int smem_per_sm, smem_per_cta; /* bytes */
 	int cluster_max;	       /* CTAs a cluster may hold (1: no clusters) */
-	int64_t l1_bytes, l2_bytes;    /* L1: per SM, with shared memory */
+	/* the SMs of each GPC (a cluster's CTAs are placed in one), ngpc of them; 0 where unknown
+	 */
+	int ngpc, gpc_sms[32];
+	int64_t l1_bytes, l2_bytes; /* L1: per SM, with shared memory */
 	double hbm_gbps_spec;
 	double hbm_gbps; /* measured copy bandwidth (or an estimate; the file says which) */
 	double l2_gbps;

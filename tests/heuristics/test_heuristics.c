@@ -384,6 +384,44 @@ cost_at_cap(void **state)
 	kernel_free(k);
 }
 
+/* Clusters fill each GPC on its own (sm_90's gpc_sms, six of 17 SMs and two of 15): a grid of
+ * several waves of 16-CTA clusters at 2 CTAs an SM runs 14 clusters at once, 224 CTAs, where the
+ * 132 SMs as one pool would hold 256; 2-CTA clusters fill all 264 slots; a grid the pool holds in
+ * one wave keeps the pool's count. */
+static void
+cluster_slots(void **state)
+{
+	Kernel *k = load_kernel("fused_linear_jsd");
+	Facts f;
+	facts_compute(k, TY_BF16, &f);
+	Target t = h100();
+	assert_int_equal(t.ngpc, 8);
+	Config c = {.r_block = 512,
+		    .m_block = 8,
+		    .num_warps = 8,
+		    .vec = 8,
+		    .split = 1,
+		    .min_ctas = 2,
+		    .smem = 1,
+		    .cluster = 16};
+	Cost o;
+	cost_model(&f, &c, 4096, 50257, &t, &o);
+	assert_int_equal(o.ctas_per_sm, 2);
+	assert_int_equal(o.ctas, 8192);
+	assert_true(fabs(o.waves - 8192.0 / 224) < 1e-9);
+	c.m_block = 1;
+	c.cluster = 2;
+	c.r_block = 4096;
+	cost_model(&f, &c, 4096, 50257, &t, &o);
+	assert_true(fabs(o.waves - 8192.0 / 264) < 1e-9);
+	c.m_block = 8;
+	c.cluster = 16;
+	c.r_block = 512;
+	cost_model(&f, &c, 64, 50257, &t, &o); /* 128 CTAs: one wave of the pool */
+	assert_true(fabs(o.waves - 128.0 / 256) < 1e-9);
+	kernel_free(k);
+}
+
 /* A forced config keeps the policy's other knobs but works out min_ctas again for its own
  * threads, unless min_ctas is forced too: the pick's two CTAs an SM are three once the CTA has
  * 16 warps of 33 predicted registers, one at 32 warps (40 x 1024 fills more than half the file). */
@@ -685,21 +723,14 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(live_counts),
-	    cmocka_unit_test(live_sequential_vs_colive),
-	    cmocka_unit_test(held_remat),
-	    cmocka_unit_test(facts_passes),
-	    cmocka_unit_test(folded_loads),
-	    cmocka_unit_test(split_merge),
-	    cmocka_unit_test(dispatch_bound),
-	    cmocka_unit_test(register_model),
-	    cmocka_unit_test(cost_at_cap),
-	    cmocka_unit_test(forced_min_ctas),
-	    cmocka_unit_test(candidates_start_with_the_pick),
-	    cmocka_unit_test(check_rejects),
-	    cmocka_unit_test(helion2828_decisions),
-	    cmocka_unit_test(rkc_picks_are_valid),
-	    cmocka_unit_test(rkc_split_and_pack),
+	    cmocka_unit_test(live_counts),	   cmocka_unit_test(live_sequential_vs_colive),
+	    cmocka_unit_test(held_remat),	   cmocka_unit_test(facts_passes),
+	    cmocka_unit_test(folded_loads),	   cmocka_unit_test(split_merge),
+	    cmocka_unit_test(dispatch_bound),	   cmocka_unit_test(register_model),
+	    cmocka_unit_test(cost_at_cap),	   cmocka_unit_test(cluster_slots),
+	    cmocka_unit_test(forced_min_ctas),	   cmocka_unit_test(candidates_start_with_the_pick),
+	    cmocka_unit_test(check_rejects),	   cmocka_unit_test(helion2828_decisions),
+	    cmocka_unit_test(rkc_picks_are_valid), cmocka_unit_test(rkc_split_and_pack),
 	    cmocka_unit_test(rkc_occupancy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
