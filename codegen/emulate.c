@@ -252,6 +252,13 @@ emu_lg2(float x)
 	return log2f(x);
 }
 
+/* lg2.approx.ftz: a subnormal input reads as 0 */
+static float
+emu_lg2_ftz(float x)
+{
+	return log2f(fabsf(x) < FLT_MIN ? 0.0f : x);
+}
+
 static float
 emu_rsqrt(float x)
 {
@@ -302,6 +309,7 @@ static const struct {
     {"emu.ex2.approx.f", (void *)emu_ex2},
     {"emu.ex2.approx.ftz.f", (void *)emu_ex2_ftz},
     {"emu.lg2.approx.f", (void *)emu_lg2},
+    {"emu.lg2.approx.ftz.f", (void *)emu_lg2_ftz},
     {"emu.rsqrt.approx.f", (void *)emu_rsqrt},
     {"emu.sqrt.approx.f", (void *)emu_sqrt},
     {"emu.rcp.approx.ftz.f", (void *)emu_rcp},

@@ -110,10 +110,28 @@ fexp(Lower *L, LLVMValueRef x)
 	return intr1(L, "llvm.nvvm.ex2.approx.ftz.f", NULL, ffmul(L, x, cf(L, 1.4426950408889634)));
 }
 
-static LLVMValueRef
-flog(Lower *L, LLVMValueRef x)
+/* Whether log's operand is known to be at least FLT_MIN (2^-126), no subnormal: the max of a
+ * value and such a literal (max takes the literal over a NaN too). Then lg2.approx.ftz gives the
+ * same result as lg2.approx, which on sm_80 to sm_100 ptxas wraps in a compare, a scaling multiply
+ * and an add to take subnormal inputs (3 instructions more a log). jsd and fused_linear_jsd clamp
+ * their log's operand so (docs/ir.md, "log"). */
+static int
+log_normal(const Lower *L, const Instr *in)
 {
-	return ffmul(L, intr1(L, "llvm.nvvm.lg2.approx.f", NULL, x), cf(L, 0.6931471805599453));
+	if (in->args[0].kind != ARG_VAL)
+		return 0;
+	const Instr *d = &L->k->ins[L->k->vals[in->args[0].idx].def];
+	for (int j = 0; d->op == OP_MAX && j < d->nargs; j++)
+		if (d->args[j].kind == ARG_IMM && d->args[j].imm >= 0x1p-126)
+			return 1;
+	return 0;
+}
+
+static LLVMValueRef
+flog(Lower *L, LLVMValueRef x, int normal)
+{
+	const char *lg2 = normal ? "llvm.nvvm.lg2.approx.ftz.f" : "llvm.nvvm.lg2.approx.f";
+	return ffmul(L, intr1(L, lg2, NULL, x), cf(L, 0.6931471805599453));
 }
 
 /* 1/x to 1 ulp: divisions here are by row sums, counts and scales, never by denormals, and
@@ -511,7 +529,7 @@ apply_op(Lower *L, const Instr *in, LLVMValueRef *x)
 	case OP_EXP:
 		return fexp(L, x[0]);
 	case OP_LOG:
-		return flog(L, x[0]);
+		return flog(L, x[0], log_normal(L, in));
 	case OP_SQRT:
 		return intr1(L, "llvm.nvvm.sqrt.approx.f", NULL, x[0]);
 	case OP_RSQRT:

@@ -75,6 +75,12 @@ grep -q '"dynamic_smem": 8192,' "$t/st0.json" && grep -q '"dynamic_smem": 16384,
 	fail "stash=1: the shared memory is not the stashed floats alone"
 grep -q '"stash": 1}' "$t/st1.json" || fail "stash=1 in the manifest's config"
 
+# log of max(x, 2^-126) is of no subnormal: the flush-to-zero lg2; a lower floor or none keeps the
+# subnormal-safe one (4 elements a thread: 4 of each log)
+$rkc compile tests/codegen/log_floor.rk --shape 8x1024 --dtype fp32 -o "$t/lf.ptx" || fail "log_floor compile"
+[ "$(grep -c 'lg2.approx.ftz.f32' "$t/lf.ptx")" = 4 ] && [ "$(grep -c 'lg2.approx.f32' "$t/lf.ptx")" = 8 ] ||
+	fail "log's lg2: flush-to-zero only over a floor of 2^-126"
+
 # a dynamic grid on sm_100 takes its next block by cluster launch control: every row block
 # launched (no cap), no work counter, ptxas takes it; on sm_90 the same config keeps the counter
 dyn=persistent=1,r_block=1024,m_block=4,num_warps=8,vec=8,grid=528,dynamic=1,ahead=1
