@@ -11,8 +11,9 @@
 /* One candidate and what became of it. */
 typedef struct {
 	const Choice *ch;
-	const char *policy;	/* whose pick (or ranking) it comes from, for the manifest */
-	int seed, helion, fill; /* fill: the seed with its kept rows filled by cp.async */
+	const char *policy; /* whose pick (or ranking) it comes from, for the manifest */
+	int seed, helion;
+	char variant; /* 'f': the seed with its kept rows' other fill; 's': with the other stash */
 	enum { T_OK, T_UNCHECKED, T_FAIL, T_ERROR } status;
 	double us, copy_pct;
 	int regs, local_bytes;
@@ -36,7 +37,8 @@ by_time(const void *pa, const void *pb)
 }
 
 /* A candidate's row in the table, rank its place by time; cand: its place in the rkc policy's
- * ranking ("h": helion2828's pick, "f": the seed with its kept rows' other fill, added). */
+ * ranking ("h": helion2828's pick; added, "f": the seed with its kept rows' other fill, "s": the
+ * seed with the other stash). */
 static void
 print_row(const Trial *tr, int rank, int c, int nrkc)
 {
@@ -48,7 +50,7 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 	if (c < nrkc)
 		buf_printf(&line, "%4d  ", c + 1);
 	else
-		buf_puts(&line, tr->fill ? "   f  " : "   h  ");
+		buf_printf(&line, "   %c  ", tr->variant ? tr->variant : 'h');
 	size_t at = line.len;
 	config_short(&line, &tr->ch->cfg);
 	int pad = 30 - (int)(line.len - at);
@@ -59,12 +61,15 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 		buf_printf(&line, "%10.2f %6.1f%% %5d %6d ", tr->us, tr->copy_pct, tr->regs,
 			   tr->local_bytes);
 	buf_printf(&line, " %s", status_names[tr->status]);
-	if (tr->seed || tr->helion || tr->fill)
+	if (tr->seed || tr->helion || tr->variant)
 		buf_printf(&line, "%*s%s%s", 10 - (int)strlen(status_names[tr->status]), "",
-			   tr->seed   ? "<- seed (rkc)"
-			   : tr->fill ? (tr->ch->cfg.smem == 2 ? "<- the seed with smem=2"
-							       : "<- the seed with smem=1")
-				      : "",
+			   tr->seed ? "<- seed (rkc)"
+			   : tr->variant == 'f'
+			       ? (tr->ch->cfg.smem == 2 ? "<- the seed with smem=2"
+							: "<- the seed with smem=1")
+			   : tr->variant == 's' ? (tr->ch->cfg.stash ? "<- the seed with stash=1"
+								     : "<- the seed with stash=0")
+						: "",
 			   tr->helion ? (tr->seed ? ", helion2828" : "<- helion2828") : "");
 	puts(line.s);
 	buf_free(&line);
@@ -79,8 +84,11 @@ print_row_json(const Trial *tr, int rank, int c, int nrkc)
 	json_t *o =
 	    json_pack("{s:s,s:o,s:o,s:s,s:s,s:f,s:s,s:b,s:b}", "kind", "candidate", "rank",
 		      tr->status < T_FAIL ? json_integer(rank) : json_null(), "cand",
-		      c < nrkc ? json_integer(c + 1) : json_string(tr->fill ? "f" : "h"), "config",
-		      cfg.s, "policy", tr->policy, "model_us", tr->ch->cost.us, "status",
+		      c < nrkc ? json_integer(c + 1)
+			       : json_string(tr->variant == 's'	  ? "s"
+					     : tr->variant == 'f' ? "f"
+								  : "h"),
+		      "config", cfg.s, "policy", tr->policy, "model_us", tr->ch->cost.us, "status",
 		      status_names[tr->status], "seed", tr->seed, "helion", tr->helion);
 	if (tr->status == T_ERROR)
 		json_object_set_new(o, "error", json_string(tr->err));
@@ -156,10 +164,12 @@ print_summary_json(const Point *p, const Trial *seed, const Trial *h, const Tria
  * its ranking of the configs that keep the row's order), then helion2828's pick unless the
  * ranking holds it (*helion is its index), then, where the seed keeps rows on chip, the seed
  * with them filled the other way (smem=1 for 2 and 2 for 1: the policy ranks no fill, it sets
- * one on its pick; *fill is its index, else -1). Returns how many, or -1 with d set. */
+ * one on its pick; *fill is its index, else -1) and, where the kernel has a stash, the seed with
+ * the other stash where it fits (the policy ranks no stash either; *stash is its index, else -1).
+ * Returns how many, or -1 with d set. */
 static int
-candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill, const Kernel *k,
-	   const Facts *f, int64_t M, int64_t N, const Target *t, Diag *d)
+candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill, int *stash,
+	   const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t, Diag *d)
 {
 	int n = invariant ? rkc_invariant_candidates(k, f, M, N, t, cs, top, d)
 			  : rkc_candidates(k, f, M, N, t, cs, top);
@@ -179,6 +189,16 @@ candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill
 		cs[n] = cs[0];
 		cs[n].cfg.smem = 3 - cs[0].cfg.smem;
 		*fill = n++;
+	}
+	*stash = -1;
+	if (cs[0].cfg.smem && !cs[0].cfg.persistent && f->stashes) { /* the other stash */
+		cs[n] = cs[0];
+		cs[n].cfg.stash = !cs[0].cfg.stash;
+		if (!config_check_emit(k, f->dtype, M, N, &cs[n].cfg, NULL) &&
+		    !config_check_target(k, f->dtype, N, &cs[n].cfg, t, NULL)) {
+			cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
+			*stash = n++;
+		}
 	}
 	return n;
 }
@@ -214,12 +234,12 @@ tune_run(const Args *a)
 	Diag d = {0};
 	Facts f;
 	Target t;
-	Choice *cs = calloc((size_t)top + 3, sizeof *cs);
-	Trial *ts = calloc((size_t)top + 3, sizeof *ts);
-	Trial **order = calloc((size_t)top + 3, sizeof *order);
+	Choice *cs = calloc((size_t)top + 4, sizeof *cs);
+	Trial *ts = calloc((size_t)top + 4, sizeof *ts);
+	Trial **order = calloc((size_t)top + 4, sizeof *order);
 	char *in_json = NULL, *tol_json = NULL;
 	Gpu *g = NULL;
-	int status = 1, n = 0, nrkc = 0, helion = 0, fill = -1;
+	int status = 1, n = 0, nrkc = 0, helion = 0, fill = -1, stash = -1;
 	/* the pipeline's facts and target, then the candidates it compiles one by one */
 	rq.k = k;
 	Result base;
@@ -228,8 +248,8 @@ tune_run(const Args *a)
 	t = base.target;
 	rkc_result_free(&base);
 	if (failed ||
-	    (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, &fill, k, &f, M, N, &t,
-			    &d)) < 0 ||
+	    (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, &fill, &stash, k, &f, M, N,
+			    &t, &d)) < 0 ||
 	    !(in_json = tool_read_data(NULL, "inputs.json", &ro.inputs_file, &d)) ||
 	    !(tol_json = tool_read_data(NULL, "tolerances.json", &ro.tol_file, &d)) ||
 	    !(g = gpu_open(&d)))
@@ -242,13 +262,16 @@ tune_run(const Args *a)
 	if (!json) {
 		printf("device: %s\n", gpu_describe(g));
 		printf("%s %s %lldx%lld: %d candidates: the rkc policy's first %d by its "
-		       "ranking%s%s\n",
+		       "ranking%s%s%s\n",
 		       k->name, dtype_s, (long long)M, (long long)N, n, nrkc,
 		       helion == nrkc ? ", then helion2828's pick"
 				      : " (helion2828's pick among them)",
 		       fill < 0			? ""
 		       : cs[fill].cfg.smem == 2 ? ", then the seed with smem=2"
-						: ", then the seed with smem=1");
+						: ", then the seed with smem=1",
+		       stash < 0	     ? ""
+		       : cs[stash].cfg.stash ? ", then the seed with stash=1"
+					     : ", then the seed with stash=0");
 	}
 	fflush(stdout);
 
@@ -257,8 +280,8 @@ tune_run(const Args *a)
 		tr->ch = &cs[i];
 		tr->seed = i == 0;
 		tr->helion = i == helion;
-		tr->fill = i == fill;
-		int rkc = i < nrkc || tr->fill;
+		tr->variant = i == fill ? 'f' : i == stash ? 's' : 0;
+		int rkc = i < nrkc || tr->variant;
 		tr->policy = rkc ? "rkc" : "helion2828";
 		order[i] = tr;
 		Manifest m;
@@ -363,8 +386,9 @@ const Cmd cmd_tune = {
 	},
     .about = "Compiles and times the rkc policy's first N candidates in its own ranking (the "
 	     "first is its pick,\nthe seed), the helion2828 policy's pick and, where the seed "
-	     "keeps rows on chip, the seed\nwith the other fill (smem=1 or 2); checks each against "
-	     "the reference and "
+	     "keeps rows on chip, the seed\nwith the other fill (smem=1 or 2) and, where the "
+	     "kernel has a stash, the other stash\n(stash=0 or 1); checks each against the "
+	     "reference and "
 	     "prints them fastest first, then a TUNE\nline with the seed's time over the best "
 	     "one's. Exit 0 when the seed and at least one candidate\nran and passed, 1 otherwise "
 	     "(docs/tune.md).\n",

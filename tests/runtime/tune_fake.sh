@@ -27,6 +27,12 @@ else
 	fail "$lines candidate lines for candidates=$n"
 fi
 
+# A seed that keeps rows and stashes: the seed with the other fill and with the other stash added.
+expect 0 ", then the seed with smem=2, then the seed with stash=0" "   f  L8192 m1 w4 v8 c16 Sa st e" \
+	"   s  L8192 m1 w4 v8 c16 S e k3" "<- the seed with smem=2" "<- the seed with stash=0" -- \
+	tune testdata/kernels/gated_rmsnorm.rk --shape 32x262144 --dtype bf16 --top 1 --no-check \
+	--copy-gbps 3000
+
 # Checked: the no-op launch leaves every output unwritten, so no candidate may be the best.
 expect 1 "wrong results, not a candidate" "FAIL      <- seed (rkc)" \
 	"no candidate ran and passed its check" "seed_rank=0 candidates=2 copy_gbps=3000 seed_status=FAIL" \
