@@ -41,8 +41,8 @@ typedef struct Plan {
 	 * assign_stash); nstash of them, or none where that would spare no transcendental */
 	char *stash; /* per instruction: 1 for a stashed value's */
 	int nstash;
-	int stash_spared;     /* the transcendental instructions the apply pass no longer runs */
-	int stash_spared_ops; /* all the instructions it no longer runs */
+	int stash_spared_ops; /* the instructions the apply pass no longer runs */
+	int stash_spared;     /* of those, transcendentals and divisions (costly, plan.c) */
 	char *need_stash;     /* the apply pass's need under stash=1 (its body chunks) */
 	int *stash_last_read; /* last_read, with the apply pass under stash=1 */
 } Plan;

@@ -377,7 +377,9 @@ plan_print(Buf *b, const Kernel *k, const Plan *p)
 	for (int i = 0; i < k->nins; i++)
 		if (p->stash[i])
 			buf_printf(b, " %%%s", k->vals[k->ins[i].res[0]].name);
-	buf_printf(b, " (the apply pass spares %d instruction(s), %d transcendental); then reads",
+	buf_printf(b,
+		   " (the apply pass spares %d instruction(s), %d a transcendental or a division); "
+		   "then reads",
 		   p->stash_spared_ops, p->stash_spared);
 	int nread = 0;
 	for (int i = 0; i < k->nins; i++)

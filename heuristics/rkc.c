@@ -975,7 +975,7 @@ settle_stash(Choice *out, const Facts *f)
 		      "stash=1: the last reduction pass keeps %d value(s) the apply pass needs in "
 		      "shared memory (%d bytes an element, where the rows kept without it take "
 		      "%d), and the apply pass reads them back, so it runs %d instruction(s) an "
-		      "element fewer, %d of them transcendental",
+		      "element fewer, %d of them a transcendental or a division",
 		      f->stashes, f->stash_kept_bytes, f->kept_bytes, f->stash_spared_ops,
 		      f->stash_spared);
 }

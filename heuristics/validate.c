@@ -93,8 +93,9 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    "it needs persistent=0 and smem=1 or 2");
 	if (c->stash && !k->plan->nstash)
 		return diag(d,
-			    "stash=1: this kernel's apply pass recomputes no transcendental from "
-			    "the last reduction pass (%d pass(es)), so there is nothing to stash",
+			    "stash=1: this kernel's apply pass recomputes no transcendental or "
+			    "division from the last reduction pass (%d pass(es)), so there is "
+			    "nothing to stash",
 			    k->plan->npasses);
 	/* the kept inputs' sizes only under smem=2: the policy validates every candidate */
 	int kept_size = c->smem == 2 ? smem_kept_min_size(k, dtype, c->stash) : 4;

@@ -516,8 +516,8 @@ check_rejects(void **state)
 	     "stash=1 keeps values for the apply pass beside the rows kept on chip: it needs "
 	     "persistent=0 and smem=1 or 2"},
 	    {"persistent=0,r_block=2048,smem=1,stash=1",
-	     "stash=1: this kernel's apply pass recomputes no transcendental from the last "
-	     "reduction pass (2 pass(es)), so there is nothing to stash"},
+	     "stash=1: this kernel's apply pass recomputes no transcendental or division from the "
+	     "last reduction pass (2 pass(es)), so there is nothing to stash"},
 	};
 	Kernel *k = load_kernel("rms_norm");
 	Target t = h100();
