@@ -95,22 +95,21 @@ target_load(const char *arch, Target *t, Diag *d)
 		else
 			*fields[i].f = v;
 	}
+	/* optional: the SMs of each GPC, which must add up to sms */
 	json_t *gpc = json_object_get(o, "gpc_sms");
-	int sum = 0;
-	if (!rc && gpc) {
-		size_t n = json_array_size(gpc);
-		for (size_t g = 0; g < n && g < 32; g++) {
-			json_t *v = json_array_get(gpc, g);
-			t->gpc_sms[g] = json_is_integer(v) ? (int)json_integer_value(v) : 0;
-			sum += t->gpc_sms[g] > 0 ? t->gpc_sms[g] : -1000000;
-		}
-		t->ngpc = (int)n;
-		if (!n || n > 32 || sum != t->sms)
-			rc = diag(d,
-				  "target %s: 'gpc_sms' must be 1 to 32 positive integers that add "
-				  "up to sms",
-				  arch);
+	size_t ngpc = json_array_size(gpc);
+	int sum = 0, bad = gpc && (!ngpc || ngpc > 32);
+	for (size_t g = 0; !bad && g < ngpc; g++) {
+		json_t *v = json_array_get(gpc, g);
+		t->gpc_sms[g] = json_is_integer(v) ? (int)json_integer_value(v) : 0;
+		bad = t->gpc_sms[g] < 1;
+		sum += t->gpc_sms[g];
 	}
+	t->ngpc = bad ? 0 : (int)ngpc;
+	if (!rc && (bad || (gpc && sum != t->sms)))
+		rc = diag(
+		    d, "target %s: 'gpc_sms' must be 1 to 32 positive integers that add up to sms",
+		    arch);
 	json_decref(o);
 	if (!rc &&
 	    (t->sms < 1 || t->hbm_gbps <= 0 || t->max_threads_cta < 32 || t->sub_partitions < 1))
