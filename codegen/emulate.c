@@ -46,10 +46,12 @@ typedef struct {
 } Thread;
 
 /* The CTAs in flight: units (a cluster each, or one CTA without clusters) that start in ctaid
- * order as earlier ones finish, like CTAs taking the SMs that free up. */
+ * order as earlier ones finish, like CTAs taking the SMs that free up. next is the first ctaid
+ * not yet started or taken off the launch by a running CTA's try_cancel (emu_clc_try_cancel). */
 typedef struct {
 	pthread_mutex_t mu;
 	pthread_cond_t freed; /* a unit's last thread returned */
+	int64_t next, grid;
 } Pool;
 
 struct Unit {
@@ -159,6 +161,17 @@ static void
 emu_cluster_wait(void)
 {
 	pthread_barrier_wait(&self->cl->all);
+}
+
+/* clusterlaunchcontrol.try_cancel (sm_100's dynamic grid, codegen/lower_sched.c): the launch
+ * gives up the next CTA it has not started, whose ctaid the caller takes as its next block; -1
+ * when it has started them all. */
+static int64_t
+emu_clc_try_cancel(void)
+{
+	Pool *p = self->unit->pool;
+	int64_t b = __atomic_fetch_add(&p->next, 1, __ATOMIC_SEQ_CST);
+	return b < p->grid ? b : -1;
 }
 
 /* %globaltimer: a monotonic clock in ns. */
@@ -310,6 +323,7 @@ static const struct {
     {"emu.ex2.approx.ftz.f", (void *)emu_ex2_ftz},
     {"emu.lg2.approx.f", (void *)emu_lg2},
     {"emu.lg2.approx.ftz.f", (void *)emu_lg2_ftz},
+    {"emu.clc.try_cancel", (void *)emu_clc_try_cancel},
     {"emu.rsqrt.approx.f", (void *)emu_rsqrt},
     {"emu.sqrt.approx.f", (void *)emu_sqrt},
     {"emu.rcp.approx.ftz.f", (void *)emu_rcp},
@@ -385,7 +399,7 @@ launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag
 				    (long long)units, nt, EMU_POOL_THREADS);
 		n = (int)units;
 	}
-	Pool pool;
+	Pool pool = {.next = 0, .grid = l.grid_x};
 	pthread_mutex_init(&pool.mu, NULL);
 	pthread_cond_init(&pool.freed, NULL);
 	Unit *u = calloc((size_t)n, sizeof *u);
@@ -407,7 +421,8 @@ launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 1 << 18);
 	int rc = 0;
-	for (int64_t b = 0; b < l.grid_x && rc == 0; b += K) {
+	for (int64_t b;
+	     rc == 0 && (b = __atomic_fetch_add(&pool.next, K, __ATOMIC_SEQ_CST)) < l.grid_x;) {
 		pthread_mutex_lock(&pool.mu);
 		int i;
 		while ((i = reap(u, n, all)) < 0)
@@ -467,11 +482,6 @@ codegen_emulate(const Kernel *k, const Compile *c, void **args, Diag *d)
 {
 	if (codegen_check(k, c, d))
 		return -1;
-	if (codegen_clc(c))
-		return diag(d,
-			    "the emulator runs no cluster launch control (%s's dynamic grid): "
-			    "emulate the same config for sm_90",
-			    c->arch);
 	LLVMInitializeNativeTarget();
 	LLVMInitializeNativeAsmPrinter();
 	LLVMOrcLLJITRef jit;

@@ -134,7 +134,7 @@ shared_arrays(Lower *L)
 	if (sm.red_bytes)
 		L->smem = shared_global(L, "red_smem", LLVMArrayType(L->f32, sm.red_bytes / 4),
 					LLVMInternalLinkage);
-	if (L->clc) /* never on the host: the emulator refuses cluster launch control */
+	if (L->clc) /* the host's try_cancel needs no response words (lower_sched.c) */
 		L->clc_smem =
 		    shared_global(L, "clc_smem", LLVMArrayType(L->i8, 32), LLVMInternalLinkage);
 	if (sm.cluster_bytes)

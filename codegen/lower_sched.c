@@ -229,10 +229,13 @@ asm_call(Lower *L, LLVMTypeRef rt, const char *text, const char *cons, LLVMValue
 	return LLVMBuildCall2(L->b, ft, fn, args, (unsigned)n, "");
 }
 
-/* Thread 0 initialises the mbarrier (one arrival a phase) once, before the CTA's first block. */
+/* Thread 0 initialises the mbarrier (one arrival a phase) once, before the CTA's first block;
+ * the emulator has none. */
 static void
 clc_init(Lower *L, LLVMValueRef clc)
 {
+	if (L->host)
+		return;
 	LLVMBasicBlockRef init = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clc.init");
 	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clc.ready");
 	LLVMBuildCondBr(L->b, tid0(L), init, join);
@@ -245,15 +248,31 @@ clc_init(Lower *L, LLVMValueRef clc)
 	LLVMPositionBuilderAtEnd(L->b, join);
 }
 
+/* The emulator's try_cancel (codegen/emulate.c, emu.clc.try_cancel): the ctaid of a CTA it takes
+ * off the launch, so that it never starts, or -1 when every CTA has started. */
+static LLVMValueRef
+clc_emulated(Lower *L, LLVMValueRef nrb)
+{
+	LLVMTypeRef ft = LLVMFunctionType(L->i64, NULL, 0, 0);
+	LLVMValueRef f = LLVMGetNamedFunction(L->mod, "emu.clc.try_cancel");
+	if (!f)
+		f = LLVMAddFunction(L->mod, "emu.clc.try_cancel", ft);
+	LLVMValueRef r = LLVMBuildCall2(L->b, ft, f, NULL, 0, "");
+	return LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGE, r, ci64(L, 0), ""), r, nrb,
+			       "");
+}
+
 static LLVMValueRef
 clc_next(Lower *L, LLVMValueRef clc, LLVMValueRef nrb, int64_t red_bytes)
 {
 	LLVMBasicBlockRef ask = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clc.ask");
-	LLVMBasicBlockRef wait = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clc.wait");
-	LLVMBasicBlockRef got = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clc.got");
 	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clc.join");
 	LLVMBuildCondBr(L->b, tid0(L), ask, join);
 	LLVMPositionBuilderAtEnd(L->b, ask);
+	if (L->host)
+		return hand_off(L, clc_emulated(L, nrb), join, red_bytes);
+	LLVMBasicBlockRef wait = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clc.wait");
+	LLVMBasicBlockRef got = LLVMAppendBasicBlockInContext(L->cx, L->fn, "clc.got");
 	LLVMValueRef a[3] = {shared_addr(L, clc, 16), shared_addr(L, clc, 0)};
 	LLVMValueRef state = asm_call(
 	    L, L->i64,
@@ -368,8 +387,8 @@ grid_loop(Lower *L)
 	}
 	if (k->plan->ncolsum)
 		colsum_begin(L);
-	LLVMValueRef clc = L->clc ? L->clc_smem : NULL;
-	if (clc)
+	LLVMValueRef clc = L->clc_smem; /* NULL on the host */
+	if (L->clc)
 		clc_init(L, clc);
 	LLVMValueRef **cur = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
 	LLVMValueRef *rcur = arena_alloc(L->a, sizeof(LLVMValueRef) * (k->nins + 1));
@@ -409,7 +428,7 @@ grid_loop(Lower *L)
 	LLVMValueRef sampled = regions_sampled(L, rb);
 	regions_start(L, rb, sampled);
 	LLVMValueRef rbn =
-	    clc ? clc_next(L, clc, nrb, sm.red_bytes) : next_block(L, rb, stride, sm.red_bytes);
+	    L->clc ? clc_next(L, clc, nrb, sm.red_bytes) : next_block(L, rb, stride, sm.red_bytes);
 	LLVMValueRef **next = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
 	LLVMValueRef *rnext = arena_alloc(L->a, sizeof(LLVMValueRef) * (k->nins + 1));
 	if (g->ahead) {
@@ -437,7 +456,7 @@ grid_loop(Lower *L)
 	}
 	colsum_close(L, csum, latch);
 	LLVMPositionBuilderAtEnd(L->b, exit);
-	if (g->dynamic && !clc)
+	if (g->dynamic && !L->clc)
 		counter_reset(L);
 	if (k->plan->ncolsum) {
 		colsum_finish(L);

@@ -301,7 +301,7 @@ main(int argc, char **argv)
 	char line[512];
 	int n = 0, fails = 0;
 	while (fgets(line, sizeof line, f)) {
-		char kn[64], dt[16], cfg[256], path[128], extra[32] = "";
+		char kn[64], dt[16], cfg[256], path[128], extra[32] = "", arch[16] = "sm_90";
 		long long M, N, pad = 0;
 		int every = 0;
 		if (line[0] == '#' || line[0] == '\n')
@@ -310,12 +310,13 @@ main(int argc, char **argv)
 		int got =
 		    sscanf(line, "%63s %lldx%lld %15s %255s %31s", kn, &M, &N, dt, cfg, extra);
 		if (got < 5 || (got == 6 && !(sscanf(extra, "pad=%lld", &pad) == 1 && pad >= 1) &&
-				!(sscanf(extra, "every=%d", &every) == 1 && every >= 1))) {
+				!(sscanf(extra, "every=%d", &every) == 1 && every >= 1) &&
+				!(sscanf(extra, "arch=%15s", arch) == 1))) {
 			fprintf(stderr, "%s: bad line: %s\n", argv[1], line);
 			return 1;
 		}
 		Compile c = {
-		    .arch = "sm_90", .M = M, .N = N, .regions = regions, .regions_every = every};
+		    .arch = arch, .M = M, .N = N, .regions = regions, .regions_every = every};
 		if (strstr(kn, ".rk")) /* a kernel file of its own */
 			snprintf(path, sizeof path, "%s", kn);
 		else

@@ -297,19 +297,15 @@ test_archs(void **state)
 		assert_ptr_equal(codegen_arch_info(a[i].name), &a[i]);
 		buf_free(&ptx);
 	}
-	/* a dynamic grid: cluster launch control where the arch has it (sm_100 only), which the
-	 * emulator refuses; the work counter elsewhere */
+	/* a dynamic grid: cluster launch control where the arch has it (sm_100 only; the emulator
+	 * takes the next CTA off its launch, tests/codegen/emulate.txt); the work counter
+	 * elsewhere */
 	for (int i = 0; i < n; i++) {
 		Compile c = point(a[i].name, TY_BF16, 4096, 4096,
 				  "persistent=1,r_block=4096,m_block=1,num_warps=4,vec=8,split=1,"
 				  "grid=132,dynamic=1");
 		assert_int_equal(codegen_clc(&c), strcmp(a[i].name, "sm_100") == 0);
 		assert_int_equal(a[i].clc, strcmp(a[i].name, "sm_100") == 0);
-		if (!a[i].clc)
-			continue;
-		Diag d = {0};
-		assert_int_equal(codegen_emulate(k, &c, NULL, &d), -1);
-		assert_non_null(strstr(d.msg, "cluster launch control"));
 	}
 	kernel_free(k);
 	assert_null(codegen_arch_info("sm_90a"));
