@@ -78,6 +78,9 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	int by_regs = t->regs_per_sm / (alloc * threads);
 	o->ctas_per_sm = by_threads < by_regs ? by_threads : by_regs;
 	o->ctas_per_sm = o->ctas_per_sm < t->max_ctas_sm ? o->ctas_per_sm : t->max_ctas_sm;
+	o->limit = o->ctas_per_sm * threads >= t->max_threads_sm ? "threads"
+		   : o->ctas_per_sm == t->max_ctas_sm		 ? "the CTA cap"
+								 : "registers";
 	/* shared memory: the rows kept on chip (heuristics/smem.c has the exact layout) and the
 	 * partials, plus the 1 KiB a CTA the hardware reserves */
 	int64_t dyn = (kept ? (int64_t)c->m_block * seg * config_kept_bytes(f, c) : 0) +
@@ -89,7 +92,10 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	if (smem > 0) {
 		int by_smem = (int)(t->smem_per_sm / (smem + 1024));
 		by_smem = by_smem > 1 ? by_smem : 1;
-		o->ctas_per_sm = by_smem < o->ctas_per_sm ? by_smem : o->ctas_per_sm;
+		if (by_smem < o->ctas_per_sm) {
+			o->ctas_per_sm = by_smem;
+			o->limit = "shared memory";
+		}
 	}
 
 	int64_t row_ctas = cdiv(M, c->m_block);
@@ -125,6 +131,7 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 			slots = slots / c->cluster * c->cluster;
 		}
 	}
+	o->slots = slots;
 	o->waves = (double)o->ctas / slots;
 
 	/* a row's part of one warp access: under a 32-byte sector, the rest of the sector is

@@ -267,9 +267,12 @@ typedef struct {
 	int reg_limit;	    /* min(max per thread, register file / (min_ctas * CTA threads)) */
 	int capped;	 /* the fewest registers it fits under a cap (regs_capped, held inputs) */
 	int spills;	 /* even the capped count over reg_limit */
-	int ctas_per_sm; /* resident CTAs, limited by threads, registers and the CTA cap */
+	int ctas_per_sm; /* resident CTAs, limited by threads, registers, the CTA cap and smem */
+	const char
+	    *limit; /* which of those: "threads", "registers", "the CTA cap" or "shared memory" */
 	int64_t ctas;
-	double waves; /* ctas over resident slots */
+	int64_t slots; /* the CTAs resident at once: SMs x ctas_per_sm, or whole clusters a GPC */
+	double waves;  /* ctas over slots */
 	double hbm_bytes, l2_bytes;
 	double cta_us;	/* one CTA's latency: round trips and reductions */
 	double bw_gbps; /* achieved HBM bandwidth over the run */

@@ -703,14 +703,16 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	choice_reason(out, "num_warps=%d (%d threads per row, %d row(s) per CTA): %.1f us; %s",
 		      c->num_warps, tpr, c->m_block, o->us,
 		      vs(alt, sizeof alt, b, best_other(cs, b, K_WARPS)));
-	const char *limit = o->ctas_per_sm * 32 * c->num_warps >= t->max_threads_sm ? "threads"
-			    : o->ctas_per_sm == t->max_ctas_sm			    ? "the CTA cap"
-										    : "registers";
+	char packed[96] = "";
+	if (o->slots < (int64_t)t->sms * o->ctas_per_sm)
+		snprintf(packed, sizeof packed, " of %lld slots (whole clusters of %d, %s)",
+			 (long long)o->slots, c->cluster,
+			 t->ngpc && o->ctas > o->slots ? "GPC by GPC" : "over the SMs");
 	choice_reason(out,
 		      "m_block=%d (cap %lld = pp2(M/SMs), so every SM gets a CTA): %lld CTAs, %d "
-		      "resident per SM (%s-limited), %.2f waves; %s",
-		      c->m_block, (long long)mcap, (long long)o->ctas, o->ctas_per_sm, limit,
-		      o->waves, vs(alt, sizeof alt, b, best_other(cs, b, K_MBLOCK)));
+		      "resident per SM (%s-limited), %.2f waves%s; %s",
+		      c->m_block, (long long)mcap, (long long)o->ctas, o->ctas_per_sm, o->limit,
+		      o->waves, packed, vs(alt, sizeof alt, b, best_other(cs, b, K_MBLOCK)));
 	dispatch_tie_reason(out, cs, b);
 	if (!f->split_ok)
 		choice_reason(out, "split=1: not applicable, the kernel has %s",
