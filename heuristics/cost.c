@@ -121,8 +121,9 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	 * 0.74-0.77x; 4 slower by over 2%, up to 1.13x. Counted for grids of one wave too, it moved
 	 * 43 picks, 0.935x, but the few-row ones (16 to 64 rows) 1.08-1.56x slower at 11: there the
 	 * model's other terms choose the config the lost slots push it to, and those terms err. */
+	o->by_gpc = c->cluster > 1 && !c->coop && t->ngpc && o->ctas > slots;
 	if (c->cluster > 1 && !c->coop) {
-		if (t->ngpc && o->ctas > slots) {
+		if (o->by_gpc) {
 			slots = 0;
 			for (int g = 0; g < t->ngpc; g++)
 				slots += (int64_t)t->gpc_sms[g] * o->ctas_per_sm / c->cluster *

@@ -272,6 +272,7 @@ typedef struct {
 	    *limit; /* which of those: "threads", "registers", "the CTA cap" or "shared memory" */
 	int64_t ctas;
 	int64_t slots; /* the CTAs resident at once: SMs x ctas_per_sm, or whole clusters a GPC */
+	int by_gpc;    /* slots counted GPC by GPC (a cluster grid of several waves) */
 	double waves;  /* ctas over slots */
 	double hbm_bytes, l2_bytes;
 	double cta_us;	/* one CTA's latency: round trips and reductions */

@@ -707,7 +707,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	if (o->slots < (int64_t)t->sms * o->ctas_per_sm)
 		snprintf(packed, sizeof packed, " of %lld slots (whole clusters of %d, %s)",
 			 (long long)o->slots, c->cluster,
-			 t->ngpc && o->ctas > o->slots ? "GPC by GPC" : "over the SMs");
+			 o->by_gpc ? "GPC by GPC" : "over the SMs");
 	choice_reason(out,
 		      "m_block=%d (cap %lld = pp2(M/SMs), so every SM gets a CTA): %lld CTAs, %d "
 		      "resident per SM (%s-limited), %.2f waves%s; %s",
