@@ -157,10 +157,12 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	}
 	if (!c->persistent && !kept)
 		reread -= MN * f->tile_in_bytes;
+	o->reread_hit = 1.0;
+	o->reread_ws = 0;
 	if (reread > 0) {
 		int64_t inflight = o->ctas < slots ? o->ctas : slots;
-		double ws = (double)inflight * c->m_block * seg * f->tile_in_bytes;
-		double hit = ws > 0 ? fmin(1.0, 0.5 * t->l2_bytes / ws) : 1.0;
+		double ws = o->reread_ws = (double)inflight * c->m_block * seg * f->tile_in_bytes;
+		double hit = o->reread_hit = ws > 0 ? fmin(1.0, 0.5 * t->l2_bytes / ws) : 1.0;
 		l2 += hit * reread;
 		hbm += (1 - hit) * reread;
 	}

@@ -275,9 +275,13 @@ typedef struct {
 	int by_gpc;    /* slots counted GPC by GPC (a cluster grid of several waves) */
 	double waves;  /* ctas over slots */
 	double hbm_bytes, l2_bytes;
-	double cta_us;	/* one CTA's latency: round trips and reductions */
-	double bw_gbps; /* achieved HBM bandwidth over the run */
-	double us;	/* modelled time, launch included */
+	/* looped passes that read the row again: the share of that re-read the L2 keeps (half the
+	 * L2 over the rows in flight, at most 1); 1 where nothing is read again */
+	double reread_hit;
+	double reread_ws; /* those rows in flight, bytes (0 where nothing is read again) */
+	double cta_us;	  /* one CTA's latency: round trips and reductions */
+	double bw_gbps;	  /* achieved HBM bandwidth over the run */
+	double us;	  /* modelled time, launch included */
 	/* cta_us's terms, ns: the first pass's DRAM round trips (persistent: the row's one), the
 	 * later passes' waits, the reductions' shuffles and barriers, the cluster exchanges, the
 	 * CTA's start/store/retire share, the work counter's ticket and a split CTA's counter */

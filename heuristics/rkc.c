@@ -65,6 +65,15 @@
  * h100-2026-11-23-sched.md). So: on for re-reading passes, for fewer rows than FEW_ROWS_PER_SM
  * times the SMs and for a lone input stream, off otherwise. */
 #define FEW_ROWS_PER_SM 2
+/* Except where the rows in flight that later passes read again are over REREAD_L2 times the L2
+ * (the cost model's reread_hit under 1 / (2 REREAD_L2)): evict_last pins lines of rows that cannot
+ * all stay, and the [N] inputs and the rows' later chunks go to HBM instead. Measured on an H200
+ * at the 32 sm_90 looped picks whose rows in flight are over half the L2
+ * (bench/results/h200-2026-11-28-evict.md): with the L2 keeping 10% of the re-read or less, 15
+ * points, the hints off ran 0.965x the time by geomean (layer_norm bf16 37x4194304 0.790x), 14
+ * of 15 faster or within 1%; at 14-20%, 6 points, 1.003x; at 39-94%, 11 points, 1.035x
+ * (dynamic_quant fp32 37x1000003 1.085x with the hints off). */
+#define REREAD_L2 4
 /* A grid larger than any target's resident CTAs: the cost model clamps it to what fits. */
 #define GRID_PROBE (1 << 20)
 /* A persistent grid ranks 5% behind its model: on the H100 the hardware's CTA scheduler already
@@ -1046,7 +1055,9 @@ settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const
 	/* a plain one-pass reduction of one [M,N] input (sum, long_sum): the stream is all there is
 	 */
 	int lone = f->split_ok && f->ntile_loads == 1 && f->nvec_loads == 0;
-	c->evict = reread || few || lone;
+	/* rows in flight that re-read far more than the L2 keeps: the pinned lines cannot stay */
+	int spill = reread && o.reread_hit < 0.5 / REREAD_L2;
+	c->evict = !spill && (reread || few || lone);
 	if (c->evict)
 		choice_reason(out, "evict=1: %s",
 			      reread ? "later passes read the row again: evict_last until its last "
@@ -1054,6 +1065,12 @@ settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const
 			      : few  ? "few rows, long streams: evict_first measured faster"
 				    : "a plain reduction of one input stream: evict_first measured "
 				      "faster at every row count");
+	else if (spill)
+		choice_reason(out,
+			      "evict=0: later passes read the row again, but the rows in flight "
+			      "(%.0f MB) are over %d times the L2 (%.0f MB), which keeps %.0f%% of "
+			      "the re-read: rows pinned by evict_last would push out the rest",
+			      o.reread_ws / 1e6, REREAD_L2, t->l2_bytes / 1e6, 100 * o.reread_hit);
 	else
 		choice_reason(out,
 			      "evict=0: each input is read once over %lld rows, where the hints "
