@@ -138,6 +138,10 @@ int regs_predict(const Facts *f, int persistent, int64_t ept, int vec);
 /* The fewest registers ptxas fits the same thread in under a register cap without spilling: a
  * config spills when this exceeds its limit (regs_predict may exceed the limit and still fit). */
 int regs_capped(const Facts *f, int persistent, int64_t ept, int vec);
+/* The registers a persistent thread adds where its rows start misaligned (N not a multiple of
+ * vec): the edge elements of the head and tail, held beside its body of ept elements, tpr
+ * threads to a row (docs/regmodel.md, "Misaligned rows"). */
+int regs_edge(const Facts *f, int64_t ept, int vec, int tpr);
 /* <<< facts and liveness */
 
 /* >>> reference interpreter (analysis/interp.c) */

@@ -326,3 +326,25 @@ regs_capped(const Facts *f, int persistent, int64_t ept, int vec)
 	int64_t r = CAP_BASE + thread_words(f, persistent, ept, vec, 100);
 	return r > 1 << 20 ? 1 << 20 : (int)r;
 }
+
+/* A row that starts misaligned is cut into a head, an aligned body and a tail (docs/codegen.md):
+ * a persistent thread holds cdiv(2*(vec-1), tpr) edge elements beside its body, each with its
+ * words and a predicate, and reads the body's [N] inputs element by element (a quarter register
+ * an element and input), with EDGE_BASE more for the cut's bounds. Fitted to ptxas 13.0 (sm_90,
+ * bf16, no cap) against each row's aligned neighbour at 9 kernels, rows of 4, 32 and 128 threads
+ * and 8 and 32 elements a thread: 3 registers off on average, 16 under at the worst. The capped
+ * count (regs_capped) adds the same: counting only the edge elements there let min_ctas bind
+ * layer_norm fp32 1048576x129 to 128 registers, and it spilled (docs/regmodel.md, "Misaligned
+ * rows"). */
+enum { EDGE_BASE = 4 };
+
+int
+regs_edge(const Facts *f, int64_t ept, int vec, int tpr)
+{
+	if (vec <= 1 || tpr < 1)
+		return 0; /* scalar accesses: every element already has its predicate */
+	int64_t edge = (2 * (vec - 1) + tpr - 1) / tpr;
+	int64_t words = (f->held_bytes + 15) / 16;
+	int64_t r = edge * (words + 1) + (int64_t)f->nvec_loads * ept / 4 + EDGE_BASE;
+	return r > 1 << 20 ? 1 << 20 : (int)r;
+}

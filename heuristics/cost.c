@@ -65,6 +65,10 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	int held = config_grid_holds(c, N);
 	int extra =
 	    held ? (int)cdiv(ept * (f->vec_in_bytes + (c->ahead ? f->tile_in_bytes : 0)), 4) : 0;
+	/* a persistent row that starts misaligned also holds its head and tail */
+	o->edge_regs =
+	    c->persistent && !config_rows_aligned(c, N) ? regs_edge(f, ept, c->vec, tpr) : 0;
+	extra += o->edge_regs;
 	o->regs = regs_predict(f, c->persistent, ept, c->vec) + extra;
 	o->live_bytes = live_bytes_thread(f, c->persistent, ept, c->vec) + 4 * extra;
 	/* min_ctas CTAs must fit the register file */

@@ -887,16 +887,21 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			      "eighth kept for the model's error",
 			      held, held * c->num_warps, spare, spare * c->num_warps, want,
 			      o->regs);
-	int64_t words = o->live_bytes / 4;
+	int64_t words = o->live_bytes / 4 - o->edge_regs;
 	int base = REG_BASE + (c->persistent ? 0 : REG_LOOP);
 	const char *what = c->persistent ? "base" : "base and loop state";
+	char edge[96] = "";
+	if (o->edge_regs)
+		snprintf(edge, sizeof edge, " + %d for the head and tail (rows start misaligned)",
+			 o->edge_regs);
 	if (f->row_regs + words >= f->row_peak)
 		choice_reason(out,
 			      "predicted %d regs/thread = %d %s + %d addresses + %d row values + "
-			      "%lld words (%s)",
+			      "%lld words (%s)%s",
 			      o->regs, base, what, f->nptrs, f->row_regs, (long long)words,
 			      c->persistent ? "held tiles x elements a thread"
-					    : "chunk of the widest pass + partials");
+					    : "chunk of the widest pass + partials",
+			      edge);
 	else
 		choice_reason(out,
 			      "predicted %d regs/thread = %d %s + %d addresses + %d row values in "

@@ -334,6 +334,12 @@ register_model(void **state)
 	assert_int_equal(regs_capped(&f, 1, 16, 8), 12 + 26);
 	assert_int_equal(regs_capped(&f, 0, 8, 8), 12 + (22 * 8 + 15) / 16 + 1);
 	assert_true(regs_capped(&f, 1, 16, 8) < regs_predict(&f, 1, 16, 8));
+	/* a misaligned row: 4 threads a row hold cdiv(2*7, 4) = 4 edge elements of 2 words and a
+	 * predicate each, the weight read element by element (8 elements: 2), and the bounds (4);
+	 * at 32 threads a row one element; scalar accesses add nothing */
+	assert_int_equal(regs_edge(&f, 8, 8, 4), 4 * (2 + 1) + 1 * 8 / 4 + 4);
+	assert_int_equal(regs_edge(&f, 8, 8, 32), 2 + 1 + 2 + 4);
+	assert_int_equal(regs_edge(&f, 8, 1, 4), 0);
 	kernel_free(k);
 
 	Kernel *sum = load_kernel("sum");
