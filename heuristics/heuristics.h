@@ -266,7 +266,7 @@ typedef struct {
 	int64_t live_bytes; /* per thread */
 	int reg_limit;	    /* min(max per thread, register file / (min_ctas * CTA threads)) */
 	int capped;	 /* the fewest registers it fits under a cap (regs_capped, held inputs) */
-	int edge_regs;	 /* of those, a misaligned row's head and tail (regs_edge) */
+	int edge_regs;	 /* in regs and capped: a misaligned row's head and tail (regs_edge) */
 	int spills;	 /* even the capped count over reg_limit */
 	int ctas_per_sm; /* resident CTAs, limited by threads, registers, the CTA cap and smem */
 	const char
