@@ -1061,8 +1061,8 @@ settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const
 	 */
 	int lone = f->split_ok && f->ntile_loads == 1 && f->nvec_loads == 0;
 	/* rows in flight that re-read far more than the L2 keeps: the pinned lines cannot stay */
-	int spill = reread && o.reread_hit < 0.5 / REREAD_L2;
-	c->evict = !spill && (reread || few || lone);
+	int overflow = reread && o.reread_hit < 0.5 / REREAD_L2;
+	c->evict = !overflow && (reread || few || lone);
 	if (c->evict)
 		choice_reason(out, "evict=1: %s",
 			      reread ? "later passes read the row again: evict_last until its last "
@@ -1070,7 +1070,7 @@ settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const
 			      : few  ? "few rows, long streams: evict_first measured faster"
 				    : "a plain reduction of one input stream: evict_first measured "
 				      "faster at every row count");
-	else if (spill)
+	else if (overflow)
 		choice_reason(out,
 			      "evict=0: later passes read the row again, but the rows in flight "
 			      "(%.0f MB) are over %d times the L2 (%.0f MB), which keeps %.0f%% of "
