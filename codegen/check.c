@@ -114,7 +114,7 @@ codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 	 * config's grid, the most CTAs a launch has (lower_colsum.c) */
 	if (k->plan->ncolsum) {
 		ColsumLayout cl;
-		colsum_layout(g, c->N, &cl);
+		colsum_layout(g, k->plan->ncolsum, c->N, &cl);
 		int64_t n = k->plan->ncolsum;
 		l->ws[l->nws++] = (WsRegion){"colsum_counters", 0, 8, 16};
 		l->ws[l->nws++] = (WsRegion){"colsum_partials", 0, n * cl.slots * cl.row_bytes, 16};

@@ -111,8 +111,10 @@ typedef struct {
 	/* colsum: per instruction, a colsum's E partials of the thread's columns, else NULL */
 	LLVMValueRef **csum;
 	/* the colsum partials' area of shared memory (smem=1 on persistent rows, and looped rows;
-	 * csum is NULL until colsum_finish reads them back), else NULL */
+	 * csum is NULL until colsum_finish reads them back), else NULL; under csum_ws, the row
+	 * group's slot of the first colsum in the workspace, where the partials stay */
 	LLVMValueRef csum_smem;
+	int csum_ws;
 	/* a looped row: the index (i64) of the chunk being lowered, whose partials colsum_local
 	 * adds to, else NULL */
 	LLVMValueRef csum_chunk;
@@ -245,7 +247,8 @@ void lower_rows(Lower *L);
 
 /* >>> sums over rows (lower_colsum.c) */
 /* The partials at 0, before a persistent grid's loop (L->csum; NULL without colsums), in
- * registers or in shared memory (L->csum_smem: smem=1 on a persistent row, a looped row). */
+ * registers or in shared memory (L->csum_smem: smem=1 on a persistent row, a looped row), or in
+ * the workspace slot (L->csum_ws: a looped row too wide for shared memory, ws_colsums). */
 void colsum_begin(Lower *L);
 /* In the loop's head: the partials as phis entered from pre (returned); colsum_close adds what
  * the back edge brings from latch, and the partials become the phis again (the loop's exit). */

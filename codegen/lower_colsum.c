@@ -14,7 +14,11 @@
  * free of bank conflicts; a looped row's chunk c has the units c * E/u on. Only the thread that
  * owns a unit touches it, so no barrier is needed; the accesses are volatile, so that LLVM cannot
  * carry a partial round the loop in a register again. colsum_finish reads them back into
- * registers, a looped row's a chunk at a time.
+ * registers, a looped row's a chunk at a time. A looped row whose partials would take more
+ * shared memory than any CTA has (ws_colsums) keeps them in its slot of the workspace instead,
+ * laid out as the slot is (column c at float c, whole chunks a row): the same loads, adds and
+ * stores, through L2, not volatile (a chunk's units are at distinct offsets of one base, so LLVM
+ * can issue their loads together), and nothing to write back after the rows.
  *
  * After the loop (colsum_finish) the partials go through the workspace (codegen_launch lays it
  * out; docs/codegen.md draws it): each of a CTA's m_block row groups writes its partial row, a
@@ -30,6 +34,14 @@ static LLVMValueRef
 ws_byte(Lower *L, LLVMValueRef off)
 {
 	return LLVMBuildGEP2(L->b, L->i8, L->ws, &off, 1, "");
+}
+
+/* The slot of this thread's row group: cta * m_block + group. */
+static LLVMValueRef
+csum_slot(Lower *L)
+{
+	return LLVMBuildAdd(L->b, LLVMBuildMul(L->b, L->cta, ci64(L, L->c->cfg.m_block), ""),
+			    LLVMBuildZExt(L->b, L->grp, L->i64, ""), "");
 }
 
 static LLVMValueRef
@@ -60,6 +72,29 @@ csum_units(Lower *L)
 	return smem_colsum_cols(&L->c->cfg, L->c->N) / L->tpr / csum_u(L);
 }
 
+/* In the workspace (csum_ws): unit q (chunk c's units are c * E/u on) of colsum ci's partials of
+ * this thread: the columns of element e0 = (q mod E/u) * u of the chunk, in the row group's slot.
+ */
+static LLVMValueRef
+csum_ws_unit(Lower *L, int ci, LLVMValueRef q)
+{
+	int u = csum_u(L);
+	ColsumLayout lay;
+	colsum_layout(&L->c->cfg, L->k->plan->ncolsum, L->c->N, &lay);
+	LLVMValueRef per = ci64(L, L->E / u);
+	LLVMValueRef e0 = LLVMBuildMul(L->b, LLVMBuildURem(L->b, q, per, ""), ci64(L, u), "");
+	LLVMValueRef j = LLVMBuildUDiv(L->b, e0, ci64(L, L->vec), "");
+	LLVMValueRef col =
+	    LLVMBuildMul(L->b, LLVMBuildUDiv(L->b, q, per, ""), ci64(L, L->c->cfg.r_block), "");
+	col = LLVMBuildAdd(L->b, col, L->lofs, "");
+	col = LLVMBuildAdd(L->b, col, LLVMBuildMul(L->b, j, ci64(L, (int64_t)L->tpr * L->vec), ""),
+			   "");
+	col = LLVMBuildAdd(L->b, col, LLVMBuildURem(L->b, e0, ci64(L, L->vec), ""), "");
+	LLVMValueRef x = LLVMBuildAdd(L->b, ci64(L, (int64_t)ci * lay.slots * lay.row_bytes),
+				      LLVMBuildMul(L->b, col, ci64(L, 4), ""), "");
+	return LLVMBuildGEP2(L->b, L->i8, L->csum_smem, &x, 1, "");
+}
+
 /* In shared memory: the address of unit q (i64) of colsum instruction i's partials of this thread.
  * Region r = (colsum, row group) holds csum_units units a lane, unit-major and thread-minor; on a
  * looped row, chunk c's units are c * E/u on. */
@@ -69,6 +104,8 @@ csum_unit(Lower *L, int i, LLVMValueRef q)
 	int ci = 0, u = csum_u(L);
 	for (int j = 0; j < i; j++)
 		ci += L->k->ins[j].op == OP_COLSUM;
+	if (L->csum_ws)
+		return csum_ws_unit(L, ci, q);
 	LLVMValueRef r = LLVMBuildAdd(L->b, ci64(L, (int64_t)ci * L->c->cfg.m_block),
 				      LLVMBuildZExt(L->b, L->grp, L->i64, ""), "");
 	LLVMValueRef x =
@@ -89,7 +126,7 @@ csum_load(Lower *L, int i, LLVMValueRef q)
 {
 	LLVMValueRef v = LLVMBuildLoad2(L->b, csum_unit_type(L), csum_unit(L, i, q), "");
 	LLVMSetAlignment(v, 4 * (unsigned)csum_u(L));
-	LLVMSetVolatile(v, 1);
+	LLVMSetVolatile(v, !L->csum_ws);
 	return v;
 }
 
@@ -98,7 +135,7 @@ csum_store(Lower *L, int i, LLVMValueRef q, LLVMValueRef v)
 {
 	LLVMValueRef s = LLVMBuildStore(L->b, v, csum_unit(L, i, q));
 	LLVMSetAlignment(s, 4 * (unsigned)csum_u(L));
-	LLVMSetVolatile(s, 1);
+	LLVMSetVolatile(s, !L->csum_ws);
 }
 
 /* unit q of the chunk being lowered: a looped row's chunk is L->csum_chunk */
@@ -151,10 +188,23 @@ colsum_begin(Lower *L)
 {
 	const Kernel *k = L->k;
 	if (smem_colsums(k->plan->ncolsum, &L->c->cfg)) {
-		Smem sm;
-		smem_layout(k, L->c->dtype, L->c->N, &L->c->cfg, &sm, NULL, NULL);
-		LLVMValueRef off = ci64(L, sm.colsum_off);
-		L->csum_smem = LLVMBuildGEP2(L->b, L->i8, L->dyn, &off, 1, "");
+		L->csum_ws = ws_colsums(k->plan->ncolsum, &L->c->cfg, L->c->N);
+		if (L->csum_ws) {
+			Launch l;
+			codegen_launch(k, L->c, &l);
+			ColsumLayout lay;
+			colsum_layout(&L->c->cfg, k->plan->ncolsum, L->c->N, &lay);
+			L->csum_smem = ws_byte(
+			    L,
+			    LLVMBuildAdd(
+				L->b, ci64(L, codegen_ws_offset(&l, "colsum_partials", L->c->M)),
+				LLVMBuildMul(L->b, csum_slot(L), ci64(L, lay.row_bytes), ""), ""));
+		} else {
+			Smem sm;
+			smem_layout(k, L->c->dtype, L->c->N, &L->c->cfg, &sm, NULL, NULL);
+			LLVMValueRef off = ci64(L, sm.colsum_off);
+			L->csum_smem = LLVMBuildGEP2(L->b, L->i8, L->dyn, &off, 1, "");
+		}
 		if (!L->c->cfg.persistent) { /* a looped row's chunks: a loop */
 			For f = for_open(L, csum_units(L), "colsum.zero");
 			for (int i = 0; i < k->nins; i++)
@@ -573,25 +623,13 @@ leave_zero(Lower *L, int64_t cnt, LLVMValueRef out, LLVMValueRef ng)
 	LLVMPositionBuilderAtEnd(L->b, done);
 }
 
-void
-colsum_finish(Lower *L)
+/* Each row group's partials into its slot, at part; a looped row's a chunk at a time. */
+static void
+write_slots(Lower *L, const ColsumLayout *lay, int64_t part)
 {
 	const Kernel *k = L->k;
 	const Config *g = &L->c->cfg;
-	Launch l;
-	codegen_launch(k, L->c, &l);
-	ColsumLayout lay;
-	ColsumSlices sl;
-	colsum_layout(g, L->c->N, &lay);
-	colsum_slices(&lay, g, k->plan->ncolsum, l.grid_x, &sl);
-	int64_t cnt = codegen_ws_offset(&l, "colsum_counters", L->c->M);
-	int64_t part = codegen_ws_offset(&l, "colsum_partials", L->c->M);
-	int nc = k->plan->ncolsum;
-
-	/* each row group's partials into its slot: cta * m_block + group; a looped row's a chunk
-	 * at a time */
-	LLVMValueRef slot = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, L->cta, ci64(L, g->m_block), ""),
-					 LLVMBuildZExt(L->b, L->grp, L->i64, ""), "");
+	LLVMValueRef slot = csum_slot(L);
 	For chunks = {0};
 	LLVMValueRef first = L->lofs;
 	if (!g->persistent) {
@@ -608,8 +646,8 @@ colsum_finish(Lower *L)
 		if (!L->csum[i])
 			continue;
 		LLVMValueRef row =
-		    LLVMBuildAdd(L->b, ci64(L, part + (int64_t)ci++ * lay.slots * lay.row_bytes),
-				 LLVMBuildMul(L->b, slot, ci64(L, lay.row_bytes), ""), "");
+		    LLVMBuildAdd(L->b, ci64(L, part + (int64_t)ci++ * lay->slots * lay->row_bytes),
+				 LLVMBuildMul(L->b, slot, ci64(L, lay->row_bytes), ""), "");
 		for (int j = 0; j < L->nvec; j++) {
 			LLVMValueRef col =
 			    LLVMBuildAdd(L->b, first, ci64(L, (long long)j * L->tpr * L->vec), "");
@@ -635,6 +673,24 @@ colsum_finish(Lower *L)
 		for_close(L, &chunks);
 		L->csum_chunk = NULL;
 	}
+}
+
+void
+colsum_finish(Lower *L)
+{
+	const Kernel *k = L->k;
+	const Config *g = &L->c->cfg;
+	Launch l;
+	codegen_launch(k, L->c, &l);
+	ColsumLayout lay;
+	ColsumSlices sl;
+	colsum_layout(g, k->plan->ncolsum, L->c->N, &lay);
+	colsum_slices(&lay, g, k->plan->ncolsum, l.grid_x, &sl);
+	int64_t cnt = codegen_ws_offset(&l, "colsum_counters", L->c->M);
+	int64_t part = codegen_ws_offset(&l, "colsum_partials", L->c->M);
+	int nc = k->plan->ncolsum;
+	if (!L->csum_ws) /* there already */
+		write_slots(L, &lay, part);
 
 	/* every CTA waits for the others, counts itself out, then sums its slice of the columns of
 	 * every colsum over all slots */

@@ -123,13 +123,14 @@ stage_validate(const Request *rq, Result *r, Diag *d)
 			    d,
 			    "no config of rows of N=%lld (%s, vec %d) with a sum over rows "
 			    "(colsum) fits: no persistent row fits a thread's registers, and a "
-			    "looped row keeps its %d colsum partial(s) in shared memory, %d x N x "
-			    "4 = %lld bytes or more a CTA, where %s gives a CTA %d "
-			    "(docs/codegen.md, \"Sums over rows\")",
+			    "looped row keeps its %d colsum partial(s), %d x N x 4 = %lld bytes "
+			    "or more a CTA, in shared memory up to %d bytes (in the workspace "
+			    "past that), where %s gives a CTA %d (docs/codegen.md, \"Sums over "
+			    "rows\")",
 			    (long long)rq->N, type_name(rq->dtype),
 			    config_vec(rq->k, rq->dtype, rq->N), rq->k->plan->ncolsum,
 			    rq->k->plan->ncolsum, (long long)rq->k->plan->ncolsum * rq->N * 4,
-			    r->target.arch, r->target.smem_per_cta);
+			    MAX_DYN_SMEM, r->target.arch, r->target.smem_per_cta);
 		return diag(d, "internal error: the %s policy chose a config it cannot emit: %s",
 			    policy_name(rq->policy), e.msg);
 	}

@@ -34,7 +34,9 @@
  *   waits for all and sums a slice of the columns over all partial rows (lower_colsum.c). Their
  *   bytes go through L2; the tail is the slice's round trips (its slots over the row lanes, its
  *   positions over the lanes of a row: colsum_unroll), two arrivals and two barriers a turn (the
- *   tree's further levels, a barrier each, are not counted).
+ *   tree's further levels, a barrier each, are not counted). Partials kept in the slots
+ *   (ws_colsums) are loaded and stored by every row: from L2 as far as half the L2 holds the
+ *   slots, from HBM past that.
  * - the CTAs' start: the hardware starts them dispatch_ns apart, so the memory time is at least
  *   their dispatch and the last one's latency.
  * - a split row: each CTA's exit waits for its partials' fence and the row counter's atomic, a
@@ -176,7 +178,7 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	if (f->colsums && c->grid > 0) {
 		ColsumLayout cl;
 		ColsumSlices sl;
-		colsum_layout(c, N, &cl);
+		colsum_layout(c, f->colsums, N, &cl);
 		colsum_slices(&cl, c, f->colsums, o->ctas, &sl);
 		l2 += f->colsums * (double)sl.rows * cl.row_bytes * 2;
 		/* row lanes: threads / lanes; a turn of lanes positions, two barriers */
@@ -186,6 +188,16 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		    (double)colsum_unroll(cdiv(sl.rows, threads / sl.lanes), turns, &u, &per);
 		tail_ns = trips * t->mem_latency_ns + 2 * (t->mem_latency_ns + t->barrier_ns) +
 			  2.0 * (double)turns * t->barrier_ns;
+		if (ws_colsums(f->colsums, c, N)) {
+			/* partials kept in the slots: each row loads and stores its columns'
+			 * partials; the share of the slots half the L2 holds comes from L2, the
+			 * rest from HBM */
+			double slots = (double)f->colsums * sl.rows * cl.row_bytes;
+			double each = (double)f->colsums * M * cl.row_bytes * 2;
+			double hit = fmin(1.0, 0.5 * t->l2_bytes / slots);
+			l2 += hit * each;
+			hbm += (1 - hit) * each;
+		}
 	}
 	o->hbm_bytes = hbm;
 	o->l2_bytes = l2;

@@ -145,14 +145,21 @@ enum { FILL_AHEAD = 2 };
  * memory once more. */
 enum { FILL_MIN_CHUNKS = 7 };
 
+/* The most dynamic shared memory any target gives a CTA (sm_90's and sm_100's 227 KiB). */
+enum { MAX_DYN_SMEM = 227 * 1024 };
+
 /* A kernel's sums over rows (colsum) under config c (codegen/lower_colsum.c): a partial row, a
- * "slot", per row group of the grid (grid * m_block), each N floats padded to 16 bytes. Every CTA
- * writes its slots, counts itself in and waits for all the grid's CTAs, then sums its slice of the
- * columns over all the slots into the outputs. So every CTA must be resident at once: the launch
- * is cooperative (config_cooperative), and the driver refuses a grid the device cannot hold. The
- * counters: a u32 of CTAs arrived at word COLSUM_DONE_WORD, of CTAs out at COLSUM_LEAVE_WORD. */
+ * "slot", per row group of the grid (grid * m_block), each N floats padded to 16 bytes, or, where
+ * the partials stay in the slot while the rows stream (ws_colsums), the chunks that cover N. Every
+ * CTA writes its slots, counts itself in and waits for all the grid's CTAs, then sums its slice of
+ * the columns over all the slots into the outputs. So every CTA must be resident at once: the
+ * launch is cooperative (config_cooperative), and the driver refuses a grid the device cannot
+ * hold. The counters: a u32 of CTAs arrived at word COLSUM_DONE_WORD, of CTAs out at
+ * COLSUM_LEAVE_WORD. */
+int ws_colsums(int ncolsum, const Config *c, int64_t N);
+int64_t smem_colsum_cols(const Config *c, int64_t N);
 typedef struct {
-	int64_t slots, row_bytes;
+	int64_t slots, row_bytes, cols4; /* cols4: the vectors of 4 columns that cover N */
 } ColsumLayout;
 enum { COLSUM_DONE_WORD = 0, COLSUM_LEAVE_WORD = 1 };
 /* A combine sums up to COLSUM_UNROLL partial rows a round trip, their loads issued before the
@@ -185,11 +192,13 @@ colsum_unroll(int64_t rows, int64_t pairs, int *u, int *per)
 }
 
 static inline void
-colsum_layout(const Config *c, int64_t N, ColsumLayout *l)
+colsum_layout(const Config *c, int ncolsum, int64_t N, ColsumLayout *l)
 {
 	int64_t grid = c->grid > 0 ? c->grid : 1;
 	l->slots = grid * c->m_block;
-	l->row_bytes = (N + 3) / 4 * 16;
+	l->cols4 = (N + 3) / 4;
+	/* partials kept in the slot while the rows stream (ws_colsums) cover whole chunks */
+	l->row_bytes = ws_colsums(ncolsum, c, N) ? smem_colsum_cols(c, N) * 4 : l->cols4 * 16;
 }
 
 /* The combine in a launch of `ctas` CTAs (codegen/lower_colsum.c, heuristics/cost.c, the policy's
@@ -206,7 +215,7 @@ colsum_slices(const ColsumLayout *l, const Config *c, int ncolsum, int64_t ctas,
 {
 	s->slices = ctas;
 	s->rows = ctas * c->m_block;
-	s->vectors = ((int64_t)ncolsum * (l->row_bytes / 16) + s->slices - 1) / s->slices;
+	s->vectors = ((int64_t)ncolsum * l->cols4 + s->slices - 1) / s->slices;
 	s->lanes = 1;
 	while (s->lanes < (int64_t)c->num_warps * 32 && s->lanes < s->vectors)
 		s->lanes *= 2;
@@ -335,8 +344,11 @@ typedef struct {
  * the rows. */
 int smem_colsums(int ncolsum, const Config *c);
 /* The columns a row group's partials of one colsum cover there: r_block on a persistent row, the
- * chunks that cover N on a looped one; and their bytes in all (0 where they are not kept). */
-int64_t smem_colsum_cols(const Config *c, int64_t N);
+ * chunks that cover N on a looped one; and their bytes in shared memory in all (0 where they are
+ * not kept there). A looped row whose partials alone would take more than MAX_DYN_SMEM keeps
+ * them in its workspace slot instead (ws_colsums, declared above): every chunk of every row
+ * loads, adds and stores them through L2, slower than shared memory but a mode where there was
+ * none. */
 int64_t smem_colsum_bytes(int ncolsum, const Config *c, int64_t N);
 /* The least dynamic shared memory a grid with sums over rows takes: a vector of 4 floats a thread
  * for its combine (codegen/lower_colsum.c); 0 without them. */

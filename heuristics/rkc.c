@@ -498,6 +498,25 @@ drop_streamed_colsums(Cands *cs, const Facts *f)
 	cs->n = n;
 }
 
+/* Partials kept in the workspace (ws_colsums) are the fallback of a row whose partials no CTA's
+ * shared memory holds: every row loads and stores them through L2. The model charges those bytes,
+ * but no run has yet set them against partials in shared memory, so wherever a config keeps the
+ * partials on chip or in registers, the workspace ones are dropped. */
+static void
+drop_ws_colsums(Cands *cs, const Facts *f, int64_t N)
+{
+	int onchip = 0;
+	for (int i = 0; i < cs->n && !onchip; i++)
+		onchip = !ws_colsums(f->colsums, &cs->v[i].c, N);
+	if (!onchip)
+		return;
+	int n = 0;
+	for (int i = 0; i < cs->n; i++)
+		if (!ws_colsums(f->colsums, &cs->v[i].c, N))
+			cs->v[n++] = cs->v[i];
+	cs->n = n;
+}
+
 /* Every candidate at vector width vec (config_vec's, or the batch-invariant mode's). */
 static void
 enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
@@ -551,6 +570,7 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 			}
 	}
 	drop_kept_rows(cs);
+	drop_ws_colsums(cs, f, N);
 	drop_streamed_colsums(cs, f);
 }
 
@@ -820,7 +840,17 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			      vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
 	else
 		choice_reason(out, "smem=0: %s", vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
-	if (smem_colsums(f->colsums, c) && !c->persistent)
+	if (ws_colsums(f->colsums, c, N))
+		choice_reason(out,
+			      "colsum partials: the %d of a thread's %lld columns (%lld a chunk) "
+			      "would take %lld bytes of shared memory a CTA, over the %d any "
+			      "target gives, so they stay in the CTA's workspace slots: each row "
+			      "loads and stores them through L2",
+			      f->colsums, (long long)(smem_colsum_cols(c, N) / config_tpr(c)),
+			      (long long)(c->r_block / config_tpr(c)),
+			      (long long)f->colsums * c->m_block * smem_colsum_cols(c, N) * 4,
+			      MAX_DYN_SMEM);
+	else if (smem_colsums(f->colsums, c) && !c->persistent)
 		choice_reason(out,
 			      "colsum partials: the %d of a thread's %lld columns (%lld a chunk) "
 			      "live in shared memory, %lld bytes a CTA: a streamed row cannot "
@@ -864,7 +894,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	if (k->plan->ncolsum && c->grid > 0) {
 		ColsumLayout cl;
 		ColsumSlices sl;
-		colsum_layout(c, N, &cl);
+		colsum_layout(c, f->colsums, N, &cl);
 		colsum_slices(&cl, c, f->colsums, o->ctas, &sl);
 		choice_reason(
 		    out,

@@ -83,10 +83,17 @@ smem_colsum_cols(const Config *c, int64_t N)
 	return c->persistent ? c->r_block : cdiv(N, c->r_block) * c->r_block;
 }
 
+int
+ws_colsums(int ncolsum, const Config *c, int64_t N)
+{
+	return ncolsum > 0 && !c->persistent &&
+	       (int64_t)ncolsum * c->m_block * smem_colsum_cols(c, N) * 4 > MAX_DYN_SMEM;
+}
+
 int64_t
 smem_colsum_bytes(int ncolsum, const Config *c, int64_t N)
 {
-	if (!smem_colsums(ncolsum, c))
+	if (!smem_colsums(ncolsum, c) || ws_colsums(ncolsum, c, N))
 		return 0;
 	return (int64_t)ncolsum * c->m_block * smem_colsum_cols(c, N) * 4;
 }

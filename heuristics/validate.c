@@ -6,7 +6,7 @@ enum { MAX_ELEMS_THREAD = 512, MAX_SPLIT = 65536 };
 /* A CTA's static shared memory, which holds the cross-warp and the cluster partials, and the most
  * dynamic shared memory any target gives a CTA (sm_90's 227 KiB). (The kernel parameter space
  * needs no check here: the verifier's limit on parameters keeps it far inside ptxas's.) */
-enum { MAX_STATIC_SMEM = 48 * 1024, MAX_DYN_SMEM = 227 * 1024, MAX_CLUSTER = 16 };
+enum { MAX_STATIC_SMEM = 48 * 1024, MAX_CLUSTER = 16 };
 /* The most CTAs of a persistent grid (config_parse's bound). */
 enum { MAX_GRID = 1 << 20 };
 /* The partials a lane of a cooperative row reads, unrolled (codegen's coop_cross). */
@@ -196,17 +196,16 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    "most %d (a smaller m_block)",
 			    k->plan->nred, c->m_block, (long long)sm.cluster_bytes,
 			    (long long)(sm.red_bytes + sm.cluster_bytes), MAX_STATIC_SMEM);
-	if (sm.dyn_bytes > MAX_DYN_SMEM && smem_colsums(k->plan->ncolsum, c) && !c->persistent) {
-		int alone = smem_colsum_bytes(k->plan->ncolsum, c, N) <= MAX_DYN_SMEM;
+	/* partials alone over MAX_DYN_SMEM live in the workspace (ws_colsums): here the rows
+	 * kept beside them are what does not fit */
+	if (sm.dyn_bytes > MAX_DYN_SMEM && smem_colsum_bytes(k->plan->ncolsum, c, N) > 0 &&
+	    !c->persistent)
 		return diag(d,
 			    "a looped row keeps its colsum partials in shared memory: %d row "
 			    "group(s) a CTA take %lld bytes%s; at most %d (%s)",
 			    c->m_block, (long long)sm.dyn_bytes,
 			    c->smem ? " with the rows kept on chip" : "", MAX_DYN_SMEM,
-			    c->smem && alone ? "smem=0"
-			    : c->m_block > 1 ? "a smaller m_block"
-					     : "the row is too wide for them");
-	}
+			    c->smem ? "smem=0" : "a smaller m_block");
 	if (sm.dyn_bytes > MAX_DYN_SMEM)
 		return diag(
 		    d,
