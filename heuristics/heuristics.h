@@ -338,10 +338,10 @@ typedef struct {
 	int64_t dyn_bytes;
 	int64_t colsum_off; /* where the colsum partials start in the dynamic area */
 } Smem;
-/* Whether c keeps the colsum partials in shared memory, for a kernel with sums over rows (ncolsum
+/* Whether c keeps the colsum partials out of registers, for a kernel with sums over rows (ncolsum
  * of them): smem=1 on a persistent row, and always on a looped one (whose chunks a thread cannot
- * carry in registers round the chunk loop). Each thread's partials then take no registers across
- * the rows. */
+ * carry in registers round the chunk loop), in shared memory or, where they are too many for it,
+ * the workspace (ws_colsums). Each thread's partials then take no registers across the rows. */
 int smem_colsums(int ncolsum, const Config *c);
 /* The columns a row group's partials of one colsum cover there: r_block on a persistent row, the
  * chunks that cover N on a looped one; and their bytes in shared memory in all (0 where they are

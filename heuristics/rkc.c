@@ -898,14 +898,14 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		colsum_slices(&cl, c, f->colsums, o->ctas, &sl);
 		choice_reason(
 		    out,
-		    "sums over rows: %lld CTAs x %d row group(s) write %lld partial rows of "
+		    "sums over rows: %lld CTAs x %d row group(s) %s %lld partial rows of "
 		    "%lld bytes a colsum, count in and wait for each other (a cooperative "
 		    "launch), then each sums a slice of %lld vectors of 4 columns over all %lld, "
 		    "%lld threads to a row's %lld vectors, in a fixed order: %.1f us of tail "
 		    "modelled",
-		    (long long)o->ctas, c->m_block, (long long)o->ctas * c->m_block,
-		    (long long)cl.row_bytes, (long long)sl.vectors, (long long)sl.rows,
-		    (long long)sl.lanes, (long long)sl.lanes, o->combine_us);
+		    (long long)o->ctas, c->m_block, ws_colsums(f->colsums, c, N) ? "keep" : "write",
+		    (long long)o->ctas * c->m_block, (long long)cl.row_bytes, (long long)sl.vectors,
+		    (long long)sl.rows, (long long)sl.lanes, (long long)sl.lanes, o->combine_us);
 	}
 	int spare, held = occupancy_ctas(f, o, c, t, M, N, &spare);
 	int want = N <= SHORT_ROW ? MIN_WARPS_SM_SHORT : MIN_WARPS_SM;

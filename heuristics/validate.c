@@ -3,9 +3,9 @@
 
 /* Elements a thread holds per live value and chunk: past this the unrolled code is too big. */
 enum { MAX_ELEMS_THREAD = 512, MAX_SPLIT = 65536 };
-/* A CTA's static shared memory, which holds the cross-warp and the cluster partials, and the most
- * dynamic shared memory any target gives a CTA (sm_90's 227 KiB). (The kernel parameter space
- * needs no check here: the verifier's limit on parameters keeps it far inside ptxas's.) */
+/* A CTA's static shared memory, which holds the cross-warp and the cluster partials (the dynamic
+ * bound, MAX_DYN_SMEM, is heuristics.h's). (The kernel parameter space needs no check here: the
+ * verifier's limit on parameters keeps it far inside ptxas's.) */
 enum { MAX_STATIC_SMEM = 48 * 1024, MAX_CLUSTER = 16 };
 /* The most CTAs of a persistent grid (config_parse's bound). */
 enum { MAX_GRID = 1 << 20 };
