@@ -117,17 +117,21 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		 * which the model does not see */
 		blocks = (double)cdiv(row_ctas, o->ctas);
 	}
-	/* a cluster's CTAs are resident together, in one GPC: only whole clusters fill the slots.
-	 * A grid of more than one wave runs at the clusters each GPC holds, counted GPC by GPC
-	 * where the target lists them (cuOccupancyMaxActiveClusters on the H200 at 2 CTAs of 256
-	 * threads an SM: 132, 62, 30 and 14 clusters of 2, 4, 8 and 16, so 264 to 224 CTAs where
-	 * the SMs as one pool hold 264 to 256). Measured on the H200, old picks against new
-	 * (bench/results/h200-2026-11-28-stash.md): the 24 sm_90 picks it moves 0.879x the time by
+	/* a cluster's CTAs are resident together, in one GPC: only whole clusters fill the slots,
+	 * counted GPC by GPC where the target lists them. cuOccupancyMaxActiveClusters on the H200
+	 * at 2 CTAs an SM: 132, 62, 30 and 14 clusters of 2, 4, 8 and 16, so 264 to 224 CTAs where
+	 * the SMs as one pool hold 264 to 256; at 1 CTA an SM: 66, 30, 15 and 7 (these GPCs give
+	 * 62, 30, 14 and 6). Clusters of 2 pack as the pool does at both, so they are counted over
+	 * the SMs. For grids of several waves, measured on the H200 old picks against new
+	 * (bench/results/h200-2026-11-28-stash.md): the 24 sm_90 picks it moved 0.879x the time by
 	 * geomean, fused_linear_jsd's rows of 32000-131072 columns from 16-CTA clusters to 2-4
-	 * 0.74-0.77x; 4 slower by over 2%, up to 1.13x. Counted for grids of one wave too, it moved
-	 * 43 picks, 0.935x, but the few-row ones (16 to 64 rows) 1.08-1.56x slower at 11: there the
-	 * model's other terms choose the config the lost slots push it to, and those terms err. */
-	o->by_gpc = c->cluster > 1 && !c->coop && t->ngpc && o->ctas > slots;
+	 * 0.74-0.77x; 4 slower by over 2%, up to 1.13x. For a grid of one wave too (16 rows in
+	 * 8-CTA clusters at 1 CTA an SM are 16 clusters where 14 to 15 fit: a second wave of two
+	 * rows), measured at the 10 sm_90 picks it moves, all few-row
+	 * (bench/results/h200-2026-11-29-gpc-one-wave.md): 0.836x by geomean, every one faster by
+	 * 12-25%. Counting clusters of 2 that way as well had moved 64-row picks off 2-CTA clusters
+	 * that the driver holds in one wave, 1.08-1.22x slower. */
+	o->by_gpc = c->cluster > 2 && !c->coop && t->ngpc;
 	if (c->cluster > 1 && !c->coop) {
 		if (o->by_gpc) {
 			slots = 0;

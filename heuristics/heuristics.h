@@ -282,7 +282,7 @@ typedef struct {
 	    *limit; /* which of those: "threads", "registers", "the CTA cap" or "shared memory" */
 	int64_t ctas;
 	int64_t slots; /* the CTAs resident at once: SMs x ctas_per_sm, or whole clusters a GPC */
-	int by_gpc;    /* slots counted GPC by GPC (a cluster grid of several waves) */
+	int by_gpc;    /* slots counted GPC by GPC (clusters of more than 2 CTAs) */
 	double waves;  /* ctas over slots */
 	double hbm_bytes, l2_bytes;
 	/* looped passes that read the row again: the share of that re-read the L2 keeps (half the
