@@ -390,10 +390,10 @@ cost_at_cap(void **state)
 	kernel_free(k);
 }
 
-/* Clusters fill each GPC on its own (sm_90's gpc_sms, six of 17 SMs and two of 15): a grid of
- * several waves of 16-CTA clusters at 2 CTAs an SM runs 14 clusters at once, 224 CTAs, where the
- * 132 SMs as one pool would hold 256; 2-CTA clusters fill all 264 slots; a grid the pool holds in
- * one wave keeps the pool's count. */
+/* Clusters of 4 CTAs or more fill each GPC on its own (sm_90's gpc_sms, six of 17 SMs and two of
+ * 15): 16-CTA clusters at 2 CTAs an SM run 14 clusters at once, 224 CTAs, where the 132 SMs as one
+ * pool would hold 256, in a grid of several waves and in one of 128 CTAs alike; 2-CTA clusters are
+ * counted over the SMs and fill all 264 slots. */
 static void
 cluster_slots(void **state)
 {
@@ -423,8 +423,15 @@ cluster_slots(void **state)
 	c.m_block = 8;
 	c.cluster = 16;
 	c.r_block = 512;
-	cost_model(&f, &c, 64, 50257, &t, &o); /* 128 CTAs: one wave of the pool */
-	assert_true(fabs(o.waves - 128.0 / 256) < 1e-9);
+	cost_model(&f, &c, 64, 50257, &t, &o); /* 128 CTAs: one wave, GPC by GPC too */
+	assert_int_equal(o.by_gpc, 1);
+	assert_true(fabs(o.waves - 128.0 / 224) < 1e-9);
+	c.m_block = 1;
+	c.cluster = 2;
+	c.r_block = 4096;
+	cost_model(&f, &c, 64, 50257, &t, &o); /* 128 CTAs of 2-CTA clusters: the pool's count */
+	assert_int_equal(o.by_gpc, 0);
+	assert_true(fabs(o.waves - 128.0 / 264) < 1e-9);
 	kernel_free(k);
 }
 
