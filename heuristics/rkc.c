@@ -10,7 +10,8 @@
  * read), then rows not kept in shared memory, then no split, then no persistent grid (then a
  * static one, then no row ahead: the least machinery), then, near the CTAs' dispatch bound
  * (DISPATCH_NEAR), fewer CTAs, then fewer chunks (less loop overhead, which the model leaves
- * out), then the fewest registers (the most headroom for the register model's error). */
+ * out), then, for persistent rows a CTA a row block, fewer rows a CTA (ROWS_TIE), then the
+ * fewest registers (the most headroom for the register model's error). */
 #define TIE 0.01
 /* A looped chunk past 64 elements a thread only adds registers: the round trips it saves are
  * already hidden by the other resident CTAs. */
@@ -93,6 +94,12 @@
  * small launches near too and went to a few huge CTAs there (dynamic_quant bf16 100003x16 at 196
  * CTAs: 1.05-1.07x). */
 #define DISPATCH_NEAR 0.5
+/* ROWS_TIE: a CTA retires, and its SM takes the next one, only once every row it holds is
+ * stored, so of two persistent configs the model ties, the one with fewer rows a CTA refills its
+ * SMs in finer steps (a persistent grid's CTAs never retire, so not there). The model has no term
+ * for it. Measured on an H200 at the sm_90 picks it moves (bench/results/
+ * h200-2026-11-29-rows-tie.md): 75 picks 0.987x the time by geomean, 15 faster by 2-10%, 2
+ * slower by 2.2-2.6%; the 76 batch-invariant ones 0.989x, 18 faster, 1 slower (3.4%). */
 
 typedef struct {
 	Config c;
@@ -160,6 +167,8 @@ better(const Cand *a, const Cand *b)
 		return a->cost.ctas < b->cost.ctas;
 	if (a->c.r_block != b->c.r_block && !a->c.persistent)
 		return a->c.r_block > b->c.r_block;
+	if (a->c.persistent && a->c.grid == 0 && a->c.m_block != b->c.m_block)
+		return a->c.m_block < b->c.m_block;
 	if (a->cost.regs != b->cost.regs)
 		return a->cost.regs < b->cost.regs;
 	return ta < tb;
@@ -662,6 +671,33 @@ dispatch_tie_reason(Choice *out, const Cands *cs, const Cand *b)
 	buf_free(&s);
 }
 
+/* Where better() gave the pick a tie through ROWS_TIE over a config the model ranked ahead: the
+ * best such candidate with more rows a CTA, named in a reason. */
+static void
+rows_tie_reason(Choice *out, const Cands *cs, const Cand *b)
+{
+	const Cand *y = NULL;
+	for (int i = 0; i < cs->n; i++) {
+		const Cand *x = &cs->v[i];
+		if (!b->c.persistent || b->c.grid > 0 || x->c.m_block <= b->c.m_block ||
+		    x->score >= b->score || x->score < b->score * (1 - TIE) ||
+		    structure_tie(&x->c, &b->c) || dispatch_tie(x, b))
+			continue;
+		if (!y || x->score < y->score)
+			y = x;
+	}
+	if (!y)
+		return;
+	Buf s = {0};
+	config_short(&s, &y->c);
+	choice_reason(out,
+		      "a tie (within %.0f%%) with %s (%.1f us, %d rows a CTA) goes to the fewer "
+		      "rows a CTA: an SM takes its next CTA only once every row of the last one is "
+		      "stored",
+		      100 * TIE, s.s, y->cost.us, y->c.m_block);
+	buf_free(&s);
+}
+
 static void
 explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Facts *f, int64_t M,
 	int64_t N, const Target *t, int64_t mcap)
@@ -743,6 +779,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		      c->m_block, (long long)mcap, (long long)o->ctas, o->ctas_per_sm, o->limit,
 		      o->waves, packed, vs(alt, sizeof alt, b, best_other(cs, b, K_MBLOCK)));
 	dispatch_tie_reason(out, cs, b);
+	rows_tie_reason(out, cs, b);
 	if (!f->split_ok)
 		choice_reason(out, "split=1: not applicable, the kernel has %s",
 			      plan_no_split(k->plan));
