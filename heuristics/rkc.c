@@ -10,8 +10,8 @@
  * read), then rows not kept in shared memory, then no split, then no persistent grid (then a
  * static one, then no row ahead: the least machinery), then, near the CTAs' dispatch bound
  * (DISPATCH_NEAR), fewer CTAs, then fewer chunks (less loop overhead, which the model leaves
- * out), then, for persistent rows a CTA a row block, fewer rows a CTA (ROWS_TIE), then the
- * fewest registers (the most headroom for the register model's error). */
+ * out), then, for persistent rows a CTA a row block, fewer rows a CTA (better(), "the rows
+ * tie"), then the fewest registers (the most headroom for the register model's error). */
 #define TIE 0.01
 /* A looped chunk past 64 elements a thread only adds registers: the round trips it saves are
  * already hidden by the other resident CTAs. */
@@ -94,12 +94,6 @@
  * small launches near too and went to a few huge CTAs there (dynamic_quant bf16 100003x16 at 196
  * CTAs: 1.05-1.07x). */
 #define DISPATCH_NEAR 0.5
-/* ROWS_TIE: a CTA retires, and its SM takes the next one, only once every row it holds is
- * stored, so of two persistent configs the model ties, the one with fewer rows a CTA refills its
- * SMs in finer steps (a persistent grid's CTAs never retire, so not there). The model has no term
- * for it. Measured on an H200 at the sm_90 picks it moves (bench/results/
- * h200-2026-11-29-rows-tie.md): 75 picks 0.987x the time by geomean, 15 faster by 2-10%, 2
- * slower by 2.2-2.6%; the 76 batch-invariant ones 0.989x, 18 faster, 1 slower (3.4%). */
 
 typedef struct {
 	Config c;
@@ -167,6 +161,12 @@ better(const Cand *a, const Cand *b)
 		return a->cost.ctas < b->cost.ctas;
 	if (a->c.r_block != b->c.r_block && !a->c.persistent)
 		return a->c.r_block > b->c.r_block;
+	/* the rows tie: a CTA retires, and its SM takes the next one, only once every row it holds
+	 * is stored, so fewer rows a CTA refill the SMs in finer steps (a persistent grid's CTAs
+	 * never retire, so not there); the model has no term for it. Measured on an H200 at the
+	 * sm_90 picks it moves (bench/results/h200-2026-11-29-rows-tie.md): 75 picks 0.987x the
+	 * time by geomean, 15 faster by 2-10%, 2 slower by 2.2-2.6%; the 76 batch-invariant ones
+	 * 0.989x, 18 faster, 1 slower (3.4%). */
 	if (a->c.persistent && a->c.grid == 0 && a->c.m_block != b->c.m_block)
 		return a->c.m_block < b->c.m_block;
 	if (a->cost.regs != b->cost.regs)
@@ -671,8 +671,8 @@ dispatch_tie_reason(Choice *out, const Cands *cs, const Cand *b)
 	buf_free(&s);
 }
 
-/* Where better() gave the pick a tie through ROWS_TIE over a config the model ranked ahead: the
- * best such candidate with more rows a CTA, named in a reason. */
+/* Where better() gave the pick the rows tie over a config the model ranked ahead: the best such
+ * candidate with more rows a CTA, named in a reason. */
 static void
 rows_tie_reason(Choice *out, const Cands *cs, const Cand *b)
 {
