@@ -642,60 +642,68 @@ vs(char *buf, size_t n, const Cand *b, const Cand *alt)
 	return buf;
 }
 
-/* Where better() gave the pick a tie through DISPATCH_NEAR: the best such candidate with more
- * CTAs, and the numbers that made the start count. */
-static void
-dispatch_tie_reason(Choice *out, const Cands *cs, const Cand *b)
+/* The best-scored candidate that ties b (within TIE, the same structural knobs) and lost to it
+ * through the tie lost() names, or NULL. */
+static const Cand *
+tied_loser(const Cands *cs, const Cand *b, int (*lost)(const Cand *x, const Cand *b))
 {
 	const Cand *y = NULL;
 	for (int i = 0; i < cs->n; i++) {
 		const Cand *x = &cs->v[i];
-		if (x->cost.ctas <= b->cost.ctas || x->score < b->score * (1 - TIE) ||
-		    b->score < x->score * (1 - TIE) || structure_tie(&x->c, &b->c) ||
-		    !dispatch_tie(x, b))
+		if (x->score < b->score * (1 - TIE) || b->score < x->score * (1 - TIE) ||
+		    structure_tie(&x->c, &b->c) || !lost(x, b))
 			continue;
 		if (!y || x->score < y->score)
 			y = x;
 	}
-	if (!y)
-		return;
-	const Cost *n = dispatch_near(&y->cost) ? &y->cost : &b->cost;
-	Buf s = {0};
-	config_short(&s, &y->c);
-	choice_reason(out,
-		      "a tie (within %.0f%%) with %s (%.1f us, %lld CTAs) goes to the fewer CTAs: "
-		      "the start of %lld CTAs (%.2f us) is at least %.0f%% of the %.2f us HBM "
-		      "takes, and the model's HBM time runs long on short rows",
-		      100 * TIE, s.s, y->cost.us, (long long)y->cost.ctas, (long long)n->ctas,
-		      n->dispatch_us, 100 * DISPATCH_NEAR, n->stream_us);
-	buf_free(&s);
+	return y;
 }
 
-/* Where better() gave the pick the rows tie over a config the model ranked ahead: the best such
- * candidate with more rows a CTA, named in a reason. */
-static void
-rows_tie_reason(Choice *out, const Cands *cs, const Cand *b)
+/* x lost to b through DISPATCH_NEAR: more CTAs near the dispatch bound */
+static int
+lost_dispatch(const Cand *x, const Cand *b)
 {
-	const Cand *y = NULL;
-	for (int i = 0; i < cs->n; i++) {
-		const Cand *x = &cs->v[i];
-		if (!b->c.persistent || b->c.grid > 0 || x->c.m_block <= b->c.m_block ||
-		    x->score >= b->score || x->score < b->score * (1 - TIE) ||
-		    structure_tie(&x->c, &b->c) || dispatch_tie(x, b))
-			continue;
-		if (!y || x->score < y->score)
-			y = x;
-	}
-	if (!y)
-		return;
+	return x->cost.ctas > b->cost.ctas && dispatch_tie(x, b);
+}
+
+/* x lost to b through the rows tie although the model ranked it ahead: more rows a CTA */
+static int
+lost_rows(const Cand *x, const Cand *b)
+{
+	return b->c.persistent && b->c.grid == 0 && x->c.m_block > b->c.m_block &&
+	       x->score < b->score && !dispatch_tie(x, b);
+}
+
+/* The reasons for a pick the ties decided: the best candidate each tie set aside, and the
+ * numbers behind it. */
+static void
+tie_reasons(Choice *out, const Cands *cs, const Cand *b)
+{
 	Buf s = {0};
-	config_short(&s, &y->c);
-	choice_reason(out,
-		      "a tie (within %.0f%%) with %s (%.1f us, %d rows a CTA) goes to the fewer "
-		      "rows a CTA: an SM takes its next CTA only once every row of the last one is "
-		      "stored",
-		      100 * TIE, s.s, y->cost.us, y->c.m_block);
-	buf_free(&s);
+	const Cand *y = tied_loser(cs, b, lost_dispatch);
+	if (y) {
+		const Cost *n = dispatch_near(&y->cost) ? &y->cost : &b->cost;
+		config_short(&s, &y->c);
+		choice_reason(
+		    out,
+		    "a tie (within %.0f%%) with %s (%.1f us, %lld CTAs) goes to the fewer "
+		    "CTAs: the start of %lld CTAs (%.2f us) is at least %.0f%% of the %.2f "
+		    "us HBM takes, and the model's HBM time runs long on short rows",
+		    100 * TIE, s.s, y->cost.us, (long long)y->cost.ctas, (long long)n->ctas,
+		    n->dispatch_us, 100 * DISPATCH_NEAR, n->stream_us);
+		buf_free(&s);
+	}
+	y = tied_loser(cs, b, lost_rows);
+	if (y) {
+		config_short(&s, &y->c);
+		choice_reason(
+		    out,
+		    "a tie (within %.0f%%) with %s (%.1f us, %d rows a CTA) goes to the "
+		    "fewer rows a CTA: an SM takes its next CTA only once every row of the "
+		    "last one is stored",
+		    100 * TIE, s.s, y->cost.us, y->c.m_block);
+		buf_free(&s);
+	}
 }
 
 static void
@@ -778,8 +786,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		      "resident per SM (%s-limited), %.2f waves%s; %s",
 		      c->m_block, (long long)mcap, (long long)o->ctas, o->ctas_per_sm, o->limit,
 		      o->waves, packed, vs(alt, sizeof alt, b, best_other(cs, b, K_MBLOCK)));
-	dispatch_tie_reason(out, cs, b);
-	rows_tie_reason(out, cs, b);
+	tie_reasons(out, cs, b);
 	if (!f->split_ok)
 		choice_reason(out, "split=1: not applicable, the kernel has %s",
 			      plan_no_split(k->plan));
