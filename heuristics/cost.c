@@ -126,8 +126,8 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	 * (bench/results/h200-2026-11-28-stash.md): the 24 sm_90 picks it moved 0.879x the time by
 	 * geomean, fused_linear_jsd's rows of 32000-131072 columns from 16-CTA clusters to 2-4
 	 * 0.74-0.77x; 4 slower by over 2%, up to 1.13x. For a grid of one wave too (16 rows in
-	 * 8-CTA clusters at 1 CTA an SM are 16 clusters where 14 to 15 fit: a second wave of two
-	 * rows), measured at the 10 sm_90 picks it moves, all few-row
+	 * 8-CTA clusters at 1 CTA an SM are 16 clusters where 14 to 15 fit: a second wave of one
+	 * or two rows), measured at the 10 sm_90 picks it moves, all few-row
 	 * (bench/results/h200-2026-11-29-gpc-one-wave.md): 0.836x by geomean, every one faster by
 	 * 12-25%. Counting clusters of 2 that way as well had moved 64-row picks off 2-CTA clusters
 	 * that the driver holds in one wave, 1.08-1.22x slower. */
