@@ -146,6 +146,13 @@ dispatch_tie(const Cand *a, const Cand *b)
 	return a->cost.ctas != b->cost.ctas && (dispatch_near(&a->cost) || dispatch_near(&b->cost));
 }
 
+/* Whether the rows tie (better()) ranks configs like c: persistent rows, a CTA a row block. */
+static int
+rows_tie(const Config *c)
+{
+	return c->persistent && c->grid == 0;
+}
+
 static int
 better(const Cand *a, const Cand *b)
 {
@@ -167,7 +174,7 @@ better(const Cand *a, const Cand *b)
 	 * sm_90 picks it moves (bench/results/h200-2026-11-29-rows-tie.md): 75 picks 0.987x the
 	 * time by geomean, 15 faster by 2-10%, 2 slower by 2.2-2.6%; the 76 batch-invariant ones
 	 * 0.989x, 18 faster, 1 slower (3.4%). */
-	if (a->c.persistent && a->c.grid == 0 && a->c.m_block != b->c.m_block)
+	if (rows_tie(&a->c) && a->c.m_block != b->c.m_block)
 		return a->c.m_block < b->c.m_block;
 	if (a->cost.regs != b->cost.regs)
 		return a->cost.regs < b->cost.regs;
@@ -670,8 +677,8 @@ lost_dispatch(const Cand *x, const Cand *b)
 static int
 lost_rows(const Cand *x, const Cand *b)
 {
-	return b->c.persistent && b->c.grid == 0 && x->c.m_block > b->c.m_block &&
-	       x->score < b->score && !dispatch_tie(x, b);
+	return rows_tie(&b->c) && x->c.m_block > b->c.m_block && x->score < b->score &&
+	       !dispatch_tie(x, b);
 }
 
 /* The reasons for a pick the ties decided: the best candidate each tie set aside, and the
