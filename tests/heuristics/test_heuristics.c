@@ -507,7 +507,10 @@ check_rejects(void **state)
 	static const struct {
 		const char *config, *err;
 	} bad[] = {
-	    {"num_warps=3", "num_warps=3: must be a power of two from 1 to 32"},
+	    {"num_warps=3,m_block=2",
+	     "num_warps=3 with m_block=2: a warp count that is not a power of two needs m_block=1 "
+	     "(one row a CTA)"},
+	    {"num_warps=3", "r_block=4096: must be a multiple of threads per row * vec = 96 * 8"},
 	    {"m_block=512", "m_block=512: threads per row"},
 	    {"vec=16", "vec=16: must be a power of two with vec*2 bytes <= 16 (at most 8)"},
 	    {"r_block=1000", "r_block=1000: must be a multiple of threads per row * vec"},
@@ -547,6 +550,20 @@ check_rejects(void **state)
 	Config ok = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0};
 	Diag d = {0};
 	assert_int_equal(check_both(&ok, k, &f, 2048, 4096, &t, &d), 0);
+	/* a warp count that is not a power of two: one row a CTA, whose vectors it may split evenly
+	 * (5120 columns of bf16 are 640 vectors of 8, 4 a thread of 5 warps) */
+	Config odd = ok;
+	assert_int_equal(config_parse("num_warps=5,r_block=5120", &odd, &d), 0);
+	assert_int_equal(check_both(&odd, k, &f, 2048, 5120, &t, &d), 0);
+	/* but not with sums over rows, whose combine splits the threads in powers of two */
+	Kernel *bk = load_kernel("rms_norm_backward");
+	Facts bf;
+	facts_compute(bk, TY_BF16, &bf);
+	assert_int_equal(check_both(&odd, bk, &bf, 2048, 5120, &t, &d), -1);
+	assert_non_null(strstr(d.msg, "num_warps=5: the sums over rows' combine splits a CTA's "
+				      "threads in powers of two"));
+	kernel_free(bk);
+	d = (Diag){0};
 	assert_int_equal(config_parse("warps=8", &ok, &d), -1);
 	/* config_parse takes evict 0 or 1 only; config_check still judges a Config built in code */
 	Config ev = {1, 4096, 1, 8, 8, 1, 2, 1, 0, 1, 0, 0, 0, 0, 0};
