@@ -533,10 +533,50 @@ drop_ws_colsums(Cands *cs, const Facts *f, int64_t N)
 	cs->n = n;
 }
 
-/* Every candidate at vector width vec (config_vec's, or the batch-invariant mode's). */
+/* A row the pick pads: a persistent row of one segment whose r_block, a multiple of its threads
+ * times vec, runs past N, so the lanes past it hold nothing. The byte model has no cost for idle
+ * lanes, so it ranks such a row as if every lane worked. Then the row is also offered to the
+ * counts of warps that are not powers of two over which its vectors split evenly, one row a CTA:
+ * 5120 bf16 columns, 640 vectors of 8, are 4 a thread of 5 warps (or 2 of 10), where 8 warps pad
+ * the row to 6144. Only there: where a power of two of warps already fits the row, an odd count
+ * is a different trade of threads for elements a thread, which the model does not rank well.
+ * Measured on an H200 (bench/results/h200-2026-11-29-odd-warps.md) at the 21 sm_90 picks that
+ * offering odd counts at every row moved: the 10 padded ones 0.960x the time by geomean, 4
+ * faster by 2-15% (layer_norm bf16 2048x7168 22.8 -> 19.4 us), none slower by over 0.7%; the 11
+ * that fit already 1.013x, 3 slower by 4-9% (welford bf16 16384x7168, 4 warps -> 7). */
+static void
+odd_warps(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+	  int vec)
+{
+	if (!cs->n || f->colsums || N % vec)
+		return;
+	const Cand *b = &cs->v[0];
+	for (int i = 1; i < cs->n; i++)
+		if (better(&cs->v[i], b))
+			b = &cs->v[i];
+	if (!b->c.persistent || config_segments(&b->c) > 1 || b->c.r_block <= N)
+		return;
+	for (int w = 3; w <= 32 && 32 * w <= t->max_threads_cta; w++) {
+		if (!(w & (w - 1)) || (N / vec) % (32 * w))
+			continue;
+		Config c = {.persistent = 1,
+			    .r_block = N,
+			    .m_block = 1,
+			    .num_warps = w,
+			    .vec = vec,
+			    .split = 1,
+			    .min_ctas = 1,
+			    .cluster = 1};
+		add(cs, k, f, &c, M, N, t);
+		add_grids(cs, k, f, &c, M, N, t);
+	}
+}
+
+/* Every candidate at vector width vec (config_vec's, or the batch-invariant mode's); odd: also
+ * odd_warps' (not in the batch-invariant mode, where they are not measured). */
 static void
 enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
-	  int64_t mcap, int vec)
+	  int64_t mcap, int vec, int odd)
 {
 	Cut cut[16];
 	int ncut = cuts(cut, f, M, t);
@@ -588,10 +628,12 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 	drop_kept_rows(cs);
 	drop_ws_colsums(cs, f, N);
 	drop_streamed_colsums(cs, f);
+	if (odd)
+		odd_warps(cs, k, f, M, N, t, vec);
 }
 
 /* The best candidate that differs from b in the knob, or NULL. */
-enum { K_MODE, K_WARPS, K_MBLOCK, K_SPLIT, K_CLUSTER, K_SMEM, K_GRID };
+enum { K_MODE, K_WARPS, K_MBLOCK, K_SPLIT, K_CLUSTER, K_SMEM, K_GRID, K_POW2 };
 static const Cand *
 best_other(const Cands *cs, const Cand *b, int knob)
 {
@@ -605,6 +647,7 @@ best_other(const Cands *cs, const Cand *b, int knob)
 		    : knob == K_SPLIT	? c->split != b->c.split
 		    : knob == K_CLUSTER ? c->cluster != b->c.cluster || c->coop != b->c.coop
 		    : knob == K_SMEM	? c->smem != b->c.smem
+		    : knob == K_POW2	? !(c->num_warps & (c->num_warps - 1))
 					: (c->grid > 0) != (b->c.grid > 0) ||
 					   c->dynamic != b->c.dynamic || c->ahead != b->c.ahead;
 		if (differs && (!best || better(&cs->v[i], best)))
@@ -783,6 +826,20 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	choice_reason(out, "num_warps=%d (%d threads per row, %d row(s) per CTA): %.1f us; %s",
 		      c->num_warps, tpr, c->m_block, o->us,
 		      vs(alt, sizeof alt, b, best_other(cs, b, K_WARPS)));
+	const Cand *p2 = best_other(cs, b, K_POW2);
+	if (p2 && (c->num_warps & (c->num_warps - 1))) {
+		Buf s = {0};
+		config_short(&s, &p2->c);
+		choice_reason(
+		    out,
+		    "odd warps: the best config over a power of two of warps, %s (%.1f "
+		    "us), pads the row to %lld columns, whose lanes past N=%lld the model "
+		    "does not cost; so the row was also offered to the counts of warps "
+		    "that split its %lld vectors of %d evenly",
+		    s.s, p2->cost.us, (long long)p2->c.r_block, (long long)N,
+		    (long long)(N / c->vec), c->vec);
+		buf_free(&s);
+	}
 	char packed[96] = "";
 	if (o->slots < (int64_t)t->sms * o->ctas_per_sm)
 		snprintf(packed, sizeof packed, " of %lld slots (whole clusters of %d, %s)",
@@ -1219,7 +1276,7 @@ rkc_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Targ
 {
 	int64_t mcap = m_cap(M, t);
 	Cands cs = {0};
-	enumerate(&cs, k, f, M, N, t, mcap, config_vec(k, f->dtype, N));
+	enumerate(&cs, k, f, M, N, t, mcap, config_vec(k, f->dtype, N), 1);
 	int n = ranked(&cs, k, f, M, N, t, mcap, NULL, out, max);
 	free(cs.v);
 	return n;
@@ -1230,7 +1287,7 @@ choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *
 {
 	int64_t mcap = m_cap(M, t);
 	Cands cs = {0};
-	enumerate(&cs, k, f, M, N, t, mcap, config_vec(k, f->dtype, N));
+	enumerate(&cs, k, f, M, N, t, mcap, config_vec(k, f->dtype, N), 1);
 	if (!cs.n) {
 		out->cfg = fallback(N, t, config_vec(k, f->dtype, N));
 		cost_model(f, &out->cfg, M, N, t, &out->cost);
@@ -1288,7 +1345,7 @@ invariant_ref(const Kernel *k, const Facts *f, int64_t N, const Target *t)
 {
 	int vec = rkc_invariant_vec(k, f->dtype, N);
 	Cands cs = {0};
-	enumerate(&cs, k, f, M_REF, N, t, m_cap(M_REF, t), vec);
+	enumerate(&cs, k, f, M_REF, N, t, m_cap(M_REF, t), vec, 0);
 	Config c = fallback(N, t, vec);
 	if (cs.n) {
 		const Cand *b = &cs.v[0];
@@ -1307,7 +1364,7 @@ static int
 invariant_cands(Cands *cs, const Config *ref, const Kernel *k, const Facts *f, int64_t M, int64_t N,
 		const Target *t, int *built, Diag *d)
 {
-	enumerate(cs, k, f, M, N, t, m_cap(M, t), ref->vec);
+	enumerate(cs, k, f, M, N, t, m_cap(M, t), ref->vec, 0);
 	int n = 0;
 	for (int i = 0; i < cs->n; i++)
 		if (same_order(&cs->v[i].c, ref))
