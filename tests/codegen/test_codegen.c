@@ -61,8 +61,8 @@ test_check(void **state)
 	} bad[] = {
 	    {"sm_120", "persistent=1,r_block=4096,m_block=1,num_warps=4,vec=8,split=1",
 	     "unsupported arch 'sm_120'", 4096},
-	    {"sm_90", "persistent=1,r_block=4096,m_block=1,num_warps=3,vec=8,split=1",
-	     "num_warps=3", 4096},
+	    {"sm_90", "persistent=1,r_block=4096,m_block=2,num_warps=3,vec=8,split=1",
+	     "num_warps=3 with m_block=2", 4096},
 	    {"sm_90", "persistent=1,r_block=4096,m_block=256,num_warps=4,vec=8,split=1",
 	     "m_block=256", 4096},
 	    {"sm_90", "persistent=1,r_block=4096,m_block=1,num_warps=4,vec=16,split=1", "vec=16",
