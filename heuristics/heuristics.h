@@ -204,8 +204,9 @@ colsum_layout(const Config *c, int ncolsum, int64_t N, ColsumLayout *l)
 /* The combine in a launch of `ctas` CTAs (codegen/lower_colsum.c, heuristics/cost.c, the policy's
  * reason): `slices` CTAs, each summing `rows` slots over its `vectors` consecutive (colsum, vector
  * of 4 columns) positions, `lanes` consecutive threads to as many positions of a row: the least
- * power of two that covers the slice, up to the CTA's threads; the rest of the CTA's threads, its
- * threads / lanes "row lanes", take the other rows. A warp reads rows of lanes*16 bytes (of 512
+ * power of two that covers the slice, up to the CTA's threads and dividing them (32 * 5 threads
+ * take at most 32 lanes); the rest of the CTA's threads, its threads / lanes "row lanes", take the
+ * other rows. A warp reads rows of lanes*16 bytes (of 512
  * from 32 lanes on). */
 typedef struct {
 	int64_t slices, rows, vectors, lanes;
@@ -217,7 +218,8 @@ colsum_slices(const ColsumLayout *l, const Config *c, int ncolsum, int64_t ctas,
 	s->rows = ctas * c->m_block;
 	s->vectors = ((int64_t)ncolsum * l->cols4 + s->slices - 1) / s->slices;
 	s->lanes = 1;
-	while (s->lanes < (int64_t)c->num_warps * 32 && s->lanes < s->vectors)
+	int64_t threads = (int64_t)c->num_warps * 32;
+	while (s->lanes < threads && s->lanes < s->vectors && threads % (2 * s->lanes) == 0)
 		s->lanes *= 2;
 }
 

@@ -548,7 +548,7 @@ static void
 odd_warps(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 	  int vec)
 {
-	if (!cs->n || f->colsums || N % vec)
+	if (!cs->n || f->colsums || N % vec) /* sums over rows: not measured */
 		return;
 	const Cand *b = &cs->v[0];
 	for (int i = 1; i < cs->n; i++)

@@ -33,18 +33,13 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 	int size = config_elem_size(k, dtype);
 	if (c->num_warps < 1 || c->num_warps > 32)
 		return diag(d, "num_warps=%d: must be from 1 to 32", c->num_warps);
-	/* a count that is not a power of two: a row spans the CTA's warps (sub-warp rows and the
-	 * sums over rows' combine split the CTA's threads in powers of two) */
+	/* a count that is not a power of two: a row spans the CTA's warps (sub-warp rows split a
+	 * warp's threads in powers of two) */
 	if (!pow2(c->num_warps) && c->m_block != 1)
 		return diag(d,
 			    "num_warps=%d with m_block=%d: a warp count that is not a power of two "
 			    "needs m_block=1 (one row a CTA)",
 			    c->num_warps, c->m_block);
-	if (!pow2(c->num_warps) && k->plan->ncolsum)
-		return diag(d,
-			    "num_warps=%d: the sums over rows' combine splits a CTA's threads in "
-			    "powers of two, so this kernel needs a power-of-two warp count",
-			    c->num_warps);
 	if (!pow2(c->m_block) || c->m_block > 32 * c->num_warps)
 		return diag(d,
 			    "m_block=%d: threads per row (32*num_warps/m_block) must be a power of "
