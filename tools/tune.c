@@ -7,13 +7,16 @@
 #include "tools/tools.h"
 
 #define MAX_TOP 256
+/* Candidates past the ranking's: helion2828's pick, the other fill, the other stash, odd warps. */
+#define MAX_EXTRA 4
 
 /* One candidate and what became of it. */
 typedef struct {
 	const Choice *ch;
 	const char *policy; /* whose pick (or ranking) it comes from, for the manifest */
 	int seed, helion;
-	char variant; /* 'f': the seed with its kept rows' other fill; 's': with the other stash */
+	char variant; /* 'f': the seed with its kept rows' other fill; 's': with the other stash;
+		       * 'o': over an odd count of warps */
 	enum { T_OK, T_UNCHECKED, T_FAIL, T_ERROR } status;
 	double us, copy_pct;
 	int regs, local_bytes;
@@ -38,7 +41,7 @@ by_time(const void *pa, const void *pb)
 
 /* A candidate's row in the table, rank its place by time; cand: its place in the rkc policy's
  * ranking ("h": helion2828's pick; added, "f": the seed with its kept rows' other fill, "s": the
- * seed with the other stash). */
+ * seed with the other stash, "o": the seed over an odd count of warps). */
 static void
 print_row(const Trial *tr, int rank, int c, int nrkc)
 {
@@ -69,13 +72,15 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 							: "<- the seed with smem=1")
 			   : tr->variant == 's' ? (tr->ch->cfg.stash ? "<- the seed with stash=1"
 								     : "<- the seed with stash=0")
+			   : tr->variant == 'o' ? "<- the seed over odd warps"
 						: "",
 			   tr->helion ? (tr->seed ? ", helion2828" : "<- helion2828") : "");
 	puts(line.s);
 	buf_free(&line);
 }
 
-/* The row as rkc tune --json prints it: rank null where the table has '-', cand "h" or "f". */
+/* The row as rkc tune --json prints it: rank null where the table has '-', cand "h", "f", "s"
+ * or "o". */
 static void
 print_row_json(const Trial *tr, int rank, int c, int nrkc)
 {
@@ -87,6 +92,7 @@ print_row_json(const Trial *tr, int rank, int c, int nrkc)
 		      c < nrkc ? json_integer(c + 1)
 			       : json_string(tr->variant == 's'	  ? "s"
 					     : tr->variant == 'f' ? "f"
+					     : tr->variant == 'o' ? "o"
 								  : "h"),
 		      "config", cfg.s, "policy", tr->policy, "model_us", tr->ch->cost.us, "status",
 		      status_names[tr->status], "seed", tr->seed, "helion", tr->helion);
@@ -160,16 +166,44 @@ print_summary_json(const Point *p, const Trial *seed, const Trial *h, const Tria
 	tool_put_json(o);
 }
 
+/* The seed over an odd count of warps, one row a CTA, where its row is persistent in one segment
+ * and such a count splits the row's vectors evenly: the count nearest the seed's warps a row (by
+ * ratio, the smaller on a tie), forced over the seed as --config would be. The policy offers odd
+ * counts only where every power of two pads the row (docs/heuristics.md, "odd warps"); tune
+ * times the nearest one wherever it applies. 0 with *o set, or -1 where none applies. */
+static int
+odd_variant(const Config *seed, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+	    const Target *t, Config *o)
+{
+	if (!seed->persistent || config_segments(seed) > 1 || N % seed->vec ||
+	    (seed->num_warps & (seed->num_warps - 1))) /* the seed's count is odd already */
+		return -1;
+	double want = config_tpr(seed) > 32 ? config_tpr(seed) / 32.0 : 1.0;
+	int best = 0;
+	for (int w = 3; w <= 32 && 32 * w <= t->max_threads_cta; w++)
+		if ((w & (w - 1)) && (N / seed->vec) % (32 * w) == 0 &&
+		    (!best || fabs(log(w / want)) < fabs(log(best / want)) - 1e-9))
+			best = w;
+	if (!best)
+		return -1;
+	char forced[96];
+	snprintf(forced, sizeof forced, "num_warps=%d,m_block=1,r_block=%lld", best, (long long)N);
+	*o = *seed;
+	return config_force(o, forced, k, f, M, N, t, POLICY_RKC, NULL);
+}
+
 /* The candidates: the rkc ranking (*nrkc of them, the seed first; in the batch-invariant mode
  * its ranking of the configs that keep the row's order), then helion2828's pick unless the
  * ranking holds it (*helion is its index), then, where the seed keeps rows on chip, the seed
  * with them filled the other way (smem=1 for 2 and 2 for 1: the policy ranks no fill, it sets
  * one on its pick; *fill is its index, else -1) and, where the kernel has a stash, the seed with
- * the other stash where it fits (the policy ranks no stash either; *stash is its index, else -1).
- * Returns how many, or -1 with d set. */
+ * the other stash where it fits (the policy ranks no stash either; *stash is its index, else -1)
+ * and, outside the batch-invariant mode, the seed over an odd count of warps (odd_variant; *odd
+ * is its index, else -1). Returns how many, or -1 with d set. */
 static int
 candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill, int *stash,
-	   const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t, Diag *d)
+	   int *odd, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+	   Diag *d)
 {
 	int n = invariant ? rkc_invariant_candidates(k, f, M, N, t, cs, top, d)
 			  : rkc_candidates(k, f, M, N, t, cs, top);
@@ -199,6 +233,11 @@ candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill
 			cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
 			*stash = n++;
 		}
+	}
+	*odd = -1;
+	if (!invariant && !odd_variant(&cs[0].cfg, k, f, M, N, t, &cs[n].cfg)) {
+		cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
+		*odd = n++;
 	}
 	return n;
 }
@@ -234,12 +273,12 @@ tune_run(const Args *a)
 	Diag d = {0};
 	Facts f;
 	Target t;
-	Choice *cs = calloc((size_t)top + 4, sizeof *cs);
-	Trial *ts = calloc((size_t)top + 4, sizeof *ts);
-	Trial **order = calloc((size_t)top + 4, sizeof *order);
+	Choice *cs = calloc((size_t)top + MAX_EXTRA, sizeof *cs);
+	Trial *ts = calloc((size_t)top + MAX_EXTRA, sizeof *ts);
+	Trial **order = calloc((size_t)top + MAX_EXTRA, sizeof *order);
 	char *in_json = NULL, *tol_json = NULL;
 	Gpu *g = NULL;
-	int status = 1, n = 0, nrkc = 0, helion = 0, fill = -1, stash = -1;
+	int status = 1, n = 0, nrkc = 0, helion = 0, fill = -1, stash = -1, odd = -1;
 	/* the pipeline's facts and target, then the candidates it compiles one by one */
 	rq.k = k;
 	Result base;
@@ -248,8 +287,8 @@ tune_run(const Args *a)
 	t = base.target;
 	rkc_result_free(&base);
 	if (failed ||
-	    (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, &fill, &stash, k, &f, M, N,
-			    &t, &d)) < 0 ||
+	    (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, &fill, &stash, &odd, k, &f,
+			    M, N, &t, &d)) < 0 ||
 	    !(in_json = tool_read_data(NULL, "inputs.json", &ro.inputs_file, &d)) ||
 	    !(tol_json = tool_read_data(NULL, "tolerances.json", &ro.tol_file, &d)) ||
 	    !(g = gpu_open(&d)))
@@ -262,7 +301,7 @@ tune_run(const Args *a)
 	if (!json) {
 		printf("device: %s\n", gpu_describe(g));
 		printf("%s %s %lldx%lld: %d candidates: the rkc policy's first %d by its "
-		       "ranking%s%s%s\n",
+		       "ranking%s%s%s%s\n",
 		       k->name, dtype_s, (long long)M, (long long)N, n, nrkc,
 		       helion == nrkc ? ", then helion2828's pick"
 				      : " (helion2828's pick among them)",
@@ -271,7 +310,8 @@ tune_run(const Args *a)
 						: ", then the seed with smem=1",
 		       stash < 0	     ? ""
 		       : cs[stash].cfg.stash ? ", then the seed with stash=1"
-					     : ", then the seed with stash=0");
+					     : ", then the seed with stash=0",
+		       odd < 0 ? "" : ", then the seed over odd warps");
 	}
 	fflush(stdout);
 
@@ -280,7 +320,7 @@ tune_run(const Args *a)
 		tr->ch = &cs[i];
 		tr->seed = i == 0;
 		tr->helion = i == helion;
-		tr->variant = i == fill ? 'f' : i == stash ? 's' : 0;
+		tr->variant = i == fill ? 'f' : i == stash ? 's' : i == odd ? 'o' : 0;
 		int rkc = i < nrkc || tr->variant;
 		tr->policy = rkc ? "rkc" : "helion2828";
 		order[i] = tr;
@@ -384,13 +424,16 @@ const Cmd cmd_tune = {
 	    {"--json", NULL, "a JSON object a line: each candidate's row, then the TUNE line's", 0},
 	    {0},
 	},
-    .about = "Compiles and times the rkc policy's first N candidates in its own ranking (the "
-	     "first is its pick,\nthe seed), the helion2828 policy's pick and, where the seed "
-	     "keeps rows on chip, the seed\nwith the other fill (smem=1 or 2) and, where the "
-	     "kernel has a stash, the other stash\n(stash=0 or 1); checks each against the "
-	     "reference and "
-	     "prints them fastest first, then a TUNE\nline with the seed's time over the best "
-	     "one's. Exit 0 when the seed and at least one candidate\nran and passed, 1 otherwise "
-	     "(docs/tune.md).\n",
+    .about =
+	"Compiles and times the rkc policy's first N candidates in its own ranking (the "
+	"first is its pick,\nthe seed), the helion2828 policy's pick and, where the seed "
+	"keeps rows on chip, the seed\nwith the other fill (smem=1 or 2) and, where the "
+	"kernel has a stash, the other stash\n(stash=0 or 1), and, where an odd count of warps "
+	"splits its persistent row evenly,\nthe seed over the nearest such count; checks each "
+	"against the "
+	"reference and "
+	"prints them fastest first, then a TUNE\nline with the seed's time over the best "
+	"one's. Exit 0 when the seed and at least one candidate\nran and passed, 1 otherwise "
+	"(docs/tune.md).\n",
     .run = tune_run,
 };

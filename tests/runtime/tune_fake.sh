@@ -33,6 +33,14 @@ expect 0 ", then the seed with smem=2, then the seed with stash=0" "   f  L8192 
 	tune testdata/kernels/gated_rmsnorm.rk --shape 32x262144 --dtype bf16 --top 1 --no-check \
 	--copy-gbps 3000
 
+# A persistent seed whose row an odd count of warps splits evenly: the seed over the nearest such
+# count added (7168 bf16 columns, 896 vectors: 7 warps, nearest the seed's 4), marked.
+expect 0 ", then the seed over odd warps" "   o  P r7168 m1 w7 v8" "<- the seed over odd warps" -- \
+	tune testdata/kernels/welford.rk --shape 16384x7168 --dtype bf16 --top 1 --no-check \
+	--copy-gbps 3000
+expect 0 '"cand":"o"' -- tune testdata/kernels/welford.rk --shape 16384x7168 --dtype bf16 --top 1 \
+	--no-check --copy-gbps 3000 --json
+
 # Checked: the no-op launch leaves every output unwritten, so no candidate may be the best.
 expect 1 "wrong results, not a candidate" "FAIL      <- seed (rkc)" \
 	"no candidate ran and passed its check" "seed_rank=0 candidates=2 copy_gbps=3000 seed_status=FAIL" \
