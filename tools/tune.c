@@ -424,16 +424,13 @@ const Cmd cmd_tune = {
 	    {"--json", NULL, "a JSON object a line: each candidate's row, then the TUNE line's", 0},
 	    {0},
 	},
-    .about =
-	"Compiles and times the rkc policy's first N candidates in its own ranking (the "
-	"first is its pick,\nthe seed), the helion2828 policy's pick and, where the seed "
-	"keeps rows on chip, the seed\nwith the other fill (smem=1 or 2) and, where the "
-	"kernel has a stash, the other stash\n(stash=0 or 1), and, where an odd count of warps "
-	"splits its persistent row evenly,\nthe seed over the nearest such count; checks each "
-	"against the "
-	"reference and "
-	"prints them fastest first, then a TUNE\nline with the seed's time over the best "
-	"one's. Exit 0 when the seed and at least one candidate\nran and passed, 1 otherwise "
-	"(docs/tune.md).\n",
+    .about = "Compiles and times the rkc policy's first N candidates in its own ranking (the "
+	     "first is its pick,\nthe seed), the helion2828 policy's pick and, where the seed "
+	     "keeps rows on chip, the seed\nwith the other fill (smem=1 or 2) and, where the "
+	     "kernel has a stash, the other stash\n(stash=0 or 1), and, where an odd count of "
+	     "warps splits its persistent row evenly,\nthe seed over the nearest such count; "
+	     "checks each against the reference and prints them\nfastest first, then a TUNE line "
+	     "with the seed's time over the best one's. Exit 0 when the\nseed and at least one "
+	     "candidate ran and passed, 1 otherwise (docs/tune.md).\n",
     .run = tune_run,
 };
