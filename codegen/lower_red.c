@@ -333,10 +333,10 @@ red_lanes(Lower *L, Red *rs, int n, int w)
  * butterfly pays where a merge costs more than a shuffle: Chan's (a reciprocal and nine other
  * operations) and the online max-sum's (two exps); a sum, max or min costs one operation and
  * keeps the order's shorter latency. A count of warps that is not a power of two merges in warp
- * order. Every thread of every warp of the row runs the merges: with
- * 16 warps a row, welford's 15 merges were about half a row's instructions (ncu, welford bf16
- * 16384x7168), and the butterfly runs it 0.955x the time. From 8 warps: at 4 it saves one merge
- * for more shuffles, and ran 0.997-1.012x the time (bench/results/h100-2026-11-24-tree.md).
+ * order. Every thread of every warp of the row runs the merges: with 16 warps a row, welford's 15
+ * merges were about half a row's instructions (ncu, welford bf16 16384x7168), and the butterfly
+ * runs it 0.955x the time. From 8 warps: at 4 it saves one merge for more shuffles, and ran
+ * 0.997-1.012x the time (bench/results/h100-2026-11-24-tree.md).
  */
 #define TREE_MIN_WARPS 8
 

@@ -206,8 +206,7 @@ colsum_layout(const Config *c, int ncolsum, int64_t N, ColsumLayout *l)
  * of 4 columns) positions, `lanes` consecutive threads to as many positions of a row: the least
  * power of two that covers the slice, up to the CTA's threads and dividing them (32 * 5 threads
  * take at most 32 lanes); the rest of the CTA's threads, its threads / lanes "row lanes", take the
- * other rows. A warp reads rows of lanes*16 bytes (of 512
- * from 32 lanes on). */
+ * other rows. A warp reads rows of lanes*16 bytes (of 512 from 32 lanes on). */
 typedef struct {
 	int64_t slices, rows, vectors, lanes;
 } ColsumSlices;
