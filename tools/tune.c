@@ -169,8 +169,9 @@ print_summary_json(const Point *p, const Trial *seed, const Trial *h, const Tria
 /* The seed over an odd count of warps, one row a CTA, where its row is persistent in one segment
  * and such a count splits the row's vectors evenly: the count nearest the seed's warps a row (by
  * ratio, the smaller on a tie), forced over the seed as --config would be. The policy offers odd
- * counts only where every power of two pads the row (docs/heuristics.md, "odd warps"); tune
- * times the nearest one wherever it applies. 0 with *o set, or -1 where none applies. */
+ * counts only where its best power-of-two config pads the row (docs/heuristics.md, "odd
+ * warps"); tune times the nearest one wherever it applies. 0 with *o set, or -1 where none
+ * applies. */
 static int
 odd_variant(const Config *seed, const Kernel *k, const Facts *f, int64_t M, int64_t N,
 	    const Target *t, Config *o)
@@ -236,8 +237,13 @@ candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill
 	}
 	*odd = -1;
 	if (!invariant && !odd_variant(&cs[0].cfg, k, f, M, N, t, &cs[n].cfg)) {
-		cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
-		*odd = n++;
+		int i = 0;
+		while (i < n && !config_equal(&cs[i].cfg, &cs[n].cfg))
+			i++;
+		if (i == n) { /* not in the ranking already */
+			cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
+			*odd = n++;
+		}
 	}
 	return n;
 }

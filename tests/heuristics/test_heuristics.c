@@ -555,9 +555,9 @@ check_rejects(void **state)
 	Config odd = ok;
 	assert_int_equal(config_parse("num_warps=5,r_block=5120", &odd, &d), 0);
 	assert_int_equal(check_both(&odd, k, &f, 2048, 5120, &t, &d), 0);
-	/* sums over rows: the combine's lanes divide the CTA's threads (32 of 160 for a slice of
-	 * 320 vectors, where 160 threads of a power of two would take 256), so its row lanes are
-	 * whole (5) */
+	/* sums over rows: the combine's lanes divide the CTA's threads, so its row lanes are whole
+	 * (a slice of 320 vectors: a CTA of 160 threads takes 32 lanes and 5 row lanes, one of 256
+	 * threads 256 lanes) */
 	ColsumLayout cl;
 	ColsumSlices sl;
 	odd.grid = 16;
