@@ -11,7 +11,8 @@
  *                                              with as many CTA and cluster barriers as the
  *                                              same compile without
  *   ptx_suite golden FILE...                   every point of each golden file, for its arch
- *   ptx_suite sweep [--widths N,...] ARCH...   the model against ptxas (docs/regmodel.md) */
+ *   ptx_suite sweep [--widths N,...] [--warps W,...] ARCH...
+ *                                              the model against ptxas (docs/regmodel.md) */
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -176,6 +177,25 @@ read_golden(const char *file)
  * (the held-out check in docs/regmodel.md). */
 static int64_t widths[16] = {896, 4096, 16384, 50257};
 static int nwidths = 4;
+/* The sweep's warp counts: by default the powers of two from 2 to 32; --warps gives others (a
+ * count that is not a power of two takes one row a CTA only). */
+static int64_t warps[32] = {2, 4, 8, 16, 32};
+static int nwarps = 5;
+
+/* A comma-separated list of integers from 1 to max into v (at most cap of them); -1 where it is
+ * not one. */
+static int
+read_list(const char *s, int64_t *v, int cap, int64_t max, int *n)
+{
+	*n = 0;
+	for (char *end; *s && *n < cap; s = end + (*end == ',')) {
+		v[*n] = strtoll(s, &end, 10);
+		if (end == s || v[*n] < 1 || v[*n] > max)
+			return -1;
+		++*n;
+	}
+	return *n ? 0 : -1;
+}
 
 /* The rows of every sweep point: enough for a grid of any size to fill the GPU. */
 #define SWEEP_M 4096
@@ -210,8 +230,9 @@ read_sweep(const char *arch)
 	for (int ki = 0; ki < nnames; ki++)
 		for (int dt = 0; dt < 2; dt++)
 			for (int wi = 0; wi < nwidths; wi++)
-				for (int nw = 2; nw <= 32; nw *= 2)
+				for (int wj = 0; wj < nwarps; wj++)
 					for (int kind = 0; kind < 7; kind++) {
+						int nw = (int)warps[wj];
 						Kernel *k = kernel_named(names[ki]);
 						Type dtype = dt ? TY_F32 : TY_BF16;
 						int64_t N = widths[wi];
@@ -220,8 +241,8 @@ read_sweep(const char *arch)
 							    .split = 1,
 							    .min_ctas = 1};
 						g.vec = config_vec(k, dtype, N);
-						if (kind >= 4 &&
-						    ((N != widths[0] && N > SHORT_N) || nw < 4))
+						if (kind >= 4 && ((N != widths[0] && N > SHORT_N) ||
+								  nw < 4 || (nw & (nw - 1))))
 							continue;
 						if (kind == 6 && N > SHORT_N)
 							continue;
@@ -401,7 +422,8 @@ main(int argc, char **argv)
 {
 	if (argc < 3) {
 		fputs("usage: ptx_suite forced|cap [--arch ARCH] LIST | regions LIST |\n"
-		      "       ptx_suite golden FILE... | sweep [--widths N,...] ARCH...\n",
+		      "       ptx_suite golden FILE... | sweep [--widths N,...] [--warps W,...] "
+		      "ARCH...\n",
 		      stderr);
 		return 2;
 	}
@@ -413,16 +435,14 @@ main(int argc, char **argv)
 	}
 	int sweep = !strcmp(argv[1], "sweep"), cap_mode = !strcmp(argv[1], "cap");
 	for (int i = 2; i < argc; i++) {
-		if (sweep && !strcmp(argv[i], "--widths") && i + 1 < argc) {
-			nwidths = 0;
-			for (char *w = argv[++i], *end; *w && nwidths < 16;
-			     w = end + (*end == ',')) {
-				widths[nwidths] = strtoll(w, &end, 10);
-				if (end == w || widths[nwidths] < 1) {
-					fprintf(stderr, "ptx_suite: bad --widths %s\n", argv[i]);
-					return 2;
-				}
-				nwidths++;
+		if (sweep && (!strcmp(argv[i], "--widths") || !strcmp(argv[i], "--warps")) &&
+		    i + 1 < argc) {
+			int w = !strcmp(argv[i], "--warps");
+			if (read_list(argv[++i], w ? warps : widths, w ? 32 : 16,
+				      w ? 32 : INT64_MAX, w ? &nwarps : &nwidths)) {
+				fprintf(stderr, "ptx_suite: bad %s %s\n",
+					w ? "--warps" : "--widths", argv[i]);
+				return 2;
 			}
 			continue;
 		}
