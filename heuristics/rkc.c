@@ -538,8 +538,8 @@ drop_ws_colsums(Cands *cs, const Facts *f, int64_t N)
  * lanes, so it ranks such a row as if every lane worked. Then the row is also offered to the
  * counts of warps that are not powers of two over which its vectors split evenly, one row a CTA:
  * 5120 bf16 columns, 640 vectors of 8, are 4 a thread of 5 warps (or 2 of 10), where 8 warps pad
- * the row to 6144. Only there: where a power of two of warps already fits the row, an odd count
- * is a different trade of threads for elements a thread, which the model does not rank well.
+ * the row to 6144. Only there: where the pick already fits the row, an odd count is a different
+ * trade of threads for elements a thread, which the model does not rank well.
  * Measured on an H200 (bench/results/h200-2026-11-29-odd-warps.md) at the 21 sm_90 picks that
  * offering odd counts at every row moved: the 10 padded ones 0.960x the time by geomean, 4
  * faster by 2-15% (layer_norm bf16 2048x7168 22.8 -> 19.4 us), none slower by over 0.7%; the 11
