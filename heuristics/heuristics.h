@@ -230,6 +230,15 @@ config_cooperative(const Config *c, int colsums)
 	return c->coop || (colsums > 0 && c->grid > 0);
 }
 
+/* Whether w warps, not a power of two, split a row of N columns evenly into vectors of vec: one
+ * row a CTA of 32 * w threads, each with as many vectors (the policy's odd_warps, rkc tune's
+ * cand o). */
+static inline int
+config_odd_fit(int64_t N, int vec, int w)
+{
+	return (w & (w - 1)) && N % vec == 0 && (N / vec) % (32 * w) == 0;
+}
+
 static inline int
 config_tpr(const Config *c)
 {

@@ -548,7 +548,7 @@ static void
 odd_warps(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 	  int vec)
 {
-	if (!cs->n || f->colsums || N % vec) /* sums over rows: not measured */
+	if (!cs->n || f->colsums) /* sums over rows: not measured */
 		return;
 	const Cand *b = &cs->v[0];
 	for (int i = 1; i < cs->n; i++)
@@ -557,7 +557,7 @@ odd_warps(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 	if (!b->c.persistent || config_segments(&b->c) > 1 || b->c.r_block <= N)
 		return;
 	for (int w = 3; w <= 32 && 32 * w <= t->max_threads_cta; w++) {
-		if (!(w & (w - 1)) || (N / vec) % (32 * w))
+		if (!config_odd_fit(N, vec, w))
 			continue;
 		Config c = {.persistent = 1,
 			    .r_block = N,

@@ -176,13 +176,13 @@ static int
 odd_variant(const Config *seed, const Kernel *k, const Facts *f, int64_t M, int64_t N,
 	    const Target *t, Config *o)
 {
-	if (!seed->persistent || config_segments(seed) > 1 || N % seed->vec ||
+	if (!seed->persistent || config_segments(seed) > 1 ||
 	    (seed->num_warps & (seed->num_warps - 1))) /* the seed's count is odd already */
 		return -1;
 	double want = config_tpr(seed) > 32 ? config_tpr(seed) / 32.0 : 1.0;
 	int best = 0;
 	for (int w = 3; w <= 32 && 32 * w <= t->max_threads_cta; w++)
-		if ((w & (w - 1)) && (N / seed->vec) % (32 * w) == 0 &&
+		if (config_odd_fit(N, seed->vec, w) &&
 		    (!best || fabs(log(w / want)) < fabs(log(best / want)) - 1e-9))
 			best = w;
 	if (!best)
