@@ -533,6 +533,17 @@ drop_ws_colsums(Cands *cs, const Facts *f, int64_t N)
 	cs->n = n;
 }
 
+/* The best of cs's candidates (cs->n > 0), as better() ranks them. */
+static const Cand *
+best_cand(const Cands *cs)
+{
+	const Cand *b = &cs->v[0];
+	for (int i = 1; i < cs->n; i++)
+		if (better(&cs->v[i], b))
+			b = &cs->v[i];
+	return b;
+}
+
 /* A row the pick pads: a persistent row of one segment whose r_block, a multiple of its threads
  * times vec, runs past N, so the lanes past it hold nothing. The byte model has no cost for idle
  * lanes, so it ranks such a row as if every lane worked. Then the row is also offered to the
@@ -550,10 +561,7 @@ odd_warps(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 {
 	if (!cs->n || f->colsums) /* sums over rows: not measured */
 		return;
-	const Cand *b = &cs->v[0];
-	for (int i = 1; i < cs->n; i++)
-		if (better(&cs->v[i], b))
-			b = &cs->v[i];
+	const Cand *b = best_cand(cs);
 	if (!b->c.persistent || config_segments(&b->c) > 1 || b->c.r_block <= N)
 		return;
 	for (int w = 3; w <= 32 && 32 * w <= t->max_threads_cta; w++) {
@@ -1347,13 +1355,8 @@ invariant_ref(const Kernel *k, const Facts *f, int64_t N, const Target *t)
 	Cands cs = {0};
 	enumerate(&cs, k, f, M_REF, N, t, m_cap(M_REF, t), vec, 0);
 	Config c = fallback(N, t, vec);
-	if (cs.n) {
-		const Cand *b = &cs.v[0];
-		for (int i = 1; i < cs.n; i++)
-			if (better(&cs.v[i], b))
-				b = &cs.v[i];
-		c = b->c;
-	}
+	if (cs.n)
+		c = best_cand(&cs)->c;
 	free(cs.v);
 	return c;
 }
