@@ -1,5 +1,6 @@
 /* Emulation: the kernel lowered for the host, JIT-compiled, and run as a grid of CPU threads. */
 #include <float.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <math.h>
 #include <pthread.h>
@@ -120,22 +121,43 @@ emu_mapa(void *p, int rank)
 	return self->cl->cta[rank].smem + ((unsigned char *)p - self->cta->smem);
 }
 
+/* The first access at an address its alignment does not divide (a GPU faults on it). */
+static struct {
+	int hit;
+	uint64_t addr, align;
+} misaligned;
+
+static void
+emu_misaligned(uint64_t addr, uint64_t align)
+{
+	if (!__atomic_exchange_n(&misaligned.hit, 1, __ATOMIC_SEQ_CST)) {
+		misaligned.addr = addr;
+		misaligned.align = align;
+	}
+}
+
 /* cp.async: the copy happens at once, so waiting for it does nothing. */
 static void
 emu_cp_async_4(void *dst, const void *src)
 {
+	if (((uintptr_t)dst | (uintptr_t)src) % 4)
+		emu_misaligned((uintptr_t)dst % 4 ? (uintptr_t)dst : (uintptr_t)src, 4);
 	memcpy(dst, src, 4);
 }
 
 static void
 emu_cp_async_8(void *dst, const void *src)
 {
+	if (((uintptr_t)dst | (uintptr_t)src) % 8)
+		emu_misaligned((uintptr_t)dst % 8 ? (uintptr_t)dst : (uintptr_t)src, 8);
 	memcpy(dst, src, 8);
 }
 
 static void
 emu_cp_async_16(void *dst, const void *src)
 {
+	if (((uintptr_t)dst | (uintptr_t)src) % 16)
+		emu_misaligned((uintptr_t)dst % 16 ? (uintptr_t)dst : (uintptr_t)src, 16);
 	memcpy(dst, src, 16);
 }
 
@@ -328,6 +350,7 @@ static const struct {
     {"emu.sqrt.approx.f", (void *)emu_sqrt},
     {"emu.rcp.approx.ftz.f", (void *)emu_rcp},
     {"emu.div.approx.f", (void *)emu_div},
+    {"emu.misaligned", (void *)emu_misaligned},
 };
 #define NHOST (sizeof host_fns / sizeof host_fns[0])
 
@@ -477,6 +500,60 @@ launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag
 	return rc;
 }
 
+/* Every load, store and atomic whose alignment is over 1 first checks its address against it
+ * (emu.align.check, inlined; O3 drops the checks it proves): the x86 back end runs a misaligned
+ * access where the GPU faults on it, so the emulator reports it instead. */
+static void
+check_alignment(LLVMContextRef cx, LLVMModuleRef mod)
+{
+	LLVMTypeRef i64 = LLVMInt64TypeInContext(cx), vt = LLVMVoidTypeInContext(cx);
+	LLVMTypeRef at[2] = {i64, i64};
+	LLVMTypeRef ft = LLVMFunctionType(vt, at, 2, 0);
+	LLVMValueRef bad = LLVMAddFunction(mod, "emu.misaligned", ft);
+	LLVMValueRef chk = LLVMAddFunction(mod, "emu.align.check", ft);
+	LLVMSetLinkage(chk, LLVMInternalLinkage);
+	unsigned inl = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+	LLVMAddAttributeAtIndex(chk, LLVMAttributeFunctionIndex,
+				LLVMCreateEnumAttribute(cx, inl, 0));
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(cx);
+	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(cx, chk, "");
+	LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(cx, chk, "fail");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(cx, chk, "done");
+	LLVMPositionBuilderAtEnd(b, entry);
+	LLVMValueRef a = LLVMGetParam(chk, 0), al = LLVMGetParam(chk, 1);
+	LLVMValueRef low = LLVMBuildAnd(b, a, LLVMBuildSub(b, al, LLVMConstInt(i64, 1, 0), ""), "");
+	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, low, LLVMConstInt(i64, 0, 0), ""), fail,
+			done);
+	LLVMPositionBuilderAtEnd(b, fail);
+	LLVMValueRef args[2] = {a, al};
+	LLVMBuildCall2(b, ft, bad, args, 2, "");
+	LLVMBuildBr(b, done);
+	LLVMPositionBuilderAtEnd(b, done);
+	LLVMBuildRetVoid(b);
+	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+		if (f == chk)
+			continue;
+		for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+		     bb = LLVMGetNextBasicBlock(bb))
+			for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in;
+			     in = LLVMGetNextInstruction(in)) {
+				LLVMOpcode op = LLVMGetInstructionOpcode(in);
+				int ptr = op == LLVMStore ? 1 : 0;
+				if ((op != LLVMLoad && op != LLVMStore && op != LLVMAtomicRMW &&
+				     op != LLVMAtomicCmpXchg) ||
+				    LLVMGetAlignment(in) <= 1)
+					continue;
+				LLVMPositionBuilderBefore(b, in);
+				LLVMValueRef ca[2] = {
+				    LLVMBuildPtrToInt(b, LLVMGetOperand(in, (unsigned)ptr), i64,
+						      ""),
+				    LLVMConstInt(i64, LLVMGetAlignment(in), 0)};
+				LLVMBuildCall2(b, ft, chk, ca, 2, "");
+			}
+	}
+	LLVMDisposeBuilder(b);
+}
+
 int
 codegen_emulate(const Kernel *k, const Compile *c, void **args, Diag *d)
 {
@@ -529,6 +606,7 @@ codegen_emulate(const Kernel *k, const Compile *c, void **args, Diag *d)
 		goto out;
 	}
 	LLVMDisposeMessage(err);
+	check_alignment(cx, mod);
 	/* the GPU path runs O3 too: undefined behaviour it would exploit shows up here as well */
 	LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
 	e = LLVMRunPasses(mod, "default<O3>", NULL, opts);
@@ -552,7 +630,14 @@ codegen_emulate(const Kernel *k, const Compile *c, void **args, Diag *d)
 	}
 	void (*fn)(void **);
 	memcpy(&fn, &(uintptr_t){(uintptr_t)addr}, sizeof fn);
+	misaligned.hit = 0;
 	rc = launch(fn, k, c, args, d);
+	if (rc == 0 && misaligned.hit)
+		rc = diag(
+		    d,
+		    "emulator: an access at 0x%llx that its alignment %llu does not divide (a GPU "
+		    "faults on it)",
+		    (unsigned long long)misaligned.addr, (unsigned long long)misaligned.align);
 out:
 	LLVMOrcDisposeThreadSafeContext(tsc);
 	LLVMOrcDisposeLLJIT(jit);

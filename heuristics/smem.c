@@ -41,7 +41,9 @@ smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, in
 	    int64_t *row_bytes)
 {
 	const Plan *p = k->plan;
-	s->red_bytes = (config_tpr(c) > 32 ? p->nred * c->num_warps * 4 : 0) +
+	/* the warps' partials, then a dynamic grid's 16-byte hand-off word (lower_sched.c), which
+	 * an 8-byte access reads: the partials round up to 8 bytes (odd warp counts) */
+	s->red_bytes = (config_tpr(c) > 32 ? (p->nred * c->num_warps * 4 + 7) / 8 * 8 : 0) +
 		       (c->grid > 0 && c->dynamic ? 16 : 0);
 	s->cluster_bytes = c->cluster > 1 ? p->nred * c->m_block * 4 : 0;
 	s->dyn_bytes = 0;
