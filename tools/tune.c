@@ -7,8 +7,11 @@
 #include "tools/tools.h"
 
 #define MAX_TOP 256
-/* Candidates past the ranking's: helion2828's pick, the other fill, the other stash, odd warps. */
-#define MAX_EXTRA 4
+/* Candidates past the ranking's: helion2828's pick, the other fill, the other stash, odd warps,
+ * the row over clusters of 2 and 4 CTAs. */
+#define MAX_EXTRA 6
+/* The cluster sizes cand c tries (cluster_variant). */
+static const int variant_clusters[] = {2, 4};
 
 /* One candidate and what became of it. */
 typedef struct {
@@ -16,7 +19,7 @@ typedef struct {
 	const char *policy; /* whose pick (or ranking) it comes from, for the manifest */
 	int seed, helion;
 	char variant; /* 'f': the seed with its kept rows' other fill; 's': with the other stash;
-		       * 'o': over an odd count of warps */
+		       * 'o': over an odd count of warps; 'c': over a cluster */
 	enum { T_OK, T_UNCHECKED, T_FAIL, T_ERROR } status;
 	double us, copy_pct;
 	int regs, local_bytes;
@@ -41,7 +44,8 @@ by_time(const void *pa, const void *pb)
 
 /* A candidate's row in the table, rank its place by time; cand: its place in the rkc policy's
  * ranking ("h": helion2828's pick; added, "f": the seed with its kept rows' other fill, "s": the
- * seed with the other stash, "o": the seed over an odd count of warps). */
+ * seed with the other stash, "o": the seed over an odd count of warps, "c": the seed's row over
+ * a cluster). */
 static void
 print_row(const Trial *tr, int rank, int c, int nrkc)
 {
@@ -73,14 +77,15 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 			   : tr->variant == 's' ? (tr->ch->cfg.stash ? "<- the seed with stash=1"
 								     : "<- the seed with stash=0")
 			   : tr->variant == 'o' ? "<- the seed over odd warps"
+			   : tr->variant == 'c' ? "<- the seed over a cluster"
 						: "",
 			   tr->helion ? (tr->seed ? ", helion2828" : "<- helion2828") : "");
 	puts(line.s);
 	buf_free(&line);
 }
 
-/* The row as rkc tune --json prints it: rank null where the table has '-', cand "h", "f", "s"
- * or "o". */
+/* The row as rkc tune --json prints it: rank null where the table has '-', cand "h", "f", "s",
+ * "o" or "c". */
 static void
 print_row_json(const Trial *tr, int rank, int c, int nrkc)
 {
@@ -93,6 +98,7 @@ print_row_json(const Trial *tr, int rank, int c, int nrkc)
 			       : json_string(tr->variant == 's'	  ? "s"
 					     : tr->variant == 'f' ? "f"
 					     : tr->variant == 'o' ? "o"
+					     : tr->variant == 'c' ? "c"
 								  : "h"),
 		      "config", cfg.s, "policy", tr->policy, "model_us", tr->ch->cost.us, "status",
 		      status_names[tr->status], "seed", tr->seed, "helion", tr->helion);
@@ -193,6 +199,29 @@ odd_variant(const Config *seed, const Kernel *k, const Facts *f, int64_t M, int6
 	return config_force(o, forced, k, f, M, N, t, POLICY_RKC, NULL);
 }
 
+/* The seed's row over a cluster of K CTAs, each a persistent segment of it (r_block the segment
+ * rounded up to the seed's threads times vec), where the seed keeps a persistent row of one
+ * segment in a CTA alone on its SM: forced over the seed as --config would be. At the widths
+ * where a row only just fits a CTA, the register model can land under ptxas, which then holds
+ * the row at 255 registers with nothing to hide its math; a cluster's CTAs hold a share of the
+ * row each, several an SM. The policy does not cut such rows (docs/heuristics.md, "cluster");
+ * tune times the cut. 0 with *o set, or -1 where none applies. */
+static int
+cluster_variant(const Choice *seed, int K, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+		const Target *t, Config *o)
+{
+	const Config *c = &seed->cfg;
+	if (!c->persistent || config_segments(c) > 1 || seed->cost.ctas_per_sm != 1 ||
+	    K > t->cluster_max)
+		return -1;
+	int64_t step = (int64_t)config_tpr(c) * c->vec, seg = (N + K - 1) / K;
+	char forced[96];
+	snprintf(forced, sizeof forced, "cluster=%d,r_block=%lld", K,
+		 (long long)((seg + step - 1) / step * step));
+	*o = *c;
+	return config_force(o, forced, k, f, M, N, t, POLICY_RKC, NULL);
+}
+
 /* The candidates: the rkc ranking (*nrkc of them, the seed first; in the batch-invariant mode
  * its ranking of the configs that keep the row's order), then helion2828's pick unless the
  * ranking holds it (*helion is its index), then, where the seed keeps rows on chip, the seed
@@ -200,11 +229,12 @@ odd_variant(const Config *seed, const Kernel *k, const Facts *f, int64_t M, int6
  * one on its pick; *fill is its index, else -1) and, where the kernel has a stash, the seed with
  * the other stash where it fits (the policy ranks no stash either; *stash is its index, else -1)
  * and, outside the batch-invariant mode, the seed over an odd count of warps (odd_variant; *odd
- * is its index, else -1). Returns how many, or -1 with d set. */
+ * is its index, else -1) and its row over clusters (cluster_variant; from *clu, *nclu of them).
+ * Returns how many, or -1 with d set. */
 static int
 candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill, int *stash,
-	   int *odd, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
-	   Diag *d)
+	   int *odd, int *clu, int *nclu, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+	   const Target *t, Diag *d)
 {
 	int n = invariant ? rkc_invariant_candidates(k, f, M, N, t, cs, top, d)
 			  : rkc_candidates(k, f, M, N, t, cs, top);
@@ -245,6 +275,21 @@ candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill
 			*odd = n++;
 		}
 	}
+	*clu = n;
+	*nclu = 0;
+	for (size_t j = 0; !invariant && j < sizeof variant_clusters / sizeof *variant_clusters;
+	     j++) {
+		if (cluster_variant(&cs[0], variant_clusters[j], k, f, M, N, t, &cs[n].cfg))
+			continue;
+		int i = 0;
+		while (i < n && !config_equal(&cs[i].cfg, &cs[n].cfg))
+			i++;
+		if (i < n)
+			continue;
+		cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
+		n++;
+		++*nclu;
+	}
 	return n;
 }
 
@@ -284,7 +329,8 @@ tune_run(const Args *a)
 	Trial **order = calloc((size_t)top + MAX_EXTRA, sizeof *order);
 	char *in_json = NULL, *tol_json = NULL;
 	Gpu *g = NULL;
-	int status = 1, n = 0, nrkc = 0, helion = 0, fill = -1, stash = -1, odd = -1;
+	int status = 1, n = 0, nrkc = 0, helion = 0, fill = -1, stash = -1, odd = -1, clu = 0,
+	    nclu = 0;
 	/* the pipeline's facts and target, then the candidates it compiles one by one */
 	rq.k = k;
 	Result base;
@@ -293,8 +339,8 @@ tune_run(const Args *a)
 	t = base.target;
 	rkc_result_free(&base);
 	if (failed ||
-	    (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, &fill, &stash, &odd, k, &f,
-			    M, N, &t, &d)) < 0 ||
+	    (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, &fill, &stash, &odd, &clu,
+			    &nclu, k, &f, M, N, &t, &d)) < 0 ||
 	    !(in_json = tool_read_data(NULL, "inputs.json", &ro.inputs_file, &d)) ||
 	    !(tol_json = tool_read_data(NULL, "tolerances.json", &ro.tol_file, &d)) ||
 	    !(g = gpu_open(&d)))
@@ -307,7 +353,7 @@ tune_run(const Args *a)
 	if (!json) {
 		printf("device: %s\n", gpu_describe(g));
 		printf("%s %s %lldx%lld: %d candidates: the rkc policy's first %d by its "
-		       "ranking%s%s%s%s\n",
+		       "ranking%s%s%s%s%s\n",
 		       k->name, dtype_s, (long long)M, (long long)N, n, nrkc,
 		       helion == nrkc ? ", then helion2828's pick"
 				      : " (helion2828's pick among them)",
@@ -317,7 +363,8 @@ tune_run(const Args *a)
 		       stash < 0	     ? ""
 		       : cs[stash].cfg.stash ? ", then the seed with stash=1"
 					     : ", then the seed with stash=0",
-		       odd < 0 ? "" : ", then the seed over odd warps");
+		       odd < 0 ? "" : ", then the seed over odd warps",
+		       !nclu ? "" : ", then the seed over clusters");
 	}
 	fflush(stdout);
 
@@ -326,7 +373,11 @@ tune_run(const Args *a)
 		tr->ch = &cs[i];
 		tr->seed = i == 0;
 		tr->helion = i == helion;
-		tr->variant = i == fill ? 'f' : i == stash ? 's' : i == odd ? 'o' : 0;
+		tr->variant = i == fill			   ? 'f'
+			      : i == stash		   ? 's'
+			      : i == odd		   ? 'o'
+			      : i >= clu && i < clu + nclu ? 'c'
+							   : 0;
 		int rkc = i < nrkc || tr->variant;
 		tr->policy = rkc ? "rkc" : "helion2828";
 		order[i] = tr;
@@ -434,7 +485,9 @@ const Cmd cmd_tune = {
 	     "first is its pick,\nthe seed), the helion2828 policy's pick and, where the seed "
 	     "keeps rows on chip, the seed\nwith the other fill (smem=1 or 2) and, where the "
 	     "kernel has a stash, the other stash\n(stash=0 or 1), and, where an odd count of "
-	     "warps splits its persistent row evenly,\nthe seed over the nearest such count; "
+	     "warps splits its persistent row evenly,\nthe seed over the nearest such count, and, "
+	     "where the seed's persistent row is alone on its\nSM, the row over clusters of 2 and "
+	     "4 CTAs; "
 	     "checks each against the reference and prints them\nfastest first, then a TUNE line "
 	     "with the seed's time over the best one's. Exit 0 when the\nseed and at least one "
 	     "candidate ran and passed, 1 otherwise (docs/tune.md).\n",

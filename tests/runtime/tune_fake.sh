@@ -41,6 +41,19 @@ expect 0 ", then the seed over odd warps" "   o  P r7168 m1 w7 v8" "<- the seed 
 expect 0 '"cand":"o"' -- tune testdata/kernels/welford.rk --shape 16384x7168 --dtype bf16 --top 1 \
 	--no-check --copy-gbps 3000 --json
 
+# A persistent seed alone on its SM (gelu_tanh_gated fp32 at 24576 columns: one CTA of 8 warps): its
+# row over clusters of 2 and 4 CTAs added, each a persistent segment, marked.
+expect 0 ", then the seed over clusters" "   c  P r12288 m1 w8 v4 c2" "   c  P r6144 m1 w8 v4 c4" \
+	"<- the seed over a cluster" -- \
+	tune testdata/kernels/gelu_tanh_gated.rk --shape 4096x24576 --dtype f32 --top 1 --no-check \
+	--copy-gbps 3000
+expect 0 '"cand":"c"' -- tune testdata/kernels/gelu_tanh_gated.rk --shape 4096x24576 --dtype f32 \
+	--top 1 --no-check --copy-gbps 3000 --json
+# Not where the seed shares its SM (rms_norm 64x128: many CTAs an SM).
+expect 0 "TUNE kernel=rms_norm" -- tune $k --shape 64x128 --dtype bf16 --top 1 --no-check \
+	--copy-gbps 3000
+case $out in *"over a cluster"*) fail "tune: a cluster candidate for a seed that shares its SM" ;; esac
+
 # Checked: the no-op launch leaves every output unwritten, so no candidate may be the best.
 expect 1 "wrong results, not a candidate" "FAIL      <- seed (rkc)" \
 	"no candidate ran and passed its check" "seed_rank=0 candidates=2 copy_gbps=3000 seed_status=FAIL" \
