@@ -3,7 +3,8 @@
 # every point): `rkc tune` over (kernel, shape, dtype) points of the shape suites, full logs under
 # $OUT, a short table last: per point the seed's time over the best candidate's and the seed's
 # rank, then the geomean and max of that ratio and the count within 5%, and where tune added the
-# seed over an odd count of warps (cand o), its time over the seed's.
+# seed over an odd count of warps (cand o) and its row over a cluster (cand c, the faster of the
+# two cuts), their times over the seed's.
 # Run from the repository root on the GPU host.
 #
 # usage: bench/tune_run.sh [RKC]    RKC: the rkc binary (default $RKC, else ./rkc, else build/rkc)
@@ -87,24 +88,34 @@ python3 - "$OUT" <<'EOF'
 import csv, glob, math, os, re, sys
 out = sys.argv[1]
 rows = []
+
+
+def variant(text, cand, seed_us):
+    """The fastest row of an added candidate (docs/tune.md): its config and its time over the
+    seed's, or two empty strings where tune did not add it."""
+    m = re.search(r"^\s*\S+\s+" + cand + r"\s+(.*?)\s+[\d.]+\s+([\d.]+)\s", text, re.M)
+    if not m or seed_us in ("", "nan") or float(seed_us) <= 0:
+        return (m.group(1) if m else ""), ""
+    return m.group(1), f"{float(m.group(2)) / float(seed_us):.3f}"
+
+
 for log in sorted(glob.glob(os.path.join(out, "tune", "*.log"))):
     suite, kernel, shape, dtype = os.path.basename(log)[:-4].split(".")
     text = open(log).read()
     t = re.search(r"^TUNE (.*)$", text, re.M)
     f = dict(kv.split("=", 1) for kv in t.group(1).split(" ")) if t else {}
     s = re.search(r"^seed (.*?): .*; best (.*?): ", text, re.M)
-    # cand o, the seed over an odd count of warps (docs/tune.md), where tune added it
-    o = re.search(r"^\s*\S+\s+o\s+(.*?)\s+[\d.]+\s+([\d.]+)\s", text, re.M)
     seed_us = f.get("seed_us", "")
-    odd = (f"{float(o.group(2)) / float(seed_us):.3f}"
-           if o and seed_us not in ("", "nan") and float(seed_us) > 0 else "")
+    odd_config, odd = variant(text, "o", seed_us)
+    cluster_config, cluster = variant(text, "c", seed_us)
     rows.append({"suite": suite, "kernel": kernel, "shape": shape, "dtype": dtype,
                  "seed_us": f.get("seed_us", ""), "best_us": f.get("best_us", ""),
                  "seed_over_best": f.get("seed_over_best", ""), "seed_rank": f.get("seed_rank", ""),
                  "candidates": f.get("candidates", ""), "seed_status": f.get("seed_status", "ERROR"),
                  "helion_over_best": f.get("helion_over_best", ""),
                  "seed_config": s.group(1) if s else "", "best_config": s.group(2) if s else "",
-                 "odd_config": o.group(1) if o else "", "odd_over_seed": odd})
+                 "odd_config": odd_config, "odd_over_seed": odd,
+                 "cluster_config": cluster_config, "cluster_over_seed": cluster})
 with open(os.path.join(out, "tune_points.csv"), "w", newline="") as fh:
     w = csv.DictWriter(fh, fieldnames=list(rows[0]) if rows else ["kernel"])
     w.writeheader()
@@ -127,10 +138,11 @@ if ratios:
           f"{gm:.3f}, max {max(ratios):.3f}; within 5%: {within}/{len(ratios)}")
 else:
     print(f"points: {len(rows)}, none with a seed time")
-odd = [float(r["odd_over_seed"]) for r in rows if r["odd_over_seed"]]
-if odd:
-    gm = math.exp(sum(map(math.log, odd)) / len(odd))
-    print(f"odd warps (cand o): {len(odd)} points, odd/seed geomean {gm:.3f}, "
-          f"faster by over 2% at {sum(x < 0.98 for x in odd)}, slower by over 2% at "
-          f"{sum(x > 1.02 for x in odd)}")
+for key, what in (("odd_over_seed", "odd warps (cand o)"), ("cluster_over_seed",
+                                                          "the row over a cluster (cand c)")):
+    x = [float(r[key]) for r in rows if r[key]]
+    if x:
+        gm = math.exp(sum(map(math.log, x)) / len(x))
+        print(f"{what}: {len(x)} points, over the seed: geomean {gm:.3f}, faster by over 2% at "
+              f"{sum(v < 0.98 for v in x)}, slower by over 2% at {sum(v > 1.02 for v in x)}")
 EOF
