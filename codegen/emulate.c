@@ -53,6 +53,8 @@ typedef struct {
 	pthread_mutex_t mu;
 	pthread_cond_t freed; /* a unit's last thread returned */
 	int64_t next, grid;
+	int misaligned; /* the first access at an address its alignment does not divide */
+	uint64_t addr, align;
 } Pool;
 
 struct Unit {
@@ -121,18 +123,15 @@ emu_mapa(void *p, int rank)
 	return self->cl->cta[rank].smem + ((unsigned char *)p - self->cta->smem);
 }
 
-/* The first access at an address its alignment does not divide (a GPU faults on it). */
-static struct {
-	int hit;
-	uint64_t addr, align;
-} misaligned;
-
+/* An access at an address its alignment does not divide (a GPU faults on it): the launch
+ * keeps the first. */
 static void
 emu_misaligned(uint64_t addr, uint64_t align)
 {
-	if (!__atomic_exchange_n(&misaligned.hit, 1, __ATOMIC_SEQ_CST)) {
-		misaligned.addr = addr;
-		misaligned.align = align;
+	Pool *p = self->unit->pool;
+	if (!__atomic_exchange_n(&p->misaligned, 1, __ATOMIC_SEQ_CST)) {
+		p->addr = addr;
+		p->align = align;
 	}
 }
 
@@ -397,7 +396,8 @@ take(Diag *d, const char *what, LLVMErrorRef e)
  * last), the threads of a cluster's CTAs (a cooperative row block's; one CTA without clusters)
  * all at once. A kernel with sums over rows, whose combine has every CTA wait for the others,
  * runs the whole grid at once (up to EMU_POOL_THREADS threads). Shared memory starts as 0xff bytes
- * (NaN), so a read of a word nobody wrote shows. */
+ * (NaN), so a read of a word nobody wrote shows; an access its alignment does not divide
+ * (check_alignment) fails the launch. */
 static int
 launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag *d)
 {
@@ -497,6 +497,11 @@ launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag
 		pthread_mutex_destroy(&pool.mu);
 	}
 	pthread_attr_destroy(&attr);
+	if (rc == 0 && pool.misaligned)
+		rc = diag(d,
+			  "emulator: an access at 0x%llx that its alignment %llu does not divide "
+			  "(a GPU faults on it)",
+			  (unsigned long long)pool.addr, (unsigned long long)pool.align);
 	return rc;
 }
 
@@ -630,14 +635,7 @@ codegen_emulate(const Kernel *k, const Compile *c, void **args, Diag *d)
 	}
 	void (*fn)(void **);
 	memcpy(&fn, &(uintptr_t){(uintptr_t)addr}, sizeof fn);
-	misaligned.hit = 0;
 	rc = launch(fn, k, c, args, d);
-	if (rc == 0 && misaligned.hit)
-		rc = diag(
-		    d,
-		    "emulator: an access at 0x%llx that its alignment %llu does not divide (a GPU "
-		    "faults on it)",
-		    (unsigned long long)misaligned.addr, (unsigned long long)misaligned.align);
 out:
 	LLVMOrcDisposeThreadSafeContext(tsc);
 	LLVMOrcDisposeLLJIT(jit);
