@@ -222,6 +222,16 @@ cluster_variant(const Choice *seed, int K, const Kernel *k, const Facts *f, int6
 	return config_force(o, forced, k, f, M, N, t, POLICY_RKC, NULL);
 }
 
+/* Where cs[n]'s config stands among the first n candidates: its index, or n where none has it. */
+static int
+listed(const Choice *cs, int n)
+{
+	int i = 0;
+	while (i < n && !config_equal(&cs[i].cfg, &cs[n].cfg))
+		i++;
+	return i;
+}
+
 /* The candidates: the rkc ranking (*nrkc of them, the seed first; in the batch-invariant mode
  * its ranking of the configs that keep the row's order), then helion2828's pick unless the
  * ranking holds it (*helion is its index), then, where the seed keeps rows on chip, the seed
@@ -246,8 +256,7 @@ candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill
 	if (choose(k, f, M, N, t, POLICY_HELION2828, &cs[n], d))
 		return -1;
 	*nrkc = n;
-	for (*helion = 0; *helion < n && !config_equal(&cs[*helion].cfg, &cs[n].cfg); ++*helion)
-		;
+	*helion = listed(cs, n);
 	n += *helion == n;
 	*fill = -1;
 	if (cs[0].cfg.smem && !cs[0].cfg.persistent) { /* kept rows: the other fill */
@@ -266,25 +275,17 @@ candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill
 		}
 	}
 	*odd = -1;
-	if (!invariant && !odd_variant(&cs[0].cfg, k, f, M, N, t, &cs[n].cfg)) {
-		int i = 0;
-		while (i < n && !config_equal(&cs[i].cfg, &cs[n].cfg))
-			i++;
-		if (i == n) { /* not in the ranking already */
-			cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
-			*odd = n++;
-		}
+	if (!invariant && !odd_variant(&cs[0].cfg, k, f, M, N, t, &cs[n].cfg) &&
+	    listed(cs, n) == n) { /* not in the ranking already */
+		cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
+		*odd = n++;
 	}
 	*clu = n;
 	*nclu = 0;
 	for (size_t j = 0; !invariant && j < sizeof variant_clusters / sizeof *variant_clusters;
 	     j++) {
-		if (cluster_variant(&cs[0], variant_clusters[j], k, f, M, N, t, &cs[n].cfg))
-			continue;
-		int i = 0;
-		while (i < n && !config_equal(&cs[i].cfg, &cs[n].cfg))
-			i++;
-		if (i < n)
+		if (cluster_variant(&cs[0], variant_clusters[j], k, f, M, N, t, &cs[n].cfg) ||
+		    listed(cs, n) < n)
 			continue;
 		cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
 		n++;
