@@ -135,29 +135,32 @@ emu_misaligned(uint64_t addr, uint64_t align)
 	}
 }
 
-/* cp.async: the copy happens at once, so waiting for it does nothing. */
+/* cp.async: the copy happens at once, so waiting for it does nothing; both addresses must be
+ * aligned to its size. */
+static void
+cp_async(void *dst, const void *src, uintptr_t n)
+{
+	if (((uintptr_t)dst | (uintptr_t)src) % n)
+		emu_misaligned((uintptr_t)dst % n ? (uintptr_t)dst : (uintptr_t)src, n);
+	memcpy(dst, src, n);
+}
+
 static void
 emu_cp_async_4(void *dst, const void *src)
 {
-	if (((uintptr_t)dst | (uintptr_t)src) % 4)
-		emu_misaligned((uintptr_t)dst % 4 ? (uintptr_t)dst : (uintptr_t)src, 4);
-	memcpy(dst, src, 4);
+	cp_async(dst, src, 4);
 }
 
 static void
 emu_cp_async_8(void *dst, const void *src)
 {
-	if (((uintptr_t)dst | (uintptr_t)src) % 8)
-		emu_misaligned((uintptr_t)dst % 8 ? (uintptr_t)dst : (uintptr_t)src, 8);
-	memcpy(dst, src, 8);
+	cp_async(dst, src, 8);
 }
 
 static void
 emu_cp_async_16(void *dst, const void *src)
 {
-	if (((uintptr_t)dst | (uintptr_t)src) % 16)
-		emu_misaligned((uintptr_t)dst % 16 ? (uintptr_t)dst : (uintptr_t)src, 16);
-	memcpy(dst, src, 16);
+	cp_async(dst, src, 16);
 }
 
 static void
