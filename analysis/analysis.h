@@ -96,10 +96,12 @@ typedef struct {
 	int pass_vec_bytes[MAX_PASSES];
 	int pass_words[MAX_PASSES];    /* 32-bit words per element of the chunk a pass holds */
 	int pass_partials[MAX_PASSES]; /* scalar partials a thread carries through the pass */
-	int split_ok;		       /* reductions combinable in one pass and no [M,N] output */
-	int colsums;		       /* sums over rows: each an [N] partial held across rows */
-	int kept_bytes;		       /* [M,N] loads a later looped pass reads again, an element */
-	int stashes; /* the values stash=1 keeps for the apply pass (Plan.nstash) */
+	int ops; /* persistent: instructions a thread spends an element (op_cost) */
+	int pass_ops[MAX_PASSES]; /* looped: the same in each pass's chunk */
+	int split_ok;		  /* reductions combinable in one pass and no [M,N] output */
+	int colsums;		  /* sums over rows: each an [N] partial held across rows */
+	int kept_bytes;		  /* [M,N] loads a later looped pass reads again, an element */
+	int stashes;		  /* the values stash=1 keeps for the apply pass (Plan.nstash) */
 	int stash_spared, stash_spared_ops; /* Plan's: what the apply pass then no longer runs */
 	int stash_kept_bytes; /* kept_bytes under stash=1, with the stashed values' 4 bytes each */
 	int red_results;      /* reduction results (welford counts 3): partials to combine */

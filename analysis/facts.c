@@ -50,6 +50,55 @@ load_reread(const Kernel *k, int v, int *reaches_red)
 	return nred >= 2 || (nred >= 1 && store);
 }
 
+/* The instructions a thread spends on one element for instruction in: op_info's count, and for
+ * the storage types a conversion for each value loaded, stored or cast at 16 bits and the fp8
+ * decoding's and encoding's integer steps. Row values ([M], scalars) cost nothing an element: a
+ * thread computes them once a row (per_element). */
+static int
+op_cost(const Kernel *k, const Instr *in, Type dtype)
+{
+	Type t = TY_F32;
+	if (in->op == OP_LOAD || in->op == OP_STORE)
+		t = type_resolve(k->params[in->param].type, dtype);
+	else if (in->op == OP_CAST)
+		t = in->to;
+	else
+		return op_info[in->op].ops;
+	int narrow = t == TY_BF16 || t == TY_F16, f8 = t == TY_F8E4M3 || t == TY_F8E5M2;
+	if (in->op == OP_LOAD)
+		return narrow ? 1 : f8 ? 4 : 0;
+	return narrow ? 1 : f8 ? 14 : op_info[in->op].ops;
+}
+
+/* Whether instruction in runs once an element of the row (not once a row). */
+static int
+per_element(const Kernel *k, const Instr *in)
+{
+	if (in->op == OP_LOAD || in->op == OP_STORE)
+		return shape_has_n(k->params[in->param].shape);
+	if (op_is_reduce(in->op))
+		return 1;
+	return in->nres > 0 && in->res[0] >= 0 && shape_has_n(k->vals[in->res[0]].shape);
+}
+
+/* The instructions an element of those need marks and those pass s holds (its reductions, the
+ * stores and colsums riding with it); all of them when need is NULL (a persistent row). */
+static int
+ops_of(const Kernel *k, const Plan *plan, const char *need, int s, Type dtype)
+{
+	int n = 0;
+	for (int i = 0; i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		int runs = need ? need[i] || plan->pass[i] == s : 1;
+		if (runs && per_element(k, in))
+			n += op_cost(k, in, dtype);
+		/* an online sum takes exp(t - max) itself: a subtraction and an exp */
+		if (need && plan->pass[i] == s && plan->fused[i] >= 0)
+			n += 3;
+	}
+	return n;
+}
+
 /* What each looped pass of the plan reads (each load once a pass, however many of its reductions
  * and stores use it) and the partials its reductions carry. Passes past MAX_PASSES count in the
  * last slot. */
@@ -75,7 +124,9 @@ passes_compute(Facts *f, const Kernel *k, const Plan *plan)
 			f->pass_words[slot] += words(t);
 		}
 		free(seen);
+		f->pass_ops[slot] += ops_of(k, plan, need, s, f->dtype);
 	}
+	f->ops = ops_of(k, plan, NULL, 0, f->dtype);
 }
 
 /* The plan's passes in words: "max, sum(online) -> sum -> apply". */

@@ -441,18 +441,24 @@ shape_has_n(Shape s)
 }
 
 const OpInfo op_info[OP_COUNT] = {
-    [OP_LOAD] = {"load", -1},  [OP_GATHER] = {"gather", -1},  [OP_STORE] = {"store", -1},
-    [OP_CAST] = {"cast", 1},   [OP_COL] = {"col", 0},	      [OP_NEG] = {"neg", 1},
-    [OP_EXP] = {"exp", 1},     [OP_TANH] = {"tanh", 1},	      [OP_ERF] = {"erf", 1},
-    [OP_POW] = {"pow", 2},     [OP_LOG] = {"log", 1},	      [OP_SQRT] = {"sqrt", 1},
-    [OP_RSQRT] = {"rsqrt", 1}, [OP_ABS] = {"abs", 1},	      [OP_SIGMOID] = {"sigmoid", 1},
-    [OP_SILU] = {"silu", 1},   [OP_ROUND] = {"round", 1},     [OP_ADD] = {"add", 2},
-    [OP_SUB] = {"sub", 2},     [OP_MUL] = {"mul", 2},	      [OP_DIV] = {"div", 2},
-    [OP_MAX] = {"max", 2},     [OP_MIN] = {"min", 2},	      [OP_LT] = {"lt", 2},
-    [OP_LE] = {"le", 2},       [OP_GT] = {"gt", 2},	      [OP_GE] = {"ge", 2},
-    [OP_EQ] = {"eq", 2},       [OP_NE] = {"ne", 2},	      [OP_SELECT] = {"select", 3},
-    [OP_CLAMP] = {"clamp", 3}, [OP_RSUM] = {"sum", 1},	      [OP_RMAX] = {"max", 1},
-    [OP_RMIN] = {"min", 1},    [OP_WELFORD] = {"welford", 1}, [OP_COLSUM] = {"colsum", 1},
+    [OP_LOAD] = {"load", -1, 0},      [OP_GATHER] = {"gather", -1, 0},
+    [OP_STORE] = {"store", -1, 0},    [OP_CAST] = {"cast", 1, 1},
+    [OP_COL] = {"col", 0, 1},	      [OP_NEG] = {"neg", 1, 1},
+    [OP_EXP] = {"exp", 1, 2},	      [OP_TANH] = {"tanh", 1, 20},
+    [OP_ERF] = {"erf", 1, 24},	      [OP_POW] = {"pow", 2, 12},
+    [OP_LOG] = {"log", 1, 2},	      [OP_SQRT] = {"sqrt", 1, 2},
+    [OP_RSQRT] = {"rsqrt", 1, 1},     [OP_ABS] = {"abs", 1, 1},
+    [OP_SIGMOID] = {"sigmoid", 1, 4}, [OP_SILU] = {"silu", 1, 5},
+    [OP_ROUND] = {"round", 1, 1},     [OP_ADD] = {"add", 2, 1},
+    [OP_SUB] = {"sub", 2, 1},	      [OP_MUL] = {"mul", 2, 1},
+    [OP_DIV] = {"div", 2, 2},	      [OP_MAX] = {"max", 2, 1},
+    [OP_MIN] = {"min", 2, 1},	      [OP_LT] = {"lt", 2, 1},
+    [OP_LE] = {"le", 2, 1},	      [OP_GT] = {"gt", 2, 1},
+    [OP_GE] = {"ge", 2, 1},	      [OP_EQ] = {"eq", 2, 1},
+    [OP_NE] = {"ne", 2, 1},	      [OP_SELECT] = {"select", 3, 1},
+    [OP_CLAMP] = {"clamp", 3, 2},     [OP_RSUM] = {"sum", 1, 1},
+    [OP_RMAX] = {"max", 1, 1},	      [OP_RMIN] = {"min", 1, 1},
+    [OP_WELFORD] = {"welford", 1, 6}, [OP_COLSUM] = {"colsum", 1, 1},
 };
 
 int

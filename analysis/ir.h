@@ -154,6 +154,12 @@ typedef enum {
 typedef struct {
 	const char *name; /* as written in .rk */
 	int nargs;	  /* operands, -1 for load/gather/store which also name a param */
+	/* instructions an element its lowering emits on f32 values (codegen/lower_build.c, as the
+	 * PTX shows them): 1 for an add, a compare or a reduction's step; exp and log a scaling
+	 * multiply and the MUFU op, division div.approx's reciprocal and multiply, tanh and erf
+	 * both their branches (a polynomial and the exponential form); load, gather, store and
+	 * cast depend on the types (analysis/facts.c, op_cost) */
+	int ops;
 } OpInfo;
 extern const OpInfo op_info[OP_COUNT];
 int op_parse(const char *s,

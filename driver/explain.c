@@ -17,9 +17,9 @@ facts_json(const Facts *f)
 	json_t *passes = json_array();
 	for (int p = 0; p < f->passes && p < MAX_PASSES; p++)
 		json_array_append_new(
-		    passes, json_pack("{s:i,s:i,s:i,s:i}", "tile_bytes", f->pass_tile_bytes[p],
+		    passes, json_pack("{s:i,s:i,s:i,s:i,s:i}", "tile_bytes", f->pass_tile_bytes[p],
 				      "vec_bytes", f->pass_vec_bytes[p], "words", f->pass_words[p],
-				      "partials", f->pass_partials[p]));
+				      "partials", f->pass_partials[p], "ops", f->pass_ops[p]));
 	json_t *o = json_pack(
 	    "{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:b,s:b,s:i,s:i,s:i,s:i,s:s,s:o,"
 	    "s:b,s:i,s:i,s:i,s:i,s:i,s:i}",
@@ -33,6 +33,7 @@ facts_json(const Facts *f)
 	    f->held_tiles, "held_words", f->held_words, "row_regs", f->row_regs, "row_peak",
 	    f->row_peak, "pointers", f->nptrs);
 	json_object_set_new(o, "row_exchanges", json_integer(f->row_exchanges));
+	json_object_set_new(o, "ops", json_integer(f->ops));
 	return o;
 }
 
