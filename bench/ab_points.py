@@ -12,7 +12,7 @@ import json
 import sys
 
 KNOBS = ["persistent", "r_block", "m_block", "num_warps", "vec", "split", "evict", "min_ctas",
-         "smem", "cluster", "coop", "grid", "dynamic", "ahead"]
+         "smem", "cluster", "coop", "grid", "dynamic", "ahead", "stash"]
 
 
 def points(path):
