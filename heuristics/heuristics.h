@@ -145,6 +145,16 @@ enum { FILL_AHEAD = 2 };
  * memory once more. */
 enum { FILL_MIN_CHUNKS = 7 };
 
+/* ...and from FILL_MATH_CHUNKS chunks where the first pass spends at least FILL_MATH_OPS
+ * instructions an element (Facts.pass_ops, analysis/facts.c): the register fill issues a chunk's
+ * loads only once the chunk before is reduced, so the HBM waits on the pass's math. On the H200,
+ * cp.async against the register fill at the 57 kept-row picks of 3 to 5 chunks (bench/results/
+ * h200-2026-11-29-fill.md): at 10 or more instructions (19 points: fused_linear_jsd,
+ * cross_entropy_backward fp32, gated_rmsnorm bf16) 0.946x by geomean, none slower by over 1%;
+ * under 10 (38) 1.025x, 21 slower by over 2% (layer_norm, softmax, the fused_add norms). A deeper
+ * fill, 4 or 8 chunks ahead, measured 0.994x and 1.008x at the 6 picks of 7 or more chunks. */
+enum { FILL_MATH_OPS = 10, FILL_MATH_CHUNKS = 3 };
+
 /* The most dynamic shared memory any target gives a CTA (sm_90's and sm_100's 227 KiB). */
 enum { MAX_DYN_SMEM = 227 * 1024 };
 

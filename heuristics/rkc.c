@@ -1143,7 +1143,8 @@ settle_stash(Choice *out, const Facts *f)
 }
 
 /* Which fill a pick that keeps rows (smem=1) takes: cp.async from FILL_MIN_CHUNKS chunks a CTA's
- * first pass streams, where the validator accepts it (its copies are 4 bytes or more). Under a
+ * first pass streams, or from FILL_MATH_CHUNKS where that pass spends FILL_MATH_OPS instructions
+ * an element or more, where the validator accepts it (its copies are 4 bytes or more). Under a
  * persistent grid a CTA streams the chunks of every row block it walks. */
 static void
 settle_fill(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t)
@@ -1155,24 +1156,40 @@ settle_fill(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 	if (c->grid > 0)
 		chunks *= cdiv(cdiv(M, c->m_block), c->grid);
 	g.smem = 2;
-	if (chunks < FILL_MIN_CHUNKS)
+	int heavy = f->pass_ops[0] >= FILL_MATH_OPS;
+	if (heavy && chunks < FILL_MATH_CHUNKS)
 		choice_reason(out,
 			      "fill: registers (smem=1): the first pass streams %lld chunk(s) a "
 			      "CTA, under %d, where the cp.async fill measured no faster",
-			      (long long)chunks, FILL_MIN_CHUNKS);
+			      (long long)chunks, FILL_MATH_CHUNKS);
+	else if (!heavy && chunks < FILL_MIN_CHUNKS)
+		choice_reason(out,
+			      "fill: registers (smem=1): the first pass streams %lld chunk(s) a "
+			      "CTA, under %d, and spends %d instruction(s) an element, under %d, "
+			      "where the cp.async fill measured no faster",
+			      (long long)chunks, FILL_MIN_CHUNKS, f->pass_ops[0], FILL_MATH_OPS);
 	else if (config_check_emit(k, f->dtype, M, N, &g, NULL) ||
 		 config_check_target(k, f->dtype, N, &g, t, NULL))
 		choice_reason(out,
 			      "fill: registers (smem=1): cp.async cannot copy this row's kept "
 			      "vectors (%lld chunks a CTA)",
 			      (long long)chunks);
-	else {
+	else if (chunks >= FILL_MIN_CHUNKS) {
 		c->smem = 2;
 		choice_reason(out,
 			      "fill: cp.async (smem=2): the first pass streams %lld chunks a CTA "
 			      "(%d or more), so %d chunks stay in flight while it reduces, where "
 			      "the register fill waits for each chunk's loads",
 			      (long long)chunks, FILL_MIN_CHUNKS, FILL_AHEAD);
+	} else {
+		c->smem = 2;
+		choice_reason(out,
+			      "fill: cp.async (smem=2): the first pass spends %d instructions an "
+			      "element (%d or more) over %lld chunks a CTA (%d or more), so %d "
+			      "chunks stay in flight while it reduces, where the register fill's "
+			      "next loads wait for that math",
+			      f->pass_ops[0], FILL_MATH_OPS, (long long)chunks, FILL_MATH_CHUNKS,
+			      FILL_AHEAD);
 	}
 }
 
