@@ -1,7 +1,7 @@
 #!/bin/bash
 # Per-region timing on the GPU host (rkc run --regions, docs/regions.md): for every kernel of
-# testdata/kernels, its shape of the core and transfer suites that moves the most bytes from 64 MB
-# to MAXMB (the fewest above, when none is under; 8192x8192 for a kernel in neither suite), at
+# testdata/kernels, its shape of the SUITES that moves the most bytes from 64 MB to MAXMB (the
+# fewest above, when none is under; 8192x8192 for a kernel in none of them), at
 # the policy's config:
 #   plain    --time without the stamps (the kernel's time and its % of copy bandwidth);
 #   stamped  --check --time --regions: the overhead, and one L2-flushed launch's region table;
@@ -20,6 +20,8 @@
 # env:   OUT      where logs go (default bench/out/regions)
 #        DTYPE    (default bf16)
 #        KERNELS  only these kernels (default: every kernel of testdata/kernels)
+#        SUITES   the suites of testdata/shapes whose shapes it picks from (default "core
+#                 transfer")
 #        MAXMB    the most MB a shape may move (default 1500: each process makes its inputs on
 #                 the host, and the widest vocabulary shapes move 6-8 GB; 0: no bound)
 #        LIMIT    seconds one rkc process may take (default 300)
@@ -40,6 +42,7 @@ OUT=${OUT:-bench/out/regions}
 DTYPE=${DTYPE:-bf16}
 KERNELS=${KERNELS:-$(basename -s .rk testdata/kernels/*.rk)}
 MAXMB=${MAXMB:-1500}
+SUITES=${SUITES:-core transfer}
 LIMIT=${LIMIT:-300}
 ONEWAVE=${ONEWAVE:-1}
 ONEWAVE_KNOBS=${ONEWAVE_KNOBS-,dynamic=1}
@@ -47,7 +50,7 @@ mkdir -p "$OUT"
 t0=$(date +%s)
 {
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "command: bench/regions.sh $RKC (DTYPE=$DTYPE MAXMB=$MAXMB ONEWAVE=$ONEWAVE ONEWAVE_KNOBS='$ONEWAVE_KNOBS' KERNELS='$(echo $KERNELS)')"
+	echo "command: bench/regions.sh $RKC (DTYPE=$DTYPE SUITES='$SUITES' MAXMB=$MAXMB ONEWAVE=$ONEWAVE ONEWAVE_KNOBS='$ONEWAVE_KNOBS' KERNELS='$(echo $KERNELS)')"
 	echo "rkc: $("$RKC" --version 2>&1)"
 	echo "git: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1
@@ -59,7 +62,7 @@ cat "$OUT/env.txt"
 plan=$(for k in $KERNELS; do
 	"$RKC" print --json "testdata/kernels/$k.rk" | python3 -c '
 import json, sys
-k, dt, cap = sys.argv[1], sys.argv[2], float(sys.argv[3]) * 1e6
+k, dt, cap, suites = sys.argv[1], sys.argv[2], float(sys.argv[3]) * 1e6, sys.argv[4].split()
 params = json.load(sys.stdin)["params"]
 size = {"bf16": 2, "f16": 2, "fp16": 2, "f32": 4, "fp32": 4, "f8e4m3": 1, "f8e5m2": 1, "i64": 8,
         "i32": 4, "i8": 1, "bool": 1}
@@ -68,7 +71,7 @@ def moved(M, N):
     return sum(count.get(p["shape"], 0) * size[dt if p["type"] == "T" else p["type"]]
                for p in params if p["kind"] in ("in", "out"))
 shapes = []
-for s in ("core", "transfer"):
+for s in suites:
     for e in json.load(open(f"testdata/shapes/{s}.json"))["kernels"]:
         if e["kernel"] == k:
             for sh in e["shapes"]:
@@ -80,7 +83,7 @@ big = [s for s in shapes if s[0] >= 64e6]
 fit = [s for s in big if not cap or s[0] <= cap]
 b, M, N = max(fit) if fit else min(big) if big else (moved(8192, 8192), 8192, 8192)
 print(k, "%dx%d" % (M, N), "%.0f" % (b / 1e6))
-' "$k" "$DTYPE" "$MAXMB"
+' "$k" "$DTYPE" "$MAXMB" "$SUITES"
 done) || exit 2
 printf '%s\n' "$plan" >"$OUT/plan.txt"
 
