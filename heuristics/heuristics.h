@@ -151,8 +151,9 @@ enum { FILL_MIN_CHUNKS = 7 };
  * cp.async against the register fill at the 57 kept-row picks of 3 to 5 chunks (bench/results/
  * h200-2026-11-29-fill.md): at 10 or more instructions (19 points: fused_linear_jsd,
  * cross_entropy_backward fp32, gated_rmsnorm bf16) 0.946x by geomean, none slower by over 1%;
- * under 10 (38) 1.025x, 21 slower by over 2% (layer_norm, softmax, the fused_add norms). A deeper
- * fill, 4 or 8 chunks ahead, measured 0.994x and 1.008x at the 6 picks of 7 or more chunks. */
+ * under 10 (38) 1.025x, 21 slower by over 2% (layer_norm, softmax, the fused_add norms); at 2
+ * chunks and 10 or more (14) 0.998x, 5 faster and 4 slower by over 2%. A deeper fill, 4 or 8
+ * chunks ahead, measured 0.994x and 1.008x at the 6 picks of 7 or more chunks. */
 enum { FILL_MATH_OPS = 10, FILL_MATH_CHUNKS = 3 };
 
 /* The most dynamic shared memory any target gives a CTA (sm_90's and sm_100's 227 KiB). */
