@@ -92,9 +92,9 @@ ops_of(const Kernel *k, const Plan *plan, const char *need, int s, Type dtype)
 		int runs = need ? need[i] || plan->pass[i] == s : 1;
 		if (runs && per_element(k, in))
 			n += op_cost(k, in, dtype);
-		/* an online sum takes exp(t - max) itself: a subtraction and an exp */
+		/* a looped online sum takes exp(t - max) itself, beside the ops need marks */
 		if (need && plan->pass[i] == s && plan->fused[i] >= 0)
-			n += 3;
+			n += op_info[OP_SUB].ops + op_info[OP_EXP].ops;
 	}
 	return n;
 }
