@@ -8,10 +8,12 @@
 
 #define MAX_TOP 256
 /* Candidates past the ranking's: helion2828's pick, the other fill, the other stash, odd warps,
- * the row over clusters of 2 and 4 CTAs. */
-#define MAX_EXTRA 6
+ * the row over clusters of 2 and 4 CTAs, one CTA an SM more. */
+#define MAX_EXTRA 7
 /* The cluster sizes cand c tries (cluster_variant). */
 static const int variant_clusters[] = {2, 4};
+/* Cand k: at most this many registers over the cap one CTA higher (squeeze_variant). */
+enum { SQUEEZE_REGS = 8 };
 
 /* One candidate and what became of it. */
 typedef struct {
@@ -19,7 +21,8 @@ typedef struct {
 	const char *policy; /* whose pick (or ranking) it comes from, for the manifest */
 	int seed, helion;
 	char variant; /* 'f': the seed with its kept rows' other fill; 's': with the other stash;
-		       * 'o': over an odd count of warps; 'c': over a cluster */
+		       * 'o': over an odd count of warps; 'c': over a cluster; 'k': one CTA an SM
+		       * more */
 	enum { T_OK, T_UNCHECKED, T_FAIL, T_ERROR } status;
 	double us, copy_pct;
 	int regs, local_bytes;
@@ -45,7 +48,7 @@ by_time(const void *pa, const void *pb)
 /* A candidate's row in the table, rank its place by time; cand: its place in the rkc policy's
  * ranking ("h": helion2828's pick; added, "f": the seed with its kept rows' other fill, "s": the
  * seed with the other stash, "o": the seed over an odd count of warps, "c": the seed's row over
- * a cluster). */
+ * a cluster, "k": the seed one CTA an SM higher). */
 static void
 print_row(const Trial *tr, int rank, int c, int nrkc)
 {
@@ -78,6 +81,7 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 								     : "<- the seed with stash=0")
 			   : tr->variant == 'o' ? "<- the seed over odd warps"
 			   : tr->variant == 'c' ? "<- the seed over a cluster"
+			   : tr->variant == 'k' ? "<- the seed one CTA an SM higher"
 						: "",
 			   tr->helion ? (tr->seed ? ", helion2828" : "<- helion2828") : "");
 	puts(line.s);
@@ -85,7 +89,7 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 }
 
 /* The row as rkc tune --json prints it: rank null where the table has '-', cand "h", "f", "s",
- * "o" or "c". */
+ * "o", "c" or "k". */
 static void
 print_row_json(const Trial *tr, int rank, int c, int nrkc)
 {
@@ -99,6 +103,7 @@ print_row_json(const Trial *tr, int rank, int c, int nrkc)
 					     : tr->variant == 'f' ? "f"
 					     : tr->variant == 'o' ? "o"
 					     : tr->variant == 'c' ? "c"
+					     : tr->variant == 'k' ? "k"
 								  : "h"),
 		      "config", cfg.s, "policy", tr->policy, "model_us", tr->ch->cost.us, "status",
 		      status_names[tr->status], "seed", tr->seed, "helion", tr->helion);
@@ -222,6 +227,31 @@ cluster_variant(const Choice *seed, int K, const Kernel *k, const Facts *f, int6
 	return config_force(o, forced, k, f, M, N, t, POLICY_RKC, NULL);
 }
 
+/* The seed one CTA an SM higher (min_ctas + 1), where its register cap there is all that keeps
+ * the policy from it: the capped count lands over that cap by at most SQUEEZE_REGS, which the
+ * spill verdict rejects, while ptxas often fits the thread there anyway. On the H200 at 34 such
+ * sm_90 picks (bench/results/h200-2026-11-29-squeeze.md): 0.989x where ptxas fit it without
+ * spilling (20), 1.06x where it spilled (14), so the policy stays; tune times it. Not under a
+ * persistent grid, whose size follows the CTAs an SM. 0 with *o set, or -1 where none applies. */
+static int
+squeeze_variant(const Choice *seed, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+		const Target *t, Choice *o)
+{
+	const Config *c = &seed->cfg;
+	if (c->grid > 0 || c->min_ctas < 2)
+		return -1;
+	*o = *seed;
+	o->cfg.min_ctas = c->min_ctas + 1;
+	if (config_check_emit(k, f->dtype, M, N, &o->cfg, NULL) ||
+	    config_check_target(k, f->dtype, N, &o->cfg, t, NULL))
+		return -1;
+	cost_model(f, &o->cfg, M, N, t, &o->cost);
+	return o->cost.spills && o->cost.capped - o->cost.reg_limit <= SQUEEZE_REGS &&
+		       o->cost.ctas_per_sm > seed->cost.ctas_per_sm
+		   ? 0
+		   : -1;
+}
+
 /* Where cs[n]'s config stands among the first n candidates: its index, or n where none has it. */
 static int
 listed(const Choice *cs, int n)
@@ -239,12 +269,13 @@ listed(const Choice *cs, int n)
  * one on its pick; *fill is its index, else -1) and, where the kernel has a stash, the seed with
  * the other stash where it fits (the policy ranks no stash either; *stash is its index, else -1)
  * and, outside the batch-invariant mode, the seed over an odd count of warps (odd_variant; *odd
- * is its index, else -1) and its row over clusters (cluster_variant; from *clu, *nclu of them).
- * Returns how many, or -1 with d set. */
+ * is its index, else -1) and its row over clusters (cluster_variant; from *clu, *nclu of them),
+ * and the seed one CTA an SM higher (squeeze_variant; *squeeze is its index, else -1). Returns
+ * how many, or -1 with d set. */
 static int
 candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill, int *stash,
-	   int *odd, int *clu, int *nclu, const Kernel *k, const Facts *f, int64_t M, int64_t N,
-	   const Target *t, Diag *d)
+	   int *odd, int *clu, int *nclu, int *squeeze, const Kernel *k, const Facts *f, int64_t M,
+	   int64_t N, const Target *t, Diag *d)
 {
 	int n = invariant ? rkc_invariant_candidates(k, f, M, N, t, cs, top, d)
 			  : rkc_candidates(k, f, M, N, t, cs, top);
@@ -291,6 +322,9 @@ candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill
 		n++;
 		++*nclu;
 	}
+	*squeeze = -1;
+	if (!squeeze_variant(&cs[0], k, f, M, N, t, &cs[n]) && listed(cs, n) == n)
+		*squeeze = n++;
 	return n;
 }
 
@@ -331,7 +365,7 @@ tune_run(const Args *a)
 	char *in_json = NULL, *tol_json = NULL;
 	Gpu *g = NULL;
 	int status = 1, n = 0, nrkc = 0, helion = 0, fill = -1, stash = -1, odd = -1, clu = 0,
-	    nclu = 0;
+	    nclu = 0, squeeze = -1;
 	/* the pipeline's facts and target, then the candidates it compiles one by one */
 	rq.k = k;
 	Result base;
@@ -341,7 +375,7 @@ tune_run(const Args *a)
 	rkc_result_free(&base);
 	if (failed ||
 	    (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, &fill, &stash, &odd, &clu,
-			    &nclu, k, &f, M, N, &t, &d)) < 0 ||
+			    &nclu, &squeeze, k, &f, M, N, &t, &d)) < 0 ||
 	    !(in_json = tool_read_data(NULL, "inputs.json", &ro.inputs_file, &d)) ||
 	    !(tol_json = tool_read_data(NULL, "tolerances.json", &ro.tol_file, &d)) ||
 	    !(g = gpu_open(&d)))
@@ -354,7 +388,7 @@ tune_run(const Args *a)
 	if (!json) {
 		printf("device: %s\n", gpu_describe(g));
 		printf("%s %s %lldx%lld: %d candidates: the rkc policy's first %d by its "
-		       "ranking%s%s%s%s%s\n",
+		       "ranking%s%s%s%s%s%s\n",
 		       k->name, dtype_s, (long long)M, (long long)N, n, nrkc,
 		       helion == nrkc ? ", then helion2828's pick"
 				      : " (helion2828's pick among them)",
@@ -365,7 +399,8 @@ tune_run(const Args *a)
 		       : cs[stash].cfg.stash ? ", then the seed with stash=1"
 					     : ", then the seed with stash=0",
 		       odd < 0 ? "" : ", then the seed over odd warps",
-		       !nclu ? "" : ", then the seed over clusters");
+		       !nclu ? "" : ", then the seed over clusters",
+		       squeeze < 0 ? "" : ", then the seed one CTA an SM higher");
 	}
 	fflush(stdout);
 
@@ -378,6 +413,7 @@ tune_run(const Args *a)
 			      : i == stash		   ? 's'
 			      : i == odd		   ? 'o'
 			      : i >= clu && i < clu + nclu ? 'c'
+			      : i == squeeze		   ? 'k'
 							   : 0;
 		int rkc = i < nrkc || tr->variant;
 		tr->policy = rkc ? "rkc" : "helion2828";
