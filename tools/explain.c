@@ -28,6 +28,10 @@ print_text(const Kernel *k, const Result *r, const Request *rq, const char *dtyp
 	       f->split_ok ? "yes" : "no");
 	printf("  reductions %d: %s; looped passes %d\n", f->nreds, f->chain[0] ? f->chain : "none",
 	       f->passes);
+	printf("  instructions an element: %d persistent", f->ops);
+	for (int s = 0; s < f->passes && s < MAX_PASSES; s++)
+		printf("%s%d", s ? ", " : "; looped by pass ", f->pass_ops[s]);
+	printf("\n");
 	printf("  live: Helion-style %d", f->helion_live);
 	if (measured >= 0)
 		printf(" (Helion measured %d)", measured);
