@@ -25,7 +25,7 @@ are Liger's own).
 
 usage: bench/torch_compare.py [--rkc RKC] [--dtype bf16] [--kernels a,b] [--shapes-per-kernel 3]
                               [--suites core,transfer,few_rows,tiny_rows,training] [--csv FILE]
-                              [--json FILE] [--workdir DIR] [--liger WHEEL_OR_DIR]
+                              [--json FILE] [--workdir DIR] [--liger WHEEL_OR_DIR] [--once]
        bench/torch_compare.py --selftest [MANIFEST.json ...] [--liger WHEEL_OR_DIR]   (no GPU,
            no torch: checks the argument packing and launch plan against manifests `rkc compile`
            writes, the parameter list of the PTX beside each, and that --liger holds what is used)
@@ -715,8 +715,14 @@ def run_point(args, suite, kernel, M, N, inputs_spec, tols, gbps, gen):
     torch.cuda.synchronize()
     tc_err = max(rel_l2(sample(n, t), ref[n]) for n, t in got.items())
     del got
-    tc_us = graph_us(baseline)
-    rkc_us = graph_us(launch)
+    if args.once:  # for a profiler: each kernel once more, nothing timed
+        baseline()
+        launch()
+        torch.cuda.synchronize()
+        tc_us = rkc_us = float("nan")
+    else:
+        tc_us = graph_us(baseline)
+        rkc_us = graph_us(launch)
     liger = {}
     if args.liger and kernel in LIGER:
         try:  # a failure of Liger's is reported in its columns; the point's other figures stand
@@ -913,6 +919,10 @@ def main():
     ap.add_argument("--liger", default="",
                     help="Liger Kernel 0.8.5: its wheel or unpacked directory, put on sys.path; "
                          "times the kernels Liger has (cross_entropy_backward, gelu_tanh_gated)")
+    ap.add_argument("--once", action="store_true",
+                    help="run each point's two kernels once after the check and time nothing "
+                         "(for ncu: every launch of a point is its check, its compile and one "
+                         "more of each; the table's times are nan)")
     ap.add_argument("--selftest", nargs="*", metavar="MANIFEST",
                     help="no GPU: check the argument packing and launch plan on these manifests "
                          "(the .ptx beside each), default some that --rkc compiles; then exit")
