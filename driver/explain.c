@@ -1,5 +1,5 @@
 /* explain's JSON object: the request, the config, the modelled cost and its terms, the reasons
- * and the facts. */
+ * and the facts; and, for explain --ptxas, what ptxas took against what the model counted. */
 #include <jansson.h>
 #include <stdlib.h>
 
@@ -99,7 +99,33 @@ rkc_explain_json(const Request *rq, const Result *r)
 					    g->dynamic, "ahead", g->ahead, "coop", g->coop, "stash",
 					    g->stash, "cost", cost_json(&c->cost)));
 	buf_free(&cs);
+	if (r->ptxas.regs)
+		json_object_set_new(o, "ptxas",
+				    json_pack("{s:i,s:I,s:I,s:I,s:i,s:s}", "regs", r->ptxas.regs,
+					      "spill_stores", (json_int_t)r->ptxas.spill_stores,
+					      "spill_loads", (json_int_t)r->ptxas.spill_loads,
+					      "stack", (json_int_t)r->ptxas.stack, "ctas_per_sm",
+					      r->ptxas_ctas, "limit", r->ptxas_limit));
 	char *s = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
 	json_decref(o);
 	return s;
+}
+
+int
+rkc_explain_ptxas(const Request *rq, Result *r, Diag *d)
+{
+	Buf log = {0};
+	PtxasFunc pf[8];
+	int n = 0, rc = ptxas_run(r->ptx.s, r->compile.arch, &log, d);
+	if (!rc)
+		n = ptxas_parse(log.s ? log.s : "", pf, 8);
+	buf_free(&log);
+	if (rc)
+		return -1;
+	if (n < 1 || pf[0].regs < 1)
+		return diag(d, "ptxas: no register count in its report");
+	r->ptxas = pf[0];
+	r->ptxas_ctas = cost_occupancy(&r->facts, &r->choice.cfg, rq->N, &r->target, pf[0].regs,
+				       &r->ptxas_limit);
+	return 0;
 }

@@ -38,6 +38,11 @@ typedef struct {
 	Choice choice;	 /* the config, its modelled cost and the reasons */
 	Compile compile; /* what codegen was given */
 	Buf ptx, manifest;
+	/* explain --ptxas: what ptxas took for the kernel (ptxas.regs 0: not assembled), set by
+	 * rkc_explain_ptxas, and the CTAs an SM the cost model counts at those registers */
+	PtxasFunc ptxas;
+	int ptxas_ctas;
+	const char *ptxas_limit;
 } Result;
 
 /* Runs the stages in order (driver/driver.c). 0, or -1 with d set; r is valid either way and
@@ -45,6 +50,9 @@ typedef struct {
 int rkc_compile(const Request *rq, Result *r, Diag *d);
 void rkc_result_free(Result *r);
 
+/* Assembles r's PTX (rq->emit set) with ptxas for its arch and fills r->ptxas, r->ptxas_ctas and
+ * r->ptxas_limit (driver/explain.c). 0, or -1 with d set (no ptxas, or it refused the PTX). */
+int rkc_explain_ptxas(const Request *rq, Result *r, Diag *d);
 /* explain's JSON object for a request and its result (driver/explain.c; docs/heuristics.md lists
  * the fields): malloc'd, indented, keys sorted. */
 char *rkc_explain_json(const Request *rq, const Result *r);

@@ -54,6 +54,42 @@
  * faster, 5 slower by 2-10% (gated_rmsnorm and rms_norm fp32 at 201088 columns). */
 #define L1_SHARE 2
 
+/* CTAs an SM at regs registers a thread (allocated by 8): the fewest the threads, the registers,
+ * the CTA cap and the config's shared memory allow; *limit names the bound that binds. */
+int
+cost_occupancy(const Facts *f, const Config *c, int64_t N, const Target *t, int regs,
+	       const char **limit)
+{
+	int threads = 32 * c->num_warps, tpr = config_tpr(c), segs = config_segments(c);
+	int kept = c->smem && !c->persistent;
+	int64_t seg = cdiv(N, segs);
+	int alloc = (regs + 7) / 8 * 8;
+	int by_threads = t->max_threads_sm / threads;
+	int by_regs = t->regs_per_sm / (alloc * threads);
+	int ctas = by_threads < by_regs ? by_threads : by_regs;
+	ctas = ctas < t->max_ctas_sm ? ctas : t->max_ctas_sm;
+	*limit = ctas * threads >= t->max_threads_sm ? "threads"
+		 : ctas == t->max_ctas_sm	     ? "the CTA cap"
+						     : "registers";
+	/* shared memory: the rows kept on chip (heuristics/smem.c has the exact layout) and the
+	 * partials, plus the 1 KiB a CTA the hardware reserves */
+	int64_t dyn = (kept ? (int64_t)c->m_block * seg * config_kept_bytes(f, c) : 0) +
+		      smem_colsum_bytes(f->colsums, c, N);
+	int64_t smem =
+	    (dyn > smem_combine_bytes(f->colsums, c) ? dyn : smem_combine_bytes(f->colsums, c)) +
+	    (int64_t)f->red_results * 4 *
+		((tpr > 32 ? c->num_warps : 0) + (segs > 1 && c->cluster > 1 ? c->m_block : 0));
+	if (smem > 0) {
+		int by_smem = (int)(t->smem_per_sm / (smem + 1024));
+		by_smem = by_smem > 1 ? by_smem : 1;
+		if (by_smem < ctas) {
+			ctas = by_smem;
+			*limit = "shared memory";
+		}
+	}
+	return ctas;
+}
+
 void
 cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o)
 {
@@ -79,30 +115,8 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	o->capped = regs_capped(f, c->persistent, ept, c->vec) + extra;
 	o->spills = o->capped > o->reg_limit;
 
-	int alloc = ((o->regs < o->reg_limit ? o->regs : o->reg_limit) + 7) / 8 * 8;
-	int by_threads = t->max_threads_sm / threads;
-	int by_regs = t->regs_per_sm / (alloc * threads);
-	o->ctas_per_sm = by_threads < by_regs ? by_threads : by_regs;
-	o->ctas_per_sm = o->ctas_per_sm < t->max_ctas_sm ? o->ctas_per_sm : t->max_ctas_sm;
-	o->limit = o->ctas_per_sm * threads >= t->max_threads_sm ? "threads"
-		   : o->ctas_per_sm == t->max_ctas_sm		 ? "the CTA cap"
-								 : "registers";
-	/* shared memory: the rows kept on chip (heuristics/smem.c has the exact layout) and the
-	 * partials, plus the 1 KiB a CTA the hardware reserves */
-	int64_t dyn = (kept ? (int64_t)c->m_block * seg * config_kept_bytes(f, c) : 0) +
-		      smem_colsum_bytes(f->colsums, c, N);
-	int64_t smem =
-	    (dyn > smem_combine_bytes(f->colsums, c) ? dyn : smem_combine_bytes(f->colsums, c)) +
-	    (int64_t)f->red_results * 4 *
-		((tpr > 32 ? c->num_warps : 0) + (segs > 1 && c->cluster > 1 ? c->m_block : 0));
-	if (smem > 0) {
-		int by_smem = (int)(t->smem_per_sm / (smem + 1024));
-		by_smem = by_smem > 1 ? by_smem : 1;
-		if (by_smem < o->ctas_per_sm) {
-			o->ctas_per_sm = by_smem;
-			o->limit = "shared memory";
-		}
-	}
+	o->ctas_per_sm =
+	    cost_occupancy(f, c, N, t, o->regs < o->reg_limit ? o->regs : o->reg_limit, &o->limit);
 
 	int64_t row_ctas = cdiv(M, c->m_block);
 	o->ctas = row_ctas * segs;

@@ -326,6 +326,10 @@ typedef struct {
 } Cost;
 
 void cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *out);
+/* The CTAs an SM cost_model counts, at regs registers a thread instead of its own estimate
+ * (explain --ptxas: at the registers ptxas took); *limit names the bound. */
+int cost_occupancy(const Facts *f, const Config *c, int64_t N, const Target *t, int regs,
+		   const char **limit);
 /* A persistent grid over c sized to one wave: min(row blocks, SMs x the CTAs an SM o holds),
  * where o is c's cost. */
 int grid_one_wave(const Cost *o, const Config *c, int64_t M, const Target *t);

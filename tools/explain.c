@@ -52,6 +52,17 @@ print_text(const Kernel *k, const Result *r, const Request *rq, const char *dtyp
 	       : g->smem		 ? " (the colsum partials in shared memory)"
 					 : "",
 	       c->cost.regs, (long long)c->cost.live_bytes, c->cost.us);
+	if (r->ptxas.regs) {
+		printf("ptxas %s\n  %d regs/thread, ", r->compile.arch, r->ptxas.regs);
+		if (r->ptxas.spill_stores || r->ptxas.spill_loads)
+			printf("%ld bytes of spill stores and %ld of spill loads",
+			       r->ptxas.spill_stores, r->ptxas.spill_loads);
+		else
+			printf("no spill");
+		printf(": %d CTA%s an SM (%s); the model: %d regs, %d CTA%s an SM (%s)\n\n",
+		       r->ptxas_ctas, r->ptxas_ctas == 1 ? "" : "s", r->ptxas_limit, c->cost.regs,
+		       c->cost.ctas_per_sm, c->cost.ctas_per_sm == 1 ? "" : "s", c->cost.limit);
+	}
 	printf("reasons\n");
 	for (int i = 0; i < c->nreasons; i++)
 		printf("  - %s\n", c->reasons[i]);
@@ -79,8 +90,9 @@ explain_run(const Args *a)
 	if (!k)
 		return 1;
 	rq.k = k;
+	rq.emit = arg_count(a, "--ptxas") > 0;
 	Result r;
-	if (rkc_compile(&rq, &r, &d)) {
+	if (rkc_compile(&rq, &r, &d) || (rq.emit && rkc_explain_ptxas(&rq, &r, &d))) {
 		fprintf(stderr, "rkc explain: %s\n", d.msg);
 		rkc_result_free(&r);
 		kernel_free(k);
@@ -111,6 +123,10 @@ const Cmd cmd_explain = {
 	    OPT_POLICY,
 	    OPT_CONFIG,
 	    OPT_BATCH_INVARIANT,
+	    {"--ptxas", NULL,
+	     "also assemble the PTX with ptxas: its registers and spills, and the CTAs an SM they "
+	     "allow, against the model's",
+	     0},
 	    {"--json", NULL, "the same as one JSON object (docs/heuristics.md lists its fields)",
 	     0},
 	    {0},
