@@ -39,7 +39,7 @@ CTAS_SM = 32
 
 def reg_cap(k, warps):
     """ptxas's register cap a thread under `.minnctapersm k` (one sub-partition's share)."""
-    return min(255, 16384 // (math.ceil(k * warps / 4) * 32)) // 8 * 8
+    return min(255, REGS_SM // 4 // (math.ceil(k * warps / 4) * 32)) // 8 * 8
 
 
 def ctas_at(regs, warps, smem):
