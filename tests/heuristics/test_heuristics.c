@@ -390,6 +390,35 @@ cost_at_cap(void **state)
 	kernel_free(k);
 }
 
+/* cost_occupancy at a given register count (explain --ptxas's CTAs an SM), and cost_model's count
+ * is it at the model's own registers: 96 registers a thread of 128 take 5 CTAs an SM, 70 (72
+ * allocated) 7, 40 12, 32 the 16 the threads allow. */
+static void
+occupancy_at_regs(void **state)
+{
+	Kernel *k = load_kernel("layer_norm");
+	Facts f;
+	facts_compute(k, TY_BF16, &f);
+	Target t = h100();
+	Config c = {
+	    .persistent = 1, .r_block = 4096, .m_block = 1, .num_warps = 4, .vec = 8, .split = 1};
+	const char *lim = NULL;
+	assert_int_equal(cost_occupancy(&f, &c, 4096, &t, 96, &lim), 5);
+	assert_string_equal(lim, "registers");
+	assert_int_equal(cost_occupancy(&f, &c, 4096, &t, 70, &lim), 7);
+	assert_int_equal(cost_occupancy(&f, &c, 4096, &t, 40, &lim), 12);
+	assert_int_equal(cost_occupancy(&f, &c, 4096, &t, 32, &lim), 16);
+	assert_string_equal(lim, "threads");
+	Cost o;
+	c.min_ctas = 5;
+	cost_model(&f, &c, 4096, 4096, &t, &o);
+	int regs = o.regs < o.reg_limit ? o.regs : o.reg_limit;
+	assert_int_equal(o.ctas_per_sm, cost_occupancy(&f, &c, 4096, &t, regs, &lim));
+	assert_string_equal(o.limit, lim);
+	kernel_free(k);
+	(void)state;
+}
+
 /* Clusters of 4 CTAs or more fill each GPC on its own (sm_90's gpc_sms, six of 17 SMs and two of
  * 15): 16-CTA clusters at 2 CTAs an SM run 14 clusters at once, 224 CTAs, where the 132 SMs as one
  * pool would hold 256, in a grid of several waves and in one of 128 CTAs alike; 2-CTA clusters are
@@ -757,14 +786,23 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(live_counts),	   cmocka_unit_test(live_sequential_vs_colive),
-	    cmocka_unit_test(held_remat),	   cmocka_unit_test(facts_passes),
-	    cmocka_unit_test(folded_loads),	   cmocka_unit_test(split_merge),
-	    cmocka_unit_test(dispatch_bound),	   cmocka_unit_test(register_model),
-	    cmocka_unit_test(cost_at_cap),	   cmocka_unit_test(cluster_slots),
-	    cmocka_unit_test(forced_min_ctas),	   cmocka_unit_test(candidates_start_with_the_pick),
-	    cmocka_unit_test(check_rejects),	   cmocka_unit_test(helion2828_decisions),
-	    cmocka_unit_test(rkc_picks_are_valid), cmocka_unit_test(rkc_split_and_pack),
+	    cmocka_unit_test(live_counts),
+	    cmocka_unit_test(live_sequential_vs_colive),
+	    cmocka_unit_test(held_remat),
+	    cmocka_unit_test(facts_passes),
+	    cmocka_unit_test(folded_loads),
+	    cmocka_unit_test(split_merge),
+	    cmocka_unit_test(dispatch_bound),
+	    cmocka_unit_test(register_model),
+	    cmocka_unit_test(cost_at_cap),
+	    cmocka_unit_test(occupancy_at_regs),
+	    cmocka_unit_test(cluster_slots),
+	    cmocka_unit_test(forced_min_ctas),
+	    cmocka_unit_test(candidates_start_with_the_pick),
+	    cmocka_unit_test(check_rejects),
+	    cmocka_unit_test(helion2828_decisions),
+	    cmocka_unit_test(rkc_picks_are_valid),
+	    cmocka_unit_test(rkc_split_and_pack),
 	    cmocka_unit_test(rkc_occupancy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
