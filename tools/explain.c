@@ -124,9 +124,7 @@ const Cmd cmd_explain = {
 	    OPT_CONFIG,
 	    OPT_BATCH_INVARIANT,
 	    {"--ptxas", NULL,
-	     "also assemble the PTX with ptxas: its registers and spills, and the CTAs an SM they "
-	     "allow, against the model's",
-	     0},
+	     "also assemble it: ptxas's registers, spills and CTAs an SM beside the model's", 0},
 	    {"--json", NULL, "the same as one JSON object (docs/heuristics.md lists its fields)",
 	     0},
 	    {0},
