@@ -222,6 +222,7 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	 * spilling held rows); .minnctapersm 1 lets it use what one CTA per SM allows */
 	if (host) {
 		host_entry(&L);
+		host_truncsfbf2(&L);
 	} else {
 		annotate(&L, "maxntidx", g->num_warps * 32);
 		annotate(&L, "minctasm", g->min_ctas > 1 ? g->min_ctas : 1);

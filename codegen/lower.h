@@ -146,6 +146,10 @@ LLVMValueRef rescale(Lower *L, LLVMValueRef m, LLVMValueRef M);
 LLVMTypeRef storage_type(Lower *L, Type t);
 LLVMValueRef from_storage(Lower *L, Type t, LLVMValueRef v);
 LLVMValueRef to_storage(Lower *L, Type t, LLVMValueRef v);
+/* On the host: defines __truncsfbf2 in the module, which the x86 back end calls for what it
+ * rounds to bf16 itself (a bf16 constant) where the CPU lacks AVX512-BF16; no library the
+ * emulator loads need have it. */
+void host_truncsfbf2(Lower *L);
 /* Two f32 values to a bf16, f16 or fp8 pair (<2 x T>, lo first), in one conversion where the
  * arch has it. */
 LLVMValueRef to_storage_pair(Lower *L, Type t, LLVMValueRef lo, LLVMValueRef hi);

@@ -275,13 +275,46 @@ from_storage(Lower *L, Type t, LLVMValueRef v)
 	return v;
 }
 
+/* f32 v rounded to bf16 or f16 (t resolved), to nearest even. On the host a bf16 is rounded in
+ * integers (NaN made quiet, its sign kept), as the x86 back end would otherwise call
+ * __truncsfbf2 where the CPU lacks AVX512-BF16, and no library the process loads need have it
+ * (libgcc has it from GCC 13 on): the emulator's bits then depend on no CPU feature. */
+static LLVMValueRef
+narrow(Lower *L, Type t, LLVMValueRef v)
+{
+	LLVMTypeRef st = storage_type(L, t);
+	if (!L->host || t != TY_BF16)
+		return LLVMBuildFPTrunc(L->b, v, st, "");
+	LLVMValueRef i = LLVMBuildBitCast(L->b, v, L->i32, "");
+	LLVMValueRef odd =
+	    LLVMBuildAnd(L->b, LLVMBuildLShr(L->b, i, ci32(L, 16), ""), ci32(L, 1), "");
+	LLVMValueRef r = LLVMBuildLShr(
+	    L->b, LLVMBuildAdd(L->b, i, LLVMBuildAdd(L->b, odd, ci32(L, 0x7fff), ""), ""),
+	    ci32(L, 16), "");
+	LLVMValueRef q =
+	    LLVMBuildOr(L->b, LLVMBuildLShr(L->b, i, ci32(L, 16), ""), ci32(L, 0x40), "");
+	r = LLVMBuildSelect(L->b, LLVMBuildFCmp(L->b, LLVMRealUNO, v, v, ""), q, r, "");
+	LLVMTypeRef i16 = LLVMInt16TypeInContext(L->cx);
+	return LLVMBuildBitCast(L->b, LLVMBuildTrunc(L->b, r, i16, ""), st, "");
+}
+
+void
+host_truncsfbf2(Lower *L)
+{
+	LLVMTypeRef bf = LLVMBFloatTypeInContext(L->cx);
+	LLVMValueRef fn =
+	    LLVMAddFunction(L->mod, "__truncsfbf2", LLVMFunctionType(bf, &L->f32, 1, 0));
+	LLVMPositionBuilderAtEnd(L->b, LLVMAppendBasicBlockInContext(L->cx, fn, "entry"));
+	LLVMBuildRet(L->b, narrow(L, TY_BF16, LLVMGetParam(fn, 0)));
+}
+
 LLVMValueRef
 to_storage(Lower *L, Type t, LLVMValueRef v)
 {
 	LLVMTypeRef st = storage_type(L, t);
 	t = type_resolve(t, L->c->dtype);
 	if (t == TY_BF16 || t == TY_F16)
-		return LLVMBuildFPTrunc(L->b, v, st, "");
+		return narrow(L, t, v);
 	if (f8_hw(L, t))
 		return LLVMBuildTrunc(L->b, f8_enc_pair_hw(L, t, v, cf(L, 0)), L->i8, "");
 	if (is_f8(t))
@@ -327,8 +360,7 @@ cast(Lower *L, Type from, Type to, LLVMValueRef v)
 		else if (type_is_int(from))
 			v = LLVMBuildSIToFP(L->b, v, L->f32, "");
 		if (to == TY_BF16 || to == TY_F16) /* round to the narrow type, compute in f32 */
-			v = LLVMBuildFPExt(L->b, LLVMBuildFPTrunc(L->b, v, storage_type(L, to), ""),
-					   L->f32, "");
+			v = LLVMBuildFPExt(L->b, narrow(L, to, v), L->f32, "");
 		if (is_f8(to))
 			v = f8_dec(L, to, f8_enc(L, to, v));
 		return v;
