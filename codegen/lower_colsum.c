@@ -2,6 +2,8 @@
  * combine every CTA of the grid waits at and shares. */
 #include <string.h>
 
+#include <llvm-c/DebugInfo.h>
+
 #include "codegen/lower.h"
 
 /*
@@ -22,12 +24,13 @@
  *
  * After the loop (colsum_finish) the partials go through the workspace (codegen_launch lays it
  * out; docs/codegen.md draws it): each of a CTA's m_block row groups writes its partial row, a
- * "slot". Then every CTA counts itself in and waits for the whole grid (the launch is cooperative:
- * every CTA resident), and sums its slice of the columns over all slots, in slot order, into the
- * outputs; the last of them to leave zeroes the counters for the next launch. Every order is
- * fixed, so the bits do not depend on which CTA came last. One CTA summing every partial row, as
- * a last-CTA combine would, streams at a lone SM's rate (about 20 GB/s measured on the H100);
- * the slices spread the combine over the grid.
+ * "slot", or, under the pre-sum (colsum_presum: a persistent row, m_block over 1), the groups add
+ * theirs in shared memory first and the CTA writes one slot (presum_slot). Then every CTA counts
+ * itself in and waits for the whole grid (the launch is cooperative: every CTA resident), and sums
+ * its slice of the columns over all slots, in slot order, into the outputs; the last of them to
+ * leave zeroes the counters for the next launch. Every order is fixed, so the bits do not depend on
+ * which CTA came last. One CTA summing every partial row, as a last-CTA combine would, streams at a
+ * lone SM's rate (about 20 GB/s measured on the H100); the slices spread the combine over the grid.
  */
 
 static LLVMValueRef
@@ -623,12 +626,151 @@ leave_zero(Lower *L, int64_t cnt, LLVMValueRef out, LLVMValueRef ng)
 	LLVMPositionBuilderAtEnd(L->b, done);
 }
 
-/* Each row group's partials into its slot, at part; a looped row's a chunk at a time. */
+/* acc (NULL: none) plus the n values of type t (align bytes aligned) at byte `at` of the dynamic
+ * area and the rows stride bytes on, in that order, their loads issued before the adds. */
+static LLVMValueRef
+presum_add(Lower *L, LLVMValueRef acc, LLVMValueRef at, int n, int64_t stride, LLVMTypeRef t,
+	   int align)
+{
+	LLVMValueRef x[PRESUM_LOADS];
+	for (int r = 0; r < n; r++) {
+		x[r] = LLVMBuildLoad2(
+		    L->b, t, smem_at(L, LLVMBuildAdd(L->b, at, ci64(L, r * stride), "")), "");
+		LLVMSetAlignment(x[r], (unsigned)align);
+	}
+	for (int r = 0; r < n; r++)
+		acc = acc ? LLVMBuildFAdd(L->b, acc, x[r], "") : x[r];
+	return acc;
+}
+
+/* Marks the loop whose latch branch is br not to be unrolled (llvm.loop.unroll.disable). */
+static void
+no_unroll(Lower *L, LLVMValueRef br)
+{
+	LLVMMetadataRef tmp = LLVMTemporaryMDNode(L->cx, NULL, 0);
+	LLVMMetadataRef dis = LLVMMDStringInContext2(L->cx, "llvm.loop.unroll.disable", 24);
+	LLVMMetadataRef ops[2] = {tmp, LLVMMDNodeInContext2(L->cx, &dis, 1)};
+	LLVMMetadataRef loop = LLVMMDNodeInContext2(L->cx, ops, 2);
+	LLVMMetadataReplaceAllUsesWith(tmp, loop);
+	LLVMSetMetadata(br, LLVMGetMDKindIDInContext(L->cx, "llvm.loop", 9),
+			LLVMMetadataAsValue(L->cx, loop));
+}
+
+/* The sum over the m_block row groups, in group order, of the value of type t at byte `src` of the
+ * dynamic area in group 0's partials, group r's stride * r bytes on: PRESUM_LOADS groups at a
+ * time in a loop LLVM does not unroll, so that whatever m_block (up to 32) at most PRESUM_LOADS
+ * values are in flight. */
+static LLVMValueRef
+presum_groups(Lower *L, LLVMValueRef src, int64_t stride, LLVMTypeRef t, int align)
+{
+	int m = L->c->cfg.m_block, n = m % PRESUM_LOADS ? 1 : PRESUM_LOADS;
+	LLVMValueRef sum = presum_add(L, NULL, src, n, stride, t, align);
+	if (m == n)
+		return sum;
+	/* groups r = n, 2n, ... below m */
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "presum.grp");
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "presum.grp");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->cx, L->fn, "presum.grp");
+	LLVMBuildBr(L->b, head);
+	LLVMPositionBuilderAtEnd(L->b, head);
+	LLVMValueRef r = LLVMBuildPhi(L->b, L->i64, ""), acc = LLVMBuildPhi(L->b, t, "");
+	LLVMValueRef r0 = ci64(L, n);
+	LLVMAddIncoming(r, &r0, &pre, 1);
+	LLVMAddIncoming(acc, &sum, &pre, 1);
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntULT, r, ci64(L, m), ""), body, done);
+	LLVMPositionBuilderAtEnd(L->b, body);
+	LLVMValueRef at = LLVMBuildAdd(L->b, src, LLVMBuildMul(L->b, r, ci64(L, stride), ""), "");
+	LLVMValueRef next = presum_add(L, acc, at, n, stride, t, align);
+	LLVMValueRef r2 = LLVMBuildAdd(L->b, r, ci64(L, n), "");
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
+	no_unroll(L, LLVMBuildBr(L->b, head));
+	LLVMAddIncoming(r, &r2, &latch, 1);
+	LLVMAddIncoming(acc, &next, &latch, 1);
+	LLVMPositionBuilderAtEnd(L->b, done);
+	return acc;
+}
+
+/* The byte of colsum cs's column col (i64 each) in the CTA's slot. */
+static LLVMValueRef
+presum_dst(Lower *L, const ColsumLayout *lay, int64_t part, LLVMValueRef cs, LLVMValueRef col)
+{
+	return LLVMBuildAdd(
+	    L->b,
+	    LLVMBuildAdd(L->b, ci64(L, part),
+			 LLVMBuildMul(L->b, cs, ci64(L, lay->slots * lay->row_bytes), ""), ""),
+	    LLVMBuildAdd(L->b, LLVMBuildMul(L->b, L->cta, ci64(L, lay->row_bytes), ""),
+			 LLVMBuildMul(L->b, col, ci64(L, 4), ""), ""),
+	    "");
+}
+
+/*
+ * The pre-sum (colsum_presum), after a barrier: the CTA's threads take positions in turns, each
+ * summing one over the row groups (presum_groups) and storing it to the CTA's slot at part.
+ * - Partials from registers: the groups wrote their partial rows to the dynamic area, colsum ci's
+ *   of group r at row ci * m_block + r; a position is a (colsum, vector of 4 columns).
+ * - Partials in shared memory (smem=1): they stay where the rows left them, in units
+ *   (csum_unit: region ci * m_block + r of r_block floats, unit q of lane l at float
+ *   (q * tpr + l) * u); a position is a (colsum, unit position q * tpr + l), whose u floats are
+ *   the columns l * vec + (e / vec) * tpr * vec + e % vec of e = q * u on, stored where below N.
+ *   Nothing is read back into registers or written again first.
+ */
+static void
+presum_slot(Lower *L, const ColsumLayout *lay, int64_t part)
+{
+	const Config *g = &L->c->cfg;
+	int units = L->csum_smem != NULL, u = units ? csum_u(L) : 4;
+	LLVMTypeRef t = units ? csum_unit_type(L) : LLVMVectorType(L->f32, 4);
+	int64_t per = units ? g->r_block / u : lay->cols4;	  /* positions a colsum */
+	int64_t stride = units ? g->r_block * 4 : lay->row_bytes; /* bytes a group */
+	int64_t np = (int64_t)L->k->plan->ncolsum * per, nt = (int64_t)g->num_warps * 32;
+	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+	For f = for_open(L, cdiv(np, nt), "colsum.presum");
+	LLVMValueRef p = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, f.i, ci64(L, nt), ""), tid(L), "");
+	LLVMValueRef cs = LLVMBuildUDiv(L->b, p, ci64(L, per), "");
+	LLVMValueRef x = LLVMBuildURem(L->b, p, ci64(L, per), "");
+	LLVMValueRef col = LLVMBuildMul(L->b, x, ci64(L, 4), ""), ok = NULL;
+	if (units) {
+		LLVMValueRef e0 =
+		    LLVMBuildMul(L->b, LLVMBuildUDiv(L->b, x, ci64(L, L->tpr), ""), ci64(L, u), "");
+		LLVMValueRef lane = LLVMBuildURem(L->b, x, ci64(L, L->tpr), "");
+		col = LLVMBuildAdd(
+		    L->b, LLVMBuildMul(L->b, lane, ci64(L, L->vec), ""),
+		    LLVMBuildAdd(L->b,
+				 LLVMBuildMul(L->b, LLVMBuildUDiv(L->b, e0, ci64(L, L->vec), ""),
+					      ci64(L, (int64_t)L->tpr * L->vec), ""),
+				 LLVMBuildURem(L->b, e0, ci64(L, L->vec), ""), ""),
+		    "");
+		ok = LLVMBuildICmp(L->b, LLVMIntULT, col, ci64(L, L->c->N), "");
+	}
+	LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntULT, p, ci64(L, np), "");
+	LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.presum.next");
+	only_if(L, ok ? LLVMBuildAnd(L->b, in, ok, "") : in, next, "colsum.presum.pos");
+	LLVMValueRef src =
+	    LLVMBuildAdd(L->b, LLVMBuildMul(L->b, cs, ci64(L, g->m_block * stride), ""),
+			 LLVMBuildMul(L->b, x, ci64(L, u * 4), ""), "");
+	if (units) { /* where csum_unit's regions start */
+		Smem sm;
+		smem_layout(L->k, L->c->dtype, L->c->N, g, &sm, NULL, NULL);
+		src = LLVMBuildAdd(L->b, src, ci64(L, sm.colsum_off), "");
+	}
+	LLVMValueRef sum = presum_groups(L, src, stride, t, u * 4);
+	LLVMSetAlignment(LLVMBuildStore(L->b, sum, ws_byte(L, presum_dst(L, lay, part, cs, col))),
+			 (unsigned)u * 4);
+	LLVMBuildBr(L->b, next);
+	LLVMPositionBuilderAtEnd(L->b, next);
+	for_close(L, &f);
+}
+
+/* Each row group's partials into its slot, at part; a looped row's a chunk at a time. Under the
+ * pre-sum, partials in registers go into the dynamic area instead (which holds nothing else once
+ * the rows are done), and presum_slot adds them, or those in shared memory, into the CTA's slot. */
 static void
 write_slots(Lower *L, const ColsumLayout *lay, int64_t part)
 {
 	const Kernel *k = L->k;
 	const Config *g = &L->c->cfg;
+	int presum = lay->per_cta < g->m_block;
 	LLVMValueRef slot = csum_slot(L);
 	For chunks = {0};
 	LLVMValueRef first = L->lofs;
@@ -638,6 +780,10 @@ write_slots(Lower *L, const ColsumLayout *lay, int64_t part)
 		first = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, chunks.i, ci64(L, g->r_block), ""),
 				     L->lofs, "");
 	}
+	if (presum && L->csum_smem) { /* the partials stay in their units */
+		presum_slot(L, lay, part);
+		return;
+	}
 	if (L->csum_smem)
 		csum_read_back(L);
 	LLVMTypeRef vt = L->vec > 1 ? LLVMVectorType(L->f32, L->vec) : L->f32;
@@ -646,8 +792,14 @@ write_slots(Lower *L, const ColsumLayout *lay, int64_t part)
 		if (!L->csum[i])
 			continue;
 		LLVMValueRef row =
-		    LLVMBuildAdd(L->b, ci64(L, part + (int64_t)ci++ * lay->slots * lay->row_bytes),
-				 LLVMBuildMul(L->b, slot, ci64(L, lay->row_bytes), ""), "");
+		    presum
+			? LLVMBuildMul(L->b,
+				       LLVMBuildAdd(L->b, ci64(L, (int64_t)ci++ * g->m_block),
+						    LLVMBuildZExt(L->b, L->grp, L->i64, ""), ""),
+				       ci64(L, lay->row_bytes), "")
+			: LLVMBuildAdd(L->b,
+				       ci64(L, part + (int64_t)ci++ * lay->slots * lay->row_bytes),
+				       LLVMBuildMul(L->b, slot, ci64(L, lay->row_bytes), ""), "");
 		for (int j = 0; j < L->nvec; j++) {
 			LLVMValueRef col =
 			    LLVMBuildAdd(L->b, first, ci64(L, (long long)j * L->tpr * L->vec), "");
@@ -664,7 +816,9 @@ write_slots(Lower *L, const ColsumLayout *lay, int64_t part)
 			}
 			LLVMValueRef off =
 			    LLVMBuildAdd(L->b, row, LLVMBuildMul(L->b, col, ci64(L, 4), ""), "");
-			LLVMSetAlignment(LLVMBuildStore(L->b, v, ws_byte(L, off)), align);
+			LLVMSetAlignment(
+			    LLVMBuildStore(L->b, v, presum ? smem_at(L, off) : ws_byte(L, off)),
+			    align);
 			LLVMBuildBr(L->b, next);
 			LLVMPositionBuilderAtEnd(L->b, next);
 		}
@@ -673,6 +827,8 @@ write_slots(Lower *L, const ColsumLayout *lay, int64_t part)
 		for_close(L, &chunks);
 		L->csum_chunk = NULL;
 	}
+	if (presum)
+		presum_slot(L, lay, part);
 }
 
 void
@@ -709,7 +865,7 @@ colsum_finish(Lower *L)
 		src[ns] = part + (int64_t)ci * lay.slots * lay.row_bytes;
 		param[ns++] = k->ins[i].param;
 	}
-	slice_sum(L, ns, src, param, LLVMBuildMul(L->b, G, ci64(L, g->m_block), ""), lay.row_bytes,
+	slice_sum(L, ns, src, param, LLVMBuildMul(L->b, G, ci64(L, lay.per_cta), ""), lay.row_bytes,
 		  L->cta, G, &sl);
 	leave_zero(L, cnt, out, G);
 }

@@ -30,7 +30,8 @@
  * - a row whose threads cover less than a 32-byte sector per warp access (one thread a row at
  *   16 bytes) moves each sector twice: its [M,N] bytes count 32 / span times (measured on the
  *   H100: layer_norm f32 1048576x32 at one thread a row ran 1.84x the time of four).
- * - sums over rows (colsum): each CTA's row groups write a partial row to L2, then every CTA
+ * - sums over rows (colsum): each CTA's row groups write a partial row to L2 (one a CTA under
+ *   the pre-sum, whose two barriers and shared-memory round trips join the tail), then every CTA
  *   waits for all and sums a slice of the columns over all partial rows (lower_colsum.c). Their
  *   bytes go through L2; the tail is the slice's round trips (its slots over the row lanes, its
  *   positions over the lanes of a row: colsum_unroll), two arrivals and two barriers a turn (the
@@ -75,10 +76,13 @@ cost_occupancy(const Facts *f, const Config *c, int64_t N, const Target *t, int 
 	 * partials, plus the 1 KiB a CTA the hardware reserves */
 	int64_t dyn = (kept ? (int64_t)c->m_block * seg * config_kept_bytes(f, c) : 0) +
 		      smem_colsum_bytes(f->colsums, c, N);
-	int64_t smem =
-	    (dyn > smem_combine_bytes(f->colsums, c) ? dyn : smem_combine_bytes(f->colsums, c)) +
-	    (int64_t)f->red_results * 4 *
-		((tpr > 32 ? c->num_warps : 0) + (segs > 1 && c->cluster > 1 ? c->m_block : 0));
+	if (dyn < smem_combine_bytes(f->colsums, c))
+		dyn = smem_combine_bytes(f->colsums, c);
+	if (dyn < smem_presum_bytes(f->colsums, c, N))
+		dyn = smem_presum_bytes(f->colsums, c, N);
+	int64_t smem = dyn + (int64_t)f->red_results * 4 *
+				 ((tpr > 32 ? c->num_warps : 0) +
+				  (segs > 1 && c->cluster > 1 ? c->m_block : 0));
 	if (smem > 0) {
 		int by_smem = (int)(t->smem_per_sm / (smem + 1024));
 		by_smem = by_smem > 1 ? by_smem : 1;
@@ -206,6 +210,11 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		    (double)colsum_unroll(cdiv(sl.rows, threads / sl.lanes), turns, &u, &per);
 		tail_ns = trips * t->mem_latency_ns + 2 * (t->mem_latency_ns + t->barrier_ns) +
 			  2.0 * (double)turns * t->barrier_ns;
+		/* the pre-sum: two barriers, a shared-memory round trip a turn of the CTA's
+		 * threads over the positions */
+		if (colsum_presum(f->colsums, c, N))
+			tail_ns += 2 * t->barrier_ns +
+				   (double)cdiv(f->colsums * cl.cols4, threads) * t->smem_ns;
 		if (ws_colsums(f->colsums, c, N)) {
 			/* partials kept in the slots: each row loads and stores its columns'
 			 * partials; the share of the slots half the L2 holds comes from L2, the

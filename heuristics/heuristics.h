@@ -160,17 +160,28 @@ enum { FILL_MATH_OPS = 10, FILL_MATH_CHUNKS = 3 };
 enum { MAX_DYN_SMEM = 227 * 1024 };
 
 /* A kernel's sums over rows (colsum) under config c (codegen/lower_colsum.c): a partial row, a
- * "slot", per row group of the grid (grid * m_block), each N floats padded to 16 bytes, or, where
- * the partials stay in the slot while the rows stream (ws_colsums), the chunks that cover N. Every
- * CTA writes its slots, counts itself in and waits for all the grid's CTAs, then sums its slice of
- * the columns over all the slots into the outputs. So every CTA must be resident at once: the
- * launch is cooperative (config_cooperative), and the driver refuses a grid the device cannot
+ * "slot", per CTA of the grid where its row groups first add theirs in shared memory
+ * (colsum_presum), else per row group (grid * m_block), each N floats padded to 16 bytes, or,
+ * where the partials stay in the slot while the rows stream (ws_colsums), the chunks that cover N.
+ * Every CTA writes its slots, counts itself in and waits for all the grid's CTAs, then sums its
+ * slice of the columns over all the slots into the outputs. So every CTA must be resident at once:
+ * the launch is cooperative (config_cooperative), and the driver refuses a grid the device cannot
  * hold. The counters: a u32 of CTAs arrived at word COLSUM_DONE_WORD, of CTAs out at
  * COLSUM_LEAVE_WORD. */
 int ws_colsums(int ncolsum, const Config *c, int64_t N);
 int64_t smem_colsum_cols(const Config *c, int64_t N);
+/* The pre-sum: whether a persistent row's m_block row groups (more than one) add their partials in
+ * shared memory, in group order, before the CTA writes one slot, where the m_block partial rows
+ * take at most PRESUM_MAX_BYTES (so that, beside the static arrays, a CTA of every target holds
+ * them: sm_80 gives 163 KiB). A slot a CTA, not a row group, cuts the bytes the combine writes
+ * and reads through L2 m_block times. smem_presum_bytes: its bytes, 0 where it does not apply;
+ * the area is the dynamic one, free once the rows are done (smem_layout). */
+enum { PRESUM_MAX_BYTES = 96 * 1024, PRESUM_LOADS = 4 };
+int colsum_presum(int ncolsum, const Config *c, int64_t N);
+int64_t smem_presum_bytes(int ncolsum, const Config *c, int64_t N);
 typedef struct {
 	int64_t slots, row_bytes, cols4; /* cols4: the vectors of 4 columns that cover N */
+	int per_cta; /* the slots a CTA writes: 1 under the pre-sum, else m_block */
 } ColsumLayout;
 enum { COLSUM_DONE_WORD = 0, COLSUM_LEAVE_WORD = 1 };
 /* A combine sums up to COLSUM_UNROLL partial rows a round trip, their loads issued before the
@@ -206,7 +217,8 @@ static inline void
 colsum_layout(const Config *c, int ncolsum, int64_t N, ColsumLayout *l)
 {
 	int64_t grid = c->grid > 0 ? c->grid : 1;
-	l->slots = grid * c->m_block;
+	l->per_cta = colsum_presum(ncolsum, c, N) ? 1 : c->m_block;
+	l->slots = grid * l->per_cta;
 	l->cols4 = (N + 3) / 4;
 	/* partials kept in the slot while the rows stream (ws_colsums) cover whole chunks */
 	l->row_bytes = ws_colsums(ncolsum, c, N) ? smem_colsum_cols(c, N) * 4 : l->cols4 * 16;
@@ -225,7 +237,7 @@ static inline void
 colsum_slices(const ColsumLayout *l, const Config *c, int ncolsum, int64_t ctas, ColsumSlices *s)
 {
 	s->slices = ctas;
-	s->rows = ctas * c->m_block;
+	s->rows = ctas * l->per_cta;
 	s->vectors = ((int64_t)ncolsum * l->cols4 + s->slices - 1) / s->slices;
 	s->lanes = 1;
 	int64_t threads = (int64_t)c->num_warps * 32;
@@ -357,7 +369,8 @@ int config_smem_warps(const Kernel *k);
  * rows' segments, 16-byte aligned, in instruction order; then the colsum partials
  * (smem_colsums) from colsum_off: smem_colsum_cols floats a row group and colsum, placed as
  * codegen/lower_colsum.c says. A grid with sums over rows has at least smem_combine_bytes there:
- * its combine adds the warps' sums through the dynamic area once every row is done. */
+ * its combine adds the warps' sums through the dynamic area once every row is done; under the
+ * pre-sum at least smem_presum_bytes, the row groups' partial rows, also once the rows are done. */
 typedef struct {
 	int64_t red_bytes, cluster_bytes; /* static */
 	int64_t dyn_bytes;

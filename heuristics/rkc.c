@@ -1012,15 +1012,21 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		ColsumSlices sl;
 		colsum_layout(c, f->colsums, N, &cl);
 		colsum_slices(&cl, c, f->colsums, o->ctas, &sl);
+		char pre[96] = "";
+		if (cl.per_cta < c->m_block)
+			snprintf(pre, sizeof pre,
+				 " add theirs in shared memory (%lld bytes, the pre-sum), then",
+				 (long long)smem_presum_bytes(f->colsums, c, N));
 		choice_reason(
 		    out,
-		    "sums over rows: %lld CTAs x %d row group(s) %s %lld partial rows of "
+		    "sums over rows: %lld CTAs x %d row group(s)%s %s %lld partial rows of "
 		    "%lld bytes a colsum, count in and wait for each other (a cooperative "
 		    "launch), then each sums a slice of %lld vectors of 4 columns over all %lld, "
 		    "%lld threads to a row's %lld vectors, in a fixed order: %.1f us of tail "
 		    "modelled",
-		    (long long)o->ctas, c->m_block, ws_colsums(f->colsums, c, N) ? "keep" : "write",
-		    (long long)o->ctas * c->m_block, (long long)cl.row_bytes, (long long)sl.vectors,
+		    (long long)o->ctas, c->m_block, pre,
+		    ws_colsums(f->colsums, c, N) ? "keep" : "write",
+		    (long long)o->ctas * cl.per_cta, (long long)cl.row_bytes, (long long)sl.vectors,
 		    (long long)sl.rows, (long long)sl.lanes, (long long)sl.lanes, o->combine_us);
 	}
 	int spare, held = occupancy_ctas(f, o, c, t, M, N, &spare);

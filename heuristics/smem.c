@@ -71,6 +71,8 @@ smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, in
 	s->dyn_bytes += smem_colsum_bytes(p->ncolsum, c, N);
 	if (s->dyn_bytes < smem_combine_bytes(p->ncolsum, c))
 		s->dyn_bytes = smem_combine_bytes(p->ncolsum, c);
+	if (s->dyn_bytes < smem_presum_bytes(p->ncolsum, c, N))
+		s->dyn_bytes = smem_presum_bytes(p->ncolsum, c, N);
 }
 
 int
@@ -98,6 +100,25 @@ smem_colsum_bytes(int ncolsum, const Config *c, int64_t N)
 	if (!smem_colsums(ncolsum, c) || ws_colsums(ncolsum, c, N))
 		return 0;
 	return (int64_t)ncolsum * c->m_block * smem_colsum_cols(c, N) * 4;
+}
+
+static int64_t
+presum_bytes(int ncolsum, const Config *c, int64_t N)
+{
+	return (int64_t)ncolsum * c->m_block * cdiv(N, 4) * 16;
+}
+
+int
+colsum_presum(int ncolsum, const Config *c, int64_t N)
+{
+	return ncolsum > 0 && c->grid > 0 && c->persistent && c->m_block > 1 &&
+	       presum_bytes(ncolsum, c, N) <= PRESUM_MAX_BYTES;
+}
+
+int64_t
+smem_presum_bytes(int ncolsum, const Config *c, int64_t N)
+{
+	return colsum_presum(ncolsum, c, N) ? presum_bytes(ncolsum, c, N) : 0;
 }
 
 int64_t

@@ -419,6 +419,63 @@ occupancy_at_regs(void **state)
 	(void)state;
 }
 
+/* The pre-sum: a persistent row of several row groups writes one slot a CTA and takes the groups'
+ * partial rows of shared memory (2 colsums x 4 groups x 1024 floats = 32 KiB), which the
+ * occupancy counts (64 KiB of them leave 3 CTAs an SM of sm_90's 228 KiB); a looped row, one
+ * group, or partial rows over PRESUM_MAX_BYTES (2 x 2 x 8192 floats) keep a slot a group. */
+static void
+presum_layout(void **state)
+{
+	Kernel *k = load_kernel("layer_norm_backward");
+	Facts f;
+	facts_compute(k, TY_BF16, &f);
+	assert_int_equal(f.colsums, 2);
+	Target t = h100();
+	Config c = {.persistent = 1,
+		    .r_block = 1024,
+		    .m_block = 4,
+		    .num_warps = 8,
+		    .vec = 8,
+		    .split = 1,
+		    .grid = 264};
+	ColsumLayout cl;
+	colsum_layout(&c, 2, 1024, &cl);
+	assert_int_equal(cl.per_cta, 1);
+	assert_int_equal(cl.slots, 264);
+	assert_int_equal(smem_presum_bytes(2, &c, 1024), 32768);
+	Smem sm;
+	smem_layout(k, TY_BF16, 1024, &c, &sm, NULL, NULL);
+	assert_true(sm.dyn_bytes >= 32768);
+	c.persistent = 0;
+	colsum_layout(&c, 2, 1024, &cl);
+	assert_int_equal(cl.per_cta, 4);
+	assert_int_equal(cl.slots, 1056);
+	assert_int_equal(smem_presum_bytes(2, &c, 1024), 0);
+	c.persistent = 1;
+	c.m_block = 1;
+	colsum_layout(&c, 2, 1024, &cl);
+	assert_int_equal(cl.per_cta, 1);
+	assert_int_equal(smem_presum_bytes(2, &c, 1024), 0);
+	c.m_block = 2;
+	c.r_block = 8192;
+	colsum_layout(&c, 2, 8192, &cl);
+	assert_int_equal(cl.per_cta, 2);
+	assert_false(colsum_presum(2, &c, 8192));
+	c = (Config){.persistent = 1,
+		     .r_block = 2048,
+		     .m_block = 4,
+		     .num_warps = 4,
+		     .vec = 8,
+		     .split = 1,
+		     .grid = 264};
+	const char *lim = NULL;
+	assert_int_equal(smem_presum_bytes(2, &c, 2048), 65536);
+	assert_int_equal(cost_occupancy(&f, &c, 2048, &t, 32, &lim), 3);
+	assert_string_equal(lim, "shared memory");
+	kernel_free(k);
+	(void)state;
+}
+
 /* Clusters of 4 CTAs or more fill each GPC on its own (sm_90's gpc_sms, six of 17 SMs and two of
  * 15): 16-CTA clusters at 2 CTAs an SM run 14 clusters at once, 224 CTAs, where the 132 SMs as one
  * pool would hold 256, in a grid of several waves and in one of 128 CTAs alike; 2-CTA clusters are
@@ -786,23 +843,15 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(live_counts),
-	    cmocka_unit_test(live_sequential_vs_colive),
-	    cmocka_unit_test(held_remat),
-	    cmocka_unit_test(facts_passes),
-	    cmocka_unit_test(folded_loads),
-	    cmocka_unit_test(split_merge),
-	    cmocka_unit_test(dispatch_bound),
-	    cmocka_unit_test(register_model),
-	    cmocka_unit_test(cost_at_cap),
-	    cmocka_unit_test(occupancy_at_regs),
-	    cmocka_unit_test(cluster_slots),
-	    cmocka_unit_test(forced_min_ctas),
-	    cmocka_unit_test(candidates_start_with_the_pick),
-	    cmocka_unit_test(check_rejects),
-	    cmocka_unit_test(helion2828_decisions),
-	    cmocka_unit_test(rkc_picks_are_valid),
-	    cmocka_unit_test(rkc_split_and_pack),
+	    cmocka_unit_test(live_counts),	   cmocka_unit_test(live_sequential_vs_colive),
+	    cmocka_unit_test(held_remat),	   cmocka_unit_test(facts_passes),
+	    cmocka_unit_test(folded_loads),	   cmocka_unit_test(split_merge),
+	    cmocka_unit_test(dispatch_bound),	   cmocka_unit_test(register_model),
+	    cmocka_unit_test(cost_at_cap),	   cmocka_unit_test(occupancy_at_regs),
+	    cmocka_unit_test(presum_layout),	   cmocka_unit_test(cluster_slots),
+	    cmocka_unit_test(forced_min_ctas),	   cmocka_unit_test(candidates_start_with_the_pick),
+	    cmocka_unit_test(check_rejects),	   cmocka_unit_test(helion2828_decisions),
+	    cmocka_unit_test(rkc_picks_are_valid), cmocka_unit_test(rkc_split_and_pack),
 	    cmocka_unit_test(rkc_occupancy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
