@@ -4,18 +4,21 @@
 # point whose PTX differs, NEW "pick" (the new build's own compile on the GPU host) or, with
 # -carry-new, "ptx:DIR/P.new.ptx" (so that a build that is not carried can be measured too).
 # Both builds must pick the same config: a point whose manifests name different configs is left
-# out with a note on stderr. Points whose PTX is the same are listed on stderr as unchanged.
+# out with a note on stderr, or, with -any-config (a change to the codegen and the policy measured
+# together, each build with its own pick), kept with the note. Points whose PTX is the same are
+# listed on stderr as unchanged.
 #
-# usage: bench/ab_ptx.sh [-carry-new] OLD_RKC NEW_RKC POINTS DIR > points.txt
+# usage: bench/ab_ptx.sh [-carry-new] [-any-config] OLD_RKC NEW_RKC POINTS DIR > points.txt
 #   POINTS: lines "kernel dtype MxN [rkc compile arguments]"; '#' starts a comment
 #   DIR: where the PTX and manifests go, relative to the repository root (an ignored path that
 #        travels with the binary, e.g. .carry/ab)
 set -u
 cd "$(dirname "$0")/.."
-carry_new=0
+carry_new=0 any_config=0
 [ "${1:-}" = -carry-new ] && carry_new=1 && shift
+[ "${1:-}" = -any-config ] && any_config=1 && shift
 if [ $# != 4 ]; then
-	echo "usage: bench/ab_ptx.sh [-carry-new] OLD_RKC NEW_RKC POINTS DIR" >&2
+	echo "usage: bench/ab_ptx.sh [-carry-new] [-any-config] OLD_RKC NEW_RKC POINTS DIR" >&2
 	exit 2
 fi
 OLD=$1 NEW=$2 POINTS=$3 DIR=$4
@@ -38,9 +41,12 @@ while read -r kernel dtype shape args; do
 		continue
 	fi
 	if [ "$(config "$p.old.json")" != "$(config "$p.new.json")" ]; then
-		echo "ab_ptx: $kernel $dtype $shape: the builds pick different configs, left out" >&2
-		rm -f "$p".*
-		continue
+		if [ $any_config = 0 ]; then
+			echo "ab_ptx: $kernel $dtype $shape: the builds pick different configs, left out" >&2
+			rm -f "$p".*
+			continue
+		fi
+		echo "ab_ptx: $kernel $dtype $shape: the builds pick different configs, kept" >&2
 	fi
 	new=pick
 	if [ $carry_new = 1 ]; then

@@ -4,10 +4,13 @@
 # online sums (cross-warp partials in shared memory), a split row combined in a loop (more than 64
 # segments), and cooperative rows (coop=1) at odd shapes: 1x1 with empty segments, a prime width
 # over 37 CTAs, 50257 kept in shared memory, welford over 132 CTAs, two rows a CTA, and the
-# policy's pick for one row of 4M. usage: bench/sanitize_new.sh RKC; env OUT for the logs.
+# policy's pick for one row of 4M; sums over rows whose row groups pre-sum in shared memory (two
+# to sixteen groups, partials in registers and in shared memory, an odd M and width). usage:
+# bench/sanitize_new.sh RKC [PATTERN]: only the runs whose line has PATTERN (grep -F) where one is
+# given; env OUT for the logs.
 set -u
 cd "$(dirname "$0")/.."
-RKC=$1
+RKC=$1 PATTERN=${2:-}
 OUT=${OUT:-bench/out}
 mkdir -p "$OUT"
 log=$OUT/sanitize-new.log
@@ -24,8 +27,16 @@ runs=(
 	"testdata/kernels/welford.rk --shape 1x1000003 --dtype bf16 --config persistent=1,r_block=8192,m_block=1,num_warps=8,vec=8,split=1,cluster=132,coop=1"
 	"testdata/kernels/cross_entropy_ls_zloss.rk --shape 5x50257 --dtype f32 --config persistent=1,r_block=2048,m_block=2,num_warps=8,vec=4,split=1,cluster=26,coop=1"
 	"testdata/kernels/fused_add_layernorm.rk --shape 1x4194304 --dtype bf16"
+	"testdata/kernels/layer_norm_backward.rk --shape 1001x768 --dtype bf16 --config persistent=1,r_block=1024,m_block=4,num_warps=8,vec=8,grid=30"
+	"testdata/kernels/rms_norm_backward.rk --shape 333x1000 --dtype f32 --config persistent=1,r_block=1024,m_block=2,num_warps=4,vec=4,grid=20,ahead=1"
+	"testdata/kernels/layer_norm_backward.rk --shape 777x40 --dtype f16 --config persistent=1,r_block=64,m_block=16,num_warps=4,vec=4,grid=10,smem=1"
+	"testdata/kernels/rms_norm_backward.rk --shape 1001x768 --dtype bf16 --config persistent=1,r_block=1024,m_block=4,num_warps=8,vec=8,grid=30,smem=1"
+	"testdata/kernels/rms_norm_backward.rk --shape 20011x384 --dtype bf16"
 )
+n=0
 for r in "${runs[@]}"; do
+	[ -n "$PATTERN" ] && case "$r" in *"$PATTERN"*) ;; *) continue ;; esac
+	n=$((n + 1))
 	echo "== check $r" >>"$log"
 	"$RKC" run $r --check >>"$log" 2>&1 || echo "EXIT $? check $r" >>"$log"
 	for tool in memcheck racecheck synccheck; do
@@ -35,6 +46,6 @@ for r in "${runs[@]}"; do
 	done
 done
 echo "checks: $(grep -c 'RESULT.*status=ok' "$log") ok of $(grep -c 'RESULT' "$log");" \
-	"sanitizer runs: $(grep -c 'ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards' "$log") clean of $((${#runs[@]} * 3));" \
+	"sanitizer runs: $(grep -c 'ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards' "$log") clean of $((n * 3));" \
 	"$(grep -c '^EXIT' "$log") non-zero exits"
 grep '^EXIT\|status=FAIL' "$log" | head
