@@ -771,7 +771,6 @@ write_slots(Lower *L, const ColsumLayout *lay, int64_t part)
 	const Kernel *k = L->k;
 	const Config *g = &L->c->cfg;
 	int presum = lay->per_cta < g->m_block;
-	LLVMValueRef slot = csum_slot(L);
 	For chunks = {0};
 	LLVMValueRef first = L->lofs;
 	if (!g->persistent) {
@@ -786,20 +785,19 @@ write_slots(Lower *L, const ColsumLayout *lay, int64_t part)
 	}
 	if (L->csum_smem)
 		csum_read_back(L);
+	/* the group's partial row of colsum ci: at base + ci * stride + slot * row_bytes, in the
+	 * workspace's slots or, under the pre-sum, the dynamic area's rows */
+	int64_t base = presum ? 0 : part;
+	int64_t stride = (presum ? g->m_block : lay->slots) * lay->row_bytes;
+	LLVMValueRef slot = presum ? LLVMBuildZExt(L->b, L->grp, L->i64, "") : csum_slot(L);
 	LLVMTypeRef vt = L->vec > 1 ? LLVMVectorType(L->f32, L->vec) : L->f32;
 	int align = L->vec * 4 < 16 ? L->vec * 4 : 16;
 	for (int i = 0, ci = 0; i < k->nins; i++) {
 		if (!L->csum[i])
 			continue;
 		LLVMValueRef row =
-		    presum
-			? LLVMBuildMul(L->b,
-				       LLVMBuildAdd(L->b, ci64(L, (int64_t)ci++ * g->m_block),
-						    LLVMBuildZExt(L->b, L->grp, L->i64, ""), ""),
-				       ci64(L, lay->row_bytes), "")
-			: LLVMBuildAdd(L->b,
-				       ci64(L, part + (int64_t)ci++ * lay->slots * lay->row_bytes),
-				       LLVMBuildMul(L->b, slot, ci64(L, lay->row_bytes), ""), "");
+		    LLVMBuildAdd(L->b, ci64(L, base + (int64_t)ci++ * stride),
+				 LLVMBuildMul(L->b, slot, ci64(L, lay->row_bytes), ""), "");
 		for (int j = 0; j < L->nvec; j++) {
 			LLVMValueRef col =
 			    LLVMBuildAdd(L->b, first, ci64(L, (long long)j * L->tpr * L->vec), "");
