@@ -18,13 +18,19 @@
 #define MAX_ONLINE_SUMS 3
 
 typedef struct Plan {
-	int nreduce;  /* reduction passes: levels of dependent reductions, online pairs fused */
-	int apply;    /* 1 when the apply pass exists */
-	int npasses;  /* passes over a looped row: nreduce + apply */
-	int nred;     /* reduction results (welford counts 3) */
-	int nonline;  /* sums fused online with their max */
-	int nstores;  /* full-width stores */
-	int ncolsum;  /* sums over rows (colsum): each rides with a pass like a store */
+	int nreduce; /* reduction passes: levels of dependent reductions, online pairs fused */
+	int apply;   /* 1 when the apply pass exists */
+	int npasses; /* passes over a looped row: nreduce + apply */
+	int nred;    /* reduction results (welford counts 3) */
+	int nonline; /* sums fused online with their max */
+	int nstores; /* full-width stores */
+	int ncolsum; /* sums over rows (colsum): each rides with a pass like a store */
+	/* 1 when no colsum's operand needs a row reduction (every colsum rides with pass 0): the
+	 * colsums can then be summed in a pass of their own over the rows (colsum_late,
+	 * heuristics.h), evaluating need_colsum: the colsums and the rdim instructions their
+	 * operands need; else 0 and need_colsum NULL */
+	int colsum_alone;
+	char *need_colsum;
 	int split_ok; /* one pass of plain reductions and no full-width store: a row may split */
 	int row_exchanges; /* the cross-thread exchanges of a persistent row (codegen's lazy
 			    * order: an online pair is two, a row value between reductions one) */
@@ -100,6 +106,8 @@ typedef struct {
 	int pass_ops[MAX_PASSES]; /* looped: the same in each pass's chunk */
 	int split_ok;		  /* reductions combinable in one pass and no [M,N] output */
 	int colsums;		  /* sums over rows: each an [N] partial held across rows */
+	int colsum_alone;	  /* Plan.colsum_alone: the colsums can have a pass of their own */
+	int colsum_tile_bytes;	  /* that pass's [M,N] input bytes an element (Plan.need_colsum) */
 	int kept_bytes;		  /* [M,N] loads a later looped pass reads again, an element */
 	int stashes;		  /* the values stash=1 keeps for the apply pass (Plan.nstash) */
 	int stash_spared, stash_spared_ops; /* Plan's: what the apply pass then no longer runs */

@@ -267,6 +267,12 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 	f->passes = plan->npasses;
 	f->split_ok = plan->split_ok;
 	f->colsums = plan->ncolsum;
+	f->colsum_alone = plan->colsum_alone;
+	for (int i = 0; plan->need_colsum && i < k->nins; i++)
+		if (plan->need_colsum[i] && k->ins[i].op == OP_LOAD &&
+		    k->params[k->ins[i].param].shape == SH_TILE)
+			f->colsum_tile_bytes +=
+			    type_size(type_resolve(k->params[k->ins[i].param].type, dtype));
 	passes_compute(f, k, plan);
 	chain_compute(f, k, plan);
 

@@ -164,6 +164,28 @@ assign_need(const Kernel *k, Plan *p, Arena *a)
 			      k->params[k->ins[i].param].shape == SH_TILE;
 }
 
+/* The colsums' own pass (Plan.colsum_alone): possible where none needs a row reduction. */
+static void
+assign_colsum(const Kernel *k, Plan *p, Arena *a)
+{
+	int ni = k->nins;
+	p->colsum_alone = p->ncolsum > 0;
+	for (int i = 0; i < ni; i++)
+		if (k->ins[i].op == OP_COLSUM && p->pass[i] != 0)
+			p->colsum_alone = 0;
+	if (!p->colsum_alone)
+		return;
+	char *want = arena_alloc(a, k->nvals + 1);
+	p->need_colsum = arena_alloc(a, ni + 1);
+	for (int i = 0; i < ni; i++)
+		if (k->ins[i].op == OP_COLSUM) {
+			p->need_colsum[i] = 1;
+			if (argval(&k->ins[i], 0) >= 0)
+				want[argval(&k->ins[i], 0)] = 1;
+		}
+	cone(k, want, p->need_colsum, NULL);
+}
+
 /* The instructions whose cost makes recomputing a value worth a round trip through shared
  * memory: a transcendental (ex2, lg2, sqrt, rcp and the like on the GPU) or a division. */
 static int
@@ -304,6 +326,7 @@ plan_build(const Kernel *k, Arena *a)
 	assign_passes(k, p, taken);
 	assign_need(k, p, a);
 	assign_stash(k, p, a);
+	assign_colsum(k, p, a);
 	p->split_ok = p->nreduce == 1 && !p->nonline && !p->nstores && !p->ncolsum;
 	p->row_exchanges = row_exchanges(k, a);
 	return p;
@@ -368,6 +391,16 @@ plan_print(Buf *b, const Kernel *k, const Plan *p)
 		const char *need = plan_need(p, k, s);
 		for (int i = 0; i < k->nins; i++)
 			if (need[i] && k->ins[i].op == OP_LOAD)
+				buf_printf(b, " %s", k->params[k->ins[i].param].name);
+		buf_puts(b, "\n");
+	}
+	if (p->ncolsum && !p->colsum_alone)
+		buf_puts(b,
+			 "  colsums: one needs a row reduction, so none has a pass of its own\n");
+	if (p->colsum_alone) {
+		buf_puts(b, "  colsums: a pass of their own reads");
+		for (int i = 0; i < k->nins; i++)
+			if (p->need_colsum[i] && k->ins[i].op == OP_LOAD)
 				buf_printf(b, " %s", k->params[k->ins[i].param].name);
 		buf_puts(b, "\n");
 	}
