@@ -56,9 +56,12 @@ run() {
 	echo "$tag $point | $line" >>"$log"
 }
 
+n=0
 while read -r kernel dtype shape old new args; do
 	case "$kernel" in '' | '#'*) continue ;; esac
-	point="$shape ${args:-}"
+	# the line's number first: the report keeps two lines of the same point apart
+	n=$((n + 1))
+	point="#$n $shape ${args:-}"
 	if [ $(($(date +%s) - start)) -ge "$LIMIT" ]; then
 		echo "skipped $point | RESULT kernel=$kernel dtype=$dtype status=SKIPPED" >>"$log"
 		continue

@@ -25,16 +25,21 @@ def main(path):
         head, result = line.rstrip("\n").split(" | ", 1)
         tag, rest = head.split(" ", 1)
         f = fields(result)
-        key = (f.get("kernel", "?"), f.get("dtype", "?"), rest.strip())
+        # "#N " first (the points file's line, bench/ab.sh): two lines of one point stay apart
+        line_no = re.match(r"#(\d+) ", rest)
+        if line_no:
+            rest = rest[line_no.end():]
+        key = (f.get("kernel", "?"), f.get("dtype", "?"), rest.strip(),
+               line_no.group(1) if line_no else "")
         if key not in points:
             points[key] = {"old": [], "new": [], "cfg": {}}
             order.append(key)
         status = f.get("status", "ERROR")
         if status == "SKIPPED":
-            skipped.append(" ".join(key))
+            skipped.append(" ".join(key[:3]))
             continue
         if status not in ("ok", "unchecked"):
-            bad.append(f"{tag} {' '.join(key)}: {status}")
+            bad.append(f"{tag} {' '.join(key[:3])}: {status}")
             continue
         if tag in ("old", "new"):
             points[key][tag].append(float(f["us"]))
