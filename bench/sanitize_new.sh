@@ -5,7 +5,10 @@
 # segments), and cooperative rows (coop=1) at odd shapes: 1x1 with empty segments, a prime width
 # over 37 CTAs, 50257 kept in shared memory, welford over 132 CTAs, two rows a CTA, and the
 # policy's pick for one row of 4M; sums over rows whose row groups pre-sum in shared memory (two
-# to sixteen groups, partials in registers and in shared memory, an odd M and width). usage:
+# to sixteen groups, partials in registers and in shared memory, an odd M and width); the colsums'
+# own pass (colsum_late: two row groups with a row past M, the rows kept on chip by cp.async, an
+# [N] input in the colsum), and beside it partials kept in the workspace (a colsum that needs a
+# row reduction; all five at --shape 7x). usage:
 # bench/sanitize_new.sh RKC [PATTERN]: only the runs whose line has PATTERN (grep -F) where one is
 # given; env OUT for the logs.
 set -u
@@ -32,6 +35,11 @@ runs=(
 	"testdata/kernels/layer_norm_backward.rk --shape 777x40 --dtype f16 --config persistent=1,r_block=64,m_block=16,num_warps=4,vec=4,grid=10,smem=1"
 	"testdata/kernels/rms_norm_backward.rk --shape 1001x768 --dtype bf16 --config persistent=1,r_block=1024,m_block=4,num_warps=8,vec=8,grid=30,smem=1"
 	"testdata/kernels/rms_norm_backward.rk --shape 20011x384 --dtype bf16"
+	"testdata/kernels/layer_norm_backward.rk --shape 7x30011 --dtype f32 --config persistent=0,r_block=4096,m_block=2,num_warps=4,vec=1,grid=3"
+	"testdata/kernels/rms_norm_backward.rk --shape 7x60000 --dtype bf16 --config persistent=0,r_block=2048,m_block=1,num_warps=4,vec=8,grid=3"
+	"testdata/kernels/layer_norm_backward.rk --shape 7x32768 --dtype bf16 --config persistent=0,r_block=8192,m_block=1,num_warps=8,vec=8,grid=5,smem=2,evict=1"
+	"tests/codegen/colsum_exp.rk --shape 7x60000 --dtype f32 --config persistent=0,r_block=1024,m_block=1,num_warps=4,vec=4,grid=4"
+	"tests/codegen/colsum_dep.rk --shape 7x60000 --dtype f32 --config persistent=0,r_block=1024,m_block=1,num_warps=4,vec=4,grid=2"
 )
 n=0
 for r in "${runs[@]}"; do

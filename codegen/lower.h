@@ -115,6 +115,9 @@ typedef struct {
 	 * group's slot of the first colsum in the workspace, where the partials stay */
 	LLVMValueRef csum_smem;
 	int csum_ws;
+	/* colsum_late: the rows' passes leave the colsums out; after the rows they are summed in
+	 * a pass of their own (lower_sched.c), in registers (L->csum), a chunk at a time */
+	int csum_late;
 	/* a looped row: the index (i64) of the chunk being lowered, whose partials colsum_local
 	 * adds to, else NULL */
 	LLVMValueRef csum_chunk;
@@ -260,6 +263,11 @@ LLVMValueRef **colsum_phis(Lower *L, LLVMBasicBlockRef pre);
 void colsum_close(Lower *L, LLVMValueRef **phi, LLVMBasicBlockRef latch);
 /* Adds the chunk's elements of colsum instruction i's operand (real rows only). */
 void colsum_local(Lower *L, int i, const Chunk *ch);
+/* The colsums' own pass (colsum_late; lower_sched.c walks it): a chunk's partials at 0 in
+ * registers (L->csum), and once the CTA's rows are added, stored to the row group's slot at the
+ * chunk's first column `at` (i64). */
+void colsum_zero(Lower *L);
+void colsum_own_store(Lower *L, LLVMValueRef at);
 /* After the loop: the partials through the workspace, the groups' combine, then every group's
  * slice of the columns into the outputs. */
 void colsum_finish(Lower *L);

@@ -190,6 +190,9 @@ void
 colsum_begin(Lower *L)
 {
 	const Kernel *k = L->k;
+	L->csum_late = colsum_late(k->plan->ncolsum, k->plan->colsum_alone, &L->c->cfg, L->c->N);
+	if (L->csum_late)
+		return; /* no partials while the rows stream */
 	if (smem_colsums(k->plan->ncolsum, &L->c->cfg)) {
 		L->csum_ws = ws_colsums(k->plan->ncolsum, &L->c->cfg, L->c->N);
 		if (L->csum_ws) {
@@ -221,13 +224,7 @@ colsum_begin(Lower *L)
 				csum_store(L, i, ci64(L, q), LLVMConstNull(csum_unit_type(L)));
 		return;
 	}
-	L->csum = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
-	for (int i = 0; i < k->nins; i++)
-		if (k->ins[i].op == OP_COLSUM) {
-			L->csum[i] = arena_alloc(L->a, sizeof(LLVMValueRef) * L->E);
-			for (int e = 0; e < L->E; e++)
-				L->csum[i][e] = cf(L, 0);
-		}
+	colsum_zero(L);
 }
 
 /* smem=1, after the rows: the partials back in registers (L->csum), for colsum_finish. */
@@ -762,13 +759,59 @@ presum_slot(Lower *L, const ColsumLayout *lay, int64_t part)
 	for_close(L, &f);
 }
 
+/* The thread's partials in registers (L->csum) of the columns from `first` (i64: its first
+ * column of a chunk), colsum ci's of the row group at byte base + ci * stride + slot * row_bytes:
+ * of the workspace, or under the pre-sum (presum) of the dynamic area. Where bounded, only the
+ * vectors below N. */
+static void
+store_partials(Lower *L, const ColsumLayout *lay, int64_t base, int64_t stride, LLVMValueRef slot,
+	       LLVMValueRef first, int presum, int bounded)
+{
+	const Kernel *k = L->k;
+	LLVMTypeRef vt = L->vec > 1 ? LLVMVectorType(L->f32, L->vec) : L->f32;
+	int align = L->vec * 4 < 16 ? L->vec * 4 : 16;
+	for (int i = 0, ci = 0; i < k->nins; i++) {
+		if (!L->csum[i])
+			continue;
+		LLVMValueRef row =
+		    LLVMBuildAdd(L->b, ci64(L, base + (int64_t)ci++ * stride),
+				 LLVMBuildMul(L->b, slot, ci64(L, lay->row_bytes), ""), "");
+		for (int j = 0; j < L->nvec; j++) {
+			LLVMValueRef col =
+			    LLVMBuildAdd(L->b, first, ci64(L, (long long)j * L->tpr * L->vec), "");
+			LLVMBasicBlockRef next = NULL;
+			if (bounded) {
+				next =
+				    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.part.next");
+				only_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, col, L->N, ""), next,
+					"colsum.part");
+			}
+			LLVMValueRef v = L->csum[i][j * L->vec];
+			if (L->vec > 1) {
+				v = LLVMGetUndef(vt);
+				for (int t = 0; t < L->vec; t++)
+					v = LLVMBuildInsertElement(
+					    L->b, v, L->csum[i][j * L->vec + t], ci32(L, t), "");
+			}
+			LLVMValueRef off =
+			    LLVMBuildAdd(L->b, row, LLVMBuildMul(L->b, col, ci64(L, 4), ""), "");
+			LLVMSetAlignment(
+			    LLVMBuildStore(L->b, v, presum ? smem_at(L, off) : ws_byte(L, off)),
+			    align);
+			if (bounded) {
+				LLVMBuildBr(L->b, next);
+				LLVMPositionBuilderAtEnd(L->b, next);
+			}
+		}
+	}
+}
+
 /* Each row group's partials into its slot, at part; a looped row's a chunk at a time. Under the
  * pre-sum, partials in registers go into the dynamic area instead (which holds nothing else once
  * the rows are done), and presum_slot adds them, or those in shared memory, into the CTA's slot. */
 static void
 write_slots(Lower *L, const ColsumLayout *lay, int64_t part)
 {
-	const Kernel *k = L->k;
 	const Config *g = &L->c->cfg;
 	int presum = lay->per_cta < g->m_block;
 	For chunks = {0};
@@ -787,46 +830,42 @@ write_slots(Lower *L, const ColsumLayout *lay, int64_t part)
 		csum_read_back(L);
 	/* the group's partial row of colsum ci: at base + ci * stride + slot * row_bytes, in the
 	 * workspace's slots or, under the pre-sum, the dynamic area's rows */
-	int64_t base = presum ? 0 : part;
-	int64_t stride = (presum ? g->m_block : lay->slots) * lay->row_bytes;
-	LLVMValueRef slot = presum ? LLVMBuildZExt(L->b, L->grp, L->i64, "") : csum_slot(L);
-	LLVMTypeRef vt = L->vec > 1 ? LLVMVectorType(L->f32, L->vec) : L->f32;
-	int align = L->vec * 4 < 16 ? L->vec * 4 : 16;
-	for (int i = 0, ci = 0; i < k->nins; i++) {
-		if (!L->csum[i])
-			continue;
-		LLVMValueRef row =
-		    LLVMBuildAdd(L->b, ci64(L, base + (int64_t)ci++ * stride),
-				 LLVMBuildMul(L->b, slot, ci64(L, lay->row_bytes), ""), "");
-		for (int j = 0; j < L->nvec; j++) {
-			LLVMValueRef col =
-			    LLVMBuildAdd(L->b, first, ci64(L, (long long)j * L->tpr * L->vec), "");
-			LLVMBasicBlockRef next =
-			    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.part.next");
-			only_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, col, L->N, ""), next,
-				"colsum.part");
-			LLVMValueRef v = L->csum[i][j * L->vec];
-			if (L->vec > 1) {
-				v = LLVMGetUndef(vt);
-				for (int t = 0; t < L->vec; t++)
-					v = LLVMBuildInsertElement(
-					    L->b, v, L->csum[i][j * L->vec + t], ci32(L, t), "");
-			}
-			LLVMValueRef off =
-			    LLVMBuildAdd(L->b, row, LLVMBuildMul(L->b, col, ci64(L, 4), ""), "");
-			LLVMSetAlignment(
-			    LLVMBuildStore(L->b, v, presum ? smem_at(L, off) : ws_byte(L, off)),
-			    align);
-			LLVMBuildBr(L->b, next);
-			LLVMPositionBuilderAtEnd(L->b, next);
-		}
-	}
+	store_partials(
+	    L, lay, presum ? 0 : part, (presum ? g->m_block : lay->slots) * lay->row_bytes,
+	    presum ? LLVMBuildZExt(L->b, L->grp, L->i64, "") : csum_slot(L), first, presum, 1);
 	if (!g->persistent) {
 		for_close(L, &chunks);
 		L->csum_chunk = NULL;
 	}
 	if (presum)
 		presum_slot(L, lay, part);
+}
+
+void
+colsum_zero(Lower *L)
+{
+	const Kernel *k = L->k;
+	L->csum = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
+	for (int i = 0; i < k->nins; i++)
+		if (k->ins[i].op == OP_COLSUM) {
+			L->csum[i] = arena_alloc(L->a, sizeof(LLVMValueRef) * L->E);
+			for (int e = 0; e < L->E; e++)
+				L->csum[i][e] = cf(L, 0);
+		}
+}
+
+/* The slot covers whole chunks (ws_colsums' layout), so no store needs a bound: elements past N
+ * added 0. */
+void
+colsum_own_store(Lower *L, LLVMValueRef at)
+{
+	Launch l;
+	codegen_launch(L->k, L->c, &l);
+	ColsumLayout lay;
+	colsum_layout(&L->c->cfg, L->k->plan->ncolsum, L->c->N, &lay);
+	store_partials(L, &lay, codegen_ws_offset(&l, "colsum_partials", L->c->M),
+		       lay.slots * lay.row_bytes, csum_slot(L), LLVMBuildAdd(L->b, at, L->lofs, ""),
+		       0, 0);
 }
 
 void
@@ -843,7 +882,7 @@ colsum_finish(Lower *L)
 	int64_t cnt = codegen_ws_offset(&l, "colsum_counters", L->c->M);
 	int64_t part = codegen_ws_offset(&l, "colsum_partials", L->c->M);
 	int nc = k->plan->ncolsum;
-	if (!L->csum_ws) /* there already */
+	if (!L->csum_ws && !L->csum_late) /* there already */
 		write_slots(L, &lay, part);
 
 	/* every CTA waits for the others, counts itself out, then sums its slice of the columns of

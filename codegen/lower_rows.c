@@ -19,6 +19,8 @@ chunk_body(Lower *L, Red *rs, int n, const Chunk *ch)
 		}
 		if (!need[i] || instr_is_colsum_store(k, in))
 			continue; /* a colsum's store is made once, after the last row */
+		if (in->op == OP_COLSUM && L->csum_late)
+			continue; /* summed in a pass of its own, after the rows */
 		if (in->op == OP_COLSUM)
 			colsum_local(L, i, ch);
 		else if (in->op == OP_STORE)

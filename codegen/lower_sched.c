@@ -360,6 +360,87 @@ issue_row_loads(Lower *L, LLVMValueRef *given)
 	}
 }
 
+/*
+ * The colsums' own pass (colsum_late), after the grid's rows: the CTA's row blocks again, a chunk
+ * at a time. For chunk c the thread's partials start at 0 in registers; each of the CTA's row
+ * blocks (ctaid, ctaid + gridDim, ...) places its row, loads its [M] inputs and evaluates the
+ * colsums' cone (Plan.need_colsum) over the chunk, from global memory (not rows kept on chip: they
+ * hold the last row only), adding the real rows' elements in row order; then the partials go to
+ * the row group's slot at chunk c's columns. A row block a round trip: two or four, their loads
+ * issued before the adds, took more registers and spilled, up to 1.29x the time on an H200
+ * (docs/codegen.md, "The colsums' own pass").
+ */
+static void
+colsum_own_pass(Lower *L)
+{
+	const Kernel *k = L->k;
+	const Plan *p = L->plan;
+	const Config *g = &L->c->cfg;
+	int64_t *row_off = L->row_off;
+	L->row_off = arena_alloc(L->a, sizeof(int64_t) * (k->nins + 1));
+	for (int i = 0; i < k->nins; i++)
+		L->row_off[i] = -1;
+	L->given = NULL;
+	L->given_row = NULL;
+	L->held_in_block = 0;
+	L->pass = p->npasses; /* a last read, for the eviction hints */
+	LLVMValueRef nrb = row_blocks(L);
+	LLVMValueRef stride = LLVMBuildZExt(
+	    L->b, intr(L, "llvm.nvvm.read.ptx.sreg.nctaid.x", NULL, NULL, 0), L->i64, "");
+	int64_t nchunks = smem_colsum_cols(g, L->c->N) / g->r_block;
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef chead = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.own");
+	LLVMBasicBlockRef cbody = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.own");
+	LLVMBasicBlockRef cdone = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.own");
+	LLVMBuildBr(L->b, chead);
+	LLVMPositionBuilderAtEnd(L->b, chead);
+	LLVMValueRef c = LLVMBuildPhi(L->b, L->i64, ""), zero = ci64(L, 0);
+	LLVMAddIncoming(c, &zero, &pre, 1);
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, c, ci64(L, nchunks), ""), cbody,
+			cdone);
+	LLVMPositionBuilderAtEnd(L->b, cbody);
+	LLVMValueRef at = LLVMBuildMul(L->b, c, ci64(L, g->r_block), "");
+	LLVMValueRef base = LLVMBuildAdd(L->b, L->seg_start, at, "");
+	colsum_zero(L);
+	LLVMBasicBlockRef rpre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.own.row");
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.own.row");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.own.row");
+	LLVMBuildBr(L->b, head);
+	LLVMPositionBuilderAtEnd(L->b, head);
+	LLVMValueRef rb = LLVMBuildPhi(L->b, L->i64, "");
+	LLVMAddIncoming(rb, &L->cta, &rpre, 1);
+	LLVMValueRef **phi = colsum_phis(L, rpre);
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, rb, nrb, ""), body, done);
+	LLVMPositionBuilderAtEnd(L->b, body);
+	place_row(L, rb);
+	memset(L->uni, 0, sizeof(LLVMValueRef) * (k->nvals + 1));
+	memset(L->done, 0, k->nins + 1);
+	lower_ready_uniform(L);
+	Chunk ch = chunk_at(L, base);
+	for (int i = 0; i < k->nins; i++) {
+		if (!p->need_colsum[i])
+			continue;
+		if (k->ins[i].op == OP_COLSUM)
+			colsum_local(L, i, &ch);
+		else
+			lower_tile(L, &k->ins[i], &ch);
+	}
+	LLVMValueRef rb2 = LLVMBuildAdd(L->b, rb, stride, "");
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
+	LLVMBuildBr(L->b, head);
+	LLVMAddIncoming(rb, &rb2, &latch, 1);
+	colsum_close(L, phi, latch);
+	LLVMPositionBuilderAtEnd(L->b, done);
+	colsum_own_store(L, at);
+	LLVMValueRef c2 = LLVMBuildAdd(L->b, c, ci64(L, 1), "");
+	LLVMBasicBlockRef clatch = LLVMGetInsertBlock(L->b);
+	LLVMBuildBr(L->b, chead);
+	LLVMAddIncoming(c, &c2, &clatch, 1);
+	LLVMPositionBuilderAtEnd(L->b, cdone);
+	L->row_off = row_off;
+}
+
 /* A persistent grid: CTA c walks row blocks c, then (static) c + gridDim, c + 2 gridDim, ... or
  * (dynamic) the blocks its tickets name. With persistent rows that start aligned, the [N]
  * inputs are loaded once before the loop, and under ahead=1 the next block's [M,N] and [M]
@@ -459,6 +540,8 @@ grid_loop(Lower *L)
 	if (g->dynamic && !L->clc)
 		counter_reset(L);
 	if (k->plan->ncolsum) {
+		if (L->csum_late)
+			colsum_own_pass(L);
 		colsum_finish(L);
 		regions_tail(L);
 	}

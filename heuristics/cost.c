@@ -33,11 +33,13 @@
  * - sums over rows (colsum): each CTA's row groups write a partial row to L2 (one a CTA under
  *   the pre-sum, whose two barriers and shared-memory round trips join the tail), then every CTA
  *   waits for all and sums a slice of the columns over all partial rows (lower_colsum.c). Their
- *   bytes go through L2; the tail is the slice's round trips (its slots over the row lanes, its
- *   positions over the lanes of a row: colsum_unroll), two arrivals and two barriers a turn (the
- *   tree's further levels, a barrier each, are not counted). Partials kept in the slots
- *   (ws_colsums) are loaded and stored by every row: from L2 as far as half the L2 holds the
- *   slots, from HBM past that.
+ *   bytes go through L2 as far as half the L2 holds them, through HBM past that; the tail is the
+ * slice's round trips (its slots over the row lanes, its positions over the lanes of a row:
+ * colsum_unroll), two arrivals and two barriers a turn (the tree's further levels, a barrier each,
+ * are not counted). Partials kept in the slots (ws_colsums) are loaded and stored by every row:
+ * from L2 as far as half the L2 holds the slots, from HBM past that; where the colsums have a pass
+ * of their own (colsum_late), that pass reads their [M,N] inputs again from HBM instead (its round
+ * trips are not counted).
  * - the CTAs' start: the hardware starts them dispatch_ns apart, so the memory time is at least
  *   their dispatch and the last one's latency.
  * - a split row: each CTA's exit waits for its partials' fence and the row counter's atomic, a
@@ -202,7 +204,12 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		ColsumSlices sl;
 		colsum_layout(c, f->colsums, N, &cl);
 		colsum_slices(&cl, c, f->colsums, o->ctas, &sl);
-		l2 += f->colsums * (double)sl.rows * cl.row_bytes * 2;
+		/* the slots, written once and read once: from L2 as far as half the L2 holds
+		 * them, from HBM past that */
+		double slots = (double)f->colsums * sl.rows * cl.row_bytes;
+		double slots_hit = fmin(1.0, 0.5 * t->l2_bytes / slots);
+		l2 += slots_hit * slots * 2;
+		hbm += (1 - slots_hit) * slots * 2;
 		/* row lanes: threads / lanes; a turn of lanes positions, two barriers */
 		int u, per;
 		int64_t turns = cdiv(sl.vectors, sl.lanes);
@@ -215,15 +222,16 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		if (colsum_presum(f->colsums, c, N))
 			tail_ns += 2 * t->barrier_ns +
 				   (double)cdiv(f->colsums * cl.cols4, threads) * t->smem_ns;
-		if (ws_colsums(f->colsums, c, N)) {
+		if (colsum_late(f->colsums, f->colsum_alone, c, N)) {
+			/* the colsums' own pass reads their [M,N] inputs again, from HBM */
+			hbm += (double)M * N * f->colsum_tile_bytes;
+		} else if (ws_colsums(f->colsums, c, N)) {
 			/* partials kept in the slots: each row loads and stores its columns'
 			 * partials; the share of the slots half the L2 holds comes from L2, the
 			 * rest from HBM */
-			double slots = (double)f->colsums * sl.rows * cl.row_bytes;
 			double each = (double)f->colsums * M * cl.row_bytes * 2;
-			double hit = fmin(1.0, 0.5 * t->l2_bytes / slots);
-			l2 += hit * each;
-			hbm += (1 - hit) * each;
+			l2 += slots_hit * each;
+			hbm += (1 - slots_hit) * each;
 		}
 	}
 	o->hbm_bytes = hbm;

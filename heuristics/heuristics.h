@@ -170,6 +170,13 @@ enum { MAX_DYN_SMEM = 227 * 1024 };
  * COLSUM_LEAVE_WORD. */
 int ws_colsums(int ncolsum, const Config *c, int64_t N);
 int64_t smem_colsum_cols(const Config *c, int64_t N);
+/* The colsums' own pass: where the partials would stay in the workspace (ws_colsums) and no
+ * colsum needs a row reduction (alone: Plan.colsum_alone), the rows' passes leave the colsums
+ * out, and after its last row block the CTA walks its row blocks again a chunk at a time, summing
+ * the chunk's columns over its rows in registers (reading the colsums' [M,N] inputs again) and
+ * writing them to its slots, laid out as ws_colsums' (codegen/lower_colsum.c, colsum_own_pass).
+ * Every row's partials then stay on chip: the workspace sees each slot once, not once a row. */
+int colsum_late(int ncolsum, int alone, const Config *c, int64_t N);
 /* The pre-sum: whether a persistent row's m_block row groups (more than one) add their partials in
  * shared memory, in group order, before the CTA writes one slot, where the m_block partial rows
  * take at most PRESUM_MAX_BYTES (so that, beside the static arrays, a CTA of every target holds

@@ -108,6 +108,8 @@ typedef struct {
 	/* the best candidate drop_streamed_colsums set aside for reading its row again (valid when
 	 * reread.c.num_warps > 0), for the smem reason */
 	Cand reread;
+	/* the best candidate lone_own_colsums dropped (valid when own.c.num_warps > 0) */
+	Cand own;
 } Cands;
 
 static int
@@ -533,6 +535,45 @@ drop_ws_colsums(Cands *cs, const Facts *f, int64_t N)
 	cs->n = n;
 }
 
+/* The colsums' own pass (colsum_late) writes a slot of ncolsum x N floats a row group, at widths
+ * whose partials no CTA's shared memory holds, so the grid's slots pass the L2 (132 CTAs of
+ * layer_norm_backward at 65536 columns: 67 MB), written once and read once by the combine. Where
+ * the candidates have one and the rows give every SM two row blocks or more (fewer, and a grid of
+ * one CTA an SM has the same slots as one a row), only a lone CTA an SM of COLSUM_WARPS_SM warps
+ * and one row group, the fewest slots, is kept. The model charges the slots, but ranks two CTAs an
+ * SM ahead where its latency term for a lone CTA outweighs them; it models these rows 1.5-1.8x
+ * slower than they run (docs/heuristics.md, "Sums over rows on looped rows"). Measured on an H200
+ * against two CTAs of 16 warps at the same chunk (bench/results/h200-2026-11-29-own-pass.md):
+ * 0.80-0.92x the time at layer_norm_backward bf16 1024x65536 and 4096x65536, fp32 2048x30000 and
+ * rms_norm_backward bf16 1024x65536. */
+static int
+lone_own(const Cand *x, const Facts *f, int64_t N)
+{
+	return colsum_late(f->colsums, f->colsum_alone, &x->c, N) && x->cost.ctas_per_sm == 1 &&
+	       x->c.num_warps >= COLSUM_WARPS_SM && x->c.m_block == 1;
+}
+
+static void
+lone_own_colsums(Cands *cs, const Facts *f, int64_t M, int64_t N, const Target *t)
+{
+	if (M < 2 * (int64_t)t->sms)
+		return;
+	int any = 0;
+	for (int i = 0; i < cs->n && !any; i++)
+		any = lone_own(&cs->v[i], f, N);
+	if (!any)
+		return;
+	int n = 0;
+	for (int i = 0; i < cs->n; i++) {
+		const Cand *x = &cs->v[i];
+		if (lone_own(x, f, N))
+			cs->v[n++] = *x;
+		else if (!cs->own.c.num_warps || better(x, &cs->own))
+			cs->own = *x;
+	}
+	cs->n = n;
+}
+
 /* The best of cs's candidates (cs->n > 0), as better() ranks them. */
 static const Cand *
 best_cand(const Cands *cs)
@@ -635,6 +676,7 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 	}
 	drop_kept_rows(cs);
 	drop_ws_colsums(cs, f, N);
+	lone_own_colsums(cs, f, M, N, t);
 	drop_streamed_colsums(cs, f);
 	if (odd)
 		odd_warps(cs, k, f, M, N, t, vec);
@@ -956,17 +998,37 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			      vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
 	else
 		choice_reason(out, "smem=0: %s", vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
-	if (ws_colsums(f->colsums, c, N))
-		choice_reason(out,
-			      "colsum partials: the %d of a thread's %lld columns (%lld a chunk) "
-			      "would take %lld bytes of shared memory a CTA, over the %d any "
-			      "target gives, so they stay in the CTA's workspace slots: each row "
-			      "loads and stores them through L2",
-			      f->colsums, (long long)(smem_colsum_cols(c, N) / config_tpr(c)),
-			      (long long)(c->r_block / config_tpr(c)),
-			      (long long)f->colsums * c->m_block * smem_colsum_cols(c, N) * 4,
-			      MAX_DYN_SMEM);
-	else if (smem_colsums(f->colsums, c) && !c->persistent)
+	if (ws_colsums(f->colsums, c, N)) {
+		int late = colsum_late(f->colsums, f->colsum_alone, c, N);
+		char own[256];
+		snprintf(own, sizeof own,
+			 "and none needs a row reduction, so the rows' passes leave them out: "
+			 "after its rows each CTA sums them in a pass of their own, a chunk at a "
+			 "time over its rows in registers, reading %d bytes an element again, and "
+			 "writes each slot once",
+			 f->colsum_tile_bytes);
+		choice_reason(
+		    out,
+		    "colsum partials: the %d of a thread's %lld columns (%lld a chunk) "
+		    "would take %lld bytes of shared memory a CTA, over the %d any "
+		    "target gives, %s",
+		    f->colsums, (long long)(smem_colsum_cols(c, N) / config_tpr(c)),
+		    (long long)(c->r_block / config_tpr(c)),
+		    (long long)f->colsums * c->m_block * smem_colsum_cols(c, N) * 4, MAX_DYN_SMEM,
+		    late ? own
+			 : "so they stay in the CTA's workspace slots: each row loads and "
+			   "stores them through L2");
+		if (late && cs->own.c.num_warps)
+			choice_reason(
+			    out,
+			    "own pass: one CTA an SM of %d warps and one row group, so the grid "
+			    "writes the fewest slots (%lld MB, written and read once), where its "
+			    "rows give every SM two row blocks or more; %s",
+			    c->num_warps,
+			    (long long)((double)f->colsums * o->ctas * smem_colsum_cols(c, N) * 4 /
+					1e6),
+			    vs(alt, sizeof alt, b, &cs->own));
+	} else if (smem_colsums(f->colsums, c) && !c->persistent) {
 		choice_reason(out,
 			      "colsum partials: the %d of a thread's %lld columns (%lld a chunk) "
 			      "live in shared memory, %lld bytes a CTA: a streamed row cannot "
@@ -974,6 +1036,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			      f->colsums, (long long)(smem_colsum_cols(c, N) / config_tpr(c)),
 			      (long long)(c->r_block / config_tpr(c)),
 			      (long long)smem_colsum_bytes(f->colsums, c, N));
+	}
 	if (lone_colsum(f, c, N, t) && o->ctas_per_sm == 1)
 		choice_reason(
 		    out,
@@ -1025,7 +1088,9 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    "%lld threads to a row's %lld vectors, in a fixed order: %.1f us of tail "
 		    "modelled",
 		    (long long)o->ctas, c->m_block, pre,
-		    ws_colsums(f->colsums, c, N) ? "keep" : "write",
+		    ws_colsums(f->colsums, c, N) && !colsum_late(f->colsums, f->colsum_alone, c, N)
+			? "keep"
+			: "write",
 		    (long long)o->ctas * cl.per_cta, (long long)cl.row_bytes, (long long)sl.vectors,
 		    (long long)sl.rows, (long long)sl.lanes, (long long)sl.lanes, o->combine_us);
 	}

@@ -94,6 +94,12 @@ ws_colsums(int ncolsum, const Config *c, int64_t N)
 	       (int64_t)ncolsum * c->m_block * smem_colsum_cols(c, N) * 4 > MAX_DYN_SMEM;
 }
 
+int
+colsum_late(int ncolsum, int alone, const Config *c, int64_t N)
+{
+	return alone && ws_colsums(ncolsum, c, N);
+}
+
 int64_t
 smem_colsum_bytes(int ncolsum, const Config *c, int64_t N)
 {
