@@ -516,10 +516,13 @@ drop_streamed_colsums(Cands *cs, const Facts *f)
 	cs->n = n;
 }
 
-/* Partials kept in the workspace (ws_colsums) are the fallback of a row whose partials no CTA's
- * shared memory holds: every row loads and stores them through L2. The model charges those bytes,
- * but no run has yet set them against partials in shared memory, so wherever a config keeps the
- * partials on chip or in registers, the workspace ones are dropped. */
+/* Partials past shared memory (ws_colsums) are the fallback of a row whose partials no CTA's
+ * shared memory holds: summed in the colsums' own pass, reading their inputs again (colsum_late),
+ * or kept in the workspace, every row loading and storing them through L2. Wherever a config keeps
+ * the partials on chip or in registers, such configs are dropped: the own pass against partials
+ * in shared memory, where both fit, measured 0.99-1.00x the time at bf16 and 1.18-1.22x at fp32
+ * on an H200 (layer_norm_backward at 28672 columns, bench/results/h200-2026-11-29-own-pass.md);
+ * the workspace partials were never set against them. */
 static void
 drop_ws_colsums(Cands *cs, const Facts *f, int64_t N)
 {
