@@ -33,13 +33,13 @@
  * - sums over rows (colsum): each CTA's row groups write a partial row to L2 (one a CTA under
  *   the pre-sum, whose two barriers and shared-memory round trips join the tail), then every CTA
  *   waits for all and sums a slice of the columns over all partial rows (lower_colsum.c). Their
- *   bytes go through L2 as far as half the L2 holds them, through HBM past that; the tail is the
- * slice's round trips (its slots over the row lanes, its positions over the lanes of a row:
- * colsum_unroll), two arrivals and two barriers a turn (the tree's further levels, a barrier each,
- * are not counted). Partials kept in the slots (ws_colsums) are loaded and stored by every row:
- * from L2 as far as half the L2 holds the slots, from HBM past that; where the colsums have a pass
- * of their own (colsum_late), that pass reads their [M,N] inputs again from HBM instead (its round
- * trips are not counted).
+ *   bytes go through L2 as far as half the L2 holds them, through HBM past that; the tail is
+ *   the slice's round trips (its slots over the row lanes, its positions over the lanes of a
+ *   row: colsum_unroll), two arrivals and two barriers a turn (the tree's further levels, a
+ *   barrier each, are not counted). Partials kept in the slots (ws_colsums) are loaded and
+ *   stored by every row: from L2 as far as half the L2 holds the slots, from HBM past that;
+ *   where the colsums have a pass of their own (colsum_late), that pass reads their [M,N]
+ *   inputs again from HBM instead (its round trips are not counted).
  * - the CTAs' start: the hardware starts them dispatch_ns apart, so the memory time is at least
  *   their dispatch and the last one's latency.
  * - a split row: each CTA's exit waits for its partials' fence and the row counter's atomic, a

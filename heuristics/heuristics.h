@@ -174,7 +174,7 @@ int64_t smem_colsum_cols(const Config *c, int64_t N);
  * colsum needs a row reduction (alone: Plan.colsum_alone), the rows' passes leave the colsums
  * out, and after its last row block the CTA walks its row blocks again a chunk at a time, summing
  * the chunk's columns over its rows in registers (reading the colsums' [M,N] inputs again) and
- * writing them to its slots, laid out as ws_colsums' (codegen/lower_colsum.c, colsum_own_pass).
+ * writing them to its slots, laid out as ws_colsums' (colsum_own_pass, codegen/lower_sched.c).
  * Every row's partials then stay on chip: the workspace sees each slot once, not once a row. */
 int colsum_late(int ncolsum, int alone, const Config *c, int64_t N);
 /* The pre-sum: whether a persistent row's m_block row groups (more than one) add their partials in
