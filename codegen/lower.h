@@ -160,6 +160,14 @@ LLVMValueRef to_storage_pair(Lower *L, Type t, LLVMValueRef lo, LLVMValueRef hi)
 int f8_hw(Lower *L, Type t);
 /* An elementwise op on operands already in registers. */
 LLVMValueRef apply_op(Lower *L, const Instr *in, LLVMValueRef *x);
+/* A loop of i from 0 to n (i64) whose body is made by the caller between for_open and
+ * for_close; the builder is left in the body, then after the loop. */
+typedef struct {
+	LLVMBasicBlockRef head, done;
+	LLVMValueRef i;
+} For;
+For for_open(Lower *L, int64_t n, const char *name);
+void for_close(Lower *L, For *f);
 /* The launch's row blocks, cdiv(M, m_block) (i64). */
 LLVMValueRef row_blocks(Lower *L);
 /* A compare of the column with a row value: which operand is the column, else -1; then the

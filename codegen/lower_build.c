@@ -1,4 +1,5 @@
-/* Lowering: the LLVM builder helpers: constants, float ops, intrinsics, storage casts, ops. */
+/* Lowering: the LLVM builder helpers: constants, float ops, intrinsics, storage casts, ops, loops.
+ */
 #include <math.h>
 #include <string.h>
 
@@ -613,4 +614,32 @@ apply_op(Lower *L, const Instr *in, LLVMValueRef *x)
 		L->err = 1;
 		return LLVMGetUndef(L->f32);
 	}
+}
+
+For
+for_open(Lower *L, int64_t n, const char *name)
+{
+	For f;
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+	f.head = LLVMAppendBasicBlockInContext(L->cx, L->fn, name);
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, name);
+	f.done = LLVMAppendBasicBlockInContext(L->cx, L->fn, name);
+	LLVMBuildBr(L->b, f.head);
+	LLVMPositionBuilderAtEnd(L->b, f.head);
+	f.i = LLVMBuildPhi(L->b, L->i64, "");
+	LLVMValueRef zero = ci64(L, 0);
+	LLVMAddIncoming(f.i, &zero, &pre, 1);
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, f.i, ci64(L, n), ""), body, f.done);
+	LLVMPositionBuilderAtEnd(L->b, body);
+	return f;
+}
+
+void
+for_close(Lower *L, For *f)
+{
+	LLVMValueRef next = LLVMBuildAdd(L->b, f->i, ci64(L, 1), "");
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
+	LLVMBuildBr(L->b, f->head);
+	LLVMAddIncoming(f->i, &next, &latch, 1);
+	LLVMPositionBuilderAtEnd(L->b, f->done);
 }

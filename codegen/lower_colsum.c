@@ -151,41 +151,6 @@ csum_q(Lower *L, int q)
 			    ci64(L, q), "");
 }
 
-/* A loop of i from 0 to n (i64) whose body is made by the caller between for_open and
- * for_close. */
-typedef struct {
-	LLVMBasicBlockRef head, done;
-	LLVMValueRef i;
-} For;
-
-static For
-for_open(Lower *L, int64_t n, const char *name)
-{
-	For f;
-	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
-	f.head = LLVMAppendBasicBlockInContext(L->cx, L->fn, name);
-	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, name);
-	f.done = LLVMAppendBasicBlockInContext(L->cx, L->fn, name);
-	LLVMBuildBr(L->b, f.head);
-	LLVMPositionBuilderAtEnd(L->b, f.head);
-	f.i = LLVMBuildPhi(L->b, L->i64, "");
-	LLVMValueRef zero = ci64(L, 0);
-	LLVMAddIncoming(f.i, &zero, &pre, 1);
-	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, f.i, ci64(L, n), ""), body, f.done);
-	LLVMPositionBuilderAtEnd(L->b, body);
-	return f;
-}
-
-static void
-for_close(Lower *L, For *f)
-{
-	LLVMValueRef next = LLVMBuildAdd(L->b, f->i, ci64(L, 1), "");
-	LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
-	LLVMBuildBr(L->b, f->head);
-	LLVMAddIncoming(f->i, &next, &latch, 1);
-	LLVMPositionBuilderAtEnd(L->b, f->done);
-}
-
 void
 colsum_begin(Lower *L)
 {

@@ -387,19 +387,8 @@ colsum_own_pass(Lower *L)
 	LLVMValueRef nrb = row_blocks(L);
 	LLVMValueRef stride = LLVMBuildZExt(
 	    L->b, intr(L, "llvm.nvvm.read.ptx.sreg.nctaid.x", NULL, NULL, 0), L->i64, "");
-	int64_t nchunks = smem_colsum_cols(g, L->c->N) / g->r_block;
-	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
-	LLVMBasicBlockRef chead = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.own");
-	LLVMBasicBlockRef cbody = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.own");
-	LLVMBasicBlockRef cdone = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.own");
-	LLVMBuildBr(L->b, chead);
-	LLVMPositionBuilderAtEnd(L->b, chead);
-	LLVMValueRef c = LLVMBuildPhi(L->b, L->i64, ""), zero = ci64(L, 0);
-	LLVMAddIncoming(c, &zero, &pre, 1);
-	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, c, ci64(L, nchunks), ""), cbody,
-			cdone);
-	LLVMPositionBuilderAtEnd(L->b, cbody);
-	LLVMValueRef at = LLVMBuildMul(L->b, c, ci64(L, g->r_block), "");
+	For chunks = for_open(L, smem_colsum_cols(g, L->c->N) / g->r_block, "colsum.own");
+	LLVMValueRef at = LLVMBuildMul(L->b, chunks.i, ci64(L, g->r_block), "");
 	LLVMValueRef base = LLVMBuildAdd(L->b, L->seg_start, at, "");
 	colsum_zero(L);
 	LLVMBasicBlockRef rpre = LLVMGetInsertBlock(L->b);
@@ -433,11 +422,7 @@ colsum_own_pass(Lower *L)
 	colsum_close(L, phi, latch);
 	LLVMPositionBuilderAtEnd(L->b, done);
 	colsum_own_store(L, at);
-	LLVMValueRef c2 = LLVMBuildAdd(L->b, c, ci64(L, 1), "");
-	LLVMBasicBlockRef clatch = LLVMGetInsertBlock(L->b);
-	LLVMBuildBr(L->b, chead);
-	LLVMAddIncoming(c, &c2, &clatch, 1);
-	LLVMPositionBuilderAtEnd(L->b, cdone);
+	for_close(L, &chunks);
 	L->row_off = row_off;
 }
 
