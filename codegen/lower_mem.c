@@ -419,6 +419,24 @@ held_in_block(Lower *L, LLVMValueRef v, int bytes)
 	return LLVMBuildBitCast(L->b, w, LLVMTypeOf(v), "");
 }
 
+/* A vector of vec bf16 (vec even) as f32, a 32-bit word a pair: the low one shifted up, the
+ * high one masked, one instruction each. A bf16 is the top half of the f32 of the same value, so
+ * this is the conversion, exactly; cvt.f32.bf16 on a register pair takes ptxas a PRMT and a shift
+ * for the high half (bf16 cross_entropy_backward: 26 instructions for 16 elements, now 16). */
+static void
+bf16_unpack(Lower *L, LLVMValueRef v, int vec, LLVMValueRef *out)
+{
+	LLVMValueRef w = LLVMBuildBitCast(L->b, v, LLVMVectorType(L->i32, vec / 2), "");
+	for (int i = 0; i < vec / 2; i++) {
+		LLVMValueRef x = LLVMBuildExtractElement(L->b, w, ci32(L, i), "");
+		out[2 * i] =
+		    LLVMBuildBitCast(L->b, LLVMBuildShl(L->b, x, ci32(L, 16), ""), L->f32, "");
+		out[2 * i + 1] = LLVMBuildBitCast(
+		    L->b, LLVMBuildAnd(L->b, x, LLVMConstInt(L->i32, 0xffff0000u, 0), ""), L->f32,
+		    "");
+	}
+}
+
 /* Loads a [M,N] or [N] input for the chunk into out, one value an element; a body chunk takes
  * the vectors L->given has for the load where it has them. */
 static void
@@ -437,7 +455,11 @@ lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 			v[j] = held_in_block(L, raw[j], bytes);
 		raw = v;
 	}
-	for (int j = 0; j < ch->nvec; j++)
+	for (int j = 0; j < ch->nvec; j++) {
+		if (type_resolve(p->type, L->c->dtype) == TY_BF16 && ch->vec % 2 == 0) {
+			bf16_unpack(L, raw[j], ch->vec, out + j * ch->vec);
+			continue;
+		}
 		for (int e = 0; e < ch->vec; e++) {
 			LLVMValueRef v = raw[j];
 			if (LLVMGetTypeKind(vt) == LLVMIntegerTypeKind && ch->vec > 1)
@@ -448,6 +470,7 @@ lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 				v = LLVMBuildExtractElement(L->b, v, ci32(L, e), "");
 			out[j * ch->vec + e] = from_storage(L, p->type, v);
 		}
+	}
 }
 
 void
