@@ -142,6 +142,7 @@ LLVMValueRef fmax2(Lower *L, LLVMValueRef x, LLVMValueRef y);
 LLVMValueRef fmin2(Lower *L, LLVMValueRef x, LLVMValueRef y);
 /* exp(x) and 1/x, approximate. */
 LLVMValueRef fexp(Lower *L, LLVMValueRef x);
+LLVMValueRef fexp_sub(Lower *L, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef frcp(Lower *L, LLVMValueRef x);
 /* exp(m - M), exactly 1 when m == M. */
 LLVMValueRef rescale(Lower *L, LLVMValueRef m, LLVMValueRef M);

@@ -111,6 +111,18 @@ fexp(Lower *L, LLVMValueRef x)
 	return intr1(L, "llvm.nvvm.ex2.approx.ftz.f", NULL, ffmul(L, x, cf(L, 1.4426950408889634)));
 }
 
+/* exp(a - b) where b is the same across a row (a max): 2^(a*log2 e - b*log2 e), the product
+ * b*log2 e made once, so an element costs one fma and one MUFU.EX2 where exp(a - b) costs an add,
+ * a multiply and the MUFU.EX2, as softmax kernels everywhere fold it. The result differs from
+ * exp(a - b) by the rounding of b*log2 e: a relative error under |b|*2^-23 (docs/ir.md). */
+LLVMValueRef
+fexp_sub(Lower *L, LLVMValueRef a, LLVMValueRef b)
+{
+	LLVMValueRef k = cf(L, 1.4426950408889634);
+	LLVMValueRef args[3] = {a, k, LLVMBuildFNeg(L->b, ffmul(L, b, k), "")};
+	return intr1(L, "llvm.nvvm.ex2.approx.ftz.f", NULL, intr(L, "llvm.fma", L->f32, args, 3));
+}
+
 /* Whether log's operand is known to be at least FLT_MIN (2^-126), no subnormal: the max of a
  * value and such a literal (max takes the literal over a NaN too). Then lg2.approx.ftz gives the
  * same result as lg2.approx, which on sm_80 to sm_100 ptxas wraps in a compare, a scaling multiply

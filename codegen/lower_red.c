@@ -183,7 +183,7 @@ red_local(Lower *L, Red *r, const Chunk *ch)
 			for (int j = 0; j < ch->nvec; j++) {
 				LLVMValueRef v = cf(L, 0);
 				for (int e = 0; e < ch->vec; e++)
-					v = ffadd(L, v, fexp(L, ffsub(L, t[j * ch->vec + e], m)));
+					v = ffadd(L, v, fexp_sub(L, t[j * ch->vec + e], m));
 				s = ffadd(L, s,
 					  LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, 0), ""));
 			}
