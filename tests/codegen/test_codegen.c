@@ -253,7 +253,7 @@ test_ptx_shape(void **state)
 		   point("sm_90", TY_BF16, 4096, 151936,
 			 "persistent=0,r_block=4096,m_block=1,num_warps=8,vec=8,split=1"));
 	assert_int_equal(count(s, "setp.eq.s32"), 2 + 32);
-	assert_int_equal(count(s, "setp.eq.s64"), 1);
+	assert_int_equal(count(s, "setp.ne.s64"), 1); /* the label against ignore_index */
 	assert_int_equal(count(s, "cvt.rn.bf16x2.f32"), 8);
 	assert_int_equal(count(s, "cvt.rn.bf16.f32"), 0);
 	assert_int_equal(count(s, "selp.b16"), 0);
