@@ -176,6 +176,28 @@ count(const char *s, const char *what)
 	return n;
 }
 
+/* The instruction rules of a streamed row (docs/codegen.md, "Instructions an element"), on
+ * cross_entropy_backward bf16, 16 elements a thread a chunk, two looped passes: no cvt.f32.bf16
+ * (bf16 words unpacked by shift and mask), each pass's 16 exps of x - max one fma with log2 e,
+ * the row select's mask made once through one inline mov; a persistent row keeps the plain exp. */
+static void
+test_ptx_instruction_rules(void **state)
+{
+	(void)state;
+	char *s = ptx_of("cross_entropy_backward",
+			 point("sm_90", TY_BF16, 4096, 151936,
+			       "persistent=0,r_block=4096,m_block=1,num_warps=8,vec=8,split=1"));
+	assert_int_equal(count(s, "cvt.f32.bf16"), 0);
+	assert_int_equal(count(s, ", 0f3FB8AA3B, "), 32);
+	assert_int_equal(count(s, "begin inline asm"), 1);
+	free(s);
+	s = ptx_of("cross_entropy_backward",
+		   point("sm_90", TY_F32, 64, 4096,
+			 "persistent=1,r_block=4096,m_block=1,num_warps=8,vec=4,split=1"));
+	assert_int_equal(count(s, ", 0f3FB8AA3B, "), 0);
+	free(s);
+}
+
 /* What the bandwidth bar depends on, checked in the PTX text. */
 static void
 test_ptx_shape(void **state)
@@ -370,10 +392,10 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_ptxas_parse), cmocka_unit_test(test_check),
-	    cmocka_unit_test(test_plan),	cmocka_unit_test(test_manifest),
-	    cmocka_unit_test(test_ptx_shape),	cmocka_unit_test(test_random_configs),
-	    cmocka_unit_test(test_archs),
+	    cmocka_unit_test(test_ptxas_parse),	   cmocka_unit_test(test_check),
+	    cmocka_unit_test(test_plan),	   cmocka_unit_test(test_manifest),
+	    cmocka_unit_test(test_ptx_shape),	   cmocka_unit_test(test_ptx_instruction_rules),
+	    cmocka_unit_test(test_random_configs), cmocka_unit_test(test_archs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
