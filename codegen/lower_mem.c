@@ -338,6 +338,16 @@ keep_async(Lower *L, const Chunk *ch)
 	}
 }
 
+/* Whether the chunk's vectors of the load in come from shared memory: a kept [M,N] input's body
+ * chunk in every pass under smem=2, in every pass after the one that fills it under smem=1. */
+static int
+reads_kept(Lower *L, const Instr *in, const Chunk *ch)
+{
+	int i = (int)(in - L->k->ins);
+	int kept = L->row_off[i] >= 0 && !ch->vcol;
+	return kept && !(L->c->cfg.smem == 1 && L->pass == L->plan->first_read[i]);
+}
+
 /* A load's raw vectors over the chunk: vec-wide loads, all issued before any use; a
  * masked vector is not read (ptxas predicates the load) and reads as zero. Under smem=1 a
  * re-read [M,N] input's body chunks go to shared memory in the pass that first reads them, once
@@ -350,11 +360,10 @@ load_raw(Lower *L, const Instr *in, const Chunk *ch)
 	LLVMTypeRef vt = vec_type(L, p->type, ch->vec);
 	LLVMValueRef *raw = arena_alloc(L->a, sizeof(LLVMValueRef) * ch->nvec);
 	int i = (int)(in - L->k->ins);
-	int kept = L->row_off[i] >= 0 && !ch->vcol;
-	int first = kept && L->c->cfg.smem == 1 && L->pass == L->plan->first_read[i];
+	int kept = reads_kept(L, in, ch);
+	int first = L->row_off[i] >= 0 && !ch->vcol && !kept; /* smem=1: the pass that fills */
 	for (int j = 0; j < ch->nvec; j++) {
-		LLVMValueRef ptr =
-		    kept && !first ? kept_ptr(L, in, ch, j) : elem_ptr(L, in->param, ch, j);
+		LLVMValueRef ptr = kept ? kept_ptr(L, in, ch, j) : elem_ptr(L, in->param, ch, j);
 		LLVMBasicBlockRef from = LLVMGetInsertBlock(L->b);
 		LLVMBasicBlockRef ld = LLVMAppendBasicBlockInContext(L->cx, L->fn, "ld");
 		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "ld.next");
@@ -362,7 +371,7 @@ load_raw(Lower *L, const Instr *in, const Chunk *ch)
 		LLVMPositionBuilderAtEnd(L->b, ld);
 		int bytes = ch->vec * type_size(type_resolve(p->type, L->c->dtype));
 		LLVMValueRef v;
-		if (kept && !first) {
+		if (kept) {
 			v = LLVMBuildLoad2(L->b, vt, ptr, "");
 			LLVMSetAlignment(v, vec_align(L, p->type, ch->vec));
 		} else {
@@ -422,7 +431,10 @@ held_in_block(Lower *L, LLVMValueRef v, int bytes)
 /* A vector of vec bf16 (vec even) as f32, a 32-bit word a pair: the low one shifted up, the
  * high one masked, one instruction each. A bf16 is the top half of the f32 of the same value, so
  * this is the conversion, exactly; cvt.f32.bf16 on a register pair takes ptxas a PRMT and a shift
- * for the high half (bf16 cross_entropy_backward: 26 instructions for 16 elements, now 16). */
+ * for the high half (bf16 cross_entropy_backward: 26 instructions for 16 elements, now 16). Only
+ * for vectors read from shared memory: after global loads ptxas then put math that waits on the
+ * first loads ahead of the last ones (dynamic_quant bf16 6144x131072, 1.040x the time;
+ * gated_rmsnorm 1.026-1.037x), where after cvt.f32.bf16 it issues every load first. */
 static void
 bf16_unpack(Lower *L, LLVMValueRef v, int vec, LLVMValueRef *out)
 {
@@ -455,8 +467,10 @@ lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 			v[j] = held_in_block(L, raw[j], bytes);
 		raw = v;
 	}
+	int unpack = type_resolve(p->type, L->c->dtype) == TY_BF16 && ch->vec % 2 == 0 &&
+		     !(L->given && raw == L->given[i]) && reads_kept(L, in, ch);
 	for (int j = 0; j < ch->nvec; j++) {
-		if (type_resolve(p->type, L->c->dtype) == TY_BF16 && ch->vec % 2 == 0) {
+		if (unpack) {
 			bf16_unpack(L, raw[j], ch->vec, out + j * ch->vec);
 			continue;
 		}

@@ -177,19 +177,29 @@ count(const char *s, const char *what)
 }
 
 /* The instruction rules of a streamed row (docs/codegen.md, "Instructions an element"), on
- * cross_entropy_backward bf16, 16 elements a thread a chunk, two looped passes: no cvt.f32.bf16
- * (bf16 words unpacked by shift and mask), each pass's 16 exps of x - max one fma with log2 e,
- * the row select's mask made once through one inline mov; a persistent row keeps the plain exp. */
+ * cross_entropy_backward bf16, 16 elements a thread a chunk, two looped passes. Kept in shared
+ * memory (smem=2): no cvt.f32.bf16 (bf16 words unpacked by shift and mask), each pass's 16 exps of
+ * x - max one fma with log2 e, the row select's mask made once through one inline mov. Read from
+ * global memory (smem=0): the bf16 conversions stay cvt.f32.bf16, 16 a pass. A persistent row
+ * keeps the plain exp. */
 static void
 test_ptx_instruction_rules(void **state)
 {
 	(void)state;
-	char *s = ptx_of("cross_entropy_backward",
-			 point("sm_90", TY_BF16, 4096, 151936,
-			       "persistent=0,r_block=4096,m_block=1,num_warps=8,vec=8,split=1"));
+	char *s = ptx_of(
+	    "cross_entropy_backward",
+	    point(
+		"sm_90", TY_BF16, 4096, 151936,
+		"persistent=0,r_block=4096,m_block=1,num_warps=8,vec=8,split=1,cluster=4,smem=2"));
 	assert_int_equal(count(s, "cvt.f32.bf16"), 0);
 	assert_int_equal(count(s, ", 0f3FB8AA3B, "), 32);
 	assert_int_equal(count(s, "begin inline asm"), 1);
+	free(s);
+	s = ptx_of("cross_entropy_backward",
+		   point("sm_90", TY_BF16, 4096, 151936,
+			 "persistent=0,r_block=4096,m_block=1,num_warps=8,vec=8,split=1"));
+	assert_int_equal(count(s, "cvt.f32.bf16"), 2 * 16);
+	assert_int_equal(count(s, ", 0f3FB8AA3B, "), 32);
 	free(s);
 	s = ptx_of("cross_entropy_backward",
 		   point("sm_90", TY_F32, 64, 4096,
