@@ -105,10 +105,18 @@ fmin2(Lower *L, LLVMValueRef x, LLVMValueRef y)
 /* exp(x) = 2^(x*log2 e): LLVM 19 cannot lower llvm.exp2 on NVPTX, the nvvm intrinsic can. The
  * .ftz form is one MUFU.EX2; without it ptxas adds a compare and two multiplies an element to
  * reach results under 2^-126, which .ftz flushes to 0 (docs/ir.md). */
+#define LOG2E 1.4426950408889634
+
+static LLVMValueRef
+ex2(Lower *L, LLVMValueRef x)
+{
+	return intr1(L, "llvm.nvvm.ex2.approx.ftz.f", NULL, x);
+}
+
 LLVMValueRef
 fexp(Lower *L, LLVMValueRef x)
 {
-	return intr1(L, "llvm.nvvm.ex2.approx.ftz.f", NULL, ffmul(L, x, cf(L, 1.4426950408889634)));
+	return ex2(L, ffmul(L, x, cf(L, LOG2E)));
 }
 
 /* exp(a - b) where b is the same across a row (a max): 2^(a*log2 e - b*log2 e), the product
@@ -118,9 +126,9 @@ fexp(Lower *L, LLVMValueRef x)
 LLVMValueRef
 fexp_sub(Lower *L, LLVMValueRef a, LLVMValueRef b)
 {
-	LLVMValueRef k = cf(L, 1.4426950408889634);
+	LLVMValueRef k = cf(L, LOG2E);
 	LLVMValueRef args[3] = {a, k, LLVMBuildFNeg(L->b, ffmul(L, b, k), "")};
-	return intr1(L, "llvm.nvvm.ex2.approx.ftz.f", NULL, intr(L, "llvm.fma", L->f32, args, 3));
+	return ex2(L, intr(L, "llvm.fma", L->f32, args, 3));
 }
 
 /* Whether log's operand is known to be at least FLT_MIN (2^-126), no subnormal: the max of a

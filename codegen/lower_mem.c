@@ -614,11 +614,9 @@ select_arms(Lower *L, const Instr *in)
 static int
 row_select(Lower *L, const Instr *in)
 {
-	if (in->op != OP_SELECT || in->res[0] < 0 ||
-	    !type_is_float(type_resolve(L->k->vals[in->res[0]].type, L->c->dtype)) ||
-	    (in->args[0].kind == ARG_VAL && is_tile(L, in->args[0].idx)))
-		return 0;
-	return 1;
+	return in->op == OP_SELECT && in->res[0] >= 0 &&
+	       type_is_float(type_resolve(L->k->vals[in->res[0]].type, L->c->dtype)) &&
+	       !(in->args[0].kind == ARG_VAL && is_tile(L, in->args[0].idx));
 }
 
 /* All ones where the row predicate p holds, else zero, through a `mov` LLVM cannot see into: it
@@ -674,8 +672,7 @@ lower_tile(Lower *L, const Instr *in, const Chunk *ch)
 			out[e] =
 			    LLVMBuildSelect(L->b, operand(L, &sel->args[0], e), arm[0], arm[1], "");
 	} else if (row_select(L, in)) {
-		/* select(p, a, b), p a row value: a's bits where the mask is set, b's where clear
-		 */
+		/* select(p, a, b), p a row value: a's bits under the mask, b's elsewhere */
 		LLVMValueRef m = opaque_mask(L, operand(L, &in->args[0], 0));
 		LLVMValueRef nm = LLVMBuildNot(L->b, m, "");
 		for (int e = 0; e < ch->E; e++) {
