@@ -241,30 +241,74 @@ colsum_close(Lower *L, LLVMValueRef **phi, LLVMBasicBlockRef latch)
 		}
 }
 
+/* The product a colsum adds (its operand a mul of two floats), else NULL. */
+static const Instr *
+csum_product(Lower *L, const Instr *in)
+{
+	const Arg *a = &in->args[0];
+	if (a->kind != ARG_VAL || !L->el[a->idx])
+		return NULL;
+	const Instr *d = &L->k->ins[L->k->vals[a->idx].def];
+	if (d->op != OP_MUL)
+		return NULL;
+	for (int k = 0; k < 2; k++)
+		if (LLVMTypeOf(operand(L, &d->args[k], 0)) != L->f32)
+			return NULL;
+	return d;
+}
+
+/* Partial p plus element e of the colsum's operand, where it counts (valid; NULL: always): a
+ * product's add is an fma, an FFMA an element where the multiply and the add were an FMUL and an
+ * FADD (rounded once, not twice), and a masked element keeps p; any other operand is added as 0
+ * where masked (a masked load's element is 0 already, and LLVM drops that select). */
+static LLVMValueRef
+csum_add(Lower *L, const Instr *in, const Instr *prod, LLVMValueRef p, int e, LLVMValueRef valid)
+{
+	if (prod) {
+		LLVMValueRef a[3] = {operand(L, &prod->args[0], e), operand(L, &prod->args[1], e),
+				     p};
+		LLVMValueRef s = intr(L, "llvm.fma", L->f32, a, 3);
+		return valid ? LLVMBuildSelect(L->b, valid, s, p, "") : s;
+	}
+	LLVMValueRef x = operand(L, &in->args[0], e);
+	if (valid)
+		x = LLVMBuildSelect(L->b, valid, x, cf(L, 0), "");
+	return LLVMBuildFAdd(L->b, p, x, "");
+}
+
+/* Adds the chunk's elements of colsum i's operand to the thread's partials. With one row a block
+ * (m_block 1) every row walked is real, so the only masked vectors lie past N, whose partials
+ * no slot receives: they are added unmasked (a select an element less). */
 void
 colsum_local(Lower *L, int i, const Chunk *ch)
 {
 	const Instr *in = &L->k->ins[i];
 	L->el = ch->el;
 	int u = csum_u(L);
+	const Instr *prod = csum_product(L, in);
+	int all = L->c->cfg.m_block == 1;
 	for (int j = 0; j < ch->nvec; j++)
 		for (int e0 = j * ch->vec; e0 < (j + 1) * ch->vec; e0 += u) {
-			LLVMValueRef unit = LLVMGetUndef(csum_unit_type(L));
+			LLVMValueRef valid = all ? NULL : ch->valid[j];
+			if (!L->csum_smem) {
+				for (int e = e0; e < e0 + u; e++)
+					L->csum[i][e] =
+					    csum_add(L, in, prod, L->csum[i][e], e, valid);
+				continue;
+			}
+			/* the unit's add, in shared memory */
+			LLVMValueRef q = csum_q(L, e0 / u), was = csum_load(L, i, q);
+			LLVMValueRef unit = was;
 			for (int e = e0; e < e0 + u; e++) {
-				LLVMValueRef x = operand(L, &in->args[0], e);
-				x = LLVMBuildSelect(L->b, ch->valid[j], x, cf(L, 0), "");
-				if (!L->csum_smem)
-					L->csum[i][e] = LLVMBuildFAdd(L->b, L->csum[i][e], x, "");
-				else
-					unit = u > 1 ? LLVMBuildInsertElement(L->b, unit, x,
-									      ci32(L, e - e0), "")
-						     : x;
+				LLVMValueRef p =
+				    u > 1 ? LLVMBuildExtractElement(L->b, was, ci32(L, e - e0), "")
+					  : was;
+				LLVMValueRef s = csum_add(L, in, prod, p, e, valid);
+				unit = u > 1 ? LLVMBuildInsertElement(L->b, unit, s,
+								      ci32(L, e - e0), "")
+					     : s;
 			}
-			if (L->csum_smem) { /* the unit's add, in shared memory */
-				LLVMValueRef q = csum_q(L, e0 / u);
-				csum_store(L, i, q,
-					   LLVMBuildFAdd(L->b, csum_load(L, i, q), unit, ""));
-			}
+			csum_store(L, i, q, unit);
 		}
 }
 
@@ -819,8 +863,8 @@ colsum_zero(Lower *L)
 		}
 }
 
-/* The slot covers whole chunks (ws_colsums' layout), so no store needs a bound: elements past N
- * added 0. */
+/* The slot covers whole chunks (ws_colsums' layout), so no store needs a bound; the combine reads
+ * no column past N from it. */
 void
 colsum_own_store(Lower *L, LLVMValueRef at)
 {

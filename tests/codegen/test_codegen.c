@@ -206,6 +206,21 @@ test_ptx_instruction_rules(void **state)
 			 "persistent=1,r_block=4096,m_block=1,num_warps=8,vec=4,split=1"));
 	assert_int_equal(count(s, ", 0f3FB8AA3B, "), 0);
 	free(s);
+	/* a sum over rows of a product adds it as an fma (dw += dy * xh: 16 elements a thread, 16
+	 * fma where the mul and the add were apart), and at one row a block without a select */
+	s = ptx_of("layer_norm_backward",
+		   point("sm_90", TY_BF16, 4096, 4096,
+			 "persistent=1,r_block=4096,m_block=1,num_warps=8,vec=8,grid=264"));
+	assert_int_equal(count(s, "fma.rn.f32"), 60);
+	assert_int_equal(count(s, "selp.f32"), 40);
+	free(s);
+	/* two rows a block: the select stays, on the fma's result */
+	s = ptx_of("layer_norm_backward",
+		   point("sm_90", TY_BF16, 65536, 768,
+			 "persistent=1,r_block=768,m_block=2,num_warps=2,vec=8,grid=924,smem=1"));
+	assert_int_equal(count(s, "fma.rn.f32"), 114);
+	assert_int_equal(count(s, "selp.f32"), 106);
+	free(s);
 }
 
 /* What the bandwidth bar depends on, checked in the PTX text. */
