@@ -51,6 +51,14 @@ typedef struct Plan {
 	int stash_spared;     /* of those, transcendentals and divisions (costly, plan.c) */
 	char *need_stash;     /* the apply pass's need under stash=1 (its body chunks) */
 	int *stash_last_read; /* last_read, with the apply pass under stash=1 */
+	/* The read-back (looped rows streamed from global memory, smem=0): a value the kernel
+	 * stores to an [M,N] output in one pass and a later pass needs is loaded back from that
+	 * output, as stored, instead of recomputed from its inputs (see assign_reload). */
+	int *reload;	       /* per instruction: 1 + the store of its value, or 0 */
+	char *reload_at;       /* per pass, nins + 1 flags: the values the pass loads back */
+	char *need_reload;     /* per pass, nins + 1 flags: its need, cut at those values */
+	int *reload_last_read; /* last_read with the cut needs */
+	int nreload;	       /* values loaded back in some pass; 0: no read-back */
 } Plan;
 
 const Plan *plan_build(const Kernel *k, Arena *a);
@@ -63,6 +71,10 @@ const char *plan_need(const Plan *p, const Kernel *k, int pass);
 const char *plan_need_body(const Plan *p, const Kernel *k, int pass, int stash);
 /* A load's last pass, or -1: last_read, or stash_last_read under stash=1. */
 int plan_last_read(const Plan *p, int i, int stash);
+/* The bytes an element the read-back spares over the later passes of a looped row at dtype: the
+ * [M,N] input bytes its cut needs no longer read, less the output bytes loaded back (<= 0: no
+ * read-back). */
+int plan_reload_saves(const Plan *p, const Kernel *k, Type dtype);
 /* How many times the emitted code streams the row: npasses when looped; once when persistent. */
 int plan_streams(const Plan *p, int persistent);
 /* Why a row may not split, as "the kernel has ...": "a full-width ([N] or [M,N]) output", ... */
@@ -99,6 +111,7 @@ typedef struct {
 	int online;	       /* sums fused with their max into one online pass */
 	int passes;	       /* passes over the row when looped: levels, plus one to apply */
 	int pass_tile_bytes[MAX_PASSES]; /* [M,N] input bytes per element each looped pass reads */
+	int reload_saves; /* plan_reload_saves at dtype: over 0, the passes read back (above) */
 	int pass_vec_bytes[MAX_PASSES];
 	int pass_words[MAX_PASSES];    /* 32-bit words per element of the chunk a pass holds */
 	int pass_partials[MAX_PASSES]; /* scalar partials a thread carries through the pass */

@@ -100,11 +100,13 @@ ops_of(const Kernel *k, const Plan *plan, const char *need, int s, Type dtype)
 }
 
 /* What each looped pass of the plan reads (each load once a pass, however many of its reductions
- * and stores use it) and the partials its reductions carry. Passes past MAX_PASSES count in the
- * last slot. */
+ * and stores use it) and the partials its reductions carry: the plain plan's, without the
+ * read-back (reload_saves says what it spares; the cost model does not count it). Passes past
+ * MAX_PASSES count in the last slot. */
 static void
 passes_compute(Facts *f, const Kernel *k, const Plan *plan)
 {
+	f->reload_saves = plan_reload_saves(plan, k, f->dtype);
 	for (int s = 0; s < plan->npasses; s++) {
 		int slot = s < MAX_PASSES ? s : MAX_PASSES - 1;
 		const char *need = plan_need(plan, k, s);

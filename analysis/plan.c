@@ -265,6 +265,87 @@ assign_stash(const Kernel *k, Plan *p, Arena *a)
 	reads(k, p, needs, NULL, p->stash_last_read);
 }
 
+/*
+ * The read-back (looped rows streamed from global memory): a later pass needs a value that an
+ * earlier pass stored to an [M,N] output (fused_add_rmsnorm's h = x + res, stored in the sum's
+ * pass and needed by the apply pass), and recomputes it from its inputs, reading them from L2 or
+ * HBM again. The pass can load it back from the output instead: the same thread stored it there,
+ * at the same columns, earlier in program order, so it reads what it wrote. For pass s the values
+ * stored in a pass before s are given (reload_at, where the cut cone still reads them), and the
+ * pass evaluates its need cut there (need_reload). What it reads is the stored value, rounded to
+ * the output's type: the value a framework's module computes with (h rounded to bf16 before the
+ * norm), exact at fp32. Only f32 values stored to float outputs of 16 bits or more (an fp8 or
+ * integer output would hand the later pass a value far from the one it computes), and only where
+ * it reads fewer bytes (plan_reload_saves); the values loaded back are computed values, not loads.
+ */
+static void
+assign_reload(const Kernel *k, Plan *p, Arena *a)
+{
+	int ni = k->nins, np = p->npasses;
+	p->reload = arena_alloc(a, sizeof(int) * (ni + 1));
+	p->reload_last_read = p->last_read;
+	for (int i = 0; i < ni; i++) {
+		const Instr *st = &k->ins[i];
+		int v = plan_is_tile_store(k, st) ? argval(st, 0) : -1;
+		int d = v >= 0 ? k->vals[v].def : -1;
+		Type t = st->op == OP_STORE ? k->params[st->param].type : TY_COUNT;
+		int wide = t == TY_T || t == TY_F32 || t == TY_BF16 || t == TY_F16;
+		if (d >= 0 && wide && k->ins[d].op != OP_LOAD && k->ins[d].op != OP_COL &&
+		    k->vals[v].type == TY_F32 && k->vals[v].shape == SH_TILE && !p->reload[d])
+			p->reload[d] = i + 1;
+	}
+	p->reload_at = arena_alloc(a, (size_t)np * (ni + 1));
+	p->need_reload = arena_alloc(a, (size_t)np * (ni + 1));
+	char *want = arena_alloc(a, k->nvals + 1), *given = arena_alloc(a, ni + 1);
+	char **needs = arena_alloc(a, sizeof(char *) * (np + 1));
+	for (int s = 0; s < np; s++) {
+		char *at = p->reload_at + (size_t)s * (ni + 1);
+		needs[s] = p->need_reload + (size_t)s * (ni + 1);
+		for (int i = 0; i < ni; i++)
+			given[i] = p->reload[i] && p->pass[p->reload[i] - 1] < s;
+		pass_need(k, p, s, want, needs[s], given);
+		for (int i = 0; i < ni; i++) {
+			at[i] = given[i] && k->ins[i].res[0] >= 0 && want[k->ins[i].res[0]];
+			p->nreload += at[i];
+		}
+	}
+	if (!p->nreload)
+		return;
+	p->reload_last_read = arena_alloc(a, sizeof(int) * (ni + 1));
+	reads(k, p, needs, NULL, p->reload_last_read);
+}
+
+/* plan_reload_saves for pass s alone. */
+static int
+reload_pass(const Plan *p, const Kernel *k, int s, Type dtype)
+{
+	if (!p->nreload || s < 1 || s >= p->npasses)
+		return 0;
+	const char *need = plan_need(p, k, s);
+	const char *cut = p->need_reload + (size_t)s * (k->nins + 1);
+	const char *at = p->reload_at + (size_t)s * (k->nins + 1);
+	int n = 0;
+	for (int i = 0; i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		if (in->op == OP_LOAD && k->params[in->param].shape == SH_TILE && need[i] &&
+		    !cut[i])
+			n += type_size(type_resolve(k->params[in->param].type, dtype));
+		if (at[i])
+			n -= type_size(
+			    type_resolve(k->params[k->ins[p->reload[i] - 1].param].type, dtype));
+	}
+	return n;
+}
+
+int
+plan_reload_saves(const Plan *p, const Kernel *k, Type dtype)
+{
+	int n = 0;
+	for (int s = 1; s < p->npasses; s++)
+		n += reload_pass(p, k, s, dtype);
+	return n;
+}
+
 int
 plan_row_deferrable(const Kernel *k, const Instr *in)
 {
@@ -326,6 +407,7 @@ plan_build(const Kernel *k, Arena *a)
 	assign_passes(k, p, taken);
 	assign_need(k, p, a);
 	assign_stash(k, p, a);
+	assign_reload(k, p, a);
 	assign_colsum(k, p, a);
 	p->split_ok = p->nreduce == 1 && !p->nonline && !p->nstores && !p->ncolsum;
 	p->row_exchanges = row_exchanges(k, a);
@@ -403,6 +485,28 @@ plan_print(Buf *b, const Kernel *k, const Plan *p)
 			if (p->need_colsum[i] && k->ins[i].op == OP_LOAD)
 				buf_printf(b, " %s", k->params[k->ins[i].param].name);
 		buf_puts(b, "\n");
+	}
+	for (int s = 1; p->nreload && s < p->npasses; s++) {
+		const char *at = p->reload_at + (size_t)s * (k->nins + 1);
+		const char *cut = p->need_reload + (size_t)s * (k->nins + 1);
+		int any = 0;
+		for (int i = 0; i < k->nins; i++)
+			any |= at[i];
+		if (!any)
+			continue;
+		buf_printf(b, "  read back in pass %d:", s);
+		for (int i = 0; i < k->nins; i++)
+			if (at[i])
+				buf_printf(b, " %%%s (from %s)", k->vals[k->ins[i].res[0]].name,
+					   k->params[k->ins[p->reload[i] - 1].param].name);
+		int nread = 0;
+		buf_puts(b, "; then reads");
+		for (int i = 0; i < k->nins; i++)
+			if (cut[i] && k->ins[i].op == OP_LOAD) {
+				buf_printf(b, " %s", k->params[k->ins[i].param].name);
+				nread++;
+			}
+		buf_puts(b, nread ? "\n" : " no input\n");
 	}
 	if (!p->nstash)
 		return;

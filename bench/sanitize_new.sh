@@ -9,7 +9,9 @@
 # own pass (colsum_late: two row groups with a row past M, the rows kept on chip by cp.async, an
 # [N] input in the colsum), and beside it partials kept in the workspace (a colsum that needs a
 # row reduction; all five at --shape 7x); the one-hot sum's branch and the masked row select
-# (cross_entropy_backward at three odd widths, kept on chip over a cluster, vec 1 and 2). usage:
+# (cross_entropy_backward at three odd widths, kept on chip over a cluster, vec 1 and 2); the
+# read-back of a stored value (fused_add_*: rows shifted by a prime width, a cluster, two rows a CTA
+# with one past M, cooperative rows at vec 2). usage:
 # bench/sanitize_new.sh RKC [PATTERN]: only the runs whose line has PATTERN (grep -F) where one is
 # given; env OUT for the logs.
 set -u
@@ -44,6 +46,10 @@ runs=(
 	"testdata/kernels/cross_entropy_backward.rk --shape 5x50257 --dtype bf16 --config persistent=0,r_block=4096,m_block=1,num_warps=8,vec=8,cluster=4,smem=2"
 	"testdata/kernels/cross_entropy_backward.rk --shape 3x1000003 --dtype f32 --config persistent=0,r_block=2048,m_block=1,num_warps=4,vec=1"
 	"testdata/kernels/cross_entropy_backward.rk --shape 9x4099 --dtype f16 --config persistent=0,r_block=1024,m_block=2,num_warps=4,vec=2"
+	"testdata/kernels/fused_add_rmsnorm.rk --shape 3x1000003 --dtype bf16 --config persistent=0,r_block=4096,m_block=1,num_warps=4,vec=8"
+	"testdata/kernels/fused_add_layernorm.rk --shape 5x50257 --dtype bf16 --config persistent=0,r_block=2048,m_block=1,num_warps=4,vec=8,cluster=4"
+	"testdata/kernels/fused_add_rmsnorm.rk --shape 9x4099 --dtype f32 --config persistent=0,r_block=1024,m_block=2,num_warps=4,vec=4"
+	"testdata/kernels/fused_add_layernorm.rk --shape 2x70001 --dtype f16 --config persistent=0,r_block=1024,m_block=1,num_warps=2,vec=2,cluster=3,coop=1"
 )
 n=0
 for r in "${runs[@]}"; do

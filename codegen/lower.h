@@ -57,6 +57,7 @@ typedef struct {
 	int64_t *row_bytes; /* smem: per instruction, a kept load's bytes a row */
 	int shifted; /* N need not be a multiple of vec: rows start misaligned, see body_bounds */
 	int stash;   /* stash=1 on a looped row kept on chip: Plan.stash's values go through smem */
+	int reload;  /* a looped row streamed from global memory: Plan.reload's read-back */
 
 	/* LLVM handles */
 	LLVMContextRef cx;
@@ -202,6 +203,9 @@ LLVMValueRef *load_raw(Lower *L, const Instr *in, const Chunk *ch);
  * (masked vectors are not), and read back into ch->el (masked vectors read as zero). */
 void stash_store(Lower *L, const Instr *in, const Chunk *ch);
 void stash_load(Lower *L, const Instr *in, const Chunk *ch);
+/* The read-back (Plan.reload): the value of in over the chunk loaded from the [M,N] output that
+ * store st wrote it to in an earlier pass. */
+void reload_tile(Lower *L, const Instr *st, const Instr *in, const Chunk *ch);
 /* smem=2: cp.async copies of the body chunk's vectors of every kept load to their places in
  * shared memory (masked vectors are not copied); the caller commits and waits for them. */
 void keep_async(Lower *L, const Chunk *ch);

@@ -449,14 +449,58 @@ bf16_unpack(Lower *L, LLVMValueRef v, int vec, LLVMValueRef *out)
 	}
 }
 
+/* The chunk's raw vectors of elements of type t as one f32 value an element, into out. */
+static void
+unpack_raw(Lower *L, Type t, LLVMValueRef *raw, const Chunk *ch, LLVMValueRef *out)
+{
+	LLVMTypeRef st = storage_type(L, t), vt = vec_type(L, t, ch->vec);
+	for (int j = 0; j < ch->nvec; j++)
+		for (int e = 0; e < ch->vec; e++) {
+			LLVMValueRef v = raw[j];
+			if (LLVMGetTypeKind(vt) == LLVMIntegerTypeKind && ch->vec > 1)
+				v = LLVMBuildTrunc(
+				    L->b, LLVMBuildLShr(L->b, v, LLVMConstInt(vt, 8 * e, 0), ""),
+				    st, "");
+			else if (ch->vec > 1)
+				v = LLVMBuildExtractElement(L->b, v, ci32(L, e), "");
+			out[j * ch->vec + e] = from_storage(L, t, v);
+		}
+}
+
+/* A plain load, not an invariant one: ld.global.nc may not read what the kernel wrote. No eviction
+ * hint: the line was written a pass ago, and this is its last read. */
+void
+reload_tile(Lower *L, const Instr *st, const Instr *in, const Chunk *ch)
+{
+	const Param *p = &L->k->params[st->param];
+	LLVMTypeRef vt = vec_type(L, p->type, ch->vec);
+	LLVMValueRef *raw = arena_alloc(L->a, sizeof(LLVMValueRef) * ch->nvec);
+	for (int j = 0; j < ch->nvec; j++) {
+		LLVMBasicBlockRef from = LLVMGetInsertBlock(L->b);
+		LLVMBasicBlockRef ld = LLVMAppendBasicBlockInContext(L->cx, L->fn, "reload");
+		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "reload.next");
+		LLVMBuildCondBr(L->b, ch->valid[j], ld, next);
+		LLVMPositionBuilderAtEnd(L->b, ld);
+		LLVMValueRef v = LLVMBuildLoad2(L->b, vt, elem_ptr(L, st->param, ch, j), "");
+		LLVMSetAlignment(v, vec_align(L, p->type, ch->vec));
+		LLVMBuildBr(L->b, next);
+		LLVMPositionBuilderAtEnd(L->b, next);
+		raw[j] = LLVMBuildPhi(L->b, vt, "");
+		LLVMValueRef in_v[2] = {v, LLVMConstNull(vt)};
+		LLVMBasicBlockRef in_b[2] = {ld, from};
+		LLVMAddIncoming(raw[j], in_v, in_b, 2);
+	}
+	LLVMValueRef *out = arena_alloc(L->a, sizeof(LLVMValueRef) * ch->E);
+	unpack_raw(L, p->type, raw, ch, out);
+	ch->el[in->res[0]] = out;
+}
+
 /* Loads a [M,N] or [N] input for the chunk into out, one value an element; a body chunk takes
  * the vectors L->given has for the load where it has them. */
 static void
 lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 {
 	const Param *p = &L->k->params[in->param];
-	LLVMTypeRef st = storage_type(L, p->type);
-	LLVMTypeRef vt = vec_type(L, p->type, ch->vec);
 	int i = (int)(in - L->k->ins);
 	LLVMValueRef *raw =
 	    L->given && L->given[i] && !ch->vcol ? L->given[i] : load_raw(L, in, ch);
@@ -469,22 +513,12 @@ lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 	}
 	int unpack = type_resolve(p->type, L->c->dtype) == TY_BF16 && ch->vec % 2 == 0 &&
 		     !(L->given && raw == L->given[i]) && reads_kept(L, in, ch);
-	for (int j = 0; j < ch->nvec; j++) {
-		if (unpack) {
-			bf16_unpack(L, raw[j], ch->vec, out + j * ch->vec);
-			continue;
-		}
-		for (int e = 0; e < ch->vec; e++) {
-			LLVMValueRef v = raw[j];
-			if (LLVMGetTypeKind(vt) == LLVMIntegerTypeKind && ch->vec > 1)
-				v = LLVMBuildTrunc(
-				    L->b, LLVMBuildLShr(L->b, v, LLVMConstInt(vt, 8 * e, 0), ""),
-				    st, "");
-			else if (ch->vec > 1)
-				v = LLVMBuildExtractElement(L->b, v, ci32(L, e), "");
-			out[j * ch->vec + e] = from_storage(L, p->type, v);
-		}
+	if (!unpack) {
+		unpack_raw(L, p->type, raw, ch, out);
+		return;
 	}
+	for (int j = 0; j < ch->nvec; j++)
+		bf16_unpack(L, raw[j], ch->vec, out + j * ch->vec);
 }
 
 void

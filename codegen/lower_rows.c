@@ -3,18 +3,26 @@
 
 /* One chunk of a pass: the marked tile instructions, folded into the reductions rs. Under the
  * stash a body chunk of the last reduction pass stores the stashed values, and one of the apply
- * pass reads them back (its need is cut there: plan_need_body); an edge chunk recomputes them. */
+ * pass reads them back (its need is cut there: plan_need_body); under the read-back a body chunk
+ * of a later pass loads back the values an earlier pass stored (Plan.reload_at), its need cut
+ * there. An edge chunk recomputes them. */
 static void
 chunk_body(Lower *L, Red *rs, int n, const Chunk *ch)
 {
 	const Kernel *k = L->k;
 	const Plan *p = L->plan;
 	int stash = L->stash && !ch->vcol;
-	const char *need = plan_need_body(p, k, L->pass, stash);
+	size_t at = (size_t)L->pass * (k->nins + 1);
+	const char *back = L->reload && !ch->vcol ? p->reload_at + at : NULL;
+	const char *need = back ? p->need_reload + at : plan_need_body(p, k, L->pass, stash);
 	for (int i = 0; i < k->nins; i++) {
 		const Instr *in = &k->ins[i];
 		if (stash && p->stash[i] && L->pass == p->nreduce) {
 			stash_load(L, in, ch);
+			continue;
+		}
+		if (back && back[i]) {
+			reload_tile(L, &k->ins[p->reload[i] - 1], in, ch);
 			continue;
 		}
 		if (!need[i] || instr_is_colsum_store(k, in))
@@ -121,7 +129,9 @@ lower_looped(Lower *L)
 	const Kernel *k = L->k;
 	const Plan *p = L->plan;
 	Red *rs = arena_alloc(L->a, sizeof(Red) * (k->nins + 1));
-	L->last_read = L->stash ? p->stash_last_read : p->last_read;
+	L->last_read = L->stash	   ? p->stash_last_read
+		       : L->reload ? p->reload_last_read
+				   : p->last_read;
 	lower_ready_uniform(L);
 	if (L->c->cfg.smem == 2) {
 		/* the first FILL_AHEAD chunks in flight; each thread reads back only what it

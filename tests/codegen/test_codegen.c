@@ -221,6 +221,20 @@ test_ptx_instruction_rules(void **state)
 	assert_int_equal(count(s, "fma.rn.f32"), 114);
 	assert_int_equal(count(s, "selp.f32"), 106);
 	free(s);
+	/* the read-back: the apply pass loads h back from its output (4 plain 16-byte loads a
+	 * chunk), not x and res again (8 of the 12 non-coherent ones are the first pass's) */
+	s = ptx_of("fused_add_rmsnorm",
+		   point("sm_90", TY_BF16, 37, 4194304,
+			 "persistent=0,r_block=4096,m_block=1,num_warps=4,vec=8,cluster=16"));
+	assert_int_equal(count(s, "ld.global.v4.b32"), 4);
+	assert_int_equal(count(s, "ld.global.nc.v4.u32"), 12);
+	free(s);
+	/* a row kept on chip reads x and res from shared memory: no read-back */
+	s = ptx_of("fused_add_rmsnorm",
+		   point("sm_90", TY_BF16, 37, 65536,
+			 "persistent=0,r_block=4096,m_block=1,num_warps=4,vec=8,cluster=2,smem=1"));
+	assert_int_equal(count(s, "ld.global.v4.b32"), 0);
+	free(s);
 }
 
 /* What the bandwidth bar depends on, checked in the PTX text. */
