@@ -27,6 +27,8 @@ config() { python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv
 while read -r kernel dtype shape args; do
 	case "$kernel" in '' | '#'*) continue ;; esac
 	p="$DIR/$kernel-$dtype-$shape"
+	# the same point with other arguments (--batch-invariant) gets files of its own
+	[ -n "$args" ] && p="$p-$(printf '%s' "$args" | tr -c 'A-Za-z0-9=,.' '_')"
 	# shellcheck disable=SC2086 # args are words
 	if ! "$OLD" compile "testdata/kernels/$kernel.rk" --dtype "$dtype" --shape "$shape" $args \
 		-o "$p.old.ptx" >/dev/null 2>&1 ||
