@@ -235,6 +235,21 @@ make_policies(Lower *L)
 	}
 }
 
+/* The end of a load v made in block ld only where its vector is valid (from `from`, the block
+ * that branched): the builder goes on at next, and the result is v, or zero where masked. */
+static LLVMValueRef
+join_masked(Lower *L, LLVMValueRef v, LLVMBasicBlockRef ld, LLVMBasicBlockRef from,
+	    LLVMBasicBlockRef next)
+{
+	LLVMBuildBr(L->b, next);
+	LLVMPositionBuilderAtEnd(L->b, next);
+	LLVMValueRef phi = LLVMBuildPhi(L->b, LLVMTypeOf(v), "");
+	LLVMValueRef in_v[2] = {v, LLVMConstNull(LLVMTypeOf(v))};
+	LLVMBasicBlockRef in_b[2] = {ld, from};
+	LLVMAddIncoming(phi, in_v, in_b, 2);
+	return phi;
+}
+
 /* smem=1: where vector j of a body chunk keeps its place in instruction i's region of dynamic
  * shared memory (a kept load's, of elements st; a stashed value's, f32): the row's slot, then
  * the vector's column from the body's start, so a thread reads back in a later pass exactly what
@@ -298,12 +313,7 @@ stash_load(Lower *L, const Instr *in, const Chunk *ch)
 		LLVMPositionBuilderAtEnd(L->b, ld);
 		LLVMValueRef v = LLVMBuildLoad2(L->b, vt, region_ptr(L, i, L->f32, ch, j), "");
 		LLVMSetAlignment(v, codegen_access_align(ch->vec, 4));
-		LLVMBuildBr(L->b, next);
-		LLVMPositionBuilderAtEnd(L->b, next);
-		LLVMValueRef phi = LLVMBuildPhi(L->b, vt, "");
-		LLVMValueRef in_v[2] = {v, LLVMConstNull(vt)};
-		LLVMBasicBlockRef in_b[2] = {ld, from};
-		LLVMAddIncoming(phi, in_v, in_b, 2);
+		LLVMValueRef phi = join_masked(L, v, ld, from, next);
 		for (int e = 0; e < ch->vec; e++)
 			out[j * ch->vec + e] =
 			    ch->vec > 1 ? LLVMBuildExtractElement(L->b, phi, ci32(L, e), "") : phi;
@@ -380,12 +390,7 @@ load_raw(Lower *L, const Instr *in, const Chunk *ch)
 			    : pol		? load_hinted(L, vt, ptr, bytes, pol)
 				  : load_inv(L, vt, ptr, vec_align(L, p->type, ch->vec));
 		}
-		LLVMBuildBr(L->b, next);
-		LLVMPositionBuilderAtEnd(L->b, next);
-		raw[j] = LLVMBuildPhi(L->b, vt, "");
-		LLVMValueRef in_v[2] = {v, LLVMConstNull(vt)};
-		LLVMBasicBlockRef in_b[2] = {ld, from};
-		LLVMAddIncoming(raw[j], in_v, in_b, 2);
+		raw[j] = join_masked(L, v, ld, from, next);
 	}
 	for (int j = 0; first && j < ch->nvec; j++) {
 		LLVMBasicBlockRef st_b = LLVMAppendBasicBlockInContext(L->cx, L->fn, "keep");
@@ -483,12 +488,7 @@ reload_tile(Lower *L, const Instr *st, const Instr *in, const Chunk *ch)
 		LLVMPositionBuilderAtEnd(L->b, ld);
 		LLVMValueRef v = LLVMBuildLoad2(L->b, vt, elem_ptr(L, st->param, ch, j), "");
 		LLVMSetAlignment(v, vec_align(L, p->type, ch->vec));
-		LLVMBuildBr(L->b, next);
-		LLVMPositionBuilderAtEnd(L->b, next);
-		raw[j] = LLVMBuildPhi(L->b, vt, "");
-		LLVMValueRef in_v[2] = {v, LLVMConstNull(vt)};
-		LLVMBasicBlockRef in_b[2] = {ld, from};
-		LLVMAddIncoming(raw[j], in_v, in_b, 2);
+		raw[j] = join_masked(L, v, ld, from, next);
 	}
 	LLVMValueRef *out = arena_alloc(L->a, sizeof(LLVMValueRef) * ch->E);
 	unpack_raw(L, p->type, raw, ch, out);
