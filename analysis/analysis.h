@@ -54,7 +54,8 @@ typedef struct Plan {
 	/* The read-back (looped rows streamed from global memory, smem=0): a value the kernel
 	 * stores to an [M,N] output in one pass and a later pass needs is loaded back from that
 	 * output, as stored, instead of recomputed from its inputs (see assign_reload). */
-	int *reload;	       /* per instruction: 1 + the store of its value, or 0 */
+	int *reload;	       /* per instruction: 1 + the store of its value, where some later
+				* pass loads it back; else 0 */
 	char *reload_at;       /* per pass, nins + 1 flags: the values the pass loads back */
 	char *need_reload;     /* per pass, nins + 1 flags: its need, cut at those values */
 	int *reload_last_read; /* last_read with the cut needs */
@@ -75,6 +76,9 @@ int plan_last_read(const Plan *p, int i, int stash);
  * [M,N] input bytes its cut needs no longer read, less the output bytes loaded back (<= 0: no
  * read-back). */
 int plan_reload_saves(const Plan *p, const Kernel *k, Type dtype);
+/* Whether a looped row at dtype reads back (plan_reload_saves over 0, and no stash: a kernel with
+ * a stash keeps its plain plan), from global memory or, kept on chip, from shared memory. */
+int plan_reads_back(const Plan *p, const Kernel *k, Type dtype);
 /* How many times the emitted code streams the row: npasses when looped; once when persistent. */
 int plan_streams(const Plan *p, int persistent);
 /* Why a row may not split, as "the kernel has ...": "a full-width ([N] or [M,N]) output", ... */
@@ -121,7 +125,9 @@ typedef struct {
 	int colsums;		  /* sums over rows: each an [N] partial held across rows */
 	int colsum_alone;	  /* Plan.colsum_alone: the colsums can have a pass of their own */
 	int colsum_tile_bytes;	  /* that pass's [M,N] input bytes an element (Plan.need_colsum) */
-	int kept_bytes;		  /* [M,N] loads a later looped pass reads again, an element */
+	int kept_bytes;		  /* [M,N] loads a later looped pass reads again, an element (with
+				   * the read-back: those it reads still, and the values it loads
+				   * back, at their outputs' sizes) */
 	int stashes;		  /* the values stash=1 keeps for the apply pass (Plan.nstash) */
 	int stash_spared, stash_spared_ops; /* Plan's: what the apply pass then no longer runs */
 	int stash_kept_bytes; /* kept_bytes under stash=1, with the stashed values' 4 bytes each */

@@ -250,12 +250,18 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 			f->load_isz = sz;
 	}
 
-	/* the [M,N] loads a later looped pass reads again: what smem=1 keeps on chip */
+	/* the [M,N] loads a later looped pass reads again: what smem=1 keeps on chip; with the
+	 * read-back, those it still reads and the values it loads back (smem_layout) */
+	int back = plan_reads_back(plan, k, dtype);
+	const int *last = back ? plan->reload_last_read : plan->last_read;
 	for (int i = 0; i < k->nins; i++) {
+		if (back && plan->reload[i])
+			f->kept_bytes += type_size(
+			    type_resolve(k->params[k->ins[plan->reload[i] - 1].param].type, dtype));
 		if (k->ins[i].op != OP_LOAD || k->params[k->ins[i].param].shape != SH_TILE)
 			continue;
 		int size = type_size(type_resolve(k->params[k->ins[i].param].type, dtype));
-		f->kept_bytes += plan->last_read[i] > plan->first_read[i] ? size : 0;
+		f->kept_bytes += last[i] > plan->first_read[i] ? size : 0;
 		f->stash_kept_bytes += plan_last_read(plan, i, 1) > plan->first_read[i] ? size : 0;
 	}
 	f->stashes = plan->nstash;

@@ -309,6 +309,13 @@ assign_reload(const Kernel *k, Plan *p, Arena *a)
 			p->nreload += at[i];
 		}
 	}
+	/* reload now names only the values some pass loads back */
+	for (int i = 0; i < ni; i++) {
+		int used = 0;
+		for (int s = 0; s < np; s++)
+			used |= p->reload_at[(size_t)s * (ni + 1) + i];
+		p->reload[i] = used ? p->reload[i] : 0;
+	}
 	if (!p->nreload)
 		return;
 	p->reload_last_read = arena_alloc(a, sizeof(int) * (ni + 1));
@@ -344,6 +351,12 @@ plan_reload_saves(const Plan *p, const Kernel *k, Type dtype)
 	for (int s = 1; s < p->npasses; s++)
 		n += reload_pass(p, k, s, dtype);
 	return n;
+}
+
+int
+plan_reads_back(const Plan *p, const Kernel *k, Type dtype)
+{
+	return !p->nstash && plan_reload_saves(p, k, dtype) > 0;
 }
 
 int

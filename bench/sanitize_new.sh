@@ -11,7 +11,8 @@
 # row reduction; all five at --shape 7x); the one-hot sum's branch and the masked row select
 # (cross_entropy_backward at three odd widths, kept on chip over a cluster, vec 1 and 2); the
 # read-back of a stored value (fused_add_*: rows shifted by a prime width, a cluster, two rows a CTA
-# with one past M, cooperative rows at vec 2). usage:
+# with one past M, cooperative rows at vec 2; kept on chip, filled by cp.async over a cluster and
+# by registers at two rows a CTA). usage:
 # bench/sanitize_new.sh RKC [PATTERN]: only the runs whose line has PATTERN (grep -F) where one is
 # given; env OUT for the logs.
 set -u
@@ -50,6 +51,8 @@ runs=(
 	"testdata/kernels/fused_add_layernorm.rk --shape 5x50257 --dtype bf16 --config persistent=0,r_block=2048,m_block=1,num_warps=4,vec=8,cluster=4"
 	"testdata/kernels/fused_add_rmsnorm.rk --shape 9x4099 --dtype f32 --config persistent=0,r_block=1024,m_block=2,num_warps=4,vec=4"
 	"testdata/kernels/fused_add_layernorm.rk --shape 2x70001 --dtype f16 --config persistent=0,r_block=1024,m_block=1,num_warps=2,vec=2,cluster=3,coop=1"
+	"testdata/kernels/fused_add_rmsnorm.rk --shape 5x50257 --dtype bf16 --config persistent=0,r_block=2048,m_block=1,num_warps=4,vec=8,cluster=4,smem=2"
+	"testdata/kernels/fused_add_layernorm.rk --shape 3x70001 --dtype f32 --config persistent=0,r_block=1024,m_block=2,num_warps=4,vec=4,smem=1"
 )
 n=0
 for r in "${runs[@]}"; do

@@ -207,7 +207,7 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	L.coop = g->coop;
 	L.shifted = !config_rows_aligned(g, c->N);
 	L.stash = g->stash && g->smem && !g->persistent && k->plan->nstash;
-	L.reload = !g->smem && !g->persistent && plan_reload_saves(k->plan, k, c->dtype) > 0;
+	L.reload = !g->persistent && plan_reads_back(k->plan, k, c->dtype);
 	L.uni = arena_alloc(L.a, sizeof(LLVMValueRef) * (k->nvals + 1));
 	L.el = arena_alloc(L.a, sizeof(LLVMValueRef *) * (k->nvals + 1));
 	L.done = arena_alloc(L.a, k->nins + 1);

@@ -57,7 +57,8 @@ typedef struct {
 	int64_t *row_bytes; /* smem: per instruction, a kept load's bytes a row */
 	int shifted; /* N need not be a multiple of vec: rows start misaligned, see body_bounds */
 	int stash;   /* stash=1 on a looped row kept on chip: Plan.stash's values go through smem */
-	int reload;  /* a looped row streamed from global memory: Plan.reload's read-back */
+	int reload;  /* a looped row with the read-back (plan_reads_back): from global memory, or
+		      * kept on chip, from shared memory */
 
 	/* LLVM handles */
 	LLVMContextRef cx;
@@ -206,6 +207,9 @@ void stash_load(Lower *L, const Instr *in, const Chunk *ch);
 /* The read-back (Plan.reload): the value of in over the chunk loaded from the [M,N] output that
  * store st wrote it to in an earlier pass. */
 void reload_tile(Lower *L, const Instr *st, const Instr *in, const Chunk *ch);
+/* The read-back of a row kept on chip: the value of in over the chunk, stored by st, also in its
+ * place in shared memory, in st's output type, for the later passes' reload_tile. */
+void keep_value(Lower *L, const Instr *st, const Instr *in, const Chunk *ch);
 /* smem=2: cp.async copies of the body chunk's vectors of every kept load to their places in
  * shared memory (masked vectors are not copied); the caller commits and waits for them. */
 void keep_async(Lower *L, const Chunk *ch);

@@ -472,21 +472,25 @@ unpack_raw(Lower *L, Type t, LLVMValueRef *raw, const Chunk *ch, LLVMValueRef *o
 		}
 }
 
-/* A plain load, not an invariant one: ld.global.nc may not read what the kernel wrote. No eviction
- * hint: the line was written a pass ago, and this is its last read. */
+/* From global memory a plain load, not an invariant one: ld.global.nc may not read what the
+ * kernel wrote. No eviction hint: the line was written a pass ago, and this is its last read. A
+ * row kept on chip reads it from the value's place in shared memory (keep_value). */
 void
 reload_tile(Lower *L, const Instr *st, const Instr *in, const Chunk *ch)
 {
 	const Param *p = &L->k->params[st->param];
 	LLVMTypeRef vt = vec_type(L, p->type, ch->vec);
 	LLVMValueRef *raw = arena_alloc(L->a, sizeof(LLVMValueRef) * ch->nvec);
+	int i = (int)(in - L->k->ins), kept = L->row_off[i] >= 0;
 	for (int j = 0; j < ch->nvec; j++) {
 		LLVMBasicBlockRef from = LLVMGetInsertBlock(L->b);
 		LLVMBasicBlockRef ld = LLVMAppendBasicBlockInContext(L->cx, L->fn, "reload");
 		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "reload.next");
 		LLVMBuildCondBr(L->b, ch->valid[j], ld, next);
 		LLVMPositionBuilderAtEnd(L->b, ld);
-		LLVMValueRef v = LLVMBuildLoad2(L->b, vt, elem_ptr(L, st->param, ch, j), "");
+		LLVMValueRef ptr = kept ? region_ptr(L, i, storage_type(L, p->type), ch, j)
+					: elem_ptr(L, st->param, ch, j);
+		LLVMValueRef v = LLVMBuildLoad2(L->b, vt, ptr, "");
 		LLVMSetAlignment(v, vec_align(L, p->type, ch->vec));
 		raw[j] = join_masked(L, v, ld, from, next);
 	}
@@ -521,8 +525,10 @@ lower_load_tile(Lower *L, const Instr *in, const Chunk *ch, LLVMValueRef *out)
 		bf16_unpack(L, raw[j], ch->vec, out + j * ch->vec);
 }
 
-void
-store_tile(Lower *L, const Instr *in, const Chunk *ch)
+/* Store in's value over the chunk to its output, or with region >= 0 to instruction region's
+ * place in shared memory (the read-back of a row kept on chip), in the output's type. */
+static void
+store_to(Lower *L, const Instr *in, const Chunk *ch, int region)
 {
 	const Param *p = &L->k->params[in->param];
 	LLVMTypeRef st = storage_type(L, p->type);
@@ -580,7 +586,8 @@ store_tile(Lower *L, const Instr *in, const Chunk *ch)
 		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "st.next");
 		LLVMBuildCondBr(L->b, ch->valid[j], yes, next);
 		LLVMPositionBuilderAtEnd(L->b, yes);
-		LLVMValueRef ptr = elem_ptr(L, in->param, ch, j);
+		LLVMValueRef ptr =
+		    region >= 0 ? region_ptr(L, region, st, ch, j) : elem_ptr(L, in->param, ch, j);
 		if (uv) {
 			for (int e = 0; e < ch->vec; e++) {
 				LLVMValueRef x = to_storage(
@@ -598,6 +605,18 @@ store_tile(Lower *L, const Instr *in, const Chunk *ch)
 		LLVMBuildBr(L->b, next);
 		LLVMPositionBuilderAtEnd(L->b, next);
 	}
+}
+
+void
+store_tile(Lower *L, const Instr *in, const Chunk *ch)
+{
+	store_to(L, in, ch, -1);
+}
+
+void
+keep_value(Lower *L, const Instr *st, const Instr *in, const Chunk *ch)
+{
+	store_to(L, st, ch, (int)(in - L->k->ins));
 }
 
 /* The sub whose result exp in takes, where it subtracts a row value (or a literal) from a tile

@@ -35,6 +35,9 @@ chunk_body(Lower *L, Red *rs, int n, const Chunk *ch)
 			store_tile(L, in, ch);
 		else if (!op_is_reduce(in->op))
 			lower_tile(L, in, ch);
+		if (back && p->reload[i] && L->row_off[i] >= 0 &&
+		    L->pass == p->pass[p->reload[i] - 1])
+			keep_value(L, &k->ins[p->reload[i] - 1], in, ch);
 		if (stash && p->stash[i] && L->pass == p->nreduce - 1)
 			stash_store(L, in, ch);
 	}

@@ -14,13 +14,24 @@ segment_len(const Config *c, int64_t N)
 	return len < N ? len : N;
 }
 
-/* The inputs smem keeps: a looped pass's [M,N] load that a later pass reads again (under stash=1,
- * the apply pass reading what it reads then). */
+/* The passes' last reads that a kept row follows: under stash=1 with the apply pass reading what
+ * it reads then; with the read-back (plan_reads_back), the passes cut at the values they load
+ * back; else the plan's. */
+static const int *
+kept_last_read(const Kernel *k, Type dtype, int stash)
+{
+	const Plan *p = k->plan;
+	return stash			      ? p->stash_last_read
+	       : plan_reads_back(p, k, dtype) ? p->reload_last_read
+					      : p->last_read;
+}
+
+/* The inputs smem keeps: a looped pass's [M,N] load that a later pass reads again. */
 static int
-kept_load(const Kernel *k, const Instr *in, int stash)
+kept_load(const Kernel *k, const Instr *in, const int *last)
 {
 	int i = (int)(in - k->ins);
-	return in->op == OP_LOAD && plan_last_read(k->plan, i, stash) > k->plan->first_read[i] &&
+	return in->op == OP_LOAD && last[i] > k->plan->first_read[i] &&
 	       k->params[in->param].shape == SH_TILE;
 }
 
@@ -28,8 +39,9 @@ int
 smem_kept_min_size(const Kernel *k, Type dtype, int stash)
 {
 	int size = 0;
+	const int *last = kept_last_read(k, dtype, stash);
 	for (int i = 0; i < k->nins; i++)
-		if (kept_load(k, &k->ins[i], stash)) {
+		if (kept_load(k, &k->ins[i], last)) {
 			int s = type_size(type_resolve(k->params[k->ins[i].param].type, dtype));
 			size = size && size < s ? size : s;
 		}
@@ -49,17 +61,20 @@ smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, in
 	s->dyn_bytes = 0;
 	int64_t seg = segment_len(c, N);
 	int rows = c->smem && !c->persistent, stash = rows && c->stash;
-	for (int pass = 0; pass < 2; pass++) /* the kept loads, then the stashed values */
+	int back = rows && !stash && plan_reads_back(p, k, dtype);
+	const int *last = kept_last_read(k, dtype, stash);
+	/* the kept loads, then the stashed values (f32) or the values read back (as stored) */
+	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < k->nins; i++) {
 			const Instr *in = &k->ins[i];
-			int keep = pass ? stash && p->stash[i] : rows && kept_load(k, in, stash);
+			int keep = pass ? (stash && p->stash[i]) || (back && p->reload[i])
+					: rows && kept_load(k, in, last);
 			int64_t bytes = 0;
 			if (keep) {
-				int size =
-				    pass
-					? 4
-					: type_size(type_resolve(k->params[in->param].type, dtype));
-				bytes = (seg * size + 15) / 16 * 16;
+				Type t = !pass	 ? k->params[in->param].type
+					 : stash ? TY_F32
+						 : k->params[k->ins[p->reload[i] - 1].param].type;
+				bytes = (seg * type_size(type_resolve(t, dtype)) + 15) / 16 * 16;
 			}
 			if (row_off && (keep || !pass))
 				row_off[i] = keep ? s->dyn_bytes : -1;

@@ -229,10 +229,13 @@ test_ptx_instruction_rules(void **state)
 	assert_int_equal(count(s, "ld.global.v4.b32"), 4);
 	assert_int_equal(count(s, "ld.global.nc.v4.u32"), 12);
 	free(s);
-	/* a row kept on chip reads x and res from shared memory: no read-back */
+	/* a row kept on chip keeps h in shared memory, not x and res (4 stores and 4 loads of 16
+	 * bytes a chunk, not 8 and 8), and reads nothing back from global memory */
 	s = ptx_of("fused_add_rmsnorm",
 		   point("sm_90", TY_BF16, 37, 65536,
 			 "persistent=0,r_block=4096,m_block=1,num_warps=4,vec=8,cluster=2,smem=1"));
+	assert_int_equal(count(s, "st.shared.v4.b32"), 4);
+	assert_int_equal(count(s, "ld.shared.v4.b32"), 4);
 	assert_int_equal(count(s, "ld.global.v4.b32"), 0);
 	free(s);
 }
@@ -359,7 +362,7 @@ test_archs(void **state)
 		buf_free(&ptx);
 	}
 	/* a dynamic grid: cluster launch control where the arch has it (sm_100 only; the emulator
-	 * takes the next CTA off its launch, tests/codegen/emulate.txt); the work counter
+	 * takes the next CTA off its launch, tests/codegen/emulate_modes.txt); the work counter
 	 * elsewhere */
 	for (int i = 0; i < n; i++) {
 		Compile c = point(a[i].name, TY_BF16, 4096, 4096,
