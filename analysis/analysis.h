@@ -51,9 +51,10 @@ typedef struct Plan {
 	int stash_spared;     /* of those, transcendentals and divisions (costly, plan.c) */
 	char *need_stash;     /* the apply pass's need under stash=1 (its body chunks) */
 	int *stash_last_read; /* last_read, with the apply pass under stash=1 */
-	/* The read-back (looped rows streamed from global memory, smem=0): a value the kernel
-	 * stores to an [M,N] output in one pass and a later pass needs is loaded back from that
-	 * output, as stored, instead of recomputed from its inputs (see assign_reload). */
+	/* The read-back (looped rows): a value the kernel stores to an [M,N] output in one pass
+	 * and a later pass needs is loaded back as stored, from that output or, where the row is
+	 * kept on chip, from shared memory, instead of recomputed from its inputs (see
+	 * assign_reload). */
 	int *reload;	       /* per instruction: 1 + the store of its value, where some later
 				* pass loads it back; else 0 */
 	char *reload_at;       /* per pass, nins + 1 flags: the values the pass loads back */

@@ -266,11 +266,12 @@ assign_stash(const Kernel *k, Plan *p, Arena *a)
 }
 
 /*
- * The read-back (looped rows streamed from global memory): a later pass needs a value that an
- * earlier pass stored to an [M,N] output (fused_add_rmsnorm's h = x + res, stored in the sum's
- * pass and needed by the apply pass), and recomputes it from its inputs, reading them from L2 or
- * HBM again. The pass can load it back from the output instead: the same thread stored it there,
- * at the same columns, earlier in program order, so it reads what it wrote. For pass s the values
+ * The read-back (looped rows): a later pass needs a value that an earlier pass stored to an
+ * [M,N] output (fused_add_rmsnorm's h = x + res, stored in the sum's pass and needed by the apply
+ * pass), and recomputes it from its inputs, reading them from L2 or HBM again (or keeping them on
+ * chip). The pass can load it back from the output instead (or keep the value on chip in their
+ * place): the same thread stored it there, at the same columns, earlier in program order, so it
+ * reads what it wrote. For pass s the values
  * stored in a pass before s are given (reload_at, where the cut cone still reads them), and the
  * pass evaluates its need cut there (need_reload). What it reads is the stored value, rounded to
  * the output's type: the value a framework's module computes with (h rounded to bf16 before the

@@ -29,8 +29,9 @@ print_text(const Kernel *k, const Result *r, const Request *rq, const char *dtyp
 	printf("  reductions %d: %s; looped passes %d\n", f->nreds, f->chain[0] ? f->chain : "none",
 	       f->passes);
 	if (f->reload_saves > 0)
-		printf("  read back: a looped row streamed from global memory loads back what an "
-		       "earlier pass stored, %d byte(s) an element fewer than its inputs\n",
+		printf("  read back: a looped row's later passes load back what an earlier pass "
+		       "stored (kept on chip: keep it in place of its inputs), %d byte(s) an "
+		       "element fewer\n",
 		       f->reload_saves);
 	printf("  instructions an element: %d persistent", f->ops);
 	for (int s = 0; s < f->passes && s < MAX_PASSES; s++)
