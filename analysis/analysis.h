@@ -80,6 +80,9 @@ int plan_reload_saves(const Plan *p, const Kernel *k, Type dtype);
 /* Whether a looped row at dtype reads back (plan_reload_saves over 0, and no stash: a kernel with
  * a stash keeps its plain plan), from global memory or, kept on chip, from shared memory. */
 int plan_reads_back(const Plan *p, const Kernel *k, Type dtype);
+/* The last pass that reads each load in a looped row at dtype: stash_last_read under stash=1,
+ * reload_last_read where the row reads back (plan_reads_back), else last_read. */
+const int *plan_last_reads(const Plan *p, const Kernel *k, Type dtype, int stash);
 /* How many times the emitted code streams the row: npasses when looped; once when persistent. */
 int plan_streams(const Plan *p, int persistent);
 /* Why a row may not split, as "the kernel has ...": "a full-width ([N] or [M,N]) output", ... */

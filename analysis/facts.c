@@ -101,8 +101,8 @@ ops_of(const Kernel *k, const Plan *plan, const char *need, int s, Type dtype)
 
 /* What each looped pass of the plan reads (each load once a pass, however many of its reductions
  * and stores use it) and the partials its reductions carry: the plain plan's, without the
- * read-back (reload_saves says what it spares; the cost model does not count it). Passes past
- * MAX_PASSES count in the last slot. */
+ * read-back (reload_saves says what it spares; the cost model counts it for kept rows, in
+ * kept_bytes, not for streamed ones). Passes past MAX_PASSES count in the last slot. */
 static void
 passes_compute(Facts *f, const Kernel *k, const Plan *plan)
 {
@@ -253,7 +253,7 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 	/* the [M,N] loads a later looped pass reads again: what smem=1 keeps on chip; with the
 	 * read-back, those it still reads and the values it loads back (smem_layout) */
 	int back = plan_reads_back(plan, k, dtype);
-	const int *last = back ? plan->reload_last_read : plan->last_read;
+	const int *last = plan_last_reads(plan, k, dtype, 0);
 	for (int i = 0; i < k->nins; i++) {
 		if (back && plan->reload[i])
 			f->kept_bytes += type_size(

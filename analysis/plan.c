@@ -360,6 +360,14 @@ plan_reads_back(const Plan *p, const Kernel *k, Type dtype)
 	return !p->nstash && plan_reload_saves(p, k, dtype) > 0;
 }
 
+const int *
+plan_last_reads(const Plan *p, const Kernel *k, Type dtype, int stash)
+{
+	return stash			      ? p->stash_last_read
+	       : plan_reads_back(p, k, dtype) ? p->reload_last_read
+					      : p->last_read;
+}
+
 int
 plan_row_deferrable(const Kernel *k, const Instr *in)
 {

@@ -97,7 +97,7 @@ typedef struct {
 	int coop_rounds;       /* coop: the exchanges lowered so far (each a counter round) */
 	LLVMBasicBlockRef end; /* the exit that threads not writing row outputs branch to */
 	int pass;	       /* looped: the pass being lowered */
-	int *last_read;	       /* looped: per load instruction, the last pass that reads it */
+	const int *last_read;  /* looped: per load instruction, the last pass that reads it */
 	/* a persistent grid: per instruction, a load's raw vectors for the body chunk, issued
 	 * before the row's code (the next row ahead, an [N] input held across rows), else NULL */
 	LLVMValueRef **given;

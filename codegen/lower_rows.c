@@ -132,9 +132,7 @@ lower_looped(Lower *L)
 	const Kernel *k = L->k;
 	const Plan *p = L->plan;
 	Red *rs = arena_alloc(L->a, sizeof(Red) * (k->nins + 1));
-	L->last_read = L->stash	   ? p->stash_last_read
-		       : L->reload ? p->reload_last_read
-				   : p->last_read;
+	L->last_read = plan_last_reads(p, k, L->c->dtype, L->stash);
 	lower_ready_uniform(L);
 	if (L->c->cfg.smem == 2) {
 		/* the first FILL_AHEAD chunks in flight; each thread reads back only what it

@@ -14,19 +14,8 @@ segment_len(const Config *c, int64_t N)
 	return len < N ? len : N;
 }
 
-/* The passes' last reads that a kept row follows: under stash=1 with the apply pass reading what
- * it reads then; with the read-back (plan_reads_back), the passes cut at the values they load
- * back; else the plan's. */
-static const int *
-kept_last_read(const Kernel *k, Type dtype, int stash)
-{
-	const Plan *p = k->plan;
-	return stash			      ? p->stash_last_read
-	       : plan_reads_back(p, k, dtype) ? p->reload_last_read
-					      : p->last_read;
-}
-
-/* The inputs smem keeps: a looped pass's [M,N] load that a later pass reads again. */
+/* The inputs smem keeps: a looped pass's [M,N] load that a later pass reads again (last:
+ * plan_last_reads). */
 static int
 kept_load(const Kernel *k, const Instr *in, const int *last)
 {
@@ -39,7 +28,7 @@ int
 smem_kept_min_size(const Kernel *k, Type dtype, int stash)
 {
 	int size = 0;
-	const int *last = kept_last_read(k, dtype, stash);
+	const int *last = plan_last_reads(k->plan, k, dtype, stash);
 	for (int i = 0; i < k->nins; i++)
 		if (kept_load(k, &k->ins[i], last)) {
 			int s = type_size(type_resolve(k->params[k->ins[i].param].type, dtype));
@@ -62,7 +51,7 @@ smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, in
 	int64_t seg = segment_len(c, N);
 	int rows = c->smem && !c->persistent, stash = rows && c->stash;
 	int back = rows && !stash && plan_reads_back(p, k, dtype);
-	const int *last = kept_last_read(k, dtype, stash);
+	const int *last = plan_last_reads(k->plan, k, dtype, stash);
 	/* the kept loads, then the stashed values (f32) or the values read back (as stored) */
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < k->nins; i++) {
