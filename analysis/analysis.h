@@ -63,6 +63,7 @@ typedef struct Plan {
 	int nreload;	       /* values loaded back in some pass; 0: no read-back */
 } Plan;
 
+void order_stores(Kernel *k); /* analysis/order.c, before the plan */
 const Plan *plan_build(const Kernel *k, Arena *a);
 /* The instructions pass s evaluates per chunk: its stores and the rdim instructions that its
  * reductions' operands (for an online pair, the max's operand and the sum's t) and its stores'

@@ -190,6 +190,7 @@ typedef struct {
 	int nargs;
 	Arg args[MAX_ARGS];
 	Loc loc;
+	int src; /* its index as written: order_stores (analysis/order.c) may move a store up */
 } Instr;
 
 typedef struct {

@@ -253,7 +253,9 @@ kernel_verify(Kernel *k, Diag *d)
 	}
 	free(v.uses);
 	free(reads);
-	if (rc == 0)
+	if (rc == 0) {
+		order_stores(k);
 		k->plan = plan_build(k, k->arena);
+	}
 	return rc;
 }

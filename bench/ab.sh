@@ -5,7 +5,8 @@
 # pick forced with --config (the codegen is the same), new the new build's pick.
 #
 # usage: bench/ab.sh RKC POINTS
-#   POINTS: a file of lines "kernel dtype MxN OLD NEW [more rkc run arguments]", where OLD and NEW
+#   POINTS: a file of lines "kernel dtype MxN OLD NEW [more rkc run arguments]" (kernel: a name
+#           in testdata/kernels, or a path to a .rk file), where OLD and NEW
 #           are each "pick" (the policy's own), a --config value ("k=v,k=v"), or "ptx:F.ptx" (a
 #           PTX file that rkc compile wrote, run with its manifest F.json: a codegen change is
 #           measured by compiling the old build's PTX here and carrying it); '#' starts a comment
@@ -42,8 +43,9 @@ run() {
 		;;
 	*) set -- --config "$cfg" "$@" ;;
 	esac
-	local res
-	res=$(timeout 300 "$RKC" run "testdata/kernels/$kernel.rk" --dtype "$dtype" --shape "$shape" \
+	local res file=testdata/kernels/$kernel.rk
+	case $kernel in *.rk) file=$kernel ;; esac
+	res=$(timeout 300 "$RKC" run "$file" --dtype "$dtype" --shape "$shape" \
 		--time "${copy[@]}" "$@" </dev/null 2>&1)
 	if [ ${#copy[@]} = 0 ]; then
 		local g

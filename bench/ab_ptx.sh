@@ -9,7 +9,8 @@
 # listed on stderr as unchanged.
 #
 # usage: bench/ab_ptx.sh [-carry-new] [-any-config] OLD_RKC NEW_RKC POINTS DIR > points.txt
-#   POINTS: lines "kernel dtype MxN [rkc compile arguments]"; '#' starts a comment
+#   POINTS: lines "kernel dtype MxN [rkc compile arguments]" (kernel: a name in testdata/kernels,
+#           or a path to a .rk file); '#' starts a comment
 #   DIR: where the PTX and manifests go, relative to the repository root (an ignored path that
 #        travels with the binary, e.g. .carry/ab)
 set -u
@@ -26,13 +27,15 @@ mkdir -p "$DIR" || exit 2
 config() { python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["config"], sort_keys=True))' "$1"; }
 while read -r kernel dtype shape args; do
 	case "$kernel" in '' | '#'*) continue ;; esac
-	p="$DIR/$kernel-$dtype-$shape"
+	file=testdata/kernels/$kernel.rk
+	case $kernel in *.rk) file=$kernel ;; esac
+	p="$DIR/$(basename "$kernel" .rk)-$dtype-$shape"
 	# the same point with other arguments (--batch-invariant) gets files of its own
 	[ -n "$args" ] && p="$p-$(printf '%s' "$args" | tr -c 'A-Za-z0-9=,.' '_')"
 	# shellcheck disable=SC2086 # args are words
-	if ! "$OLD" compile "testdata/kernels/$kernel.rk" --dtype "$dtype" --shape "$shape" $args \
+	if ! "$OLD" compile "$file" --dtype "$dtype" --shape "$shape" $args \
 		-o "$p.old.ptx" >/dev/null 2>&1 ||
-		! "$NEW" compile "testdata/kernels/$kernel.rk" --dtype "$dtype" --shape "$shape" $args \
+		! "$NEW" compile "$file" --dtype "$dtype" --shape "$shape" $args \
 			-o "$p.new.ptx" >/dev/null 2>&1; then
 		echo "ab_ptx: $kernel $dtype $shape: a build could not compile it" >&2
 		continue

@@ -491,10 +491,17 @@ def parse_suites(text, default_n):
     return out
 
 
+# Where the kernels and the shape suites are: testdata/, or with --heldout its directory (its
+# K.rk files, shapes.json as the suite "heldout", defs.py's DEFS, inputs.json's distributions).
+KERNEL_DIR = os.path.join(ROOT, "testdata", "kernels")
+SUITE_FILES = {}
+
+
 def suite_shapes(suite):
     """{kernel: [(M, N), ...]} of testdata/shapes/<suite>.json, in the file's kernel order."""
     out = {}
-    with open(os.path.join(ROOT, "testdata", "shapes", f"{suite}.json")) as f:
+    path = SUITE_FILES.get(suite, os.path.join(ROOT, "testdata", "shapes", f"{suite}.json"))
+    with open(path) as f:
         for k in json.load(f)["kernels"]:
             # (B, L, V) is M = B*L rows of V
             out[k["kernel"]] = [(sh[0] * sh[1], sh[2]) if len(sh) == 3 else tuple(sh)
@@ -509,7 +516,7 @@ class RkcError(Exception):
 def compile_rkc(rkc, kernel, M, N, dtype, workdir):
     ptx = os.path.join(workdir, f"{kernel}.{dtype}.{M}x{N}.ptx")
     try:
-        r = subprocess.run([rkc, "compile", os.path.join(ROOT, "testdata", "kernels", kernel + ".rk"),
+        r = subprocess.run([rkc, "compile", os.path.join(KERNEL_DIR, kernel + ".rk"),
                             "--shape", f"{M}x{N}", "--dtype", dtype, "-o", ptx],
                            capture_output=True, text=True)
     except OSError as e:
@@ -896,6 +903,18 @@ def selftest(rkc, manifests, liger=None):
     return 1 if problems else 0
 
 
+def heldout(args):
+    """--heldout DIR: its kernels, definitions and shapes replace testdata's."""
+    global KERNEL_DIR, DEFS
+    KERNEL_DIR = os.path.abspath(args.heldout)
+    sys.path.insert(0, KERNEL_DIR)
+    import defs  # DIR/defs.py
+    DEFS = defs.DEFS
+    SUITE_FILES["heldout"] = os.path.join(KERNEL_DIR, "shapes.json")
+    if args.suites == DEFAULT_SUITES:
+        args.suites = "heldout"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rkc", default=os.environ.get("RKC", os.path.join(ROOT, "rkc")))
@@ -923,6 +942,10 @@ def main():
                     help="run each point's two kernels once after the check and time nothing "
                          "(for ncu: every launch of a point is its check, its compile and one "
                          "more of each; the table's times are nan)")
+    ap.add_argument("--heldout", default="", metavar="DIR",
+                    help="kernels no suite of testdata holds (bench/heldout): DIR's K.rk files "
+                         "with defs.py's definitions, shapes.json as the suite 'heldout' (the "
+                         "default --suites then) and inputs.json's distributions")
     ap.add_argument("--selftest", nargs="*", metavar="MANIFEST",
                     help="no GPU: check the argument packing and launch plan on these manifests "
                          "(the .ptx beside each), default some that --rkc compiles; then exit")
@@ -931,10 +954,15 @@ def main():
         sys.exit(selftest(args.rkc, args.selftest, args.liger))
     if torch is None:
         sys.exit("torch_compare: needs torch (and triton, cuda-bindings and a GPU)")
+    if args.heldout:
+        heldout(args)
     suites = parse_suites(args.suites, args.shapes_per_kernel)
     os.makedirs(args.workdir, exist_ok=True)
     with open(os.path.join(ROOT, "testdata", "inputs.json")) as f:
         inputs_spec = json.load(f)
+    if args.heldout and os.path.exists(os.path.join(args.heldout, "inputs.json")):
+        with open(os.path.join(args.heldout, "inputs.json")) as f:
+            inputs_spec["kernels"].update(json.load(f)["kernels"])
     with open(os.path.join(ROOT, "testdata", "tolerances.json")) as f:
         tols = json.load(f)
     shapes = {s: suite_shapes(s) for s, _ in suites}

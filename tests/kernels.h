@@ -13,13 +13,13 @@ kernel_names_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names in testdata/kernels (run from the source root), sorted; NULL-terminated. *n gets
- * the count. NULL, with *n = 0, when the folder cannot be read. Free with kernel_names_free. */
+/* The names of the .rk files in dir, sorted; NULL-terminated. *n gets the count. NULL, with
+ * *n = 0, when the folder cannot be read. Free with kernel_names_free. */
 static inline char **
-kernel_names(int *n)
+kernel_names_in(const char *dirname, int *n)
 {
 	*n = 0;
-	DIR *dir = opendir("testdata/kernels");
+	DIR *dir = opendir(dirname);
 	if (!dir)
 		return NULL;
 	int cap = 32;
@@ -46,6 +46,13 @@ kernel_names(int *n)
 	qsort(v, (size_t)*n, sizeof *v, kernel_names_cmp);
 	v[*n] = NULL;
 	return v;
+}
+
+/* The names in testdata/kernels (run from the source root). */
+static inline char **
+kernel_names(int *n)
+{
+	return kernel_names_in("testdata/kernels", n);
 }
 
 static inline void

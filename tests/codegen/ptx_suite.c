@@ -11,8 +11,9 @@
  *                                              with as many CTA and cluster barriers as the
  *                                              same compile without
  *   ptx_suite golden FILE...                   every point of each golden file, for its arch
- *   ptx_suite sweep [--widths N,...] [--warps W,...] ARCH...
- *                                              the model against ptxas (docs/regmodel.md) */
+ *   ptx_suite sweep [--widths N,...] [--warps W,...] [--kernels DIR] ARCH...
+ *                                              the model against ptxas (docs/regmodel.md),
+ *                                              over DIR's kernels (default testdata/kernels) */
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -181,6 +182,9 @@ static int nwidths = 4;
  * count that is not a power of two takes one row a CTA only). */
 static int64_t warps[32] = {2, 4, 8, 16, 32};
 static int nwarps = 5;
+/* The sweep's kernels: testdata/kernels, or --kernels DIR (bench/heldout: kernels the model was
+ * not fitted on). */
+static const char *sweep_dir = "testdata/kernels";
 
 /* A comma-separated list of integers from 1 to max into v (at most cap of them); -1 where it is
  * not one. */
@@ -221,9 +225,9 @@ read_sweep(const char *arch)
 		return -1;
 	}
 	int nnames;
-	char **names = kernel_names(&nnames);
+	char **names = kernel_names_in(sweep_dir, &nnames);
 	if (nnames == 0) {
-		fprintf(stderr, "no kernels in testdata/kernels\n");
+		fprintf(stderr, "no kernels in %s\n", sweep_dir);
 		kernel_names_free(names);
 		return -1;
 	}
@@ -233,7 +237,10 @@ read_sweep(const char *arch)
 				for (int wj = 0; wj < nwarps; wj++)
 					for (int kind = 0; kind < 7; kind++) {
 						int nw = (int)warps[wj];
-						Kernel *k = kernel_named(names[ki]);
+						char path[512];
+						snprintf(path, sizeof path, "%s/%s.rk", sweep_dir,
+							 names[ki]);
+						Kernel *k = kernel_named(path);
 						Type dtype = dt ? TY_F32 : TY_BF16;
 						int64_t N = widths[wi];
 						Config g = {.num_warps = nw,
@@ -423,7 +430,7 @@ main(int argc, char **argv)
 	if (argc < 3) {
 		fputs("usage: ptx_suite forced|cap [--arch ARCH] LIST | regions LIST |\n"
 		      "       ptx_suite golden FILE... | sweep [--widths N,...] [--warps W,...] "
-		      "ARCH...\n",
+		      "[--kernels DIR] ARCH...\n",
 		      stderr);
 		return 2;
 	}
@@ -444,6 +451,10 @@ main(int argc, char **argv)
 					w ? "--warps" : "--widths", argv[i]);
 				return 2;
 			}
+			continue;
+		}
+		if (sweep && !strcmp(argv[i], "--kernels") && i + 1 < argc) {
+			sweep_dir = argv[++i];
 			continue;
 		}
 		int forced = !strcmp(argv[1], "forced") || !strcmp(argv[1], "regions") || cap_mode;

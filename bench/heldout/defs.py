@@ -1,0 +1,83 @@
+"""PyTorch definitions of the held-out kernels (bench/heldout/*.rk), for bench/torch_compare.py
+--heldout: each takes the kernel's inputs by name in their storage types and its params as floats,
+computes in f32 (in f64 when given f64 inputs, the reference) and returns the outputs by name."""
+import torch
+
+
+def up(t):
+    return t if t.dtype == torch.float64 else t.float()
+
+
+def l2norm(x, eps):
+    xf = up(x)
+    n = torch.sqrt((xf * xf).sum(-1, keepdim=True))
+    return {"y": (xf / torch.clamp_min(n, eps)).to(x.dtype)}
+
+
+def lse(x):
+    return {"o": torch.logsumexp(up(x), -1)}
+
+
+def argmax(x):
+    xf = up(x)
+    m = xf.amax(-1, keepdim=True)
+    col = torch.arange(x.shape[-1], device=x.device, dtype=xf.dtype)
+    first = torch.where(xf == m, col, float(x.shape[-1])).amin(-1)
+    return {"i": first.to(torch.int32), "v": m.squeeze(-1).to(x.dtype)}
+
+
+def mse(x, t):
+    d = up(x) - up(t)
+    n = x.shape[-1]
+    return {"l": (d * d).sum(-1) / n, "g": (d * 2 / n).to(x.dtype)}
+
+
+def var2(x, b, s, eps):
+    xf = up(x)
+    mu = xf.mean(-1, keepdim=True)
+    d = xf - mu
+    v = (d * d).mean(-1, keepdim=True)
+    y = d * torch.rsqrt(v + eps) * up(s) + up(b)[:, None]
+    return {"y": y.to(x.dtype), "var": v.squeeze(-1)}
+
+
+def stats3(x):
+    a = up(x).abs()
+    return {"s": a.sum(-1), "hi": a.amax(-1), "lo": a.amin(-1).to(x.dtype)}
+
+
+def dequant(q, sc, w):
+    y = up(q) * up(sc)[:, None] * up(w)
+    return {"y": y.to(w.dtype), "mu": y.mean(-1)}
+
+
+def gelu_norm(x):
+    xf = up(x)
+    g = 0.5 * xf * (1 + torch.erf(xf * 0.70710678))
+    m = g.abs().mean(-1, keepdim=True)
+    return {"y": (g / (torch.pow(m, 0.5) + 1e-6)).to(x.dtype)}
+
+
+def colonly(x, w):
+    return {"cs": (up(x) * up(w)).sum(0), "mx": up(x).amax(-1).to(x.dtype)}
+
+
+def softcap(x, cap):
+    z = torch.tanh(up(x) / cap) * cap
+    return {"y": torch.log_softmax(z, -1).to(x.dtype)}
+
+
+def router(x):
+    xf = up(x)
+    ls = torch.logsumexp(xf, -1)
+    return {"p": torch.softmax(xf, -1).to(x.dtype), "z": ls * ls}
+
+
+def cosine(a, b, eps):
+    af, bf = up(a), up(b)
+    n = torch.sqrt((af * af).sum(-1)) * torch.sqrt((bf * bf).sum(-1))
+    return {"c": ((af * bf).sum(-1) / torch.clamp_min(n, eps))}
+
+
+DEFS = {f.__name__: f for f in [l2norm, lse, argmax, mse, var2, stats3, dequant, gelu_norm,
+                                colonly, softcap, router, cosine]}
