@@ -108,6 +108,21 @@ live_sequential_vs_colive(void **state)
 	kernel_free(co);
 }
 
+/* The Helion-style count is of the program as written: store y follows the sum there, so y is
+ * live beside x and z (3), though order_stores moves the store up to %y (where the count would
+ * be 2), and the kernel's statements are in the moved order. */
+static void
+live_helion_source_order(void **state)
+{
+	Kernel *k = parse_text("inline.rk", "kernel late\nin x: T[M,N]\nout y: T[M,N]\n"
+					    "out s: f32[M]\n%x = load x\n%y = mul %x, 2\n"
+					    "%z = exp %x\n%t = sum %z\nstore y, %y\nstore s, %t\n");
+	assert_int_equal(k->ins[2].op, OP_STORE);
+	assert_int_equal(k->ins[2].src, 4);
+	assert_int_equal(live_helion(k), 3);
+	kernel_free(k);
+}
+
 /* A tile recomputable from held ones is not held; one that is not recomputable is. */
 static void
 held_remat(void **state)
@@ -843,15 +858,25 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(live_counts),	   cmocka_unit_test(live_sequential_vs_colive),
-	    cmocka_unit_test(held_remat),	   cmocka_unit_test(facts_passes),
-	    cmocka_unit_test(folded_loads),	   cmocka_unit_test(split_merge),
-	    cmocka_unit_test(dispatch_bound),	   cmocka_unit_test(register_model),
-	    cmocka_unit_test(cost_at_cap),	   cmocka_unit_test(occupancy_at_regs),
-	    cmocka_unit_test(presum_layout),	   cmocka_unit_test(cluster_slots),
-	    cmocka_unit_test(forced_min_ctas),	   cmocka_unit_test(candidates_start_with_the_pick),
-	    cmocka_unit_test(check_rejects),	   cmocka_unit_test(helion2828_decisions),
-	    cmocka_unit_test(rkc_picks_are_valid), cmocka_unit_test(rkc_split_and_pack),
+	    cmocka_unit_test(live_counts),
+	    cmocka_unit_test(live_sequential_vs_colive),
+	    cmocka_unit_test(live_helion_source_order),
+	    cmocka_unit_test(held_remat),
+	    cmocka_unit_test(facts_passes),
+	    cmocka_unit_test(folded_loads),
+	    cmocka_unit_test(split_merge),
+	    cmocka_unit_test(dispatch_bound),
+	    cmocka_unit_test(register_model),
+	    cmocka_unit_test(cost_at_cap),
+	    cmocka_unit_test(occupancy_at_regs),
+	    cmocka_unit_test(presum_layout),
+	    cmocka_unit_test(cluster_slots),
+	    cmocka_unit_test(forced_min_ctas),
+	    cmocka_unit_test(candidates_start_with_the_pick),
+	    cmocka_unit_test(check_rejects),
+	    cmocka_unit_test(helion2828_decisions),
+	    cmocka_unit_test(rkc_picks_are_valid),
+	    cmocka_unit_test(rkc_split_and_pack),
 	    cmocka_unit_test(rkc_occupancy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
