@@ -9,13 +9,13 @@
  * the register model walks the same order. A store written after a reduction of the value it
  * stores (`%y = mul %q, %w; %s = sum %y; store y, %y`) keeps the value, or what it is made from,
  * in registers across the reduction's adds: LLVM folds the adds into fmas and makes y again for
- * the store, so a thread held q and w as f32 (ptxas 140 registers at 64 elements a thread; 98 with
- * the store moved up). Stored where it is made, the value is packed,
- * stored and added, and dies. An [M,N] store has no result and nothing reads an output in
- * program order (a later pass that reads one back follows the plan's passes, not the order), so
- * moving it up changes nothing but where it is made. Stores that follow the same statement keep
- * their order; [M] stores stay where they are (codegen makes them after the row's last
- * reduction whatever their place).
+ * the store, so a thread held q and w as f32 (ptxas 140 registers at 64 elements a thread; 98
+ * with the store moved up). Stored where it is made, the value is packed, stored and added, and
+ * dies. An [M,N] store has no result and nothing reads an output in program order (a later pass
+ * that reads one back follows the plan's passes, not the order), so moving it up changes nothing
+ * but where it is made. Stores that follow the same statement keep their order; [M] stores stay
+ * where they are (codegen makes them after the row's last reduction whatever their place).
+ * Instr.src keeps each statement's place as written, for Helion's live-tile count.
  */
 void
 order_stores(Kernel *k)

@@ -26,6 +26,8 @@ are Liger's own).
 usage: bench/torch_compare.py [--rkc RKC] [--dtype bf16] [--kernels a,b] [--shapes-per-kernel 3]
                               [--suites core,transfer,few_rows,tiny_rows,training] [--csv FILE]
                               [--json FILE] [--workdir DIR] [--liger WHEEL_OR_DIR] [--once]
+                              [--heldout DIR]   (DIR's kernels, definitions and shapes instead:
+                                                 bench/heldout)
        bench/torch_compare.py --selftest [MANIFEST.json ...] [--liger WHEEL_OR_DIR]   (no GPU,
            no torch: checks the argument packing and launch plan against manifests `rkc compile`
            writes, the parameter list of the PTX beside each, and that --liger holds what is used)
