@@ -17,32 +17,32 @@
  * where they are (codegen makes them after the row's last reduction whatever their place).
  * Instr.src keeps each statement's place as written, for Helion's live-tile count.
  */
+/* A store that moves: of an [M,N] value, into an [M,N] output. */
+static int
+moves(const Kernel *k, const Instr *in)
+{
+	return in->op == OP_STORE && k->params[in->param].shape == SH_TILE &&
+	       in->args[0].kind == ARG_VAL;
+}
+
 void
 order_stores(Kernel *k)
 {
 	int n = k->nins;
 	Instr *to = malloc(sizeof(Instr) * (size_t)(n + 1));
-	char *placed = calloc((size_t)n + 1, 1);
 	int at = 0;
 	for (int i = 0; i < n; i++) {
 		const Instr *in = &k->ins[i];
-		int tile = in->op == OP_STORE && k->params[in->param].shape == SH_TILE;
-		if (placed[i] || (tile && in->args[0].kind == ARG_VAL))
-			continue;
+		if (moves(k, in))
+			continue; /* placed after the statement that makes its value */
 		to[at] = *in;
 		to[at++].src = i;
-		placed[i] = 1;
 		for (int s = i + 1; s < n; s++) {
 			const Instr *st = &k->ins[s];
-			if (st->op != OP_STORE || k->params[st->param].shape != SH_TILE ||
-			    st->args[0].kind != ARG_VAL)
-				continue;
-			int v = st->args[0].idx;
-			for (int r = 0; r < in->nres; r++)
-				if (in->res[r] == v) {
+			for (int r = 0; moves(k, st) && r < in->nres; r++)
+				if (in->res[r] == st->args[0].idx) {
 					to[at] = *st;
 					to[at++].src = s;
-					placed[s] = 1;
 				}
 		}
 	}
@@ -52,5 +52,4 @@ order_stores(Kernel *k)
 			if (k->ins[i].res[r] >= 0)
 				k->vals[k->ins[i].res[r]].def = i;
 	free(to);
-	free(placed);
 }
