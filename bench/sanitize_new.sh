@@ -12,7 +12,9 @@
 # (cross_entropy_backward at three odd widths, kept on chip over a cluster, vec 1 and 2); the
 # read-back of a stored value (fused_add_*: rows shifted by a prime width, a cluster, two rows a CTA
 # with one past M, cooperative rows at vec 2; kept on chip, filled by cp.async over a cluster and
-# by registers at two rows a CTA). usage:
+# by registers at two rows a CTA); grids of clusters whose CTAs keep their segments' colsum
+# partials (looped and persistent, a prime width over 3 CTAs, 50257 over 4, 1x1 with an empty
+# segment, two row groups, cp.async fill, a colsum beside a row max over 16 CTAs a row). usage:
 # bench/sanitize_new.sh RKC [PATTERN]: only the runs whose line has PATTERN (grep -F) where one is
 # given; env OUT for the logs.
 set -u
@@ -53,6 +55,12 @@ runs=(
 	"testdata/kernels/fused_add_layernorm.rk --shape 2x70001 --dtype f16 --config persistent=0,r_block=1024,m_block=1,num_warps=2,vec=2,cluster=3,coop=1"
 	"testdata/kernels/fused_add_rmsnorm.rk --shape 5x50257 --dtype bf16 --config persistent=0,r_block=2048,m_block=1,num_warps=4,vec=8,cluster=4,smem=2"
 	"testdata/kernels/fused_add_layernorm.rk --shape 3x70001 --dtype f32 --config persistent=0,r_block=1024,m_block=2,num_warps=4,vec=4,smem=1"
+	"testdata/kernels/layer_norm_backward.rk --shape 7x30011 --dtype f32 --config persistent=0,r_block=1024,m_block=1,num_warps=4,vec=1,grid=6,cluster=3"
+	"testdata/kernels/rms_norm_backward.rk --shape 5x50257 --dtype bf16 --config persistent=0,r_block=2048,m_block=1,num_warps=8,vec=1,grid=8,cluster=4,smem=1"
+	"testdata/kernels/layer_norm_backward.rk --shape 1x1 --dtype f32 --config persistent=1,r_block=32,m_block=1,num_warps=1,vec=1,grid=2,cluster=2"
+	"testdata/kernels/layer_norm_backward.rk --shape 9x4096 --dtype bf16 --config persistent=1,r_block=1024,m_block=2,num_warps=2,vec=8,grid=8,cluster=4,smem=1"
+	"testdata/kernels/layer_norm_backward.rk --shape 37x32768 --dtype bf16 --config persistent=0,r_block=4096,m_block=1,num_warps=16,vec=8,grid=16,cluster=4,smem=2,evict=1,min_ctas=2"
+	"bench/heldout/colonly.rk --shape 8x262144 --dtype bf16"
 )
 n=0
 for r in "${runs[@]}"; do

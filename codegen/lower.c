@@ -73,6 +73,7 @@ prologue(Lower *L)
 	L->lane32 = LLVMBuildURem(L->b, tid, ci32(L, 32), "");
 	L->warp = LLVMBuildUDiv(L->b, tid, ci32(L, 32), "");
 	L->seg = LLVMBuildURem(L->b, L->cta, ci64(L, L->nseg), "");
+	L->band = LLVMBuildUDiv(L->b, L->cta, ci64(L, L->nseg), "");
 	if (L->nseg > 1) {
 		/* segments are cdiv(cdiv(N, nseg), granule) * granule columns
 		 * (config_segment_granule; a cluster's CTAs are consecutive in x, so its rank is

@@ -82,7 +82,8 @@ typedef struct {
 	LLVMValueRef policy[2]; /* evict=1: the L2 policies evict_first and evict_last */
 
 	/* thread geometry: the thread's row, its lane within the row and its segment */
-	LLVMValueRef cta; /* i64 ctaid.x */
+	LLVMValueRef cta;  /* i64 ctaid.x */
+	LLVMValueRef band; /* i64 ctaid.x / nseg: the CTA's row block, a grid's first, its slot */
 	LLVMValueRef lane, lofs, lane32, warp, grp, seg, row, rowok, seg_start, seg_end;
 	/* per param: where an [M,N] array's row starts (place_row), else NULL */
 	LLVMValueRef *rowoff;
@@ -173,6 +174,9 @@ For for_open(Lower *L, int64_t n, const char *name);
 void for_close(Lower *L, For *f);
 /* The launch's row blocks, cdiv(M, m_block) (i64). */
 LLVMValueRef row_blocks(Lower *L);
+/* The row blocks a persistent grid walks at once (i64): gridDim.x, or its clusters under a grid
+ * of clusters (lower_sched.c). */
+LLVMValueRef grid_bands(Lower *L);
 /* A compare of the column with a row value: which operand is the column, else -1; then the
  * other side as col_bound gives it, and both in i32. */
 int col_compare(Lower *L, const Instr *in);

@@ -39,11 +39,12 @@ ws_byte(Lower *L, LLVMValueRef off)
 	return LLVMBuildGEP2(L->b, L->i8, L->ws, &off, 1, "");
 }
 
-/* The slot of this thread's row group: cta * m_block + group. */
+/* The slot of this thread's row group: band * m_block + group (a grid of clusters: the CTAs of a
+ * cluster share their band's slot, each writing its segment's columns). */
 static LLVMValueRef
 csum_slot(Lower *L)
 {
-	return LLVMBuildAdd(L->b, LLVMBuildMul(L->b, L->cta, ci64(L, L->c->cfg.m_block), ""),
+	return LLVMBuildAdd(L->b, LLVMBuildMul(L->b, L->band, ci64(L, L->c->cfg.m_block), ""),
 			    LLVMBuildZExt(L->b, L->grp, L->i64, ""), "");
 }
 
@@ -705,7 +706,7 @@ presum_dst(Lower *L, const ColsumLayout *lay, int64_t part, LLVMValueRef cs, LLV
 	    L->b,
 	    LLVMBuildAdd(L->b, ci64(L, part),
 			 LLVMBuildMul(L->b, cs, ci64(L, lay->slots * lay->row_bytes), ""), ""),
-	    LLVMBuildAdd(L->b, LLVMBuildMul(L->b, L->cta, ci64(L, lay->row_bytes), ""),
+	    LLVMBuildAdd(L->b, LLVMBuildMul(L->b, L->band, ci64(L, lay->row_bytes), ""),
 			 LLVMBuildMul(L->b, col, ci64(L, 4), ""), ""),
 	    "");
 }
@@ -771,7 +772,8 @@ presum_slot(Lower *L, const ColsumLayout *lay, int64_t part)
 /* The thread's partials in registers (L->csum) of the columns from `first` (i64: its first
  * column of a chunk), colsum ci's of the row group at byte base + ci * stride + slot * row_bytes:
  * of the workspace, or under the pre-sum (presum) of the dynamic area. Where bounded, only the
- * vectors below N. */
+ * vectors below the segment's end (N, or under a grid of clusters where the next CTA's columns
+ * start). */
 static void
 store_partials(Lower *L, const ColsumLayout *lay, int64_t base, int64_t stride, LLVMValueRef slot,
 	       LLVMValueRef first, int presum, int bounded)
@@ -792,8 +794,8 @@ store_partials(Lower *L, const ColsumLayout *lay, int64_t base, int64_t stride, 
 			if (bounded) {
 				next =
 				    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.part.next");
-				only_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, col, L->N, ""), next,
-					"colsum.part");
+				only_if(L, LLVMBuildICmp(L->b, LLVMIntSLT, col, L->seg_end, ""),
+					next, "colsum.part");
 			}
 			LLVMValueRef v = L->csum[i][j * L->vec];
 			if (L->vec > 1) {
@@ -824,12 +826,12 @@ write_slots(Lower *L, const ColsumLayout *lay, int64_t part)
 	const Config *g = &L->c->cfg;
 	int presum = lay->per_cta < g->m_block;
 	For chunks = {0};
-	LLVMValueRef first = L->lofs;
+	LLVMValueRef first = LLVMBuildAdd(L->b, L->seg_start, L->lofs, "");
 	if (!g->persistent) {
 		chunks = for_open(L, smem_colsum_cols(g, L->c->N) / g->r_block, "colsum.chunk");
 		L->csum_chunk = chunks.i;
-		first = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, chunks.i, ci64(L, g->r_block), ""),
-				     L->lofs, "");
+		first = LLVMBuildAdd(
+		    L->b, LLVMBuildMul(L->b, chunks.i, ci64(L, g->r_block), ""), first, "");
 	}
 	if (presum && L->csum_smem) { /* the partials stay in their units */
 		presum_slot(L, lay, part);
@@ -911,7 +913,9 @@ colsum_finish(Lower *L)
 		src[ns] = part + (int64_t)ci * lay.slots * lay.row_bytes;
 		param[ns++] = k->ins[i].param;
 	}
-	slice_sum(L, ns, src, param, LLVMBuildMul(L->b, G, ci64(L, lay.per_cta), ""), lay.row_bytes,
-		  L->cta, G, &sl);
+	/* the slots: a band's (a cluster's under a grid of clusters), every CTA a slice */
+	LLVMValueRef R = LLVMBuildMul(L->b, LLVMBuildUDiv(L->b, G, ci64(L, L->nseg), ""),
+				      ci64(L, lay.per_cta), "");
+	slice_sum(L, ns, src, param, R, lay.row_bytes, L->cta, G, &sl);
 	leave_zero(L, cnt, out, G);
 }

@@ -185,6 +185,15 @@ hand_off(Lower *L, LLVMValueRef nb, LLVMBasicBlockRef join, int64_t red_bytes)
 	return v;
 }
 
+/* The row blocks a grid walks at once: gridDim, or its clusters under a grid of clusters. */
+LLVMValueRef
+grid_bands(Lower *L)
+{
+	LLVMValueRef n = LLVMBuildZExt(
+	    L->b, intr(L, "llvm.nvvm.read.ptx.sreg.nctaid.x", NULL, NULL, 0), L->i64, "");
+	return LLVMBuildUDiv(L->b, n, ci64(L, L->nseg), "");
+}
+
 /* The CTA's row block after rb: rb + gridDim (static), or gridDim + the ticket thread 0 takes
  * from the work counter, handed to the CTA through shared memory (dynamic). The ticket is
  * taken at the top of the block's code, so its round trip overlaps the row's work. */
@@ -384,9 +393,7 @@ colsum_own_pass(Lower *L)
 	L->given_row = NULL;
 	L->held_in_block = 0;
 	L->pass = p->npasses; /* a last read, for the eviction hints */
-	LLVMValueRef nrb = row_blocks(L);
-	LLVMValueRef stride = LLVMBuildZExt(
-	    L->b, intr(L, "llvm.nvvm.read.ptx.sreg.nctaid.x", NULL, NULL, 0), L->i64, "");
+	LLVMValueRef nrb = row_blocks(L), stride = grid_bands(L);
 	For chunks = for_open(L, smem_colsum_cols(g, L->c->N) / g->r_block, "colsum.own");
 	LLVMValueRef at = LLVMBuildMul(L->b, chunks.i, ci64(L, g->r_block), "");
 	LLVMValueRef base = LLVMBuildAdd(L->b, L->seg_start, at, "");
@@ -398,7 +405,7 @@ colsum_own_pass(Lower *L)
 	LLVMBuildBr(L->b, head);
 	LLVMPositionBuilderAtEnd(L->b, head);
 	LLVMValueRef rb = LLVMBuildPhi(L->b, L->i64, "");
-	LLVMAddIncoming(rb, &L->cta, &rpre, 1);
+	LLVMAddIncoming(rb, &L->band, &rpre, 1);
 	LLVMValueRef **phi = colsum_phis(L, rpre);
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, rb, nrb, ""), body, done);
 	LLVMPositionBuilderAtEnd(L->b, body);
@@ -440,9 +447,7 @@ grid_loop(Lower *L)
 	int held = config_grid_holds(g, L->c->N);
 	Smem sm;
 	smem_layout(k, L->c->dtype, L->c->N, g, &sm, NULL, NULL);
-	LLVMValueRef nrb = row_blocks(L);
-	LLVMValueRef stride = LLVMBuildZExt(
-	    L->b, intr(L, "llvm.nvvm.read.ptx.sreg.nctaid.x", NULL, NULL, 0), L->i64, "");
+	LLVMValueRef nrb = row_blocks(L), stride = grid_bands(L);
 	L->given = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
 	if (held) {
 		/* any row: every [N] vector inside the row is read */
@@ -459,7 +464,7 @@ grid_loop(Lower *L)
 	LLVMValueRef **cur = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
 	LLVMValueRef *rcur = arena_alloc(L->a, sizeof(LLVMValueRef) * (k->nins + 1));
 	if (g->ahead) {
-		place_row(L, L->cta);
+		place_row(L, L->band);
 		issue_loads(L, SH_TILE, cur);
 		issue_row_loads(L, rcur);
 	}
@@ -470,7 +475,7 @@ grid_loop(Lower *L)
 	LLVMBuildBr(L->b, head);
 	LLVMPositionBuilderAtEnd(L->b, head);
 	LLVMValueRef rb = LLVMBuildPhi(L->b, L->i64, "");
-	LLVMAddIncoming(rb, &L->cta, &pre, 1);
+	LLVMAddIncoming(rb, &L->band, &pre, 1);
 	for (int i = 0; i < k->nins; i++)
 		if (cur[i]) {
 			LLVMValueRef *phi = arena_alloc(L->a, sizeof(LLVMValueRef) * L->nvec);
@@ -538,8 +543,7 @@ lower_rows(Lower *L)
 	if (L->c->cfg.grid > 0) {
 		grid_loop(L);
 	} else {
-		LLVMValueRef rb = LLVMBuildUDiv(L->b, L->cta, ci64(L, L->nseg), "");
-		block_code(L, rb, regions_sampled(L, rb), 0, L->cta);
+		block_code(L, L->band, regions_sampled(L, L->band), 0, L->cta);
 	}
 	LLVMBuildRetVoid(L->b);
 }

@@ -96,6 +96,20 @@ cost_occupancy(const Facts *f, const Config *c, int64_t N, const Target *t, int 
 	return ctas;
 }
 
+int64_t
+cost_slots(const Config *c, const Target *t, int per_sm)
+{
+	int64_t slots = (int64_t)t->sms * per_sm;
+	if (c->cluster <= 1 || c->coop)
+		return slots;
+	if (c->cluster <= 2 || !t->ngpc) /* clusters of 2 pack as the pool does */
+		return slots / c->cluster * c->cluster;
+	slots = 0;
+	for (int g = 0; g < t->ngpc; g++)
+		slots += (int64_t)t->gpc_sms[g] * per_sm / c->cluster * c->cluster;
+	return slots;
+}
+
 void
 cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o)
 {
@@ -127,16 +141,6 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	int64_t row_ctas = cdiv(M, c->m_block);
 	o->ctas = row_ctas * segs;
 	int64_t slots = (int64_t)t->sms * o->ctas_per_sm;
-	/* a persistent grid: blocks row blocks a CTA, every CTA resident (one wave) */
-	double blocks = 1;
-	if (c->grid > 0) {
-		o->ctas = c->grid < row_ctas ? c->grid : row_ctas;
-		o->ctas = o->ctas < slots ? o->ctas : slots;
-		/* dynamic too: the hardware fills an SM as a CTA retires, so a grid of one CTA
-		 * a block has the same tail; the counter only helps where other work takes SMs,
-		 * which the model does not see */
-		blocks = (double)cdiv(row_ctas, o->ctas);
-	}
 	/* a cluster's CTAs are resident together, in one GPC: only whole clusters fill the slots,
 	 * counted GPC by GPC where the target lists them. cuOccupancyMaxActiveClusters on the H200
 	 * at 2 CTAs an SM: 132, 62, 30 and 14 clusters of 2, 4, 8 and 16, so 264 to 224 CTAs where
@@ -152,15 +156,19 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	 * 12-25%. Counting clusters of 2 that way as well had moved 64-row picks off 2-CTA clusters
 	 * that the driver holds in one wave, 1.08-1.22x slower. */
 	o->by_gpc = c->cluster > 2 && !c->coop && t->ngpc;
-	if (c->cluster > 1 && !c->coop) {
-		if (o->by_gpc) {
-			slots = 0;
-			for (int g = 0; g < t->ngpc; g++)
-				slots += (int64_t)t->gpc_sms[g] * o->ctas_per_sm / c->cluster *
-					 c->cluster;
-		} else {
-			slots = slots / c->cluster * c->cluster;
-		}
+	slots = cost_slots(c, t, o->ctas_per_sm);
+	/* a persistent grid: blocks row blocks a CTA, every CTA resident (one wave); a grid of
+	 * clusters walks them a cluster at a time */
+	double blocks = 1;
+	if (c->grid > 0) {
+		int64_t all = row_ctas * segs;
+		o->ctas = c->grid < all ? c->grid : all;
+		o->ctas = o->ctas < slots ? o->ctas : slots;
+		o->ctas = o->ctas / segs * segs;
+		/* dynamic too: the hardware fills an SM as a CTA retires, so a grid of one CTA
+		 * a block has the same tail; the counter only helps where other work takes SMs,
+		 * which the model does not see */
+		blocks = (double)cdiv(row_ctas, o->ctas / segs > 0 ? o->ctas / segs : 1);
 	}
 	o->slots = slots;
 	o->waves = (double)o->ctas / slots;
@@ -305,6 +313,13 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 int
 grid_one_wave(const Cost *o, const Config *c, int64_t M, const Target *t)
 {
-	int64_t slots = (int64_t)t->sms * o->ctas_per_sm, blocks = cdiv(M, c->m_block);
-	return (int)(blocks < slots ? blocks : slots);
+	/* o->slots: SMs x CTAs an SM; whole clusters, at most CLUSTER_GRID_PER_SM an SM, under a
+	 * grid of clusters */
+	int segs = config_segments(c);
+	int64_t blocks = cdiv(M, c->m_block) * segs, slots = o->slots;
+	if (c->cluster > 1 && !c->coop)
+		slots = cost_slots(c, t,
+				   o->ctas_per_sm < CLUSTER_GRID_PER_SM ? o->ctas_per_sm
+									: CLUSTER_GRID_PER_SM);
+	return (int)((blocks < slots ? blocks : slots) / segs * segs);
 }

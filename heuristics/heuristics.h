@@ -88,6 +88,14 @@ config_segment_granule(const Config *c)
 	return c->cluster > 1 ? c->vec : c->r_block;
 }
 
+/* A persistent grid of hardware clusters: each cluster walks whole rows, its CTAs a segment each
+ * (the validator allows it only for kernels with sums over rows). */
+static inline int
+config_cluster_grid(const Config *c)
+{
+	return c->grid > 0 && c->cluster > 1 && !c->coop;
+}
+
 /* Every row starts 16-byte aligned: N is a multiple of vec. Else codegen cuts each row at run time
  * into a misaligned head, an aligned body and a tail (docs/codegen.md). */
 static inline int
@@ -223,7 +231,8 @@ colsum_unroll(int64_t rows, int64_t pairs, int *u, int *per)
 static inline void
 colsum_layout(const Config *c, int ncolsum, int64_t N, ColsumLayout *l)
 {
-	int64_t grid = c->grid > 0 ? c->grid : 1;
+	/* a grid of clusters: a slot a cluster, whose CTAs write their segments' columns */
+	int64_t grid = c->grid > 0 ? c->grid / config_segments(c) : 1;
 	l->per_cta = colsum_presum(ncolsum, c, N) ? 1 : c->m_block;
 	l->slots = grid * l->per_cta;
 	l->cols4 = (N + 3) / 4;
@@ -244,7 +253,7 @@ static inline void
 colsum_slices(const ColsumLayout *l, const Config *c, int ncolsum, int64_t ctas, ColsumSlices *s)
 {
 	s->slices = ctas;
-	s->rows = ctas * l->per_cta;
+	s->rows = ctas / config_segments(c) * l->per_cta;
 	s->vectors = ((int64_t)ncolsum * l->cols4 + s->slices - 1) / s->slices;
 	s->lanes = 1;
 	int64_t threads = (int64_t)c->num_warps * 32;
@@ -345,12 +354,22 @@ typedef struct {
 } Cost;
 
 void cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *out);
+/* The CTAs resident at once at per_sm CTAs an SM: SMs x per_sm, or the CTAs of whole clusters
+ * (a cluster's CTAs run together in one GPC, so clusters over 2 CTAs are counted GPC by GPC where
+ * the target lists them; cost_model says what was measured). */
+int64_t cost_slots(const Config *c, const Target *t, int per_sm);
 /* The CTAs an SM cost_model counts, at regs registers a thread instead of its own estimate
  * (explain --ptxas: at the registers ptxas took); *limit names the bound. */
 int cost_occupancy(const Facts *f, const Config *c, int64_t N, const Target *t, int regs,
 		   const char **limit);
+/* A grid of clusters takes at most this many CTAs an SM: the driver launched cooperative grids
+ * of as many whole clusters as the target's GPCs hold at 1 and 2 CTAs an SM (clusters of 2 to
+ * 16), and refused them at 4 and 5 (clusters of 4, 8 and 16; bench/results/
+ * h200-2026-11-29-cluster-grid.md, h200-2026-11-30-cluster-grid.md). */
+#define CLUSTER_GRID_PER_SM 2
 /* A persistent grid over c sized to one wave: min(row blocks, SMs x the CTAs an SM o holds),
- * where o is c's cost. */
+ * where o is c's cost; under a grid of clusters, the CTAs of whole clusters at no more than
+ * CLUSTER_GRID_PER_SM an SM. */
 int grid_one_wave(const Cost *o, const Config *c, int64_t M, const Target *t);
 
 /* The default vector width: 16 bytes for any N (codegen aligns each row's body); size is the
@@ -389,11 +408,11 @@ typedef struct {
  * the workspace (ws_colsums). Each thread's partials then take no registers across the rows. */
 int smem_colsums(int ncolsum, const Config *c);
 /* The columns a row group's partials of one colsum cover there: r_block on a persistent row, the
- * chunks that cover N on a looped one; and their bytes in shared memory in all (0 where they are
- * not kept there). A looped row whose partials alone would take more than MAX_DYN_SMEM keeps
- * them in its workspace slot instead (ws_colsums, declared above): every chunk of every row
- * loads, adds and stores them through L2, slower than shared memory but a mode where there was
- * none. */
+ * chunks that cover the row's segment (N, or a cluster CTA's share) on a looped one; and their
+ * bytes in shared memory in all (0 where they are not kept there). A looped row whose partials
+ * alone would take more than MAX_DYN_SMEM keeps them in its workspace slot instead (ws_colsums,
+ * declared above): every chunk of every row loads, adds and stores them through L2, slower than
+ * shared memory but a mode where there was none. */
 int64_t smem_colsum_bytes(int ncolsum, const Config *c, int64_t N);
 /* The least dynamic shared memory a grid with sums over rows takes: a vector of 4 floats a thread
  * for its combine (codegen/lower_colsum.c); 0 without them. */

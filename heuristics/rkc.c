@@ -295,7 +295,7 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 	if (!within_budget(&x.cost) || (c->ahead && x.cost.reg_limit <= AHEAD_MIN_REGS))
 		return;
 	/* a cooperative launch must hold every CTA at once (min_ctas binds ptxas to it) */
-	if (config_cooperative(c, f->colsums) && x.cost.ctas > (int64_t)t->sms * x.cost.ctas_per_sm)
+	if (config_cooperative(c, f->colsums) && x.cost.ctas > cost_slots(c, t, x.cost.ctas_per_sm))
 		return;
 	x.score = x.cost.us * (1 + occupancy_penalty(f, &x.cost, c, t, M, N)) *
 		  (c->grid > 0 ? GRID_COST : 1);
@@ -332,14 +332,28 @@ colsum_smem(const Facts *f, const Config *c, int ahead, int64_t M, int64_t N, co
 	return !within_budget(&o);
 }
 
+/* A grid of clusters (config_cluster_grid) for a kernel with sums over rows only where its row
+ * blocks are fewer than the SMs: a grid of whole rows then runs a CTA a row block and leaves the
+ * other SMs idle (held-out colonly bf16 8x1000003: 8 CTAs, 0.09x torch.compile), where the
+ * cluster's CTAs each take a segment of every row. Where the row blocks fill the SMs it measured
+ * slower than whole rows at 27 of 28 wide norm backward points, 1.33x by geomean (a CTA walks its
+ * rows one after another either way, and the cluster adds an exchange and two barriers a row;
+ * bench/results/h200-2026-11-29-cluster-grid.md). */
+static int
+cluster_grid_fits(const Facts *f, const Config *c, int64_t M, const Target *t)
+{
+	return f->colsums && c->cluster > 1 && !c->coop && cdiv(M, c->m_block) < t->sms;
+}
+
 /* A persistent grid over config c: SMs x the CTAs an SM holds at the grid's registers, static and
  * dynamic, each also with the next row ahead where rows are persistent and start aligned. Only
- * where the row blocks outnumber the grid: else it is c's CTAs with a loop around. */
+ * where the row blocks outnumber the grid: else it is c's CTAs with a loop around. A row cut into
+ * segments takes a grid only as a grid of clusters (cluster_grid_fits). */
 static void
 add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int64_t N,
 	  const Target *t)
 {
-	if (config_segments(c) > 1)
+	if (config_segments(c) > 1 && !cluster_grid_fits(f, c, M, t))
 		return;
 	/* a sum over rows takes a static grid, whatever the rows (it is the only mode it has); a
 	 * persistent row's partials may go to shared memory (colsum_smem), a looped row's always do
@@ -1053,11 +1067,14 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		choice_reason(
 		    out,
 		    "grid=%d%s%s: a persistent grid, %d SMs x %d resident CTAs, walks %lld "
-		    "row blocks (%.1f a CTA)%s%s; %s",
+		    "row blocks (%.1f a %s)%s%s; %s",
 		    c->grid, c->dynamic ? " dynamic=1" : "", c->ahead ? " ahead=1" : "", t->sms,
-		    o->ctas_per_sm, (long long)blocks, (double)blocks / o->ctas,
-		    c->dynamic ? ", each CTA's next block from the work counter"
-			       : ", block ctaid + i*grid",
+		    o->ctas_per_sm, (long long)blocks,
+		    (double)blocks * config_segments(c) / o->ctas,
+		    config_cluster_grid(c) ? "cluster, each CTA a segment of the row" : "CTA",
+		    c->dynamic		     ? ", each CTA's next block from the work counter"
+		    : config_cluster_grid(c) ? ", block ctaid/cluster + i*grid/cluster"
+					     : ", block ctaid + i*grid",
 		    c->ahead ? ", the next block's loads issued before this block's "
 			       "reductions"
 			     : "",
@@ -1085,17 +1102,20 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 				 (long long)smem_presum_bytes(f->colsums, c, N));
 		choice_reason(
 		    out,
-		    "sums over rows: %lld CTAs x %d row group(s)%s %s %lld partial rows of "
-		    "%lld bytes a colsum, count in and wait for each other (a cooperative "
-		    "launch), then each sums a slice of %lld vectors of 4 columns over all %lld, "
-		    "%lld threads to a row's %lld vectors, in a fixed order: %.1f us of tail "
-		    "modelled",
-		    (long long)o->ctas, c->m_block, pre,
+		    "sums over rows: %lld %s x %d row group(s)%s %s %lld partial rows of "
+		    "%lld bytes a colsum%s, count in and wait for each other (a cooperative "
+		    "launch), then each CTA sums a slice of %lld vectors of 4 columns over all "
+		    "%lld, %lld threads to a row's %lld vectors, in a fixed order: %.1f us of "
+		    "tail modelled",
+		    (long long)o->ctas / config_segments(c),
+		    config_cluster_grid(c) ? "clusters" : "CTAs", c->m_block, pre,
 		    ws_colsums(f->colsums, c, N) && !colsum_late(f->colsums, f->colsum_alone, c, N)
 			? "keep"
 			: "write",
-		    (long long)o->ctas * cl.per_cta, (long long)cl.row_bytes, (long long)sl.vectors,
-		    (long long)sl.rows, (long long)sl.lanes, (long long)sl.lanes, o->combine_us);
+		    (long long)sl.rows, (long long)cl.row_bytes,
+		    config_cluster_grid(c) ? " (each CTA its segment's columns)" : "",
+		    (long long)sl.vectors, (long long)sl.rows, (long long)sl.lanes,
+		    (long long)sl.lanes, o->combine_us);
 	}
 	int spare, held = occupancy_ctas(f, o, c, t, M, N, &spare);
 	int want = N <= SHORT_ROW ? MIN_WARPS_SM_SHORT : MIN_WARPS_SM;
@@ -1175,9 +1195,14 @@ rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target
 	cost_model(f, &one, M, N, t, o);
 	int threads = 32 * c->num_warps;
 	int64_t waves = cdiv(o->ctas, t->sms);
-	int k = o->ctas_per_sm < waves ? o->ctas_per_sm : (int)waves;
-	/* a cooperative grid needs all its waves resident: never fewer CTAs an SM than that */
+	/* a cooperative grid needs all its waves resident: never fewer CTAs an SM than that, and
+	 * under a grid of clusters, whole clusters (at one CTA an SM a GPC of 16 to 18 SMs holds
+	 * one cluster of 16, so 8 clusters of 16 need two: the driver refused the cooperative
+	 * launch of 8 at min_ctas 1) */
 	int coop = config_cooperative(c, f->colsums);
+	while (coop && waves < o->ctas_per_sm && cost_slots(c, t, (int)waves) < o->ctas)
+		waves++;
+	int k = o->ctas_per_sm < waves ? o->ctas_per_sm : (int)waves;
 	while (k > 1 && !(coop && k <= waves) && !min_ctas_fits(t, threads, k, o->capped))
 		k--;
 	return k > 1 ? k : 1;

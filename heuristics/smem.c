@@ -88,7 +88,7 @@ smem_colsums(int ncolsum, const Config *c)
 int64_t
 smem_colsum_cols(const Config *c, int64_t N)
 {
-	return c->persistent ? c->r_block : cdiv(N, c->r_block) * c->r_block;
+	return c->persistent ? c->r_block : cdiv(segment_len(c, N), c->r_block) * c->r_block;
 }
 
 int
@@ -122,7 +122,7 @@ int
 colsum_presum(int ncolsum, const Config *c, int64_t N)
 {
 	return ncolsum > 0 && c->grid > 0 && c->persistent && c->m_block > 1 &&
-	       presum_bytes(ncolsum, c, N) <= PRESUM_MAX_BYTES;
+	       config_segments(c) == 1 && presum_bytes(ncolsum, c, N) <= PRESUM_MAX_BYTES;
 }
 
 int64_t

@@ -144,11 +144,37 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 	if (c->grid < 0 || c->grid > MAX_GRID)
 		return diag(d, "grid=%d: must be from 0 (a CTA per row block) to %d", c->grid,
 			    MAX_GRID);
-	if (c->grid > 0 && config_segments(c) > 1)
+	/* a grid of clusters (config_cluster_grid): each cluster walks whole rows, a segment a
+	 * CTA; only for sums over rows, whose rows run on a persistent grid whatever their count */
+	if (c->grid > 0 && config_segments(c) > 1 && (c->split > 1 || c->coop || !k->plan->ncolsum))
 		return diag(d,
 			    "grid=%d with %s=%d: a persistent grid walks whole rows; a row cut "
-			    "into segments has a CTA per segment (grid=0)",
-			    c->grid, c->split > 1 ? "split" : "cluster", config_segments(c));
+			    "into segments has a CTA per segment (grid=0), except under a grid of "
+			    "hardware clusters (cluster over 1, coop=0), which only a kernel with "
+			    "sums over rows takes",
+			    c->grid,
+			    c->split > 1 ? "split"
+			    : c->coop	 ? "coop cluster"
+					 : "cluster",
+			    config_segments(c));
+	if (config_cluster_grid(c) && c->grid % c->cluster)
+		return diag(d,
+			    "grid=%d with cluster=%d: a grid of clusters launches whole clusters "
+			    "(grid a multiple of cluster)",
+			    c->grid, c->cluster);
+	if (config_cluster_grid(c) && (c->dynamic || c->ahead))
+		return diag(d,
+			    "%s=1 with cluster=%d: a grid of clusters walks a static order, one "
+			    "row at a time (dynamic=0, ahead=0)",
+			    c->dynamic ? "dynamic" : "ahead", c->cluster);
+	if (config_cluster_grid(c) && ws_colsums(k->plan->ncolsum, c, N))
+		return diag(d,
+			    "cluster=%d: a cluster's CTA keeps the colsum partials of its segment "
+			    "in shared memory, and %lld bytes are over %d (a larger cluster or a "
+			    "smaller m_block)",
+			    c->cluster,
+			    (long long)k->plan->ncolsum * c->m_block * smem_colsum_cols(c, N) * 4,
+			    MAX_DYN_SMEM);
 	if ((c->dynamic != 0 && c->dynamic != 1) || (c->ahead != 0 && c->ahead != 1))
 		return diag(d, "dynamic=%d, ahead=%d: each must be 0 or 1", c->dynamic, c->ahead);
 	if (c->grid == 0 && (c->dynamic || c->ahead))

@@ -286,13 +286,18 @@ launch(Gpu *g, GpuFn *f, const Manifest *m, void **args, Diag *d)
 	if (csize > 8 && CU(g, FuncSetAttribute,
 			    (f->fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1), d))
 		return -1;
-	CUlaunchAttribute at = {.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION};
-	at.value.clusterDim.x = m->cluster[0];
-	at.value.clusterDim.y = m->cluster[1];
-	at.value.clusterDim.z = m->cluster[2];
+	/* a grid of clusters with sums over rows is both */
+	CUlaunchAttribute at[2];
+	unsigned n = 0;
+	if (csize > 1) {
+		at[n] = (CUlaunchAttribute){.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION};
+		at[n].value.clusterDim.x = m->cluster[0];
+		at[n].value.clusterDim.y = m->cluster[1];
+		at[n++].value.clusterDim.z = m->cluster[2];
+	}
 	if (m->cooperative) /* the driver refuses a grid that cannot be resident at once */
-		at = (CUlaunchAttribute){.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE,
-					 .value.cooperative = 1};
+		at[n++] = (CUlaunchAttribute){.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE,
+					      .value.cooperative = 1};
 	CUlaunchConfig lc = {.gridDimX = m->grid[0],
 			     .gridDimY = m->grid[1],
 			     .gridDimZ = m->grid[2],
@@ -300,8 +305,8 @@ launch(Gpu *g, GpuFn *f, const Manifest *m, void **args, Diag *d)
 			     .blockDimY = m->block[1],
 			     .blockDimZ = m->block[2],
 			     .sharedMemBytes = smem,
-			     .attrs = &at,
-			     .numAttrs = 1};
+			     .attrs = at,
+			     .numAttrs = n};
 	return CU(g, LaunchKernelEx, (&lc, f->fn, args, NULL), d);
 }
 

@@ -212,13 +212,7 @@ manifest_parse(Manifest *m, const char *file, const char *text, Diag *d)
 		diag_at(d, file, (Loc){0}, "manifest: \"cooperative\" must be true or false");
 		goto out;
 	}
-	m->cooperative = json_is_true(coop);
-	if (m->cooperative && m->cluster[0] * m->cluster[1] * m->cluster[2] > 1) {
-		diag_at(d, file, (Loc){0},
-			"manifest: a cooperative launch takes no cluster (cluster.x is %u)",
-			m->cluster[0]);
-		goto out;
-	}
+	m->cooperative = json_is_true(coop); /* with a cluster too: a grid of clusters */
 	if (smem && (!json_is_integer(smem) || json_integer_value(smem) < 0)) {
 		diag_at(d, file, (Loc){0},
 			"manifest: \"dynamic_smem\" must be a non-negative integer");

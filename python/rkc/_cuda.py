@@ -125,13 +125,19 @@ class Driver:
             self.call("cuFuncSetAttribute", fn, FUNC_MAX_DYNAMIC_SHARED, int(smem))
         if cluster > PORTABLE_CLUSTER:
             self.call("cuFuncSetAttribute", fn, FUNC_NON_PORTABLE_CLUSTER, 1)
-        attr = LaunchAttribute(id=LAUNCH_CLUSTER_DIMENSION)
-        attr.value[0], attr.value[1], attr.value[2] = cluster, 1, 1
+        # a grid of clusters with sums over rows is both clustered and cooperative
+        attrs = (LaunchAttribute * 2)()
+        n = 0
+        if cluster > 1:
+            attrs[n].id = LAUNCH_CLUSTER_DIMENSION
+            attrs[n].value[0], attrs[n].value[1], attrs[n].value[2] = cluster, 1, 1
+            n += 1
         if cooperative:
-            attr = LaunchAttribute(id=LAUNCH_COOPERATIVE)
-            attr.value[0] = 1
+            attrs[n].id = LAUNCH_COOPERATIVE
+            attrs[n].value[0] = 1
+            n += 1
         cfg = LaunchConfig(grid, 1, 1, block, 1, 1, smem, vp(stream or None),
-                           ctypes.pointer(attr), 1 if cluster > 1 or cooperative else 0)
+                           ctypes.cast(attrs, P(LaunchAttribute)), n)
         self.call("cuLaunchKernelEx", ctypes.byref(cfg), fn, params, None)
 
 

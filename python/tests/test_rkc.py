@@ -282,6 +282,16 @@ class Launch(Base):
         self.assertTrue(plan["cooperative"])
         self.assertIn("grid=15,1,1 block=128,1,1 smem=0 cluster=1 cooperative", last_launch())
 
+    def test_cluster_grid(self):
+        # a grid of clusters with sums over rows: clustered and cooperative at once
+        d = _cuda.driver()
+        k = rkc.load(kernel_path("rms_norm_backward"), cache_dir=self.cache,
+                     config="persistent=0,r_block=1024,num_warps=4,vec=4,grid=6,cluster=2")
+        c = k.compile((7, 4096), "f32", "sm_90")
+        plan = c.launch({p["name"]: d.alloc(7 * 4096 * 4) for p in c.manifest["params"]})
+        self.assertTrue(plan["cooperative"])
+        self.assertIn("grid=6,1,1 block=128,1,1 smem=8192 cluster=2 cooperative", last_launch())
+
 
 @unittest.skipIf(torch is None, "torch is not importable here")
 class Torch(Base):

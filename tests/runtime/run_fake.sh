@@ -103,6 +103,13 @@ expect 1 "--regions: the manifest has no regions (compile with --regions)" -- \
 # y: 136), and the stride rule holds or the point is refused before anything runs.
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+# A grid of clusters with sums over rows: a cluster launch that is cooperative too (3 bands of
+# clusters of 2 CTAs).
+RKC_FAKECUDA_LOG=$log expect 0 "status=unchecked" -- \
+	run testdata/kernels/rms_norm_backward.rk --shape 7x4096 --dtype f32 --time --copy-gbps 3000 \
+	--config persistent=0,r_block=1024,num_warps=4,vec=4,grid=6,cluster=2
+tail -n 1 "$log" | grep -q "grid=6,1,1 block=128,1,1 .*cluster=2 cooperative" && passed=$((passed + 1)) ||
+	fail "a grid of clusters: a cooperative cluster launch: $(tail -n 1 "$log")"
 RKC_FAKECUDA_LOG=$log expect 1 "[M,N] rows 136 elements apart (--pad 8), the padding poisoned" \
 	"RESULT kernel=rms_norm dtype=bf16 M=64 N=128 status=FAIL" " pad=8 config=" -- \
 	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --pad 8 --check
