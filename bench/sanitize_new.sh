@@ -14,7 +14,8 @@
 # with one past M, cooperative rows at vec 2; kept on chip, filled by cp.async over a cluster and
 # by registers at two rows a CTA); grids of clusters whose CTAs keep their segments' colsum
 # partials (looped and persistent, a prime width over 3 CTAs, 50257 over 4, 1x1 with an empty
-# segment, two row groups, cp.async fill, a colsum beside a row max over 16 CTAs a row). usage:
+# segment, two row groups, cp.async fill, a colsum beside a row max over 16 CTAs a row, and the
+# colsums' own pass over a cluster's segments at a prime width). usage:
 # bench/sanitize_new.sh RKC [PATTERN]: only the runs whose line has PATTERN (grep -F) where one is
 # given; env OUT for the logs.
 set -u
@@ -61,6 +62,8 @@ runs=(
 	"testdata/kernels/layer_norm_backward.rk --shape 9x4096 --dtype bf16 --config persistent=1,r_block=1024,m_block=2,num_warps=2,vec=8,grid=8,cluster=4,smem=1"
 	"testdata/kernels/layer_norm_backward.rk --shape 37x32768 --dtype bf16 --config persistent=0,r_block=4096,m_block=1,num_warps=16,vec=8,grid=16,cluster=4,smem=2,evict=1,min_ctas=2"
 	"bench/heldout/colonly.rk --shape 8x262144 --dtype bf16"
+	"testdata/kernels/rms_norm_backward.rk --shape 5x150001 --dtype f32 --config persistent=0,r_block=1024,m_block=1,num_warps=4,vec=1,grid=6,cluster=2,smem=0"
+	"bench/heldout/colonly.rk --shape 8x1000003 --dtype bf16"
 )
 n=0
 for r in "${runs[@]}"; do

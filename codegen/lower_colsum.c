@@ -830,8 +830,8 @@ write_slots(Lower *L, const ColsumLayout *lay, int64_t part)
 	if (!g->persistent) {
 		chunks = for_open(L, smem_colsum_cols(g, L->c->N) / g->r_block, "colsum.chunk");
 		L->csum_chunk = chunks.i;
-		first = LLVMBuildAdd(
-		    L->b, LLVMBuildMul(L->b, chunks.i, ci64(L, g->r_block), ""), first, "");
+		first = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, chunks.i, ci64(L, g->r_block), ""),
+				     first, "");
 	}
 	if (presum && L->csum_smem) { /* the partials stay in their units */
 		presum_slot(L, lay, part);
@@ -874,9 +874,13 @@ colsum_own_store(Lower *L, LLVMValueRef at)
 	codegen_launch(L->k, L->c, &l);
 	ColsumLayout lay;
 	colsum_layout(&L->c->cfg, L->k->plan->ncolsum, L->c->N, &lay);
+	/* a grid of clusters: the segment's columns of the band's slot, up to the segment's end */
+	int band = config_cluster_grid(&L->c->cfg);
+	LLVMValueRef first = LLVMBuildAdd(L->b, at, L->lofs, "");
+	if (band)
+		first = LLVMBuildAdd(L->b, L->seg_start, first, "");
 	store_partials(L, &lay, codegen_ws_offset(&l, "colsum_partials", L->c->M),
-		       lay.slots * lay.row_bytes, csum_slot(L), LLVMBuildAdd(L->b, at, L->lofs, ""),
-		       0, 0);
+		       lay.slots * lay.row_bytes, csum_slot(L), first, 0, band);
 }
 
 void

@@ -236,8 +236,11 @@ colsum_layout(const Config *c, int ncolsum, int64_t N, ColsumLayout *l)
 	l->per_cta = colsum_presum(ncolsum, c, N) ? 1 : c->m_block;
 	l->slots = grid * l->per_cta;
 	l->cols4 = (N + 3) / 4;
-	/* partials kept in the slot while the rows stream (ws_colsums) cover whole chunks */
-	l->row_bytes = ws_colsums(ncolsum, c, N) ? smem_colsum_cols(c, N) * 4 : l->cols4 * 16;
+	/* partials kept in the slot while the rows stream (ws_colsums) cover whole chunks, but
+	 * under a grid of clusters, whose CTAs store up to their segments' ends */
+	l->row_bytes = ws_colsums(ncolsum, c, N) && !config_cluster_grid(c)
+			   ? smem_colsum_cols(c, N) * 4
+			   : l->cols4 * 16;
 }
 
 /* The combine in a launch of `ctas` CTAs (codegen/lower_colsum.c, heuristics/cost.c, the policy's

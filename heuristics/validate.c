@@ -167,10 +167,12 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    "%s=1 with cluster=%d: a grid of clusters walks a static order, one "
 			    "row at a time (dynamic=0, ahead=0)",
 			    c->dynamic ? "dynamic" : "ahead", c->cluster);
-	if (config_cluster_grid(c) && ws_colsums(k->plan->ncolsum, c, N))
+	if (config_cluster_grid(c) && ws_colsums(k->plan->ncolsum, c, N) &&
+	    !colsum_late(k->plan->ncolsum, k->plan->colsum_alone, c, N))
 		return diag(d,
 			    "cluster=%d: a cluster's CTA keeps the colsum partials of its segment "
-			    "in shared memory, and %lld bytes are over %d (a larger cluster or a "
+			    "in shared memory or sums them in their own pass, and %lld bytes are "
+			    "over %d where a colsum needs a row reduction (a larger cluster or a "
 			    "smaller m_block)",
 			    c->cluster,
 			    (long long)k->plan->ncolsum * c->m_block * smem_colsum_cols(c, N) * 4,
