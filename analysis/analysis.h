@@ -34,6 +34,7 @@ typedef struct Plan {
 	int split_ok; /* one pass of plain reductions and no full-width store: a row may split */
 	int row_exchanges; /* the cross-thread exchanges of a persistent row (codegen's lazy
 			    * order: an online pair is two, a row value between reductions one) */
+	int *exchange;	   /* per instruction: the exchanges a persistent row makes before it */
 	int *lvl;	   /* per value: the passes that must finish before it is known */
 	int *pass;  /* per instruction: a reduction's pass, or the pass a full-width store or a
 		     * colsum rides with; else -1 */
@@ -140,11 +141,17 @@ typedef struct {
 	int helion_live;      /* Helion's body_live_tiles, counted on our body */
 	int held_tiles;	      /* persistent: rdim values held at the peak (our model) */
 	int held_words;	      /* the same in 32-bit words per element */
-	int held_bytes;	      /* persistent: register bytes per element at the peak, x4 */
+	int held_bytes;	      /* persistent: register bytes per element at the peak, x4, under a
+			       * register cap (regs_capped) */
+	int held_spare;	      /* the same where ptxas has registers to spare (regs_predict) */
 	int held_bytes_smem;  /* the same with the colsum partials in shared memory (smem=1) */
+	int held_spare_smem;  /* held_spare so (smem=1) */
 	int folded; /* every load folds into a reduction as it arrives (heuristics.h FOLD_VECS) */
-	int loop_bytes;	 /* looped: the same for the widest pass's chunk */
-	int row_regs;	 /* [M] values and scalar params live while a reduction runs */
+	int loop_bytes;		     /* looped: the same for the widest pass's chunk */
+	int pass_bytes[MAX_PASSES];  /* looped: the same for each pass's chunk */
+	char pass_folds[MAX_PASSES]; /* looped: the pass folds every load into a reduction and
+				      * stores nothing (a short one ptxas unrolls: thread_words) */
+	int row_regs;		     /* [M] values and scalar params live while a reduction runs */
 	int row_peak;	 /* the most live anywhere (an [M] epilogue runs without tiles) */
 	int nptrs;	 /* array params: a 64-bit address each */
 	char chain[160]; /* the reduction chain, e.g. "max+sum (online) -> sum -> apply" */
@@ -176,6 +183,9 @@ int regs_capped(const Facts *f, int persistent, int64_t ept, int vec);
  * vec): the edge elements of the head and tail, held beside its body of ept elements, tpr
  * threads to a row (docs/regmodel.md, "Misaligned rows"). */
 int regs_edge(const Facts *f, int64_t ept, int vec, int tpr);
+/* The registers of the combine of sums over rows, a floor under the row's count: `loads` partial
+ * rows of 16 bytes loaded a round trip into `turns` sums; the fewest under a cap where capped. */
+int regs_combine(int loads, int turns, int capped);
 /* <<< facts and liveness */
 
 /* >>> reference interpreter (analysis/interp.c) */

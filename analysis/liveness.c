@@ -171,8 +171,39 @@ live_held(const Kernel *k, Type dtype, int *words)
  * REG_LOOP (analysis.h): the looped kernel's extra scalars (chunk index, bounds, next addresses).
  * An array's 64-bit address costs one register, not two: ptxas keeps the base in the constant
  * bank and forms the address next to its access, so only part of them are live at once.
+ * CAP_BASE and CAP_CHUNK_PCT: what ptxas keeps under a register cap (regs_capped).
  */
-enum { TEMP_HELD = 30, TEMP_CHUNK = 80, HELD_PCT = 90, CAP_BASE = 12 };
+enum { TEMP_HELD = 30, TEMP_CHUNK = 80, HELD_PCT = 90, CAP_BASE = 12, CAP_CHUNK_PCT = 85 };
+
+/*
+ * ptxas unrolls a short loop UNROLL times and issues every copy's loads before their adds. The
+ * model meets it twice: the combine's slice loop (regs_combine) and a looped pass that folds every
+ * load into a reduction and stores nothing, whose chunk has at most SHORT_CHUNK_OPS instructions
+ * (Facts.pass_ops times the elements: thread_words). ptxas 13.0 (sm_90) takes 40-47 registers for
+ * sum, dynamic_quant and l2norm at 8 f32 elements a chunk (8-16 instructions), where the chunk
+ * alone counts 27-32; at 32 instructions (sum at 16 bf16 elements, stats3 at 8 f32) it does not
+ * (docs/regmodel.md, "A refit over both kernel sets").
+ */
+enum { UNROLL = 4, SHORT_CHUNK_OPS = 16 };
+
+/*
+ * Where ptxas has registers to spare it evaluates the row's transcendentals (exp, log, sqrt,
+ * rsqrt, sigmoid, silu, tanh, erf, pow; a division by an [N] value: the reciprocal) in a batch
+ * over the thread's elements and holds the results, as it does the loads: without this, the
+ * persistent rows of jsd, softcap, gelu_tanh_gated, kl_div, fused_linear_jsd and gelu_norm were
+ * 11-27% under ptxas by mean (sm_90). Under a cap it evaluates them element by element: counted
+ * there too, the capped count put 11 fused_linear_jsd configs over limits that ptxas met
+ * without a spill.
+ */
+static int
+is_transcendental(const Kernel *k, const Instr *in)
+{
+	if (in->op == OP_DIV)
+		return argval(in, 1) >= 0 && shape_has_n(k->vals[argval(in, 1)].shape);
+	return in->op == OP_EXP || in->op == OP_LOG || in->op == OP_SQRT || in->op == OP_RSQRT ||
+	       in->op == OP_SIGMOID || in->op == OP_SILU || in->op == OP_TANH || in->op == OP_ERF ||
+	       in->op == OP_POW;
+}
 
 /* Bytes an element of v takes in a register: its storage type for a load (ptxas converts it at
  * each use), else 4, or 8 for 64-bit values. A byte-wide integer or bool load counts 2: ptxas cuts
@@ -213,14 +244,32 @@ is_load(const Kernel *k, int v)
  * short unrolled chunk. The result is in quarter bytes per element. *folded, where asked, says
  * whether every load is folded so (a pure reduction: heuristics/cost.c prices the loads that
  * wait on each other then).
+ *
+ * spare: ptxas has registers to spare (regs_predict), or works under a cap (regs_capped). With
+ * spare registers the element-wise bound holds the batched transcendentals' results too (above);
+ * under a cap a value computed from the column, row values and scalars alone (argmax's column
+ * index as f32, the one-hot compare of cross_entropy_backward) is recomputed where a later segment
+ * uses it, not held across the exchange: LLVM computes argmax's column casts before the max's
+ * exchange and ptxas holds them, 54 registers at 16 elements a thread where the row alone counts
+ * 38, but at 64-128 elements it fits in 95-214 where holding them would take 150-280.
  */
 static int
-stretch_peak(const Kernel *k, Type dtype, const char *in, const int *seg, int temp, int *folded)
+stretch_peak(const Kernel *k, Type dtype, const char *in, const int *seg, int temp, int spare,
+	     int *folded)
 {
 	int nv = k->nvals, ni = k->nins;
 	int *start = malloc(sizeof(int) * (nv + 1)), *end = malloc(sizeof(int) * (nv + 1));
 	int *bytes = calloc(nv + 1, sizeof(int));
 	char *open = calloc(ni + 2, 1); /* per segment: a value crosses its barrier or it stores */
+	char *col = calloc(nv + 1, 1);	/* computed from the column, row values and scalars alone */
+	for (int v = 0; v < nv; v++) {
+		const Instr *x = &k->ins[k->vals[v].def];
+		col[v] = shape_has_n(k->vals[v].shape) && is_elementwise(x->op);
+		for (int a = 0; col[v] && a < x->nargs; a++) {
+			int u = argval(x, a);
+			col[v] = u < 0 || !shape_has_n(k->vals[u].shape) || (u < v && col[u]);
+		}
+	}
 	for (int v = 0; v < nv; v++) {
 		start[v] = end[v] = -1;
 		if (!shape_has_n(k->vals[v].shape) || !in[k->vals[v].def])
@@ -229,7 +278,8 @@ stretch_peak(const Kernel *k, Type dtype, const char *in, const int *seg, int te
 		end[v] = d;
 		for (int i = d + 1; i < ni; i++)
 			for (int a = 0; in[i] && a < k->ins[i].nargs; a++)
-				if (argval(&k->ins[i], a) == v) {
+				if (argval(&k->ins[i], a) == v &&
+				    (spare || !col[v] || seg[i] == seg[d])) {
 					first = first < 0 ? i : first;
 					end[v] = i;
 				}
@@ -266,7 +316,10 @@ stretch_peak(const Kernel *k, Type dtype, const char *in, const int *seg, int te
 				int cross = seg[start[v]] != seg[end[v]];
 				int w = cross || open[seg[i]] ? 2 * bytes[v] : bytes[v];
 				b[0] += w;
-				b[1] += is_load(k, v) || cross ? w : 0;
+				const Instr *x = &k->ins[k->vals[v].def];
+				int held =
+				    is_load(k, v) || cross || (spare && is_transcendental(k, x));
+				b[1] += held ? w : 0;
 			}
 		for (int m = 0; m < 2; m++)
 			peak[m] = b[m] > peak[m] ? b[m] : peak[m];
@@ -275,6 +328,7 @@ stretch_peak(const Kernel *k, Type dtype, const char *in, const int *seg, int te
 	free(end);
 	free(bytes);
 	free(open);
+	free(col);
 	return (temp * peak[0] + (100 - temp) * peak[1]) / 50;
 }
 
@@ -285,15 +339,21 @@ live_bytes_model(const Kernel *k, Facts *f)
 	int ni = k->nins;
 	int *seg = calloc(ni + 1, sizeof(int));
 	char *in = malloc(ni + 1);
-	for (int i = 1; i < ni; i++)
-		seg[i] = seg[i - 1] + op_is_reduce(k->ins[i - 1].op);
+	/* persistent: a segment a cross-thread exchange, as lower_persistent makes them: the
+	 * reductions that wait on none of each other's results fold their partials in one walk over
+	 * the row and share the exchange (plan.c, row_exchanges) */
+	for (int i = 0; i < ni; i++)
+		seg[i] = plan->exchange[i];
 	memset(in, 1, ni + 1);
-	f->held_bytes = stretch_peak(k, f->dtype, in, seg, TEMP_HELD, &f->folded);
+	f->held_bytes = stretch_peak(k, f->dtype, in, seg, TEMP_HELD, 0, &f->folded);
+	f->held_spare = stretch_peak(k, f->dtype, in, seg, TEMP_HELD, 1, NULL);
 	/* smem=1: each colsum's operand is added into shared memory as it is made */
 	for (int i = 0; i < ni; i++)
 		in[i] = k->ins[i].op != OP_COLSUM;
 	f->held_bytes_smem =
-	    plan->ncolsum ? stretch_peak(k, f->dtype, in, seg, TEMP_HELD, NULL) : f->held_bytes;
+	    plan->ncolsum ? stretch_peak(k, f->dtype, in, seg, TEMP_HELD, 0, NULL) : f->held_bytes;
+	f->held_spare_smem =
+	    plan->ncolsum ? stretch_peak(k, f->dtype, in, seg, TEMP_HELD, 1, NULL) : f->held_spare;
 	memset(in, 1, ni + 1);
 	/* looped: one stretch a pass of the plan, what the pass evaluates per chunk and its
 	 * reductions. An online sum's exp(t - m) is computed inside the reduction, after the
@@ -317,7 +377,12 @@ live_bytes_model(const Kernel *k, Facts *f)
 		}
 		for (int i = 0; i < ni; i++)
 			seg[i] = fmax >= 0 && i > fmax;
-		int b = stretch_peak(k, f->dtype, in, seg, TEMP_CHUNK, NULL);
+		int folds, slot = p < MAX_PASSES ? p : MAX_PASSES - 1;
+		int b = stretch_peak(k, f->dtype, in, seg, TEMP_CHUNK, 0, &folds);
+		if (b >= f->pass_bytes[slot]) {
+			f->pass_bytes[slot] = b;
+			f->pass_folds[slot] = (char)folds;
+		}
 		f->loop_bytes = b > f->loop_bytes ? b : f->loop_bytes;
 	}
 	free(seg);
@@ -325,24 +390,38 @@ live_bytes_model(const Kernel *k, Facts *f)
 }
 
 /* 32-bit words a thread holds: the peak bytes per element (persistent: of the whole body; looped:
- * of the widest pass's chunk, plus its scalar partials) times the elements a thread has. With
- * scalar accesses (vec 1) each element adds a predicate. */
+ * of the widest pass's chunk, a short folding chunk UNROLL times, plus its scalar partials) times
+ * the elements a thread has. With scalar accesses (vec 1) each element adds a predicate. spare:
+ * with registers to spare ptxas keeps HELD_PCT of a persistent peak, its transcendentals batched
+ * (stretch_peak), and all of a chunk; under a cap the whole persistent peak must fit, and of a
+ * looped chunk it keeps CAP_CHUNK_PCT, issuing the rest of the chunk's loads nearer their use: at
+ * 100% the model put 20 looped configs over a cap that ptxas met without spilling (fused_add_
+ * layernorm and jsd f32 at 64 elements a chunk, 269-293 registers counted at a cap of 255). */
 static int64_t
-thread_words(const Facts *f, int persistent, int64_t ept, int vec, int held_pct)
+thread_words(const Facts *f, int persistent, int64_t ept, int vec, int spare)
 {
 	int64_t masks = vec == 1 ? ept : 0;
-	if (persistent)
-		return ((int64_t)f->held_bytes * ept * held_pct / 100 + 15) / 16 + masks;
+	if (persistent) {
+		int64_t held = spare ? (int64_t)f->held_spare * ept * HELD_PCT / 100
+				     : (int64_t)f->held_bytes * ept;
+		return (held + 15) / 16 + masks;
+	}
 	int part = 0;
-	for (int p = 0; p < f->passes && p < MAX_PASSES; p++)
+	int64_t bytes = 0;
+	for (int p = 0; p < f->passes && p < MAX_PASSES; p++) {
+		int64_t b = (int64_t)f->pass_bytes[p] * ept;
+		if (f->pass_folds[p] && f->pass_ops[p] * ept <= SHORT_CHUNK_OPS)
+			b *= UNROLL;
+		bytes = b > bytes ? b : bytes;
 		part = f->pass_partials[p] > part ? f->pass_partials[p] : part;
-	return ((int64_t)f->loop_bytes * ept + 15) / 16 + part + masks;
+	}
+	return ((spare ? bytes : bytes * CAP_CHUNK_PCT / 100) + 15) / 16 + part + masks;
 }
 
 int64_t
 live_bytes_thread(const Facts *f, int persistent, int64_t ept, int vec)
 {
-	return 4 * thread_words(f, persistent, ept, vec, HELD_PCT);
+	return 4 * thread_words(f, persistent, ept, vec, 1);
 }
 
 /* REG_BASE covers thread and row indices, N and masks, REG_LOOP a loop's state; each array an
@@ -351,7 +430,7 @@ live_bytes_thread(const Facts *f, int persistent, int64_t ept, int vec)
 int
 regs_predict(const Facts *f, int persistent, int64_t ept, int vec)
 {
-	int64_t body = f->row_regs + thread_words(f, persistent, ept, vec, HELD_PCT);
+	int64_t body = f->row_regs + thread_words(f, persistent, ept, vec, 1);
 	int64_t r = REG_BASE + (persistent ? 0 : REG_LOOP) + f->nptrs +
 		    (body > f->row_peak ? body : f->row_peak);
 	return r > 1 << 20 ? 1 << 20 : (int)r;
@@ -365,7 +444,7 @@ regs_predict(const Facts *f, int persistent, int64_t ept, int vec)
 int
 regs_capped(const Facts *f, int persistent, int64_t ept, int vec)
 {
-	int64_t r = CAP_BASE + thread_words(f, persistent, ept, vec, 100);
+	int64_t r = CAP_BASE + thread_words(f, persistent, ept, vec, 0);
 	return r > 1 << 20 ? 1 << 20 : (int)r;
 }
 
@@ -389,4 +468,24 @@ regs_edge(const Facts *f, int64_t ept, int vec, int tpr)
 	int64_t words = (f->held_bytes + 15) / 16;
 	int64_t r = edge * (words + 1) + (int64_t)f->nvec_loads * ept / 4 + EDGE_BASE;
 	return r > 1 << 20 ? 1 << 20 : (int)r;
+}
+
+/*
+ * The combine of sums over rows (codegen/lower_colsum.c) runs once a CTA after its rows, so what
+ * it holds is a floor under the row's count, not added to it. A round trip of its slice loop
+ * issues `loads` 16-byte loads of partial rows before it adds them into `turns` sums of 4 floats,
+ * so ptxas holds 4 registers a load and 4 a turn beside COMBINE_SCALARS of the slice's positions,
+ * bounds and 64-bit row offsets. A trip of at most COMBINE_SMALL loads is a short loop, UNROLL
+ * copies of it in flight. Fitted to ptxas 13.0 (sm_90) on colonly and the backward norms, whose
+ * rows hold little: 56, 72 and 91-93 registers at 1, 2 and 3 loads a trip, 55, 72 and 95-102 at
+ * 5, 9 and 16; under a cap the scalars go down to CAP_BASE, so 16 loads spill at the 64 registers
+ * of 32 warps and 9 fit (docs/regmodel.md, "A refit over both kernel sets").
+ */
+enum { COMBINE_SCALARS = 15, COMBINE_SMALL = 4 };
+
+int
+regs_combine(int loads, int turns, int capped)
+{
+	int held = loads <= COMBINE_SMALL ? UNROLL * loads : loads;
+	return (capped ? CAP_BASE : REG_BASE + COMBINE_SCALARS) + 4 * (held + turns);
 }

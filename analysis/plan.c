@@ -383,14 +383,15 @@ plan_row_deferrable(const Kernel *k, const Instr *in)
 	return 1;
 }
 
-/* The exchanges a persistent row makes: lower_persistent (codegen/lower_rows.c) lowers the body
+/* The exchanges a persistent row makes, and before each instruction how many it has made
+ * (exchange): lower_persistent (codegen/lower_rows.c) lowers the body
  * in program order and combines its pending reductions across threads when an instruction needs a
  * row value (not N-shaped) that is not yet known, and once at the end; an instruction of row
  * values only (plan_row_deferrable) that waits is put off to the next exchange instead, so a mean
  * computed between two reductions does not make an exchange of its own. An online max/sum pair,
  * one level looped, is two here (the sum's operand waits for the max). */
 static int
-row_exchanges(const Kernel *k, Arena *a)
+row_exchanges(const Kernel *k, int *exchange, Arena *a)
 {
 	enum { UNKNOWN, KNOWN, PENDING }; /* a row value: PENDING until the next exchange */
 	char *st = arena_alloc(a, (size_t)k->nvals + 1);
@@ -410,6 +411,7 @@ row_exchanges(const Kernel *k, Arena *a)
 			for (int v = 0; v < k->nvals; v++)
 				st[v] = st[v] == PENDING ? KNOWN : st[v];
 		}
+		exchange[i] = n + later; /* put off: it runs after the exchange it waits for */
 		for (int r = 0; r < in->nres; r++)
 			if (in->res[r] >= 0 && !shape_has_n(k->vals[in->res[r]].shape))
 				st[in->res[r]] = op_is_reduce(in->op) || later ? PENDING : KNOWN;
@@ -432,7 +434,8 @@ plan_build(const Kernel *k, Arena *a)
 	assign_reload(k, p, a);
 	assign_colsum(k, p, a);
 	p->split_ok = p->nreduce == 1 && !p->nonline && !p->nstores && !p->ncolsum;
-	p->row_exchanges = row_exchanges(k, a);
+	p->exchange = arena_alloc(a, sizeof(int) * (k->nins + 1));
+	p->row_exchanges = row_exchanges(k, p->exchange, a);
 	return p;
 }
 

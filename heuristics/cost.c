@@ -133,6 +133,22 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	o->reg_limit = target_reg_limit(t, threads, c->min_ctas);
 	/* over the limit, ptxas squeezes the thread under it when the capped count fits */
 	o->capped = regs_capped(f, c->persistent, ept, c->vec) + extra;
+	/* the combine of sums over rows, after the rows: a floor under both counts */
+	o->combine_regs = 0;
+	if (f->colsums && c->grid > 0) {
+		int64_t ctas = cdiv(M, c->m_block);
+		int u, per;
+		ColsumLayout cl;
+		ColsumSlices sl;
+		colsum_layout(c, f->colsums, N, &cl);
+		colsum_slices(&cl, c, f->colsums, ctas < c->grid ? ctas : c->grid, &sl);
+		colsum_unroll(cdiv(sl.rows, threads / sl.lanes), cdiv(sl.vectors, sl.lanes), &u,
+			      &per);
+		o->combine_regs = regs_combine(u * per, per, 0);
+		o->regs = o->regs > o->combine_regs ? o->regs : o->combine_regs;
+		int cc = regs_combine(u * per, per, 1);
+		o->capped = o->capped > cc ? o->capped : cc;
+	}
 	o->spills = o->capped > o->reg_limit;
 
 	o->ctas_per_sm =

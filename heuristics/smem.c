@@ -144,6 +144,7 @@ smem_facts(const Facts *f, const Config *c, Facts *tmp)
 		return f;
 	*tmp = *f;
 	tmp->held_bytes = f->held_bytes_smem;
+	tmp->held_spare = f->held_spare_smem;
 	return tmp;
 }
 

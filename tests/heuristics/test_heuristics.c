@@ -345,9 +345,9 @@ register_model(void **state)
 	assert_int_equal(regs_predict(&f, 0, 8, 8), base + REG_LOOP + (22 * 8 + 15) / 16 + 1);
 	/* under a cap the scalars shrink to 12 and the row's words stay, the whole persistent peak
 	 * (26 quarter bytes x 16 elements): an estimate over a 64-register limit (32 warps) that
-	 * the capped count fits is no spill */
+	 * the capped count fits is no spill; of a looped chunk 85% stays */
 	assert_int_equal(regs_capped(&f, 1, 16, 8), 12 + 26);
-	assert_int_equal(regs_capped(&f, 0, 8, 8), 12 + (22 * 8 + 15) / 16 + 1);
+	assert_int_equal(regs_capped(&f, 0, 8, 8), 12 + (22 * 8 * 85 / 100 + 15) / 16 + 1);
 	assert_true(regs_capped(&f, 1, 16, 8) < regs_predict(&f, 1, 16, 8));
 	/* a misaligned row: 4 threads a row hold cdiv(2*7, 4) = 4 edge elements of 2 words and a
 	 * predicate each, the weight read element by element (8 elements: 2), and the bounds (4);
@@ -364,7 +364,57 @@ register_model(void **state)
 	assert_int_equal(f.held_bytes, 4);
 	facts_compute(sum, TY_F32, &f);
 	assert_int_equal(f.held_bytes, 8);
+	/* a looped chunk of 8 f32 elements is 8 instructions that fold into the sum: ptxas unrolls
+	 * the loop 4 times, as many loads in flight as a chunk of 32 (8 quarter bytes an element)
+	 */
+	assert_int_equal(f.pass_bytes[0], 8);
+	assert_true(f.pass_folds[0]);
+	assert_int_equal(regs_predict(&f, 0, 8, 4), regs_predict(&f, 0, 32, 4));
+	assert_int_equal(regs_predict(&f, 0, 8, 4),
+			 REG_BASE + REG_LOOP + f.nptrs + (4 * 8 * 8 + 15) / 16 + 1);
 	kernel_free(sum);
+
+	/* three sums of the same loads wait on none of each other: they share one exchange and fold
+	 * their partials in one walk over the row, so nothing is held across a barrier */
+	Kernel *three =
+	    parse_text("inline.rk", "kernel three\nin a: T[M,N]\nin b: T[M,N]\n"
+				    "out c: f32[M]\n%a = load a\n%b = load b\n"
+				    "%ab = mul %a, %b\n%aa = mul %a, %a\n%bb = mul %b, %b\n"
+				    "%x = sum %ab\n%y = sum %aa\n%z = sum %bb\n"
+				    "%p = mul %y, %z\n%q = div %x, %p\nstore c, %q\n");
+	assert_int_equal(three->plan->row_exchanges, 1);
+	facts_compute(three, TY_BF16, &f);
+	assert_true(f.folded);
+	/* the loads element by element (2 bf16 bytes each, halved), the three f32 products in
+	 * program order (halved too), 30% of the way up: 3 bytes, in quarter bytes 12 */
+	assert_int_equal(f.held_bytes, 12);
+	kernel_free(three);
+
+	/* with registers to spare ptxas batches kl_div's log over the row and holds its results;
+	 * under a cap it does not */
+	Kernel *kl = load_kernel("kl_div");
+	facts_compute(kl, TY_F32, &f);
+	assert_true(f.held_spare > f.held_bytes);
+	kernel_free(kl);
+
+	/* argmax's column as f32, made before the max's exchange, is held there with registers to
+	 * spare and recomputed after it under a cap */
+	Kernel *am =
+	    parse_text("inline.rk", "kernel am\nin x: T[M,N]\nout i: f32[M]\n"
+				    "%x = load x\n%m = max %x\n%j = col\n%jf = cast.f32 %j\n"
+				    "%c = eq %x, %m\n%s = select %c, %jf, N\n%a = min %s\n"
+				    "store i, %a\n");
+	facts_compute(am, TY_F32, &f);
+	assert_true(f.held_spare > f.held_bytes);
+	kernel_free(am);
+
+	/* the combine of sums over rows: 4 registers a 16-byte load and a turn's sums; 16 loads a
+	 * trip spill under the 64 registers of 32 warps, 9 fit; a trip of 3 loads is unrolled 4
+	 * times
+	 */
+	assert_int_equal(regs_combine(16, 1, 0), REG_BASE + 15 + 4 * 17);
+	assert_true(regs_combine(16, 1, 1) > 64 && regs_combine(9, 1, 1) <= 64);
+	assert_int_equal(regs_combine(3, 1, 0), REG_BASE + 15 + 4 * (12 + 1));
 
 	Kernel *ce = load_kernel("cross_entropy");
 	facts_compute(ce, TY_BF16, &f);
