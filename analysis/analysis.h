@@ -147,11 +147,9 @@ typedef struct {
 	int held_bytes_smem;  /* the same with the colsum partials in shared memory (smem=1) */
 	int held_spare_smem;  /* held_spare so (smem=1) */
 	int folded; /* every load folds into a reduction as it arrives (heuristics.h FOLD_VECS) */
-	int loop_bytes;		     /* looped: the same for the widest pass's chunk */
-	int pass_bytes[MAX_PASSES];  /* looped: the same for each pass's chunk */
-	char pass_folds[MAX_PASSES]; /* looped: the pass folds every load into a reduction and
-				      * stores nothing (a short one ptxas unrolls: thread_words) */
-	int row_regs;		     /* [M] values and scalar params live while a reduction runs */
+	int loop_bytes;		    /* looped: the same for the widest pass's chunk */
+	int pass_bytes[MAX_PASSES]; /* looped: the same for each pass's chunk */
+	int row_regs;		    /* [M] values and scalar params live while a reduction runs */
 	int row_peak;	 /* the most live anywhere (an [M] epilogue runs without tiles) */
 	int nptrs;	 /* array params: a 64-bit address each */
 	char chain[160]; /* the reduction chain, e.g. "max+sum (online) -> sum -> apply" */

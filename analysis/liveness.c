@@ -175,35 +175,9 @@ live_held(const Kernel *k, Type dtype, int *words)
  */
 enum { TEMP_HELD = 30, TEMP_CHUNK = 80, HELD_PCT = 90, CAP_BASE = 12, CAP_CHUNK_PCT = 85 };
 
-/*
- * ptxas unrolls a short loop UNROLL times and issues every copy's loads before their adds. The
- * model meets it twice: the combine's slice loop (regs_combine) and a looped pass that folds every
- * load into a reduction and stores nothing, whose chunk has at most SHORT_CHUNK_OPS instructions
- * (Facts.pass_ops times the elements: thread_words). ptxas 13.0 (sm_90) takes 40-47 registers for
- * sum, dynamic_quant and l2norm at 8 f32 elements a chunk (8-16 instructions), where the chunk
- * alone counts 27-32; at 32 instructions (sum at 16 bf16 elements, stats3 at 8 f32) it does not
- * (docs/regmodel.md, "A refit over both kernel sets").
- */
-enum { UNROLL = 4, SHORT_CHUNK_OPS = 16 };
-
-/*
- * Where ptxas has registers to spare it evaluates the row's transcendentals (exp, log, sqrt,
- * rsqrt, sigmoid, silu, tanh, erf, pow; a division by an [N] value: the reciprocal) in a batch
- * over the thread's elements and holds the results, as it does the loads: without this, the
- * persistent rows of jsd, softcap, gelu_tanh_gated, kl_div, fused_linear_jsd and gelu_norm were
- * 11-27% under ptxas by mean (sm_90). Under a cap it evaluates them element by element: counted
- * there too, the capped count put 11 fused_linear_jsd configs over limits that ptxas met
- * without a spill.
- */
-static int
-is_transcendental(const Kernel *k, const Instr *in)
-{
-	if (in->op == OP_DIV)
-		return argval(in, 1) >= 0 && shape_has_n(k->vals[argval(in, 1)].shape);
-	return in->op == OP_EXP || in->op == OP_LOG || in->op == OP_SQRT || in->op == OP_RSQRT ||
-	       in->op == OP_SIGMOID || in->op == OP_SILU || in->op == OP_TANH || in->op == OP_ERF ||
-	       in->op == OP_POW;
-}
+/* ptxas unrolls a short loop UNROLL times and issues every copy's loads before their adds: the
+ * combine's slice loop (regs_combine). */
+enum { UNROLL = 4 };
 
 /* Bytes an element of v takes in a register: its storage type for a load (ptxas converts it at
  * each use), else 4, or 8 for 64-bit values. A byte-wide integer or bool load counts 2: ptxas cuts
@@ -245,9 +219,8 @@ is_load(const Kernel *k, int v)
  * whether every load is folded so (a pure reduction: heuristics/cost.c prices the loads that
  * wait on each other then).
  *
- * spare: ptxas has registers to spare (regs_predict), or works under a cap (regs_capped). With
- * spare registers the element-wise bound holds the batched transcendentals' results too (above);
- * under a cap a value computed from the column, row values and scalars alone (argmax's column
+ * spare: ptxas has registers to spare (regs_predict), or works under a cap (regs_capped). Under
+ * a cap a value computed from the column, row values and scalars alone (argmax's column
  * index as f32, the one-hot compare of cross_entropy_backward) is recomputed where a later segment
  * uses it, not held across the exchange: LLVM computes argmax's column casts before the max's
  * exchange and ptxas holds them, 54 registers at 16 elements a thread where the row alone counts
@@ -316,9 +289,7 @@ stretch_peak(const Kernel *k, Type dtype, const char *in, const int *seg, int te
 				int cross = seg[start[v]] != seg[end[v]];
 				int w = cross || open[seg[i]] ? 2 * bytes[v] : bytes[v];
 				b[0] += w;
-				const Instr *x = &k->ins[k->vals[v].def];
-				int held =
-				    is_load(k, v) || cross || (spare && is_transcendental(k, x));
+				int held = is_load(k, v) || cross;
 				b[1] += held ? w : 0;
 			}
 		for (int m = 0; m < 2; m++)
@@ -377,12 +348,9 @@ live_bytes_model(const Kernel *k, Facts *f)
 		}
 		for (int i = 0; i < ni; i++)
 			seg[i] = fmax >= 0 && i > fmax;
-		int folds, slot = p < MAX_PASSES ? p : MAX_PASSES - 1;
-		int b = stretch_peak(k, f->dtype, in, seg, TEMP_CHUNK, 0, &folds);
-		if (b >= f->pass_bytes[slot]) {
-			f->pass_bytes[slot] = b;
-			f->pass_folds[slot] = (char)folds;
-		}
+		int slot = p < MAX_PASSES ? p : MAX_PASSES - 1;
+		int b = stretch_peak(k, f->dtype, in, seg, TEMP_CHUNK, 0, NULL);
+		f->pass_bytes[slot] = b > f->pass_bytes[slot] ? b : f->pass_bytes[slot];
 		f->loop_bytes = b > f->loop_bytes ? b : f->loop_bytes;
 	}
 	free(seg);
@@ -390,13 +358,13 @@ live_bytes_model(const Kernel *k, Facts *f)
 }
 
 /* 32-bit words a thread holds: the peak bytes per element (persistent: of the whole body; looped:
- * of the widest pass's chunk, a short folding chunk UNROLL times, plus its scalar partials) times
- * the elements a thread has. With scalar accesses (vec 1) each element adds a predicate. spare:
- * with registers to spare ptxas keeps HELD_PCT of a persistent peak, its transcendentals batched
- * (stretch_peak), and all of a chunk; under a cap the whole persistent peak must fit, and of a
- * looped chunk it keeps CAP_CHUNK_PCT, issuing the rest of the chunk's loads nearer their use: at
- * 100% the model put 20 looped configs over a cap that ptxas met without spilling (fused_add_
- * layernorm and jsd f32 at 64 elements a chunk, 269-293 registers counted at a cap of 255). */
+ * of the widest pass's chunk, plus its scalar partials) times the elements a thread has. With
+ * scalar accesses (vec 1) each element adds a predicate. spare: with registers to spare ptxas
+ * keeps HELD_PCT of a persistent peak (stretch_peak's spare count) and all of a chunk; under a cap
+ * the whole persistent peak must fit, and of a looped chunk it keeps CAP_CHUNK_PCT, issuing the
+ * rest of the chunk's loads nearer their use: at 100% the model put 20 looped configs over a cap
+ * that ptxas met without spilling (fused_add_ layernorm and jsd f32 at 64 elements a chunk, 269-293
+ * registers counted at a cap of 255). */
 static int64_t
 thread_words(const Facts *f, int persistent, int64_t ept, int vec, int spare)
 {
@@ -410,8 +378,6 @@ thread_words(const Facts *f, int persistent, int64_t ept, int vec, int spare)
 	int64_t bytes = 0;
 	for (int p = 0; p < f->passes && p < MAX_PASSES; p++) {
 		int64_t b = (int64_t)f->pass_bytes[p] * ept;
-		if (f->pass_folds[p] && f->pass_ops[p] * ept <= SHORT_CHUNK_OPS)
-			b *= UNROLL;
 		bytes = b > bytes ? b : bytes;
 		part = f->pass_partials[p] > part ? f->pass_partials[p] : part;
 	}

@@ -41,13 +41,13 @@ expect 0 ", then the seed over odd warps" "   o  P r7168 m1 w7 v8" "<- the seed 
 expect 0 '"cand":"o"' -- tune testdata/kernels/welford.rk --shape 16384x7168 --dtype bf16 --top 1 \
 	--no-check --copy-gbps 3000 --json
 
-# A persistent seed alone on its SM (gelu_tanh_gated bf16 at 24576 columns: one CTA of 8 warps): its
+# A persistent seed alone on its SM (gelu_tanh_gated fp32 at 24576 columns: one CTA of 8 warps): its
 # row over clusters of 2 and 4 CTAs added, each a persistent segment, marked.
-expect 0 ", then the seed over clusters" "   c  P r12288 m1 w8 v8 c2" "   c  P r6144 m1 w8 v8 c4" \
+expect 0 ", then the seed over clusters" "   c  P r12288 m1 w8 v4 c2" "   c  P r6144 m1 w8 v4 c4" \
 	"<- the seed over a cluster" -- \
-	tune testdata/kernels/gelu_tanh_gated.rk --shape 4096x24576 --dtype bf16 --top 1 --no-check \
+	tune testdata/kernels/gelu_tanh_gated.rk --shape 4096x24576 --dtype f32 --top 1 --no-check \
 	--copy-gbps 3000
-expect 0 '"cand":"c"' -- tune testdata/kernels/gelu_tanh_gated.rk --shape 4096x24576 --dtype bf16 \
+expect 0 '"cand":"c"' -- tune testdata/kernels/gelu_tanh_gated.rk --shape 4096x24576 --dtype f32 \
 	--top 1 --no-check --copy-gbps 3000 --json
 # Not where the seed shares its SM (rms_norm 64x128: many CTAs an SM).
 expect 0 "TUNE kernel=rms_norm" -- tune $k --shape 64x128 --dtype bf16 --top 1 --no-check \
@@ -63,8 +63,8 @@ expect 0 ", then the seed one CTA an SM higher" "   k  P r7168 m1 w7 v8 k4" \
 expect 0 '"cand":"k"' -- tune testdata/kernels/layer_norm.rk --shape 2048x7168 --dtype bf16 \
 	--top 1 --no-check --copy-gbps 3000 --json
 # Not where one CTA more would be far over its cap (rms_norm 64x128) or where the seed has none
-# (gelu_tanh_gated bf16 4096x24576: min_ctas 1).
-for pt in "rms_norm 64x128 bf16" "gelu_tanh_gated 4096x24576 bf16"; do
+# (gelu_tanh_gated fp32 4096x24576: min_ctas 1).
+for pt in "rms_norm 64x128 bf16" "gelu_tanh_gated 4096x24576 f32"; do
 	set -- $pt
 	expect 0 "TUNE kernel=$1" -- tune testdata/kernels/$1.rk --shape $2 --dtype $3 --top 1 \
 		--no-check --copy-gbps 3000
