@@ -384,12 +384,12 @@ plan_row_deferrable(const Kernel *k, const Instr *in)
 }
 
 /* The exchanges a persistent row makes, and before each instruction how many it has made
- * (exchange): lower_persistent (codegen/lower_rows.c) lowers the body
- * in program order and combines its pending reductions across threads when an instruction needs a
- * row value (not N-shaped) that is not yet known, and once at the end; an instruction of row
- * values only (plan_row_deferrable) that waits is put off to the next exchange instead, so a mean
- * computed between two reductions does not make an exchange of its own. An online max/sum pair,
- * one level looped, is two here (the sum's operand waits for the max). */
+ * (exchange): lower_persistent (codegen/lower_rows.c) lowers the body in program order and
+ * combines its pending reductions across threads when an instruction needs a row value (not
+ * N-shaped) that is not yet known, and once at the end; an instruction of row values only
+ * (plan_row_deferrable) that waits is put off to the next exchange instead, so a mean computed
+ * between two reductions does not make an exchange of its own. An online max/sum pair, one level
+ * looped, is two here (the sum's operand waits for the max). */
 static int
 row_exchanges(const Kernel *k, int *exchange, Arena *a)
 {
