@@ -289,8 +289,7 @@ stretch_peak(const Kernel *k, Type dtype, const char *in, const int *seg, int te
 				int cross = seg[start[v]] != seg[end[v]];
 				int w = cross || open[seg[i]] ? 2 * bytes[v] : bytes[v];
 				b[0] += w;
-				int held = is_load(k, v) || cross;
-				b[1] += held ? w : 0;
+				b[1] += is_load(k, v) || cross ? w : 0;
 			}
 		for (int m = 0; m < 2; m++)
 			peak[m] = b[m] > peak[m] ? b[m] : peak[m];
@@ -363,7 +362,7 @@ live_bytes_model(const Kernel *k, Facts *f)
  * keeps HELD_PCT of a persistent peak (stretch_peak's spare count) and all of a chunk; under a cap
  * the whole persistent peak must fit, and of a looped chunk it keeps CAP_CHUNK_PCT, issuing the
  * rest of the chunk's loads nearer their use: at 100% the model put 20 looped configs over a cap
- * that ptxas met without spilling (fused_add_ layernorm and jsd f32 at 64 elements a chunk, 269-293
+ * that ptxas met without spilling (fused_add_layernorm and jsd f32 at 64 elements a chunk, 269-293
  * registers counted at a cap of 255). */
 static int64_t
 thread_words(const Facts *f, int persistent, int64_t ept, int vec, int spare)
