@@ -15,9 +15,12 @@
 # by registers at two rows a CTA); grids of clusters whose CTAs keep their segments' colsum
 # partials (looped and persistent, a prime width over 3 CTAs, 50257 over 4, 1x1 with an empty
 # segment, two row groups, cp.async fill, a colsum beside a row max over 16 CTAs a row, and the
-# colsums' own pass over a cluster's segments at a prime width). usage:
-# bench/sanitize_new.sh RKC [PATTERN]: only the runs whose line has PATTERN (grep -F) where one is
-# given; env OUT for the logs.
+# colsums' own pass over a cluster's segments at a prime width); the one slot, one band walking
+# every row and storing its sums itself (a prime width over 3 CTAs, a cluster of 4 kept by cp.async
+# and with persistent rows, one CTA, the own pass over a cluster, and the policy's picks at one and
+# two rows). usage:
+# bench/sanitize_new.sh RKC [PATTERN]: only the runs whose line has PATTERN (a fixed string; '|'
+# separates alternatives) where one is given; env OUT for the logs.
 set -u
 cd "$(dirname "$0")/.."
 RKC=$1 PATTERN=${2:-}
@@ -64,10 +67,24 @@ runs=(
 	"bench/heldout/colonly.rk --shape 8x262144 --dtype bf16"
 	"testdata/kernels/rms_norm_backward.rk --shape 5x150001 --dtype f32 --config persistent=0,r_block=1024,m_block=1,num_warps=4,vec=1,grid=6,cluster=2,smem=0"
 	"bench/heldout/colonly.rk --shape 8x1000003 --dtype bf16"
+	"testdata/kernels/layer_norm_backward.rk --shape 5x30011 --dtype f32 --config persistent=0,r_block=1024,m_block=1,num_warps=4,vec=1,grid=3,cluster=3"
+	"testdata/kernels/rms_norm_backward.rk --shape 6x8192 --dtype bf16 --config persistent=0,r_block=1024,m_block=1,num_warps=4,vec=8,grid=4,cluster=4,smem=2"
+	"testdata/kernels/layer_norm_backward.rk --shape 5x4096 --dtype bf16 --config persistent=1,r_block=1024,m_block=1,num_warps=2,vec=8,grid=4,cluster=4,smem=1,ahead=0"
+	"testdata/kernels/rms_norm_backward.rk --shape 7x1000 --dtype f32 --config persistent=1,r_block=1024,m_block=1,num_warps=4,vec=4,grid=1"
+	"bench/heldout/colonly.rk --shape 3x130001 --dtype bf16 --config persistent=0,r_block=2048,m_block=1,num_warps=4,vec=1,grid=2,cluster=2"
+	"testdata/kernels/layer_norm_backward.rk --shape 1x1000003 --dtype bf16"
+	"testdata/kernels/rms_norm_backward.rk --shape 2x262144 --dtype f16"
 )
 n=0
 for r in "${runs[@]}"; do
-	[ -n "$PATTERN" ] && case "$r" in *"$PATTERN"*) ;; *) continue ;; esac
+	if [ -n "$PATTERN" ]; then
+		hit=0
+		IFS='|' read -ra pats <<<"$PATTERN"
+		for p in "${pats[@]}"; do
+			case "$r" in *"$p"*) hit=1 ;; esac
+		done
+		[ $hit = 1 ] || continue
+	fi
 	n=$((n + 1))
 	echo "== check $r" >>"$log"
 	"$RKC" run $r --check >>"$log" 2>&1 || echo "EXIT $? check $r" >>"$log"

@@ -84,7 +84,7 @@ codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 		l->grid_x = l->grid_cap;
 	l->block_x = g->num_warps * 32;
 	l->cluster_x = g->cluster > 1 && !g->coop ? g->cluster : 1;
-	l->cooperative = config_cooperative(g, k->plan->ncolsum);
+	l->cooperative = config_cooperative(g, k->plan->ncolsum, k->plan->colsum_alone, c->N);
 	Smem sm;
 	smem_layout(k, c->dtype, c->N, g, &sm, NULL, NULL);
 	l->dynamic_smem = sm.dyn_bytes;
@@ -111,8 +111,10 @@ codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 	if (g->grid > 0 && g->dynamic && !codegen_clc(c))
 		l->ws[l->nws++] = (WsRegion){"work_counters", 0, 8, 16};
 	/* sums over rows: their two counters, then a slot a row group of the grid, sized for the
-	 * config's grid, the most CTAs a launch has (lower_colsum.c) */
-	if (k->plan->ncolsum) {
+	 * config's grid, the most CTAs a launch has (lower_colsum.c); the one slot's sums go to the
+	 * outputs */
+	if (k->plan->ncolsum &&
+	    !colsum_one_slot(k->plan->ncolsum, k->plan->colsum_alone, g, c->N)) {
 		ColsumLayout cl;
 		colsum_layout(g, k->plan->ncolsum, c->N, &cl);
 		int64_t n = k->plan->ncolsum;

@@ -121,6 +121,8 @@ typedef struct {
 	/* colsum_late: the rows' passes leave the colsums out; after the rows they are summed in
 	 * a pass of their own (lower_sched.c), in registers (L->csum), a chunk at a time */
 	int csum_late;
+	/* colsum_one_slot: the partials are the sums, stored to the outputs (no combine) */
+	int csum_one;
 	/* a looped row: the index (i64) of the chunk being lowered, whose partials colsum_local
 	 * adds to, else NULL */
 	LLVMValueRef csum_chunk;

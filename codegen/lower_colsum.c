@@ -157,6 +157,7 @@ colsum_begin(Lower *L)
 {
 	const Kernel *k = L->k;
 	L->csum_late = colsum_late(k->plan->ncolsum, k->plan->colsum_alone, &L->c->cfg, L->c->N);
+	L->csum_one = colsum_one_slot(k->plan->ncolsum, k->plan->colsum_alone, &L->c->cfg, L->c->N);
 	if (L->csum_late)
 		return; /* no partials while the rows stream */
 	if (smem_colsums(k->plan->ncolsum, &L->c->cfg)) {
@@ -769,6 +770,32 @@ presum_slot(Lower *L, const ColsumLayout *lay, int64_t part)
 	for_close(L, &f);
 }
 
+/* The one slot (colsum_one_slot): the thread's partials (L->csum) of the columns from `first` (i64:
+ * its first column of a chunk) are the sums; each colsum's are stored to its output, converted,
+ * a vector at a time, those before the segment's end (N, or where the next CTA's columns start). */
+static void
+store_sums(Lower *L, LLVMValueRef first)
+{
+	const Kernel *k = L->k;
+	Chunk ch = {.vec = L->vec, .nvec = L->nvec, .E = L->E, .col = first};
+	ch.valid = arena_alloc(L->a, sizeof(LLVMValueRef) * L->nvec);
+	ch.el = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nvals + 1));
+	for (int j = 0; j < L->nvec; j++) {
+		LLVMValueRef c =
+		    LLVMBuildAdd(L->b, first, ci64(L, (long long)j * L->tpr * L->vec), "");
+		ch.valid[j] = LLVMBuildICmp(L->b, LLVMIntSLT, c, L->seg_end, "");
+	}
+	LLVMValueRef **el = L->el;
+	for (int i = 0; i < k->nins; i++) {
+		if (!instr_is_colsum_store(k, &k->ins[i]))
+			continue;
+		int v = argval(&k->ins[i], 0);
+		ch.el[v] = L->csum[k->vals[v].def];
+		store_tile(L, &k->ins[i], &ch);
+	}
+	L->el = el;
+}
+
 /* The thread's partials in registers (L->csum) of the columns from `first` (i64: its first
  * column of a chunk), colsum ci's of the row group at byte base + ci * stride + slot * row_bytes:
  * of the workspace, or under the pre-sum (presum) of the dynamic area. Where bounded, only the
@@ -819,7 +846,8 @@ store_partials(Lower *L, const ColsumLayout *lay, int64_t base, int64_t stride, 
 
 /* Each row group's partials into its slot, at part; a looped row's a chunk at a time. Under the
  * pre-sum, partials in registers go into the dynamic area instead (which holds nothing else once
- * the rows are done), and presum_slot adds them, or those in shared memory, into the CTA's slot. */
+ * the rows are done), and presum_slot adds them, or those in shared memory, into the CTA's slot.
+ * The one slot (L->csum_one; part unused) stores them to the outputs instead. */
 static void
 write_slots(Lower *L, const ColsumLayout *lay, int64_t part)
 {
@@ -839,11 +867,16 @@ write_slots(Lower *L, const ColsumLayout *lay, int64_t part)
 	}
 	if (L->csum_smem)
 		csum_read_back(L);
-	/* the group's partial row of colsum ci: at base + ci * stride + slot * row_bytes, in the
-	 * workspace's slots or, under the pre-sum, the dynamic area's rows */
-	store_partials(
-	    L, lay, presum ? 0 : part, (presum ? g->m_block : lay->slots) * lay->row_bytes,
-	    presum ? LLVMBuildZExt(L->b, L->grp, L->i64, "") : csum_slot(L), first, presum, 1);
+	if (L->csum_one) {
+		store_sums(L, first);
+	} else {
+		/* the group's partial row of colsum ci: at base + ci * stride + slot * row_bytes,
+		 * in the workspace's slots or, under the pre-sum, the dynamic area's rows */
+		store_partials(L, lay, presum ? 0 : part,
+			       (presum ? g->m_block : lay->slots) * lay->row_bytes,
+			       presum ? LLVMBuildZExt(L->b, L->grp, L->i64, "") : csum_slot(L),
+			       first, presum, 1);
+	}
 	if (!g->persistent) {
 		for_close(L, &chunks);
 		L->csum_chunk = NULL;
@@ -879,6 +912,10 @@ colsum_own_store(Lower *L, LLVMValueRef at)
 	LLVMValueRef first = LLVMBuildAdd(L->b, at, L->lofs, "");
 	if (band)
 		first = LLVMBuildAdd(L->b, L->seg_start, first, "");
+	if (L->csum_one) {
+		store_sums(L, first);
+		return;
+	}
 	store_partials(L, &lay, codegen_ws_offset(&l, "colsum_partials", L->c->M),
 		       lay.slots * lay.row_bytes, csum_slot(L), first, 0, band);
 }
@@ -894,6 +931,11 @@ colsum_finish(Lower *L)
 	ColsumSlices sl;
 	colsum_layout(g, k->plan->ncolsum, L->c->N, &lay);
 	colsum_slices(&lay, g, k->plan->ncolsum, l.grid_x, &sl);
+	if (L->csum_one) {
+		if (!L->csum_late) /* else stored by the own pass */
+			write_slots(L, &lay, -1);
+		return;
+	}
 	int64_t cnt = codegen_ws_offset(&l, "colsum_counters", L->c->M);
 	int64_t part = codegen_ws_offset(&l, "colsum_partials", L->c->M);
 	int nc = k->plan->ncolsum;

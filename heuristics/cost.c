@@ -135,7 +135,8 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	o->capped = regs_capped(f, c->persistent, ept, c->vec) + extra;
 	/* the combine of sums over rows, after the rows: a floor under both counts */
 	o->combine_regs = 0;
-	if (f->colsums && c->grid > 0) {
+	int one = colsum_one_slot(f->colsums, f->colsum_alone, c, N);
+	if (f->colsums && c->grid > 0 && !one) {
 		int64_t ctas = cdiv(M, c->m_block);
 		int u, per;
 		ColsumLayout cl;
@@ -229,9 +230,9 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		colsum_layout(c, f->colsums, N, &cl);
 		colsum_slices(&cl, c, f->colsums, o->ctas, &sl);
 		/* the slots, written once and read once: from L2 as far as half the L2 holds
-		 * them, from HBM past that */
-		double slots = (double)f->colsums * sl.rows * cl.row_bytes;
-		double slots_hit = fmin(1.0, 0.5 * t->l2_bytes / slots);
+		 * them, from HBM past that (the one slot: none, each CTA stores its sums) */
+		double slots = one ? 0 : (double)f->colsums * sl.rows * cl.row_bytes;
+		double slots_hit = one ? 1 : fmin(1.0, 0.5 * t->l2_bytes / slots);
 		l2 += slots_hit * slots * 2;
 		hbm += (1 - slots_hit) * slots * 2;
 		/* row lanes: threads / lanes; a turn of lanes positions, two barriers */
@@ -239,8 +240,10 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		int64_t turns = cdiv(sl.vectors, sl.lanes);
 		double trips =
 		    (double)colsum_unroll(cdiv(sl.rows, threads / sl.lanes), turns, &u, &per);
-		tail_ns = trips * t->mem_latency_ns + 2 * (t->mem_latency_ns + t->barrier_ns) +
-			  2.0 * (double)turns * t->barrier_ns;
+		if (!one)
+			tail_ns = trips * t->mem_latency_ns +
+				  2 * (t->mem_latency_ns + t->barrier_ns) +
+				  2.0 * (double)turns * t->barrier_ns;
 		/* the pre-sum: two barriers, a shared-memory round trip a turn of the CTA's
 		 * threads over the positions */
 		if (colsum_presum(f->colsums, c, N))

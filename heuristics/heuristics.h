@@ -185,6 +185,13 @@ int64_t smem_colsum_cols(const Config *c, int64_t N);
  * writing them to its slots, laid out as ws_colsums' (colsum_own_pass, codegen/lower_sched.c).
  * Every row's partials then stay on chip: the workspace sees each slot once, not once a row. */
 int colsum_late(int ncolsum, int alone, const Config *c, int64_t N);
+/* The one slot: a grid of one band (one CTA, or one cluster whose CTAs take a segment each) of
+ * one row group walks every row, so each CTA's partials are already the sums of its columns: it
+ * stores them to the outputs itself, converted (colsum_finish, or the own pass's
+ * colsum_own_store), and there is no workspace, no wait and no cooperative launch. Where the
+ * partials stay in the slot while the rows stream (ws_colsums without the own pass) they still
+ * go through the combine. */
+int colsum_one_slot(int ncolsum, int alone, const Config *c, int64_t N);
 /* The pre-sum: whether a persistent row's m_block row groups (more than one) add their partials in
  * shared memory, in group order, before the CTA writes one slot, where the m_block partial rows
  * take at most PRESUM_MAX_BYTES (so that, beside the static arrays, a CTA of every target holds
@@ -265,11 +272,12 @@ colsum_slices(const ColsumLayout *l, const Config *c, int ncolsum, int64_t ctas,
 }
 
 /* Whether config c's launch is cooperative, every CTA resident at once or refused: a cooperative
- * row (coop=1), and a grid with sums over rows, whose combine has every CTA wait for the others. */
+ * row (coop=1), and a grid with sums over rows, whose combine has every CTA wait for the others
+ * (but for the one slot, which has no combine). alone: Plan.colsum_alone. */
 static inline int
-config_cooperative(const Config *c, int colsums)
+config_cooperative(const Config *c, int ncolsum, int alone, int64_t N)
 {
-	return c->coop || (colsums > 0 && c->grid > 0);
+	return c->coop || (ncolsum > 0 && c->grid > 0 && !colsum_one_slot(ncolsum, alone, c, N));
 }
 
 /* Whether w warps, not a power of two, split a row of N columns evenly into vectors of vec: one

@@ -231,7 +231,7 @@ occupancy_ctas(const Facts *f, const Cost *o, const Config *c, const Target *t, 
 	int by_regs = t->regs_per_sm / (alloc * threads);
 	int by_threads = t->max_threads_sm / threads;
 	int k = *spare = by_regs < by_threads ? by_regs : by_threads;
-	if (config_cooperative(c, f->colsums)) {
+	if (config_cooperative(c, f->colsums, f->colsum_alone, N)) {
 		Cost one;
 		int bound = rkc_min_ctas(f, c, M, N, t, &one);
 		k = k > bound ? k : bound;
@@ -295,7 +295,8 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 	if (!within_budget(&x.cost) || (c->ahead && x.cost.reg_limit <= AHEAD_MIN_REGS))
 		return;
 	/* a cooperative launch must hold every CTA at once (min_ctas binds ptxas to it) */
-	if (config_cooperative(c, f->colsums) && x.cost.ctas > cost_slots(c, t, x.cost.ctas_per_sm))
+	if (config_cooperative(c, f->colsums, f->colsum_alone, N) &&
+	    x.cost.ctas > cost_slots(c, t, x.cost.ctas_per_sm))
 		return;
 	x.score = x.cost.us * (1 + occupancy_penalty(f, &x.cost, c, t, M, N)) *
 		  (c->grid > 0 ? GRID_COST : 1);
@@ -1090,7 +1091,14 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	else
 		choice_reason(out, "grid=0: a CTA per row block; %s",
 			      vs(alt, sizeof alt, b, best_other(cs, b, K_GRID)));
-	if (k->plan->ncolsum && c->grid > 0) {
+	if (k->plan->ncolsum && colsum_one_slot(f->colsums, f->colsum_alone, c, N))
+		choice_reason(
+		    out,
+		    "sums over rows: one %s walks every row, so each CTA's partials are "
+		    "the sums of its columns: it stores them to the outputs itself (the one "
+		    "slot: no workspace, no wait, not a cooperative launch)",
+		    config_cluster_grid(c) ? "cluster" : "CTA");
+	else if (k->plan->ncolsum && c->grid > 0) {
 		ColsumLayout cl;
 		ColsumSlices sl;
 		colsum_layout(c, f->colsums, N, &cl);
@@ -1199,7 +1207,7 @@ rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target
 	 * under a grid of clusters, whole clusters (at one CTA an SM a GPC of 16 to 18 SMs holds
 	 * one cluster of 16, so 8 clusters of 16 need two: the driver refused the cooperative
 	 * launch of 8 at min_ctas 1) */
-	int coop = config_cooperative(c, f->colsums);
+	int coop = config_cooperative(c, f->colsums, f->colsum_alone, N);
 	while (coop && waves < o->ctas_per_sm && cost_slots(c, t, (int)waves) < o->ctas)
 		waves++;
 	int k = o->ctas_per_sm < waves ? o->ctas_per_sm : (int)waves;

@@ -104,6 +104,13 @@ colsum_late(int ncolsum, int alone, const Config *c, int64_t N)
 	return alone && ws_colsums(ncolsum, c, N);
 }
 
+int
+colsum_one_slot(int ncolsum, int alone, const Config *c, int64_t N)
+{
+	return ncolsum > 0 && c->grid > 0 && c->grid == config_segments(c) && c->m_block == 1 &&
+	       (!ws_colsums(ncolsum, c, N) || colsum_late(ncolsum, alone, c, N));
+}
+
 int64_t
 smem_colsum_bytes(int ncolsum, const Config *c, int64_t N)
 {
