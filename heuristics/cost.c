@@ -78,8 +78,9 @@ cost_occupancy(const Facts *f, const Config *c, int64_t N, const Target *t, int 
 	 * partials, plus the 1 KiB a CTA the hardware reserves */
 	int64_t dyn = (kept ? (int64_t)c->m_block * seg * config_kept_bytes(f, c) : 0) +
 		      smem_colsum_bytes(f->colsums, c, N);
-	if (dyn < smem_combine_bytes(f->colsums, c))
-		dyn = smem_combine_bytes(f->colsums, c);
+	int64_t combine = smem_combine_bytes(f->colsums, f->colsum_alone, c, N);
+	if (dyn < combine)
+		dyn = combine;
 	if (dyn < smem_presum_bytes(f->colsums, c, N))
 		dyn = smem_presum_bytes(f->colsums, c, N);
 	int64_t smem = dyn + (int64_t)f->red_results * 4 *

@@ -427,8 +427,9 @@ int smem_colsums(int ncolsum, const Config *c);
  * shared memory but a mode where there was none. */
 int64_t smem_colsum_bytes(int ncolsum, const Config *c, int64_t N);
 /* The least dynamic shared memory a grid with sums over rows takes: a vector of 4 floats a thread
- * for its combine (codegen/lower_colsum.c); 0 without them. */
-int64_t smem_combine_bytes(int ncolsum, const Config *c);
+ * for its combine (codegen/lower_colsum.c); 0 without them, and under the one slot, which has no
+ * combine (colsum_one_slot; alone: Plan.colsum_alone). */
+int64_t smem_combine_bytes(int ncolsum, int alone, const Config *c, int64_t N);
 /* The facts the register model reads under c: f, or where c keeps the colsum partials in shared
  * memory, a copy in tmp whose persistent peak is held_bytes_smem. */
 const Facts *smem_facts(const Facts *f, const Config *c, Facts *tmp);

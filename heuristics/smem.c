@@ -73,8 +73,9 @@ smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, in
 		}
 	s->colsum_off = s->dyn_bytes;
 	s->dyn_bytes += smem_colsum_bytes(p->ncolsum, c, N);
-	if (s->dyn_bytes < smem_combine_bytes(p->ncolsum, c))
-		s->dyn_bytes = smem_combine_bytes(p->ncolsum, c);
+	int64_t combine = smem_combine_bytes(p->ncolsum, p->colsum_alone, c, N);
+	if (s->dyn_bytes < combine)
+		s->dyn_bytes = combine;
 	if (s->dyn_bytes < smem_presum_bytes(p->ncolsum, c, N))
 		s->dyn_bytes = smem_presum_bytes(p->ncolsum, c, N);
 }
@@ -139,9 +140,11 @@ smem_presum_bytes(int ncolsum, const Config *c, int64_t N)
 }
 
 int64_t
-smem_combine_bytes(int ncolsum, const Config *c)
+smem_combine_bytes(int ncolsum, int alone, const Config *c, int64_t N)
 {
-	return ncolsum > 0 && c->grid > 0 ? (int64_t)c->num_warps * 32 * 16 : 0;
+	return ncolsum > 0 && c->grid > 0 && !colsum_one_slot(ncolsum, alone, c, N)
+		   ? (int64_t)c->num_warps * 32 * 16
+		   : 0;
 }
 
 const Facts *
