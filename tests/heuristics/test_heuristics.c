@@ -528,6 +528,58 @@ presum_layout(void **state)
 	(void)state;
 }
 
+/* The one slot: a grid of one band (one CTA, or one cluster's segments) of one row group, unless
+ * its partials stay in the workspace while the rows stream; then the launch is not cooperative
+ * and takes no shared memory for a combine. */
+static void
+one_slot(void **state)
+{
+	Config c = {.persistent = 0,
+		    .r_block = 1024,
+		    .m_block = 1,
+		    .num_warps = 4,
+		    .vec = 4,
+		    .split = 1,
+		    .grid = 4,
+		    .cluster = 4};
+	assert_true(colsum_one_slot(2, 1, &c, 30000));
+	assert_false(config_cooperative(&c, 2, 1, 30000));
+	assert_int_equal(smem_combine_bytes(2, 1, &c, 30000), 0);
+	c.grid = 8; /* two bands: a slot each, and the combine */
+	assert_false(colsum_one_slot(2, 1, &c, 30000));
+	assert_true(config_cooperative(&c, 2, 1, 30000));
+	assert_int_equal(smem_combine_bytes(2, 1, &c, 30000), 128 * 16);
+	c = (Config){.persistent = 1,
+		     .r_block = 1024,
+		     .m_block = 2,
+		     .num_warps = 8,
+		     .vec = 8,
+		     .split = 1,
+		     .grid = 1};
+	assert_false(colsum_one_slot(2, 1, &c, 1024)); /* two row groups, two slots */
+	c.m_block = 1;
+	assert_true(colsum_one_slot(2, 1, &c, 1024));
+	assert_false(colsum_one_slot(0, 1, &c, 1024));
+	c.grid = 0;
+	assert_false(colsum_one_slot(2, 1, &c, 1024));
+	/* past shared memory: the own pass stores its sums; partials kept in the workspace (a
+	 * colsum that needs a row reduction) keep the combine */
+	c = (Config){.persistent = 0,
+		     .r_block = 4096,
+		     .m_block = 1,
+		     .num_warps = 8,
+		     .vec = 4,
+		     .split = 1,
+		     .grid = 1};
+	assert_true(ws_colsums(1, &c, 100000));
+	assert_true(colsum_one_slot(1, 1, &c, 100000));
+	assert_false(colsum_one_slot(1, 0, &c, 100000));
+	assert_true(config_cooperative(&c, 1, 0, 100000));
+	c.coop = 1; /* cooperative rows are cooperative whatever the slots */
+	assert_true(config_cooperative(&c, 1, 1, 100000));
+	(void)state;
+}
+
 /* Clusters of 4 CTAs or more fill each GPC on its own (sm_90's gpc_sms, six of 17 SMs and two of
  * 15): 16-CTA clusters at 2 CTAs an SM run 14 clusters at once, 224 CTAs, where the 132 SMs as one
  * pool would hold 256, in a grid of several waves and in one of 128 CTAs alike; 2-CTA clusters are
@@ -907,6 +959,7 @@ main(void)
 	    cmocka_unit_test(cost_at_cap),
 	    cmocka_unit_test(occupancy_at_regs),
 	    cmocka_unit_test(presum_layout),
+	    cmocka_unit_test(one_slot),
 	    cmocka_unit_test(cluster_slots),
 	    cmocka_unit_test(forced_min_ctas),
 	    cmocka_unit_test(candidates_start_with_the_pick),

@@ -110,6 +110,13 @@ RKC_FAKECUDA_LOG=$log expect 0 "status=unchecked" -- \
 	--config persistent=0,r_block=1024,num_warps=4,vec=4,grid=6,cluster=2
 tail -n 1 "$log" | grep -q "grid=6,1,1 block=128,1,1 .*cluster=2 cooperative" && passed=$((passed + 1)) ||
 	fail "a grid of clusters: a cooperative cluster launch: $(tail -n 1 "$log")"
+# The one slot (one band of a cluster of 2 walks every row and stores its sums itself): a cluster
+# launch that is not cooperative.
+RKC_FAKECUDA_LOG=$log expect 0 "status=unchecked" -- \
+	run testdata/kernels/rms_norm_backward.rk --shape 7x4096 --dtype f32 --time --copy-gbps 3000 \
+	--config persistent=0,r_block=1024,num_warps=4,vec=4,grid=2,cluster=2
+tail -n 1 "$log" | grep "grid=2,1,1 block=128,1,1 .*cluster=2" | grep -vq cooperative &&
+	passed=$((passed + 1)) || fail "the one slot: a cluster launch, not cooperative: $(tail -n 1 "$log")"
 RKC_FAKECUDA_LOG=$log expect 1 "[M,N] rows 136 elements apart (--pad 8), the padding poisoned" \
 	"RESULT kernel=rms_norm dtype=bf16 M=64 N=128 status=FAIL" " pad=8 config=" -- \
 	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --pad 8 --check
