@@ -124,6 +124,10 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	int held = config_grid_holds(c, N);
 	int extra =
 	    held ? (int)cdiv(ept * (f->vec_in_bytes + (c->ahead ? f->tile_in_bytes : 0)), 4) : 0;
+	/* a grid of clusters holds the cluster's remote addresses through its rows: LLVM hoists
+	 * each CTA's mapa (64 bits) out of the grid's loop (docs/regmodel.md) */
+	o->remote_regs = config_cluster_grid(c) ? 2 * c->cluster : 0;
+	extra += o->remote_regs;
 	/* a persistent row that starts misaligned also holds its head and tail */
 	o->edge_regs =
 	    c->persistent && !config_rows_aligned(c, N) ? regs_edge(f, ept, c->vec, tpr) : 0;

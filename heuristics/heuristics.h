@@ -336,6 +336,7 @@ typedef struct {
 	int reg_limit;	    /* min(max per thread, register file / (min_ctas * CTA threads)) */
 	int capped;	  /* the fewest registers it fits under a cap (regs_capped, held inputs) */
 	int edge_regs;	  /* in regs and capped: a misaligned row's head and tail (regs_edge) */
+	int remote_regs;  /* in regs and capped: a grid of clusters' remote addresses */
 	int combine_regs; /* the combine of sums over rows (regs_combine), 0 without: a floor */
 	int spills;	  /* even the capped count over reg_limit */
 	int ctas_per_sm;  /* resident CTAs, limited by threads, registers, the CTA cap and smem */

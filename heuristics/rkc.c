@@ -1135,13 +1135,23 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			      "eighth kept for the model's error",
 			      held, held * c->num_warps, spare, spare * c->num_warps, want,
 			      o->regs);
-	int64_t words = o->live_bytes / 4 - o->edge_regs;
+	int64_t words = o->live_bytes / 4 - o->edge_regs - o->remote_regs;
 	int base = REG_BASE + (c->persistent ? 0 : REG_LOOP);
 	const char *what = c->persistent ? "base" : "base and loop state";
-	char edge[96] = "";
+	char edge[256] = "";
 	if (o->edge_regs)
 		snprintf(edge, sizeof edge, " + %d for the head and tail (rows start misaligned)",
 			 o->edge_regs);
+	if (o->remote_regs)
+		snprintf(edge + strlen(edge), sizeof edge - strlen(edge),
+			 " + %d for the remote addresses of the cluster's %d CTAs (held through "
+			 "the rows)",
+			 o->remote_regs, c->cluster);
+	if (o->combine_regs && o->combine_regs == o->regs &&
+	    o->regs > base + f->nptrs + f->row_regs + words + o->edge_regs + o->remote_regs)
+		snprintf(edge + strlen(edge), sizeof edge - strlen(edge),
+			 "; the rows' count, under the %d the combine after them takes",
+			 o->combine_regs);
 	if (f->row_regs + words >= f->row_peak)
 		choice_reason(out,
 			      "predicted %d regs/thread = %d %s + %d addresses + %d row values + "
