@@ -580,6 +580,47 @@ one_slot(void **state)
 	(void)state;
 }
 
+/* A grid of clusters holds the cluster CTAs' remote addresses through its rows (LLVM hoists
+ * them out of the grid's loop): 2 registers a CTA of the cluster in both counts; a cluster row
+ * without a grid makes them at the exchange. */
+static void
+remote_regs(void **state)
+{
+	Kernel *k = load_kernel("layer_norm_backward");
+	Facts f;
+	facts_compute(k, TY_BF16, &f);
+	Target t = h100();
+	Config c = {.persistent = 0,
+		    .r_block = 4096,
+		    .m_block = 1,
+		    .num_warps = 16,
+		    .vec = 8,
+		    .split = 1,
+		    .smem = 1,
+		    .grid = 16,
+		    .cluster = 16,
+		    .min_ctas = 1};
+	Cost grid, row;
+	cost_model(&f, &c, 1, 262144, &t, &grid);
+	assert_int_equal(grid.remote_regs, 32);
+	c.cluster = 8;
+	c.grid = 8;
+	Cost eight;
+	cost_model(&f, &c, 1, 262144, &t, &eight);
+	assert_int_equal(eight.remote_regs, 16);
+	assert_int_equal(grid.regs - eight.regs, 16);
+	assert_int_equal(grid.capped - eight.capped, 16);
+	Kernel *r = load_kernel("layer_norm");
+	Facts g;
+	facts_compute(r, TY_BF16, &g);
+	c.grid = 0;
+	cost_model(&g, &c, 1, 262144, &t, &row);
+	assert_int_equal(row.remote_regs, 0);
+	kernel_free(r);
+	kernel_free(k);
+	(void)state;
+}
+
 /* Clusters of 4 CTAs or more fill each GPC on its own (sm_90's gpc_sms, six of 17 SMs and two of
  * 15): 16-CTA clusters at 2 CTAs an SM run 14 clusters at once, 224 CTAs, where the 132 SMs as one
  * pool would hold 256, in a grid of several waves and in one of 128 CTAs alike; 2-CTA clusters are
@@ -960,6 +1001,7 @@ main(void)
 	    cmocka_unit_test(occupancy_at_regs),
 	    cmocka_unit_test(presum_layout),
 	    cmocka_unit_test(one_slot),
+	    cmocka_unit_test(remote_regs),
 	    cmocka_unit_test(cluster_slots),
 	    cmocka_unit_test(forced_min_ctas),
 	    cmocka_unit_test(candidates_start_with_the_pick),
