@@ -903,10 +903,6 @@ colsum_zero(Lower *L)
 void
 colsum_own_store(Lower *L, LLVMValueRef at)
 {
-	Launch l;
-	codegen_launch(L->k, L->c, &l);
-	ColsumLayout lay;
-	colsum_layout(&L->c->cfg, L->k->plan->ncolsum, L->c->N, &lay);
 	/* a grid of clusters: the segment's columns of the band's slot, up to the segment's end */
 	int band = config_cluster_grid(&L->c->cfg);
 	LLVMValueRef first = LLVMBuildAdd(L->b, at, L->lofs, "");
@@ -916,6 +912,10 @@ colsum_own_store(Lower *L, LLVMValueRef at)
 		store_sums(L, first);
 		return;
 	}
+	Launch l;
+	codegen_launch(L->k, L->c, &l);
+	ColsumLayout lay;
+	colsum_layout(&L->c->cfg, L->k->plan->ncolsum, L->c->N, &lay);
 	store_partials(L, &lay, codegen_ws_offset(&l, "colsum_partials", L->c->M),
 		       lay.slots * lay.row_bytes, csum_slot(L), first, 0, band);
 }
@@ -925,17 +925,17 @@ colsum_finish(Lower *L)
 {
 	const Kernel *k = L->k;
 	const Config *g = &L->c->cfg;
-	Launch l;
-	codegen_launch(k, L->c, &l);
 	ColsumLayout lay;
-	ColsumSlices sl;
 	colsum_layout(g, k->plan->ncolsum, L->c->N, &lay);
-	colsum_slices(&lay, g, k->plan->ncolsum, l.grid_x, &sl);
 	if (L->csum_one) {
 		if (!L->csum_late) /* else stored by the own pass */
 			write_slots(L, &lay, -1);
 		return;
 	}
+	Launch l;
+	codegen_launch(k, L->c, &l);
+	ColsumSlices sl;
+	colsum_slices(&lay, g, k->plan->ncolsum, l.grid_x, &sl);
 	int64_t cnt = codegen_ws_offset(&l, "colsum_counters", L->c->M);
 	int64_t part = codegen_ws_offset(&l, "colsum_partials", L->c->M);
 	int nc = k->plan->ncolsum;
