@@ -46,9 +46,11 @@ prologue(Lower *L)
 						LLVMCreateEnumAttribute(L->cx, ro, 0));
 	}
 	L->M = LLVMGetParam(L->fn, k->nparams);
-	L->N = LLVMGetParam(L->fn, k->nparams + 1);
+	/* N stays an argument (the manifest's ABI), but the PTX is only promised for the compiled
+	 * N: the code uses the constant, so masks, divisions by N and index math fold */
 	LLVMSetValueName2(L->M, "M", 1);
-	LLVMSetValueName2(L->N, "N", 1);
+	LLVMSetValueName2(LLVMGetParam(L->fn, k->nparams + 1), "N", 1);
+	L->N = ci64(L, L->c->N);
 	L->stride = arena_alloc(L->a, sizeof(LLVMValueRef) * k->nparams);
 	L->rowoff = arena_alloc(L->a, sizeof(LLVMValueRef) * k->nparams);
 	for (int i = 0; i < ns; i++) {

@@ -160,6 +160,10 @@ flog(Lower *L, LLVMValueRef x, int normal)
 LLVMValueRef
 frcp(Lower *L, LLVMValueRef x)
 {
+	LLVMBool lossy;
+	if (LLVMIsAConstantFP(x) && LLVMConstRealGetDouble(x, &lossy) != 0)
+		return cf(L,
+			  1.0 / LLVMConstRealGetDouble(x, &lossy)); /* rounded once, to nearest */
 	return intr1(L, "llvm.nvvm.rcp.approx.ftz.f", NULL, x);
 }
 
@@ -608,6 +612,9 @@ apply_op(Lower *L, const Instr *in, LLVMValueRef *x)
 	case OP_MUL:
 		return ffmul(L, x[0], x[1]);
 	case OP_DIV: {
+		/* by a constant (N, the compiled one): a multiply by its reciprocal */
+		if (LLVMIsAConstantFP(x[1]))
+			return ffmul(L, x[0], frcp(L, x[1]));
 		/* 2 ulp; |divisor| in [2^-126, 2^126]; div.rn would spill next to a held row */
 		LLVMValueRef a[2] = {x[0], x[1]};
 		return intr(L, "llvm.nvvm.div.approx.f", NULL, a, 2);

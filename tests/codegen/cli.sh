@@ -69,8 +69,9 @@ for s in 0 1; do
 		--config persistent=0,r_block=1024,m_block=1,num_warps=4,smem=1,stash=$s -o "$t/st$s.ptx" ||
 		fail "stash=$s compile"
 done
-[ "$(grep -c ex2.approx "$t/st0.ptx")" = 16 ] && [ "$(grep -c ex2.approx "$t/st1.ptx")" = 8 ] ||
-	fail "stash=1: the apply pass still computes exp"
+# (LLVM may unroll the 4 chunks of the compiled N: the ratio is what holds)
+e0=$(grep -c ex2.approx "$t/st0.ptx") e1=$(grep -c ex2.approx "$t/st1.ptx")
+[ "$e1" -gt 0 ] && [ "$e0" = $((2 * e1)) ] || fail "stash=1: the apply pass still computes exp ($e0, $e1)"
 grep -q '"dynamic_smem": 8192,' "$t/st0.json" && grep -q '"dynamic_smem": 16384,' "$t/st1.json" ||
 	fail "stash=1: the shared memory is not the stashed floats alone"
 grep -q '"stash": 1}' "$t/st1.json" || fail "stash=1 in the manifest's config"
