@@ -160,10 +160,12 @@ flog(Lower *L, LLVMValueRef x, int normal)
 LLVMValueRef
 frcp(Lower *L, LLVMValueRef x)
 {
-	LLVMBool lossy;
-	if (LLVMIsAConstantFP(x) && LLVMConstRealGetDouble(x, &lossy) != 0)
-		return cf(L,
-			  1.0 / LLVMConstRealGetDouble(x, &lossy)); /* rounded once, to nearest */
+	if (LLVMIsAConstantFP(x)) { /* rounded once, to nearest */
+		LLVMBool lossy;
+		double v = LLVMConstRealGetDouble(x, &lossy);
+		if (v != 0)
+			return cf(L, 1.0 / v);
+	}
 	return intr1(L, "llvm.nvvm.rcp.approx.ftz.f", NULL, x);
 }
 
