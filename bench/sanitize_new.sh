@@ -18,7 +18,9 @@
 # colsums' own pass over a cluster's segments at a prime width); the one slot, one band walking
 # every row and storing its sums itself (a prime width over 3 CTAs, a cluster of 4 kept by cp.async
 # and with persistent rows, one CTA, the own pass over a cluster, and the policy's picks at one and
-# two rows). usage:
+# two rows). Over a cluster of 16 CTAs with more clusters than fit at once, synccheck reports
+# divergent barriers in plain CUDA C too (bench/synccheck/run.sh): the first five_sums line, which
+# takes the pick's cluster of 16, has a twin over 8. usage:
 # bench/sanitize_new.sh RKC [PATTERN]: only the runs whose line has PATTERN (a fixed string; '|'
 # separates alternatives) where one is given; env OUT for the logs.
 set -u
@@ -32,6 +34,7 @@ runs=(
 	"tests/analysis/plan/two_sums.rk --shape 64x65536 --dtype bf16 --config persistent=0,r_block=8192,m_block=1,num_warps=8,vec=8"
 	"tests/analysis/plan/five_sums.rk --shape 64x4097 --dtype f32 --config persistent=1,r_block=5120,m_block=1,num_warps=8,vec=4"
 	"tests/analysis/plan/five_sums.rk --shape 33x70001 --dtype f16 --config persistent=0,r_block=4096,m_block=1,num_warps=16,vec=8"
+	"tests/analysis/plan/five_sums.rk --shape 33x70001 --dtype f16 --config persistent=0,r_block=4096,m_block=1,num_warps=16,vec=8,cluster=8,smem=1"
 	"testdata/kernels/sum.rk --shape 2x1048576 --dtype f32 --config persistent=0,r_block=4096,m_block=1,num_warps=8,vec=4,split=128"
 	"testdata/kernels/kl_div.rk --shape 3x300007 --dtype bf16 --config persistent=0,r_block=2048,m_block=1,num_warps=8,vec=8,split=100"
 	"testdata/kernels/rms_norm.rk --shape 1x1 --dtype bf16 --config persistent=1,r_block=64,m_block=1,num_warps=2,vec=1,split=1,cluster=5,coop=1"
