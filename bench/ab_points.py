@@ -4,9 +4,11 @@
 usage: bench/ab_points.py OLD.json NEW.json > points.txt
 OLD.json is the golden file before a policy change (e.g. `git show REV:testdata/golden/rkc-sm_90.json`),
 NEW.json the one after (`rkc golden update`). One line a moved point, "kernel dtype MxN OLD pick",
-OLD the old pick as a --config value, smallest arrays first (so a LIMIT cuts the largest); the
-batch-invariant mode's files (rkc-invariant-ARCH.json) add --batch-invariant to each line, and
-another policy's files --policy NAME.
+OLD the old pick as a --config value, smallest arrays first (so a LIMIT cuts the largest); another
+policy's files add --policy NAME. The batch-invariant mode's files (rkc-invariant-ARCH.json) give
+both picks as --config values and no --batch-invariant: under that flag a forced config must keep
+the layout the mode picks now, which the old pick does not, and a config's PTX is the same with
+the flag or without it.
 """
 import json
 import sys
@@ -28,7 +30,8 @@ def main(old_path, new_path):
         sys.exit("ab_points: the two files are of different archs or policies")
     if old_g.get("batch_invariant", False) != new_g.get("batch_invariant", False):
         sys.exit("ab_points: one file is of the batch-invariant mode and the other is not")
-    extra = " --batch-invariant" if new_g.get("batch_invariant") else ""
+    invariant = new_g.get("batch_invariant", False)
+    extra = ""
     if new_g.get("policy", "rkc") != "rkc":
         extra += f" --policy {new_g['policy']}"
     moved = []
@@ -39,8 +42,10 @@ def main(old_path, new_path):
         kernel, dtype, m, n = key
         size = 2 if dtype in ("bf16", "fp16") else 4
         cfg = ",".join(f"{k}={int(q.get(k, 0))}" for k in KNOBS)
-        moved.append((m * n * size, f"{kernel} {dtype} {m}x{n} {cfg} pick{extra}"))
-    print(f"# {len(moved)} {new_g['arch']} points moved: the old pick forced, the new the pick")
+        pick = ",".join(f"{k}={int(p.get(k, 0))}" for k in KNOBS) if invariant else "pick"
+        moved.append((m * n * size, f"{kernel} {dtype} {m}x{n} {cfg} {pick}{extra}"))
+    what = "the new pick forced too (batch-invariant)" if invariant else "the new the pick"
+    print(f"# {len(moved)} {new_g['arch']} points moved: the old pick forced, {what}")
     for _, line in sorted(moved):
         print(line)
 
