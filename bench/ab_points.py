@@ -17,6 +17,11 @@ KNOBS = ["persistent", "r_block", "m_block", "num_warps", "vec", "split", "evict
          "smem", "cluster", "coop", "grid", "dynamic", "ahead", "stash"]
 
 
+def config_value(p):
+    """A golden point's config as a --config value."""
+    return ",".join(f"{k}={int(p.get(k, 0))}" for k in KNOBS)
+
+
 def points(path):
     with open(path) as f:
         g = json.load(f)
@@ -41,9 +46,8 @@ def main(old_path, new_path):
             continue
         kernel, dtype, m, n = key
         size = 2 if dtype in ("bf16", "fp16") else 4
-        cfg = ",".join(f"{k}={int(q.get(k, 0))}" for k in KNOBS)
-        pick = ",".join(f"{k}={int(p.get(k, 0))}" for k in KNOBS) if invariant else "pick"
-        moved.append((m * n * size, f"{kernel} {dtype} {m}x{n} {cfg} {pick}{extra}"))
+        pick = config_value(p) if invariant else "pick"
+        moved.append((m * n * size, f"{kernel} {dtype} {m}x{n} {config_value(q)} {pick}{extra}"))
     what = "the new pick forced too (batch-invariant)" if invariant else "the new the pick"
     print(f"# {len(moved)} {new_g['arch']} points moved: the old pick forced, {what}")
     for _, line in sorted(moved):
