@@ -211,9 +211,9 @@ lone_colsum(const Facts *f, const Config *c, int64_t N, const Target *t)
 /* The CTAs an SM the occupancy rule counts for c: those that fit at the predicted registers plus
  * the eighth the budget keeps (spare gets that count), except that a cooperative grid (sums over
  * rows, coop rows) has every CTA resident by construction: its min_ctas binds ptxas to the CTAs an
- * SM the grid was sized for, so it counts those. -1 where the rule does not apply: no more CTAs
- * than SMs and no persistent grid (a single wave hides nothing anyway; a grid runs many blocks an
- * SM). Counting the bound, measured on an H200 at the 9 sm_90 picks it moves (bench/results/
+ * SM the grid was sized for, so it counts those. -1 where no more CTAs than SMs run and no
+ * persistent grid: each CTA has an SM to itself (occupancy_penalty then counts its own warps).
+ * Counting the bound, measured on an H200 at the 9 sm_90 picks it moves (bench/results/
  * h200-2026-11-28-coop-occupancy.md): 0.970x the time by geomean, 3 faster by 5-11%
  * (layer_norm_backward bf16 16384x4096 118.8 -> 105.5 us), none slower by over 1.5%. The bound
  * counted for every config whose min_ctas would bind (95 sm_90 picks moved) ran 1.034x by
@@ -240,6 +240,15 @@ occupancy_ctas(const Facts *f, const Cost *o, const Config *c, const Target *t, 
 	return k < o->ctas_per_sm ? k : o->ctas_per_sm; /* shared memory and the CTA cap */
 }
 
+/* The penalty for warps < MIN_WARPS_SM resident an SM, graded: OCCUPANCY at half of
+ * MIN_WARPS_SM or fewer, 0 at all of them. */
+static double
+few_warps(int warps)
+{
+	return 2 * warps > MIN_WARPS_SM ? OCCUPANCY * (MIN_WARPS_SM - warps) / (MIN_WARPS_SM / 2)
+					: OCCUPANCY;
+}
+
 /* The occupancy penalty of a config the rule applies to (occupancy_ctas).
  * Between 8 and 16 warps an SM in two CTAs or more, the penalty grows from 0 at 16 to OCCUPANCY at
  * 8: a row of few fat threads issues fewer instructions a row (each thread's shuffles and merges
@@ -249,21 +258,26 @@ occupancy_ctas(const Facts *f, const Cost *o, const Config *c, const Target *t, 
  * suites (bench/results/h100-2026-11-24-tree.md, section 2): 0.920x the time by geomean, 16
  * faster by 2-37%, 6 slower (16-CTA clusters at gated_rmsnorm bf16 1024x201088 1.17x; few rows in
  * the batch-invariant mode, whose layout is chosen at many rows, 1.05-1.74x). Rows of at most
- * SHORT_ROW elements keep the flat rule (graded, layer_norm bf16 1048576x129 ran 1.48x). */
+ * SHORT_ROW elements keep the flat rule (graded, layer_norm bf16 1048576x129 ran 1.48x).
+ * A looped CTA with an SM to itself (occupancy_ctas -1) is graded by its own warps: its loads in
+ * flight are a chunk a thread, and 8 warps streaming one row leave an SM short of bytes in flight.
+ * A register-persistent CTA is not: it issues every load of its slice before it reduces. Measured
+ * on an H200 old against new at 61 points, 18 suite picks and 43 few-row points off the suites
+ * (bench/results/h200-2026-11-30-lone-cta.md): the 32 looped ones 0.854x the time by geomean, 28
+ * faster by 2-44% (gated_rmsnorm fp32 16x1000003 110.4 -> 91.2 us), 4 slower by 2-10% (welford
+ * fp32 64x1000003 1.10x); the 29 persistent ones 1.160x, 27 slower, up to 2.2x. */
 static double
 occupancy_penalty(const Facts *f, const Cost *o, const Config *c, const Target *t, int64_t M,
 		  int64_t N)
 {
 	int spare, k = occupancy_ctas(f, o, c, t, M, N, &spare);
-	if (k < 0)
-		return 0;
+	if (k < 0) /* at most a CTA an SM: a looped CTA's own warps are the SM's */
+		return c->persistent || c->num_warps >= MIN_WARPS_SM ? 0 : few_warps(c->num_warps);
 	int have = k * c->num_warps;
 	if (N <= SHORT_ROW && have < MIN_WARPS_SM_SHORT)
 		return OCCUPANCY;
-	if (have < MIN_WARPS_SM) /* graded: OCCUPANCY at half the warps, 0 at all of them */
-		return k >= 2 && 2 * have > MIN_WARPS_SM
-			   ? OCCUPANCY * (MIN_WARPS_SM - have) / (MIN_WARPS_SM / 2)
-			   : OCCUPANCY;
+	if (have < MIN_WARPS_SM)
+		return k >= 2 ? few_warps(have) : OCCUPANCY;
 	if (k >= 2)
 		return 0;
 	if (lone_colsum(f, c, N, t))
