@@ -836,16 +836,83 @@ combine_loop(Lower *L, Red *rs, int n, LLVMValueRef rbase, int nv)
 	LLVMPositionBuilderAtEnd(L->b, done);
 }
 
+/* The last CTA's merge of a row's split partials by its first warp (split_finish): lane l merges
+ * segments l, l + 32, l + 64, ... in that order, SPLIT_LANE_LOADS of them a step (loads in flight
+ * together), and a butterfly over the warp merges the lanes'; lane 0 ends with the row's result.
+ * The order is fixed, so the result does not depend on which CTA was last. */
+static void
+combine_warp(Lower *L, Red *rs, int n, LLVMValueRef rbase, int nv)
+{
+	int split = L->split, J = (split + 31) / 32,
+	    U = J < SPLIT_LANE_LOADS ? J : SPLIT_LANE_LOADS;
+	int steps = (J + U - 1) / U;
+	LLVMValueRef(*id)[RED_COMP] = arena_alloc(L->a, sizeof *id * (size_t)(n + 1));
+	for (int i = 0; i < n; i++) {
+		red_identity(L, &rs[i]);
+		memcpy(id[i], rs[i].acc, sizeof id[i]);
+	}
+	LLVMValueRef lane = LLVMBuildZExt(L->b, L->lane32, L->i64, "");
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b), body = pre;
+	LLVMValueRef g0 = lane;
+	RedPhi *phi = NULL;
+	if (steps > 1) {
+		body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "split.warp.body");
+		LLVMBuildBr(L->b, body);
+		LLVMPositionBuilderAtEnd(L->b, body);
+		g0 = LLVMBuildPhi(L->b, L->i64, "");
+		LLVMAddIncoming(g0, &lane, &pre, 1);
+		phi = red_phis(L, rs, n, pre);
+	}
+	for (int u = 0; u < U; u++) {
+		LLVMValueRef g = LLVMBuildAdd(L->b, g0, ci64(L, 32LL * u), "");
+		LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntULT, g, ci64(L, split), "");
+		g = LLVMBuildSelect(L->b, in, g, ci64(L, split - 1), "");
+		LLVMValueRef base =
+		    LLVMBuildAdd(L->b, rbase, LLVMBuildMul(L->b, g, ci64(L, nv), ""), "");
+		for (int i = 0, s = 0; i < n; s += rs[i].ncomp, i++) {
+			LLVMValueRef v[RED_COMP];
+			for (int c = 0; c < rs[i].ncomp; c++)
+				v[c] = LLVMBuildSelect(
+				    L->b, in,
+				    load_partial(L, LLVMBuildAdd(L->b, base, ci64(L, s + c), "")),
+				    id[i][c], "");
+			combine(L, &rs[i], rs[i].acc, v, rs[i].acc);
+		}
+	}
+	if (steps > 1) { /* the same steps in every lane: the shuffles after wait for all */
+		LLVMValueRef g2 = LLVMBuildAdd(L->b, g0, ci64(L, 32LL * U), "");
+		LLVMBasicBlockRef end = LLVMGetInsertBlock(L->b);
+		LLVMBasicBlockRef done =
+		    LLVMAppendBasicBlockInContext(L->cx, L->fn, "split.warp.done");
+		LLVMAddIncoming(g0, &g2, &end, 1);
+		/* the loop leaves from its end: the merges' values there, not the phis' */
+		RedPhi *out = arena_alloc(L->a, sizeof(RedPhi) * (size_t)(n + 1));
+		for (int i = 0; i < n; i++)
+			memcpy(out[i], rs[i].acc, sizeof out[i]);
+		red_phis_close(rs, n, phi, end);
+		for (int i = 0; i < n; i++)
+			memcpy(rs[i].acc, out[i], sizeof out[i]);
+		LLVMValueRef more =
+		    LLVMBuildICmp(L->b, LLVMIntULT, LLVMBuildSub(L->b, g2, lane, ""),
+				  ci64(L, 32LL * U * steps), "");
+		LLVMBuildCondBr(L->b, more, body, done);
+		LLVMPositionBuilderAtEnd(L->b, done);
+	}
+	red_lanes(L, rs, n, 32);
+}
+
 /* Split rows: each CTA's partials go to the workspace; the CTA that finishes a row last (an
- * atomic counter per row) merges all of them in segment order, so the result does not depend on
- * which CTA was last, writes the row's outputs and zeroes the counter for the next launch. */
+ * atomic counter per row) merges all of them in a fixed order, so the result does not depend on
+ * which CTA was last, writes the row's outputs and zeroes the counter for the next launch. Where
+ * a row spans whole warps its first warp merges them (combine_warp); else its lane 0 alone, in
+ * segment order. */
 void
 split_finish(Lower *L, Red *rs, int n)
 {
 	int nv = 0;
 	for (int i = 0; i < n; i++)
 		nv += rs[i].ncomp;
-	int split = L->split;
+	int split = L->split, warp = L->tpr >= 32;
 	/* the u32 counters come first, padded to 16 bytes */
 	LLVMValueRef cnt_words = LLVMBuildMul(
 	    L->b, LLVMBuildUDiv(L->b, LLVMBuildAdd(L->b, L->M, ci64(L, 3), ""), ci64(L, 4), ""),
@@ -857,6 +924,22 @@ split_finish(Lower *L, Red *rs, int n)
 		LLVMBuildAdd(L->b, LLVMBuildMul(L->b, L->row, ci64(L, split), ""), L->seg, ""),
 		ci64(L, nv), ""),
 	    "");
+	LLVMValueRef cp = ws_ptr(L, L->row, L->i32);
+	LLVMValueRef l0 = LLVMBuildICmp(L->b, LLVMIntEQ, L->lane, ci64(L, 0), "");
+	L->end = LLVMAppendBasicBlockInContext(L->cx, L->fn, "end");
+	LLVMBasicBlockRef tick = LLVMAppendBasicBlockInContext(L->cx, L->fn, "split.tick");
+	LLVMBasicBlockRef w0 = NULL, join = NULL;
+	if (warp) { /* the row's first warp (its lanes are one row's, real or not together) */
+		w0 = LLVMAppendBasicBlockInContext(L->cx, L->fn, "split.warp");
+		join = LLVMAppendBasicBlockInContext(L->cx, L->fn, "split.join");
+		LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntULT, L->lane, ci64(L, 32), "");
+		LLVMBuildCondBr(L->b, LLVMBuildAnd(L->b, in, L->rowok, ""), w0, L->end);
+		LLVMPositionBuilderAtEnd(L->b, w0);
+		LLVMBuildCondBr(L->b, l0, tick, join);
+	} else {
+		LLVMBuildCondBr(L->b, LLVMBuildAnd(L->b, l0, L->rowok, ""), tick, L->end);
+	}
+	LLVMPositionBuilderAtEnd(L->b, tick);
 	for (int i = 0, s = 0; i < n; i++)
 		for (int c = 0; c < rs[i].ncomp; c++, s++) {
 			LLVMValueRef p =
@@ -864,17 +947,33 @@ split_finish(Lower *L, Red *rs, int n)
 			LLVMSetAlignment(LLVMBuildStore(L->b, rs[i].acc[c], p), 4);
 		}
 	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
-	LLVMValueRef cp = ws_ptr(L, L->row, L->i32);
 	LLVMValueRef old = LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, cp, ci32(L, 1),
 					      LLVMAtomicOrderingMonotonic, 0);
-	LLVMBasicBlockRef last = LLVMAppendBasicBlockInContext(L->cx, L->fn, "split.last");
-	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, old, ci32(L, split - 1), ""), last,
-			L->end);
-	LLVMPositionBuilderAtEnd(L->b, last);
+	LLVMValueRef last = LLVMBuildICmp(L->b, LLVMIntEQ, old, ci32(L, split - 1), "");
+	if (warp) { /* lane 0's answer to the warp, through a shuffle of an f32 */
+		LLVMValueRef yes = LLVMBuildSelect(L->b, last, cf(L, 1), cf(L, 0), "");
+		LLVMValueRef no = cf(L, 0);
+		LLVMBasicBlockRef from = LLVMGetInsertBlock(L->b);
+		LLVMBuildBr(L->b, join);
+		LLVMPositionBuilderAtEnd(L->b, join);
+		LLVMValueRef f = LLVMBuildPhi(L->b, L->f32, "");
+		LLVMAddIncoming(f, &yes, &from, 1);
+		LLVMAddIncoming(f, &no, &w0, 1);
+		f = shfl(L, "llvm.nvvm.shfl.sync.idx.f32", f, ci32(L, 0));
+		last = LLVMBuildFCmp(L->b, LLVMRealOEQ, f, cf(L, 1), "");
+	}
+	LLVMBasicBlockRef merge = LLVMAppendBasicBlockInContext(L->cx, L->fn, "split.last");
+	LLVMBuildCondBr(L->b, last, merge, L->end);
+	LLVMPositionBuilderAtEnd(L->b, merge);
 	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
 	LLVMValueRef rbase = LLVMBuildAdd(
 	    L->b, cnt_words, LLVMBuildMul(L->b, L->row, ci64(L, (long long)split * nv), ""), "");
-	if (split <= SPLIT_UNROLL)
+	if (warp) {
+		combine_warp(L, rs, n, rbase, nv);
+		LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(L->cx, L->fn, "split.out");
+		LLVMBuildCondBr(L->b, l0, out, L->end);
+		LLVMPositionBuilderAtEnd(L->b, out);
+	} else if (split <= SPLIT_UNROLL)
 		for (int g = 0; g < split; g++)
 			for (int i = 0, s = 0; i < n; s += rs[i].ncomp, i++) {
 				LLVMValueRef v[RED_COMP];

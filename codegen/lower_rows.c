@@ -172,11 +172,12 @@ lower_looped(Lower *L)
 		chunk_loop(L, NULL, 0);
 	region_mark(L, R_ROWS);
 	cluster_done(L);
-	if_lane0_row(L);
-	if (L->split > 1)
+	if (L->split > 1) {
 		split_finish(L, rs, n);
-	else
-		store_rows(L);
+		return;
+	}
+	if_lane0_row(L);
+	store_rows(L);
 }
 
 /* The row-value instructions a persistent row put off (plan_row_deferrable), in order. */

@@ -131,12 +131,19 @@ config_grid_holds(const Config *c, int64_t N)
  * every FOLD_VECS vectors. */
 enum { FOLD_VECS = 3 };
 
-/* Segments of a split row whose partials the last CTA combines in straight-line code
- * (codegen/lower_red.c); past them one thread merges the rest in a loop, SPLIT_MERGE_NS a partial
- * (heuristics/cost.c). Fitted on the H100 (bench/results/h100-2026-11-23-fold.md, "What the split
- * costs"): sum fp32 1x(S*256), one vector a segment, took 6.27 us at 64 segments, 10.59 at 512 and
- * 14.69 at 1024: about 8 ns a partial past 64. */
+/* Segments of a split row whose partials the last CTA's lane 0 combines in straight-line code
+ * (codegen/lower_red.c) where a row has fewer threads than a warp; past them it merges the rest in
+ * a loop, SPLIT_MERGE_NS a partial (heuristics/cost.c). A row of whole warps merges them on its
+ * first warp (combine_warp), measured much cheaper past 64 (a forced split=512 of sum fp32
+ * 1x4194304 on an H200, rkc tune: 13.66 us by one thread, 9.79 by the warp); the model still
+ * charges it SPLIT_MERGE_NS a partial, so it picks no more segments than it did. Fitted on the H100
+ * (bench/results/h100-2026-11-23-fold.md, "What the split costs"): sum fp32 1x(S*256), one vector a
+ * segment, took 6.27 us at 64 segments, 10.59 at 512 and 14.69 at 1024: about 8 ns a partial
+ * past 64. */
 enum { SPLIT_UNROLL = 64, SPLIT_MERGE_NS = 8 };
+/* Where a split row spans whole warps, its last CTA's first warp merges the partials instead
+ * (codegen/lower_red.c, combine_warp): a lane loads SPLIT_LANE_LOADS of them at a time. */
+enum { SPLIT_LANE_LOADS = 8 };
 
 /* smem=2: the chunks of the kept rows that cp.async copies ahead of the first pass's chunk
  * (codegen/lower_rows.c), each a commit group, so the pass reduces one chunk while the next ones
