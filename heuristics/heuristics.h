@@ -136,7 +136,10 @@ enum { FOLD_VECS = 3 };
  * a loop, SPLIT_MERGE_NS a partial (heuristics/cost.c). A row of whole warps merges them on its
  * first warp (combine_warp), measured much cheaper past 64 (a forced split=512 of sum fp32
  * 1x4194304 on an H200, rkc tune: 13.66 us by one thread, 9.79 by the warp); the model still
- * charges it SPLIT_MERGE_NS a partial, so it picks no more segments than it did. Fitted on the H100
+ * charges it SPLIT_MERGE_NS a partial, so it picks no more segments than it did: charged a round
+ * trip a step instead, 3 of the 78 sm_90 golden picks of sum, long_sum and kl_div move from 128
+ * segments to P r16384 w32 s256 k2, which rkc tune timed 1.063x the pick at sum fp32 1x4194304
+ * (bench/results/h200-2026-11-30-lone-cta.md, section 5). Fitted on the H100
  * (bench/results/h100-2026-11-23-fold.md, "What the split costs"): sum fp32 1x(S*256), one vector a
  * segment, took 6.27 us at 64 segments, 10.59 at 512 and 14.69 at 1024: about 8 ns a partial
  * past 64. */

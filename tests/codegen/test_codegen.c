@@ -325,13 +325,24 @@ test_ptx_shape(void **state)
 	assert_int_equal(count(s, "cvt.rn.bf16.f32"), 0);
 	assert_int_equal(count(s, "selp.b16"), 0);
 	free(s);
-	/* split rows: partials, a fence, a counter, and the last CTA's merge */
+	/* split rows: partials, a fence, a counter, and the last CTA's merge, on its first warp (a
+	 * partial a lane, the counter's answer shuffled from lane 0, a butterfly) where a row spans
+	 * whole warps, else on lane 0, a load a segment */
 	s = ptx_of("long_sum",
 		   point("sm_90", TY_F32, 2, 1 << 20,
 			 "persistent=0,r_block=4096,m_block=1,num_warps=8,vec=4,split=8"));
 	assert_int_equal(count(s, "atom.global.add.u32"), 1);
 	assert_int_equal(count(s, "membar.gl"), 2);
+	assert_int_equal(count(s, "ld.volatile.global.f32"), 1);
+	assert_int_equal(count(s, "shfl.sync.idx"), 1);
+	free(s);
+	s = ptx_of("long_sum",
+		   point("sm_90", TY_F32, 4, 1 << 16,
+			 "persistent=0,r_block=512,m_block=2,num_warps=1,vec=4,split=8"));
+	assert_int_equal(count(s, "atom.global.add.u32"), 1);
+	assert_int_equal(count(s, "membar.gl"), 2);
 	assert_int_equal(count(s, "ld.volatile.global.f32"), 8);
+	assert_int_equal(count(s, "shfl.sync.idx"), 0);
 	free(s);
 }
 
