@@ -879,7 +879,7 @@ combine_warp(Lower *L, Red *rs, int n, LLVMValueRef rbase, int nv)
 			combine(L, &rs[i], rs[i].acc, v, rs[i].acc);
 		}
 	}
-	if (steps > 1) { /* the same steps in every lane: the shuffles after wait for all */
+	if (steps > 1) { /* every lane the same steps: the warp runs the loop converged */
 		LLVMValueRef g2 = LLVMBuildAdd(L->b, g0, ci64(L, 32LL * U), "");
 		LLVMBasicBlockRef end = LLVMGetInsertBlock(L->b);
 		LLVMBasicBlockRef done =
