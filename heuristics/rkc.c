@@ -240,11 +240,13 @@ occupancy_ctas(const Facts *f, const Cost *o, const Config *c, const Target *t, 
 	return k < o->ctas_per_sm ? k : o->ctas_per_sm; /* shared memory and the CTA cap */
 }
 
-/* The penalty for warps < MIN_WARPS_SM resident an SM, graded: OCCUPANCY at half of
- * MIN_WARPS_SM or fewer, 0 at all of them. */
+/* The penalty for warps resident an SM, graded: OCCUPANCY at half of MIN_WARPS_SM or fewer,
+ * 0 at MIN_WARPS_SM or more. */
 static double
 few_warps(int warps)
 {
+	if (warps >= MIN_WARPS_SM)
+		return 0;
 	return 2 * warps > MIN_WARPS_SM ? OCCUPANCY * (MIN_WARPS_SM - warps) / (MIN_WARPS_SM / 2)
 					: OCCUPANCY;
 }
@@ -272,7 +274,7 @@ occupancy_penalty(const Facts *f, const Cost *o, const Config *c, const Target *
 {
 	int spare, k = occupancy_ctas(f, o, c, t, M, N, &spare);
 	if (k < 0) /* at most a CTA an SM: a looped CTA's own warps are the SM's */
-		return c->persistent || c->num_warps >= MIN_WARPS_SM ? 0 : few_warps(c->num_warps);
+		return c->persistent ? 0 : few_warps(c->num_warps);
 	int have = k * c->num_warps;
 	if (N <= SHORT_ROW && have < MIN_WARPS_SM_SHORT)
 		return OCCUPANCY;
