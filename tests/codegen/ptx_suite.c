@@ -13,7 +13,8 @@
  *   ptx_suite golden FILE...                   every point of each golden file, for its arch
  *   ptx_suite sweep [--widths N,...] [--warps W,...] [--kernels DIR] ARCH...
  *                                              the model against ptxas (docs/regmodel.md),
- *                                              over DIR's kernels (default testdata/kernels) */
+ *                                              over DIR's kernels (default testdata/kernels)
+ * With PTX_SUITE_REGS set in the environment, every point assembled prints its registers. */
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -639,6 +640,10 @@ main(int argc, char **argv)
 			} else {
 				pts[i].regs = pf.regs;
 				pts[i].spilled = pf.spill_stores > 0;
+				if (getenv("PTX_SUITE_REGS"))
+					printf(
+					    "regs: %s %s: %d registers, %ld bytes spill stores\n",
+					    pts[i].arch, pts[i].what, pf.regs, pf.spill_stores);
 				if (pf.spill_stores > 0) {
 					spills++;
 					printf(
