@@ -35,9 +35,14 @@ typedef struct Plan {
 	int row_exchanges; /* the cross-thread exchanges of a persistent row (codegen's lazy
 			    * order: an online pair is two, a row value between reductions one) */
 	int *exchange;	   /* per instruction: the exchanges a persistent row makes before it */
-	int *lvl;	   /* per value: the passes that must finish before it is known */
-	int *pass;  /* per instruction: a reduction's pass, or the pass a full-width store or a
-		     * colsum rides with; else -1 */
+	/* A persistent row's tail: the instruction whose wait makes the row's last exchange, where
+	 * nothing after it reduces (so only element-wise work, row values and stores are left) and
+	 * the kernel sums no columns; else -1. steps=1 lowers it a vector at a time. */
+	int tail;
+	int tail_loads; /* the tile loads the tail reads first (a weight, a bias) */
+	int *lvl;	/* per value: the passes that must finish before it is known */
+	int *pass;	/* per instruction: a reduction's pass, or the pass a full-width store or a
+			 * colsum rides with; else -1 */
 	int *fused; /* per instruction: for a sum fused online, its max's instruction; else -1 */
 	int *last_read;	 /* per instruction: for a load, the last pass that reads it; else -1 */
 	int *first_read; /* per instruction: for a load, the first pass that reads it; else -1 */
@@ -146,6 +151,8 @@ typedef struct {
 	int held_spare;	      /* the same where ptxas has registers to spare (regs_predict) */
 	int held_bytes_smem;  /* the same with the colsum partials in shared memory (smem=1) */
 	int held_spare_smem;  /* held_spare so (smem=1) */
+	int held_bytes_steps; /* held_bytes with the tail a vector at a time (steps=1, Plan.tail) */
+	int held_spare_steps; /* held_spare so (steps=1) */
 	int folded; /* every load folds into a reduction as it arrives (heuristics.h FOLD_VECS) */
 	int loop_bytes;		    /* looped: the same for the widest pass's chunk */
 	int pass_bytes[MAX_PASSES]; /* looped: the same for each pass's chunk */

@@ -219,6 +219,9 @@ is_load(const Kernel *k, int v)
  * whether every load is folded so (a pure reduction: heuristics/cost.c prices the loads that
  * wait on each other then).
  *
+ * tail: the segment of a persistent row's tail lowered a vector at a time (steps=1, Plan.tail),
+ * whose own values and first loads are left out (a vector's worth is a few registers), or -1.
+ *
  * spare: ptxas has registers to spare (regs_predict), or works under a cap (regs_capped). Under
  * a cap a value computed from the column, row values and scalars alone (argmax's column
  * index as f32, the one-hot compare of cross_entropy_backward) is recomputed where a later segment
@@ -227,8 +230,8 @@ is_load(const Kernel *k, int v)
  * 38, but at 64-128 elements it fits in 95-214 where holding them would take 150-280.
  */
 static int
-stretch_peak(const Kernel *k, Type dtype, const char *in, const int *seg, int temp, int spare,
-	     int *folded)
+stretch_peak(const Kernel *k, Type dtype, const char *in, const int *seg, int tail, int temp,
+	     int spare, int *folded)
 {
 	int nv = k->nvals, ni = k->nins;
 	int *start = malloc(sizeof(int) * (nv + 1)), *end = malloc(sizeof(int) * (nv + 1));
@@ -263,6 +266,10 @@ stretch_peak(const Kernel *k, Type dtype, const char *in, const int *seg, int te
 		if (k->ins[d].op ==
 		    OP_COLSUM) /* its partial lives from the first row to the last */
 			start[v] = 0, end[v] = ni - 1;
+		if (tail >= 0 && seg[start[v]] == tail) {
+			start[v] = end[v] = -1; /* made a vector at a time: a few registers */
+			continue;
+		}
 		int raw = is_load(k, v) && (first < 0 || seg[end[v]] == seg[first]);
 		bytes[v] = elem_bytes(k, v, dtype, raw);
 		for (int s = seg[start[v]]; s < seg[end[v]]; s++)
@@ -315,15 +322,25 @@ live_bytes_model(const Kernel *k, Facts *f)
 	for (int i = 0; i < ni; i++)
 		seg[i] = plan->exchange[i];
 	memset(in, 1, ni + 1);
-	f->held_bytes = stretch_peak(k, f->dtype, in, seg, TEMP_HELD, 0, &f->folded);
-	f->held_spare = stretch_peak(k, f->dtype, in, seg, TEMP_HELD, 1, NULL);
+	f->held_bytes = stretch_peak(k, f->dtype, in, seg, -1, TEMP_HELD, 0, &f->folded);
+	f->held_spare = stretch_peak(k, f->dtype, in, seg, -1, TEMP_HELD, 1, NULL);
+	/* steps=1: what the tail makes and first reads lives a vector at a time */
+	int tail = plan->tail >= 0 ? plan->exchange[plan->tail] : -1;
+	f->held_bytes_steps = tail >= 0
+				  ? stretch_peak(k, f->dtype, in, seg, tail, TEMP_HELD, 0, NULL)
+				  : f->held_bytes;
+	f->held_spare_steps = tail >= 0
+				  ? stretch_peak(k, f->dtype, in, seg, tail, TEMP_HELD, 1, NULL)
+				  : f->held_spare;
 	/* smem=1: each colsum's operand is added into shared memory as it is made */
 	for (int i = 0; i < ni; i++)
 		in[i] = k->ins[i].op != OP_COLSUM;
-	f->held_bytes_smem =
-	    plan->ncolsum ? stretch_peak(k, f->dtype, in, seg, TEMP_HELD, 0, NULL) : f->held_bytes;
-	f->held_spare_smem =
-	    plan->ncolsum ? stretch_peak(k, f->dtype, in, seg, TEMP_HELD, 1, NULL) : f->held_spare;
+	f->held_bytes_smem = plan->ncolsum
+				 ? stretch_peak(k, f->dtype, in, seg, -1, TEMP_HELD, 0, NULL)
+				 : f->held_bytes;
+	f->held_spare_smem = plan->ncolsum
+				 ? stretch_peak(k, f->dtype, in, seg, -1, TEMP_HELD, 1, NULL)
+				 : f->held_spare;
 	memset(in, 1, ni + 1);
 	/* looped: one stretch a pass of the plan, what the pass evaluates per chunk and its
 	 * reductions. An online sum's exp(t - m) is computed inside the reduction, after the
@@ -348,7 +365,7 @@ live_bytes_model(const Kernel *k, Facts *f)
 		for (int i = 0; i < ni; i++)
 			seg[i] = fmax >= 0 && i > fmax;
 		int slot = p < MAX_PASSES ? p : MAX_PASSES - 1;
-		int b = stretch_peak(k, f->dtype, in, seg, TEMP_CHUNK, 0, NULL);
+		int b = stretch_peak(k, f->dtype, in, seg, -1, TEMP_CHUNK, 0, NULL);
 		f->pass_bytes[slot] = b > f->pass_bytes[slot] ? b : f->pass_bytes[slot];
 		f->loop_bytes = b > f->loop_bytes ? b : f->loop_bytes;
 	}

@@ -391,11 +391,12 @@ plan_row_deferrable(const Kernel *k, const Instr *in)
  * between two reductions does not make an exchange of its own. An online max/sum pair, one level
  * looped, is two here (the sum's operand waits for the max). */
 static int
-row_exchanges(const Kernel *k, int *exchange, Arena *a)
+row_exchanges(const Kernel *k, int *exchange, int *last, Arena *a)
 {
 	enum { UNKNOWN, KNOWN, PENDING }; /* a row value: PENDING until the next exchange */
 	char *st = arena_alloc(a, (size_t)k->nvals + 1);
 	int pending = 0, n = 0;
+	*last = -1;
 	for (int i = 0; i < k->nins; i++) {
 		const Instr *in = &k->ins[i];
 		int waits = 0;
@@ -407,6 +408,7 @@ row_exchanges(const Kernel *k, int *exchange, Arena *a)
 		int later = waits && plan_row_deferrable(k, in);
 		if (waits && !later && pending) {
 			n++;
+			*last = i;
 			pending = 0;
 			for (int v = 0; v < k->nvals; v++)
 				st[v] = st[v] == PENDING ? KNOWN : st[v];
@@ -417,7 +419,29 @@ row_exchanges(const Kernel *k, int *exchange, Arena *a)
 				st[in->res[r]] = op_is_reduce(in->op) || later ? PENDING : KNOWN;
 		pending |= op_is_reduce(in->op);
 	}
+	if (pending)
+		*last = -1; /* the last exchange is at the end: no tail */
 	return n + pending;
+}
+
+/* The tile loads whose first use is in the tail (from instruction `from` on): they are issued
+ * there, a vector at a time under steps=1. */
+static int
+count_tail_loads(const Kernel *k, int from)
+{
+	int n = 0;
+	for (int v = 0; v < k->nvals; v++) {
+		const Instr *d = &k->ins[k->vals[v].def];
+		if (d->op != OP_LOAD || !shape_has_n(k->vals[v].shape))
+			continue;
+		int first = -1;
+		for (int i = k->vals[v].def + 1; i < k->nins && first < 0; i++)
+			for (int j = 0; j < k->ins[i].nargs; j++)
+				if (k->ins[i].args[j].kind == ARG_VAL && k->ins[i].args[j].idx == v)
+					first = i;
+		n += first >= from;
+	}
+	return n;
 }
 
 const Plan *
@@ -435,7 +459,10 @@ plan_build(const Kernel *k, Arena *a)
 	assign_colsum(k, p, a);
 	p->split_ok = p->nreduce == 1 && !p->nonline && !p->nstores && !p->ncolsum;
 	p->exchange = arena_alloc(a, sizeof(int) * (k->nins + 1));
-	p->row_exchanges = row_exchanges(k, p->exchange, a);
+	p->row_exchanges = row_exchanges(k, p->exchange, &p->tail, a);
+	if (p->ncolsum)
+		p->tail = -1;
+	p->tail_loads = p->tail >= 0 ? count_tail_loads(k, p->tail) : 0;
 	return p;
 }
 

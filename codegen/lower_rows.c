@@ -191,6 +191,76 @@ lower_deferred(Lower *L, const int *later, int n)
 	}
 }
 
+/* The body chunk's vector j alone, as a chunk of one vector: the values already made over the
+ * whole chunk are seen at their elements of vector j, and what is made over it stays its own. */
+static Chunk
+chunk_step(Lower *L, const Chunk *ch, int j)
+{
+	Chunk s = {.vec = ch->vec, .nvec = 1, .E = ch->vec, .valid = &ch->valid[j]};
+	s.col = LLVMBuildAdd(L->b, ch->col, ci64(L, (long long)j * L->tpr * ch->vec), "");
+	s.el = arena_alloc(L->a, sizeof(LLVMValueRef *) * (L->k->nvals + 1));
+	for (int v = 0; v < L->k->nvals; v++)
+		s.el[v] = ch->el[v] ? ch->el[v] + (size_t)j * ch->vec : NULL;
+	return s;
+}
+
+/* Whether in works on a row's elements: a full-width store, a tile result or a tile operand (a
+ * discarded result has no shape to say so). */
+static int
+elementwise(Lower *L, const Instr *in)
+{
+	if (in->op == OP_STORE)
+		return plan_is_tile_store(L->k, in);
+	if (in->nres > 0 && in->res[0] >= 0)
+		return is_tile(L, in->res[0]);
+	for (int j = 0; j < in->nargs; j++)
+		if (in->args[j].kind == ARG_VAL && is_tile(L, in->args[j].idx))
+			return 1;
+	return 0;
+}
+
+/* An element-wise instruction of a persistent row over chunk ch, its tile operands first (a load
+ * at its first use); one whose result is discarded makes nothing. */
+static void
+tile_instr(Lower *L, const Instr *in, const Chunk *ch)
+{
+	const Kernel *k = L->k;
+	if (!elementwise(L, in) || (in->op != OP_STORE && (in->nres == 0 || in->res[0] < 0)))
+		return;
+	for (int j = 0; j < in->nargs; j++) {
+		const Arg *a = &in->args[j];
+		if (a->kind == ARG_VAL && is_tile(L, a->idx) && !ch->el[a->idx])
+			lower_tile(L, &k->ins[k->vals[a->idx].def], ch);
+	}
+	if (in->op == OP_STORE)
+		store_tile(L, in, ch);
+	else if (in->op != OP_LOAD)
+		lower_tile(L, in, ch);
+}
+
+/* steps=1: the row's tail (Plan.tail on: element-wise work, row values and stores, no
+ * reduction) made a vector at a time, each vector's loads, arithmetic and stores before the next
+ * one's, after the tail's row values. A weight or bias the tail reads then takes registers for a
+ * vector, not for the row, and the row's values die a vector at a time: ptxas does not move a
+ * vector's loads above the stores of the one before. The edge chunk, a few scalars, goes whole. */
+static void
+lower_tail_steps(Lower *L, const Chunk *chs, int nch)
+{
+	const Kernel *k = L->k;
+	int from = L->plan->tail;
+	for (int i = from; i < k->nins; i++)
+		if (!elementwise(L, &k->ins[i]) && k->ins[i].op != OP_STORE)
+			lower_uniform(L, &k->ins[i]);
+	for (int j = 0; j < chs[0].nvec; j++) {
+		Chunk s = chunk_step(L, &chs[0], j);
+		for (int i = from; i < k->nins; i++)
+			tile_instr(L, &k->ins[i], &s);
+	}
+	for (int c = 1; c < nch; c++)
+		for (int i = from; i < k->nins; i++)
+			tile_instr(L, &k->ins[i], &chs[c]);
+}
+
 /* Persistent rows: one chunk covers the row, so every N-shaped value stays in registers and the
  * body runs in program order. Reductions wait until a result is needed, so independent ones share
  * the shuffles and the barrier; an instruction of row values only that needs a pending result is
@@ -226,6 +296,10 @@ lower_persistent(Lower *L)
 			lower_deferred(L, later, nl);
 			region_mark(L, R_BODY);
 			np = nl = 0;
+			if (L->c->cfg.steps && i == L->plan->tail) {
+				lower_tail_steps(L, chs, nch);
+				break;
+			}
 		}
 		/* a load is issued at its first use, so a row input used only after a reduction
 		 * (a weight, a residual) is not held in registers across it */

@@ -40,7 +40,7 @@ config_equal(const Config *a, const Config *b)
 	       a->smem == b->smem &&
 	       (a->cluster > 1 ? a->cluster : 1) == (b->cluster > 1 ? b->cluster : 1) &&
 	       a->grid == b->grid && a->dynamic == b->dynamic && a->ahead == b->ahead &&
-	       a->coop == b->coop && a->stash == b->stash;
+	       a->coop == b->coop && a->stash == b->stash && a->steps == b->steps;
 }
 
 void
@@ -63,6 +63,8 @@ config_short(Buf *b, const Config *c)
 		buf_printf(b, " g%s%d", c->dynamic ? "d" : "", c->grid);
 	if (c->ahead)
 		buf_puts(b, " a");
+	if (c->steps)
+		buf_puts(b, " t");
 	if (c->evict)
 		buf_puts(b, " e");
 	if (c->min_ctas > 1)
@@ -92,6 +94,7 @@ static const struct {
     {"ahead", offsetof(Config, ahead), 0, 1, "0 or 1"},
     {"coop", offsetof(Config, coop), 0, 1, "0 or 1"},
     {"stash", offsetof(Config, stash), 0, 1, "0 or 1"},
+    {"steps", offsetof(Config, steps), 0, 1, "0 or 1"},
 };
 
 int
@@ -159,6 +162,8 @@ config_parse(const char *s, Config *c, Diag *d)
 		c->smem = 0;
 	if ((seen.smem || seen.persistent) && (!c->smem || c->persistent) && !seen.stash)
 		c->stash = 0;
+	if (seen.persistent && !c->persistent && !seen.steps)
+		c->steps = 0;
 	if (seen.split && c->split > 1 && !seen.cluster)
 		c->cluster = 1;
 	if (seen.cluster && c->cluster > 1 && !seen.split)

@@ -111,11 +111,24 @@ cost_slots(const Config *c, const Target *t, int per_sm)
 	return slots;
 }
 
+/* The facts the register model counts for c: under steps=1 a persistent row's tail holds a
+ * vector of what it makes and reads first, not the row's (Facts.held_bytes_steps). */
+static const Facts *
+steps_facts(const Facts *f, const Config *c, Facts *tmp)
+{
+	if (!c->steps)
+		return f;
+	*tmp = *f;
+	tmp->held_bytes = f->held_bytes_steps;
+	tmp->held_spare = f->held_spare_steps;
+	return tmp;
+}
+
 void
 cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o)
 {
-	Facts tmp;
-	f = smem_facts(f, c, &tmp);
+	Facts tmp, tmp2;
+	f = steps_facts(smem_facts(f, c, &tmp), c, &tmp2);
 	int tpr = config_tpr(c), threads = 32 * c->num_warps, segs = config_segments(c);
 	int64_t seg = cdiv(N, segs);
 	int kept = c->smem && !c->persistent; /* later passes read shared memory, not L2/HBM */

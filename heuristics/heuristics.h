@@ -43,6 +43,10 @@
  * dynamic: 1 = the persistent grid takes row blocks after its first from the work counter.
  * ahead: 1 = persistent rows under a persistent grid: the next row block's [M,N] loads are
  *   issued before this block's reductions, so a row is always in flight (needs N % vec == 0).
+ * steps: 1 = persistent rows with a tail (Plan.tail: after the row's last exchange only
+ *   element-wise work and stores): the tail is made a vector at a time, each vector's loads,
+ *   arithmetic and stores before the next one's, so the inputs it reads (a weight, a bias) take
+ *   registers for a vector, not for the row; 0 = each value over the whole row, every load first.
  */
 typedef struct {
 	int persistent;
@@ -60,6 +64,7 @@ typedef struct {
 	int ahead;
 	int coop;
 	int stash;
+	int steps;
 } Config;
 
 /* The most CTAs a cooperative row (coop=1) spreads over. */

@@ -1275,6 +1275,52 @@ settle_stash(Choice *out, const Facts *f)
 		      f->stash_spared);
 }
 
+/* Whether a persistent pick makes its row's tail a vector at a time (steps=1): where the model
+ * plans at most STEPS_MAX_CTAS CTAs an SM for it, the tail's loads counted a vector at a time let
+ * more in, and the grid has the CTAs to fill them twice over. One or two CTAs an SM wait for
+ * their loads at every exchange with little to overlap them (the rule of few_warps); the stepped
+ * tail issues its loads a vector at a time, each after the vector before is stored, so where the
+ * CTAs an SM do not rise, or were many already, it only waits longer. Measured on an H200
+ * (bench/results/h200-2026-11-30-tail-steps.md), stepped with the CTAs an SM rkc_min_ctas binds
+ * against the pick: layer_norm fp32 2048x10240 (1 CTA an SM to 2) 0.76x the time, welford fp32
+ * 8192x14336 (1 to 2) 0.87x, layer_norm fp32 4096x3584 and 2048x4096 (2 to 4) 0.92x and 0.94x,
+ * bf16 2048x10240 (2 to 3) 0.90x; from 4 or 5 CTAs an SM fused_add_layernorm ran 1.05-1.08x
+ * (welford bf16 0.98x), and where the model's CTAs an SM stay, 1.04-1.15x. */
+enum { STEPS_MAX_CTAS = 2 };
+
+static void
+settle_steps(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t)
+{
+	Config *c = &out->cfg, g = *c;
+	if (!c->persistent || k->plan->tail < 0 || c->grid > 0)
+		return;
+	Cost o0, o1;
+	g.min_ctas = 1;
+	g.steps = 0;
+	cost_model(f, &g, M, N, t, &o0);
+	if (o0.ctas_per_sm > STEPS_MAX_CTAS || o0.ctas <= (int64_t)o0.ctas_per_sm * t->sms)
+		return;
+	g.steps = 1;
+	cost_model(f, &g, M, N, t, &o1);
+	if (o1.ctas_per_sm <= o0.ctas_per_sm || o1.ctas < 2LL * o1.ctas_per_sm * t->sms) {
+		choice_reason(out,
+			      "steps=0: %d CTA(s) an SM at %d regs; with the tail's %d load(s) a "
+			      "vector at a time %d regs, %d CTA(s) an SM over %lld CTAs, not more "
+			      "filled twice, so the tail keeps every load ahead",
+			      o0.ctas_per_sm, o0.regs, k->plan->tail_loads, o1.regs, o1.ctas_per_sm,
+			      (long long)o1.ctas);
+		return;
+	}
+	c->steps = 1;
+	choice_reason(
+	    out,
+	    "steps=1: %d CTA(s) an SM at %d regs; the tail after the last exchange made a "
+	    "vector at a time (its %d load(s) a vector's worth) needs %d, so %d CTAs an "
+	    "SM overlap each other's exchanges (%lld CTAs over %d SMs)",
+	    o0.ctas_per_sm, o0.regs, k->plan->tail_loads, o1.regs, o1.ctas_per_sm,
+	    (long long)o1.ctas, t->sms);
+}
+
 /* Which fill a pick that keeps rows (smem=1) takes: cp.async from FILL_MIN_CHUNKS chunks a CTA's
  * first pass streams, or from FILL_MATH_CHUNKS where that pass spends FILL_MATH_OPS instructions
  * an element or more, where the validator accepts it (its copies are 4 bytes or more). Under a
@@ -1326,15 +1372,18 @@ settle_fill(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 	}
 }
 
-/* The knobs the ranking leaves alone, set on the pick: the stash, min_ctas, evict as the A/B
- * above, and the fill of kept rows. */
+/* The knobs the ranking leaves alone, set on the pick: the stash, the tail's steps, min_ctas,
+ * evict as the A/B above, and the fill of kept rows. */
 static void
 settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t)
 {
 	Config *c = &out->cfg;
 	Cost o;
 	settle_stash(out, f);
+	settle_steps(out, k, f, M, N, t);
 	int mc = c->min_ctas = rkc_min_ctas(f, c, M, N, t, &o);
+	if (c->steps) /* the pick's registers and time as it runs */
+		cost_model(f, c, M, N, t, &out->cost);
 	int threads = 32 * c->num_warps;
 	if (mc > 1)
 		choice_reason(

@@ -104,6 +104,24 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    "division from the last reduction pass (%d pass(es)), so there is "
 			    "nothing to stash",
 			    k->plan->npasses);
+	if (c->steps != 0 && c->steps != 1)
+		return diag(d, "steps=%d: must be 0 or 1", c->steps);
+	if (c->steps && !c->persistent)
+		return diag(d, "steps=1 makes a persistent row's tail a vector at a time: it needs "
+			       "persistent=1");
+	if (c->steps && k->plan->tail < 0)
+		return diag(
+		    d,
+		    "steps=1: this kernel's persistent row has no tail of element-wise work "
+		    "after its last exchange (%s), so there is nothing to make a vector at a "
+		    "time",
+		    k->plan->ncolsum ? "it sums columns" : "a reduction comes last");
+	if (c->steps && c->grid > 0)
+		return diag(
+		    d,
+		    "steps=1 with grid=%d: a persistent grid issues and holds a row block's "
+		    "[N] inputs whole (use one of them)",
+		    c->grid);
 	/* the kept inputs' sizes only under smem=2: the policy validates every candidate */
 	int kept_size = c->smem == 2 ? smem_kept_min_size(k, dtype, c->stash) : 4;
 	if (c->vec * kept_size < 4)

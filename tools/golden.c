@@ -87,8 +87,8 @@ points_find(const Points *ps, const char *key)
 }
 
 /* What is wrong with a point read from a file, or NULL when it has every field generate writes
- * (smem, cluster, grid, dynamic, ahead, coop and stash may be absent, as in files written before
- * them: 0, 1, 0, 0, 0, 0 and 0). */
+ * (smem, cluster, grid, dynamic, ahead, coop, stash and steps may be absent, as in files written
+ * before them: 0, 1, 0, 0, 0, 0, 0 and 0). */
 static const char *
 point_error(json_t *o, char *buf, size_t n)
 {
@@ -106,8 +106,8 @@ point_error(json_t *o, char *buf, size_t n)
 		}
 	if (!json_is_boolean(json_object_get(o, "persistent")))
 		return "expected a boolean persistent";
-	static const char *const knobs[] = {"smem",  "cluster", "grid", "dynamic",
-					    "ahead", "coop",	"stash"};
+	static const char *const knobs[] = {"smem",  "cluster", "grid",	 "dynamic",
+					    "ahead", "coop",	"stash", "steps"};
 	for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
 		if (json_object_get(o, knobs[i]) &&
 		    !json_is_integer(json_object_get(o, knobs[i]))) {
@@ -201,14 +201,17 @@ generate(Policy p, int invariant, const char *arch, Points *out, long *npoints)
 					    c.cfg.ahead, "predicted_regs", c.cost.regs,
 					    "modelled_us", round(c.cost.us * 10) / 10, "reasons",
 					    reasons);
-					/* only where set: the files from before coop=1 and
-					 * stash=1 hold */
+					/* only where set: the files from before coop=1,
+					 * stash=1 and steps=1 hold */
 					if (c.cfg.coop)
 						json_object_set_new(o, "coop",
 								    json_integer(c.cfg.coop));
 					if (c.cfg.stash)
 						json_object_set_new(o, "stash",
 								    json_integer(c.cfg.stash));
+					if (c.cfg.steps)
+						json_object_set_new(o, "steps",
+								    json_integer(c.cfg.steps));
 					points_add(out, o);
 					json_decref(o);
 					++*npoints;
@@ -298,6 +301,7 @@ config_of(Buf *b, const char *line)
 	    (int)json_integer_value(json_object_get(o, "ahead")),
 	    (int)json_integer_value(json_object_get(o, "coop")),
 	    (int)json_integer_value(json_object_get(o, "stash")),
+	    (int)json_integer_value(json_object_get(o, "steps")),
 	};
 	config_short(b, &c);
 	json_decref(o);

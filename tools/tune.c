@@ -7,9 +7,9 @@
 #include "tools/tools.h"
 
 #define MAX_TOP 256
-/* Candidates past the ranking's: helion2828's pick, the other fill, the other stash, odd warps,
- * the row over clusters of 2 and 4 CTAs, one CTA an SM more. */
-#define MAX_EXTRA 7
+/* Candidates past the ranking's: helion2828's pick, the other fill, the other stash, the other
+ * steps, odd warps, the row over clusters of 2 and 4 CTAs, one CTA an SM more. */
+#define MAX_EXTRA 8
 /* The cluster sizes cand c tries (cluster_variant). */
 static const int variant_clusters[] = {2, 4};
 /* Cand k: at most this many registers over the cap one CTA higher (squeeze_variant). */
@@ -21,8 +21,8 @@ typedef struct {
 	const char *policy; /* whose pick (or ranking) it comes from, for the manifest */
 	int seed, helion;
 	char variant; /* 'f': the seed with its kept rows' other fill; 's': with the other stash;
-		       * 'o': over an odd count of warps; 'c': over a cluster; 'k': one CTA an SM
-		       * more */
+		       * 't': with the other steps; 'o': over an odd count of warps; 'c': over a
+		       * cluster; 'k': one CTA an SM more */
 	enum { T_OK, T_UNCHECKED, T_FAIL, T_ERROR } status;
 	double us, copy_pct;
 	int regs, local_bytes;
@@ -47,8 +47,8 @@ by_time(const void *pa, const void *pb)
 
 /* A candidate's row in the table, rank its place by time; cand: its place in the rkc policy's
  * ranking ("h": helion2828's pick; added, "f": the seed with its kept rows' other fill, "s": the
- * seed with the other stash, "o": the seed over an odd count of warps, "c": the seed's row over
- * a cluster, "k": the seed one CTA an SM higher). */
+ * seed with the other stash, "t": the seed with the other steps, "o": the seed over an odd count
+ * of warps, "c": the seed's row over a cluster, "k": the seed one CTA an SM higher). */
 static void
 print_row(const Trial *tr, int rank, int c, int nrkc)
 {
@@ -79,6 +79,8 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 							: "<- the seed with smem=1")
 			   : tr->variant == 's' ? (tr->ch->cfg.stash ? "<- the seed with stash=1"
 								     : "<- the seed with stash=0")
+			   : tr->variant == 't' ? (tr->ch->cfg.steps ? "<- the seed with steps=1"
+								     : "<- the seed with steps=0")
 			   : tr->variant == 'o' ? "<- the seed over odd warps"
 			   : tr->variant == 'c' ? "<- the seed over a cluster"
 			   : tr->variant == 'k' ? "<- the seed one CTA an SM higher"
@@ -89,7 +91,7 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 }
 
 /* The row as rkc tune --json prints it: rank null where the table has '-', cand "h", "f", "s",
- * "o", "c" or "k". */
+ * "t", "o", "c" or "k". */
 static void
 print_row_json(const Trial *tr, int rank, int c, int nrkc)
 {
@@ -101,6 +103,7 @@ print_row_json(const Trial *tr, int rank, int c, int nrkc)
 		      c < nrkc ? json_integer(c + 1)
 			       : json_string(tr->variant == 's'	  ? "s"
 					     : tr->variant == 'f' ? "f"
+					     : tr->variant == 't' ? "t"
 					     : tr->variant == 'o' ? "o"
 					     : tr->variant == 'c' ? "c"
 					     : tr->variant == 'k' ? "k"
@@ -268,14 +271,16 @@ listed(const Choice *cs, int n)
  * with them filled the other way (smem=1 for 2 and 2 for 1: the policy ranks no fill, it sets
  * one on its pick; *fill is its index, else -1) and, where the kernel has a stash, the seed with
  * the other stash where it fits (the policy ranks no stash either; *stash is its index, else -1)
- * and, outside the batch-invariant mode, the seed over an odd count of warps (odd_variant; *odd
- * is its index, else -1) and its row over clusters (cluster_variant; from *clu, *nclu of them),
- * and the seed one CTA an SM higher (squeeze_variant; *squeeze is its index, else -1). Returns
- * how many, or -1 with d set. */
+ * and, where the seed's persistent row has a tail, the seed with the other steps and the CTAs an
+ * SM rkc_min_ctas binds it to (the policy ranks no steps; *steps is its index, else -1) and,
+ * outside the batch-invariant mode, the seed over an odd count of warps (odd_variant; *odd is its
+ * index, else -1) and its row over clusters (cluster_variant; from *clu, *nclu of them), and the
+ * seed one CTA an SM higher (squeeze_variant; *squeeze is its index, else -1). Returns how many, or
+ * -1 with d set. */
 static int
 candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill, int *stash,
-	   int *odd, int *clu, int *nclu, int *squeeze, const Kernel *k, const Facts *f, int64_t M,
-	   int64_t N, const Target *t, Diag *d)
+	   int *steps, int *odd, int *clu, int *nclu, int *squeeze, const Kernel *k, const Facts *f,
+	   int64_t M, int64_t N, const Target *t, Diag *d)
 {
 	int n = invariant ? rkc_invariant_candidates(k, f, M, N, t, cs, top, d)
 			  : rkc_candidates(k, f, M, N, t, cs, top);
@@ -303,6 +308,18 @@ candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill
 		    !config_check_target(k, f->dtype, N, &cs[n].cfg, t, NULL)) {
 			cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
 			*stash = n++;
+		}
+	}
+	*steps = -1;
+	if (cs[0].cfg.persistent && k->plan->tail >= 0 && !cs[0].cfg.grid) { /* the other steps */
+		cs[n] = cs[0];
+		cs[n].cfg.steps = !cs[0].cfg.steps;
+		cs[n].cfg.min_ctas = rkc_min_ctas(f, &cs[n].cfg, M, N, t, &cs[n].cost);
+		if (!config_check_emit(k, f->dtype, M, N, &cs[n].cfg, NULL) &&
+		    !config_check_target(k, f->dtype, N, &cs[n].cfg, t, NULL) &&
+		    listed(cs, n) == n) {
+			cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
+			*steps = n++;
 		}
 	}
 	*odd = -1;
@@ -364,8 +381,8 @@ tune_run(const Args *a)
 	Trial **order = calloc((size_t)top + MAX_EXTRA, sizeof *order);
 	char *in_json = NULL, *tol_json = NULL;
 	Gpu *g = NULL;
-	int status = 1, n = 0, nrkc = 0, helion = 0, fill = -1, stash = -1, odd = -1, clu = 0,
-	    nclu = 0, squeeze = -1;
+	int status = 1, n = 0, nrkc = 0, helion = 0, fill = -1, stash = -1, steps = -1, odd = -1,
+	    clu = 0, nclu = 0, squeeze = -1;
 	/* the pipeline's facts and target, then the candidates it compiles one by one */
 	rq.k = k;
 	Result base;
@@ -374,8 +391,8 @@ tune_run(const Args *a)
 	t = base.target;
 	rkc_result_free(&base);
 	if (failed ||
-	    (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, &fill, &stash, &odd, &clu,
-			    &nclu, &squeeze, k, &f, M, N, &t, &d)) < 0 ||
+	    (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, &fill, &stash, &steps,
+			    &odd, &clu, &nclu, &squeeze, k, &f, M, N, &t, &d)) < 0 ||
 	    !(in_json = tool_read_data(NULL, "inputs.json", &ro.inputs_file, &d)) ||
 	    !(tol_json = tool_read_data(NULL, "tolerances.json", &ro.tol_file, &d)) ||
 	    !(g = gpu_open(&d)))
@@ -388,7 +405,7 @@ tune_run(const Args *a)
 	if (!json) {
 		printf("device: %s\n", gpu_describe(g));
 		printf("%s %s %lldx%lld: %d candidates: the rkc policy's first %d by its "
-		       "ranking%s%s%s%s%s%s\n",
+		       "ranking%s%s%s%s%s%s%s\n",
 		       k->name, dtype_s, (long long)M, (long long)N, n, nrkc,
 		       helion == nrkc ? ", then helion2828's pick"
 				      : " (helion2828's pick among them)",
@@ -398,6 +415,9 @@ tune_run(const Args *a)
 		       stash < 0	     ? ""
 		       : cs[stash].cfg.stash ? ", then the seed with stash=1"
 					     : ", then the seed with stash=0",
+		       steps < 0	     ? ""
+		       : cs[steps].cfg.steps ? ", then the seed with steps=1"
+					     : ", then the seed with steps=0",
 		       odd < 0 ? "" : ", then the seed over odd warps",
 		       !nclu ? "" : ", then the seed over clusters",
 		       squeeze < 0 ? "" : ", then the seed one CTA an SM higher");
@@ -411,6 +431,7 @@ tune_run(const Args *a)
 		tr->helion = i == helion;
 		tr->variant = i == fill			   ? 'f'
 			      : i == stash		   ? 's'
+			      : i == steps		   ? 't'
 			      : i == odd		   ? 'o'
 			      : i >= clu && i < clu + nclu ? 'c'
 			      : i == squeeze		   ? 'k'
@@ -518,15 +539,16 @@ const Cmd cmd_tune = {
 	    {"--json", NULL, "a JSON object a line: each candidate's row, then the TUNE line's", 0},
 	    {0},
 	},
-    .about = "Compiles and times the rkc policy's first N candidates in its own ranking (the "
-	     "first is its pick,\nthe seed), the helion2828 policy's pick and, where the seed "
-	     "keeps rows on chip, the seed\nwith the other fill (smem=1 or 2) and, where the "
-	     "kernel has a stash, the other stash\n(stash=0 or 1), and, where an odd count of "
-	     "warps splits its persistent row evenly,\nthe seed over the nearest such count, and, "
-	     "where the seed's persistent row is alone on its\nSM, the row over clusters of 2 and "
-	     "4 CTAs; "
-	     "checks each against the reference and prints them\nfastest first, then a TUNE line "
-	     "with the seed's time over the best one's. Exit 0 when the\nseed and at least one "
-	     "candidate ran and passed, 1 otherwise (docs/tune.md).\n",
+    .about =
+	"Compiles and times the rkc policy's first N candidates in its own ranking (the first is "
+	"its pick,\nthe seed), the helion2828 policy's pick and, where the seed keeps rows on "
+	"chip, the seed\nwith the other fill (smem=1 or 2) and, where the kernel has a stash, the "
+	"other stash\n(stash=0 or 1), and, where the seed's persistent row has a tail, the other "
+	"steps (steps=0\nor 1), and, where an odd count of warps splits its persistent row evenly, "
+	"the seed over the\nnearest such count, and, where the seed's persistent row is alone on "
+	"its SM, the row over\nclusters of 2 and 4 CTAs; checks each against the reference and "
+	"prints them fastest first,\nthen a TUNE line with the seed's time over the best one's. "
+	"Exit 0 when the seed and at least\none candidate ran and passed, 1 otherwise "
+	"(docs/tune.md).\n",
     .run = tune_run,
 };

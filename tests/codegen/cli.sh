@@ -74,7 +74,22 @@ e0=$(grep -c ex2.approx "$t/st0.ptx") e1=$(grep -c ex2.approx "$t/st1.ptx")
 [ "$e1" -gt 0 ] && [ "$e0" = $((2 * e1)) ] || fail "stash=1: the apply pass still computes exp ($e0, $e1)"
 grep -q '"dynamic_smem": 8192,' "$t/st0.json" && grep -q '"dynamic_smem": 16384,' "$t/st1.json" ||
 	fail "stash=1: the shared memory is not the stashed floats alone"
-grep -q '"stash": 1}' "$t/st1.json" || fail "stash=1 in the manifest's config"
+grep -q '"stash": 1,' "$t/st1.json" || fail "stash=1 in the manifest's config"
+
+# steps=1: layer_norm's tail (the weight and bias loads, the output stores) a vector at a time, so
+# the loads of 4 of its 5 vectors (two each) follow the first store; without it none does
+for s in 0 1; do
+	$rkc compile testdata/kernels/layer_norm.rk --shape 2048x10240 --dtype f32 \
+		--config persistent=1,r_block=10240,m_block=1,num_warps=16,vec=4,steps=$s -o "$t/tl$s.ptx" ||
+		fail "steps=$s compile"
+done
+late() { awk '/st\.global\.v4/ { st = 1 } st && /ld\.global\.nc/ { n++ } END { print n + 0 }' "$1"; }
+[ "$(late "$t/tl0.ptx")" = 0 ] || fail "steps=0: a load after the tail's first store"
+[ "$(late "$t/tl1.ptx")" = 8 ] || fail "steps=1: the tail's loads are not a vector at a time ($(late "$t/tl1.ptx"))"
+grep -q '"steps": 1}' "$t/tl1.json" || fail "steps=1 in the manifest's config"
+$rkc compile testdata/kernels/sum.rk --shape 64x4096 --dtype f32 --config steps=1 -o "$t/x.ptx" 2>"$t/err" &&
+	fail "steps=1 on sum compiled"
+grep -q "has no tail" "$t/err" || fail "steps=1 on sum: $(cat "$t/err")"
 
 # log of max(x, 2^-126) is of no subnormal: the flush-to-zero lg2; a lower floor or none keeps the
 # subnormal-safe one (4 elements a thread: 4 of each log)

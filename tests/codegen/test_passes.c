@@ -57,8 +57,9 @@ check_kernel(const char *path)
 	facts_compute(k, TY_BF16, &f);
 	int vec = config_vec(k, TY_BF16, 8192);
 	/* looped: 4 warps a row, two chunks of the row a pass */
-	Compile c = {"sm_90", TY_BF16, 64, 8192, {0, 4096, 1, 4, vec, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0},
-		     0,	      0};
+	Compile c = {
+	    "sm_90", TY_BF16, 64, 8192, {0, 4096, 1, 4, vec, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0},
+	    0,	     0};
 	Diag d = {0};
 	/* a sum over rows runs under a persistent grid only */
 	int colsum = k->plan->ncolsum > 0;

@@ -36,6 +36,7 @@ forced_config(GenSrc *s, char *b, size_t cap)
 	    {"ahead", "0", "1"},
 	    {"coop", "0", "1"},
 	    {"stash", "0", "1"},
+	    {"steps", "0", "1"},
 	};
 	size_t n = 0;
 	b[0] = 0;

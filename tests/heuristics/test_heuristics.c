@@ -677,21 +677,21 @@ forced_min_ctas(void **state)
 	facts_compute(k, TY_BF16, &f);
 	Target t = h100();
 	Diag d = {0};
-	Config c = {1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0};
+	Config c = {1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0};
 	assert_int_equal(config_force(&c, "num_warps=16", k, &f, 4096, 4096, &t, POLICY_RKC, &d),
 			 0);
 	assert_int_equal(c.num_warps, 16);
 	assert_int_equal(c.min_ctas, 3);
-	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0};
+	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0};
 	assert_int_equal(
 	    config_force(&c, "num_warps=32,r_block=8192", k, &f, 4096, 4096, &t, POLICY_RKC, &d),
 	    0);
 	assert_int_equal(c.min_ctas, 1);
-	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0};
+	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0};
 	assert_int_equal(
 	    config_force(&c, "num_warps=16", k, &f, 4096, 4096, &t, POLICY_HELION2828, &d), 0);
 	assert_int_equal(c.min_ctas, 1);
-	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0};
+	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0};
 	assert_int_equal(config_force(&c, "min_ctas=3", k, &f, 4096, 4096, &t, POLICY_RKC, &d), 0);
 	assert_int_equal(c.min_ctas, 3);
 	assert_int_equal(
@@ -765,22 +765,38 @@ check_rejects(void **state)
 	    {"persistent=0,r_block=2048,smem=1,stash=1",
 	     "stash=1: this kernel's apply pass recomputes no transcendental or division from the "
 	     "last reduction pass (2 pass(es)), so there is nothing to stash"},
+	    {"persistent=0,r_block=2048,steps=1",
+	     "steps=1 makes a persistent row's tail a vector at a time: it needs persistent=1"},
+	    {"steps=1,grid=132", "steps=1 with grid=132: a persistent grid issues and holds"},
 	};
 	Kernel *k = load_kernel("rms_norm");
 	Target t = h100();
 	Facts f;
 	facts_compute(k, TY_BF16, &f);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		Config c = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0};
+		Config c = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0};
 		Diag d = {0};
 		assert_int_equal(config_parse(bad[i].config, &c, &d), 0);
 		assert_int_equal(check_both(&c, k, &f, 2048, 4096, &t, &d), -1);
 		if (!strstr(d.msg, bad[i].err))
 			fail_msg("%s: got '%s'", bad[i].config, d.msg);
 	}
-	Config ok = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0};
+	Config ok = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0};
 	Diag d = {0};
 	assert_int_equal(check_both(&ok, k, &f, 2048, 4096, &t, &d), 0);
+	/* steps=1: rms_norm's row has a tail (its scaling by the weight), sum's ends on its
+	 * reduction
+	 */
+	Config st = ok;
+	st.steps = 1;
+	assert_int_equal(check_both(&st, k, &f, 2048, 4096, &t, &d), 0);
+	Kernel *ks = load_kernel("sum");
+	Facts fs;
+	facts_compute(ks, TY_BF16, &fs);
+	assert_int_equal(check_both(&st, ks, &fs, 2048, 4096, &t, &d), -1);
+	if (!strstr(d.msg, "steps=1: this kernel's persistent row has no tail"))
+		fail_msg("steps=1 on sum: got '%s'", d.msg);
+	d = (Diag){0};
 	/* a warp count that is not a power of two: one row a CTA, whose vectors it may split evenly
 	 * (5120 columns of bf16 are 640 vectors of 8, 4 a thread of 5 warps) */
 	Config odd = ok;
@@ -801,14 +817,14 @@ check_rejects(void **state)
 	assert_int_equal(sl.lanes, 256);
 	assert_int_equal(config_parse("warps=8", &ok, &d), -1);
 	/* config_parse takes evict 0 or 1 only; config_check still judges a Config built in code */
-	Config ev = {1, 4096, 1, 8, 8, 1, 2, 1, 0, 1, 0, 0, 0, 0, 0};
+	Config ev = {1, 4096, 1, 8, 8, 1, 2, 1, 0, 1, 0, 0, 0, 0, 0, 0};
 	d = (Diag){0};
 	assert_int_equal(check_both(&ev, k, &f, 2048, 4096, &t, &d), -1);
 	assert_non_null(
 	    strstr(d.msg, "evict=2: must be 0 (no cache hints) or 1 (L2 eviction hints)"));
 	/* a cluster given over a cooperative pick is a hardware cluster unless coop is given too;
 	 * split over 1 undoes both */
-	Config co = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 33, 0, 0, 0, 1, 0};
+	Config co = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 33, 0, 0, 0, 1, 0, 0};
 	assert_int_equal(config_parse("cluster=4", &co, &d), 0);
 	assert_int_equal(co.cluster * 10 + co.coop, 40);
 	assert_int_equal(config_parse("cluster=8,coop=1", &co, &d), 0);
@@ -817,6 +833,7 @@ check_rejects(void **state)
 	assert_int_equal(co.coop, 1);
 	assert_int_equal(config_parse("split=2", &co, &d), 0);
 	assert_int_equal(co.cluster * 10 + co.coop, 10);
+	kernel_free(ks);
 	kernel_free(k);
 }
 
@@ -976,7 +993,7 @@ rkc_occupancy(void **state)
 	Choice c;
 	Diag d = {0};
 	assert_int_equal(choose(k, &f, 2048, 10240, &t, POLICY_RKC, &c, &d), 0);
-	Config lone = {1, 10240, 2, 16, 8, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0};
+	Config lone = {1, 10240, 2, 16, 8, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0};
 	Cost o;
 	cost_model(&f, &lone, 2048, 10240, &t, &o);
 	assert_int_equal(o.ctas_per_sm, 1);

@@ -19,7 +19,7 @@ expect 0 "device: fake GPU" "rms_norm bf16 64x128: " "   1     1  P r" "<- seed 
 	'best_config={"persistent":' -- \
 	tune $k --shape 64x128 --dtype bf16 --top 2 --no-check --copy-gbps 3000
 # One line per candidate: as many ranked lines as the TUNE line counts, each with its time.
-lines=$(printf '%s\n' "$out" | grep -cE '^ +[0-9]+ +([0-9]+|h)  [PL][0-9 ].* 10\.00 ')
+lines=$(printf '%s\n' "$out" | grep -cE '^ +[0-9]+ +([0-9]+|[a-z])  [PL][0-9 ].* 10\.00 ')
 n=$(printf '%s\n' "$out" | sed -n 's/^TUNE .*candidates=\([0-9]*\).*/\1/p')
 if [ -n "$n" ] && [ "$lines" = "$n" ]; then
 	passed=$((passed + 1))
@@ -71,9 +71,21 @@ for pt in "rms_norm 64x128 bf16" "gelu_tanh_gated 4096x24576 f32"; do
 	case $out in *"one CTA an SM higher"*) fail "tune: a cand k at $1 $2" ;; esac
 done
 
+# A persistent seed whose row has a tail: the seed with the other steps added, its min_ctas bound
+# again (layer_norm fp32 2048x10240: the pick steps its tail at 2 CTAs an SM; the other, 1).
+expect 0 ", then the seed with steps=0" "   t  P r10240 m1 w16 v4" "<- the seed with steps=0" -- \
+	tune testdata/kernels/layer_norm.rk --shape 2048x10240 --dtype f32 --top 1 --no-check \
+	--copy-gbps 3000
+case $out in *"P r10240 m1 w16 v4 t k2 "*) ;; *) fail "tune: the seed is not P r10240 w16 t k2" ;; esac
+expect 0 ", then the seed with steps=1" "   t  P r4096 m2 w8 v4 t k4" -- \
+	tune testdata/kernels/layer_norm.rk --shape 2048x4096 --dtype f32 --top 1 --no-check \
+	--copy-gbps 3000
+expect 0 '"cand":"t"' -- tune testdata/kernels/layer_norm.rk --shape 2048x4096 --dtype f32 \
+	--top 1 --no-check --copy-gbps 3000 --json
+
 # Checked: the no-op launch leaves every output unwritten, so no candidate may be the best.
 expect 1 "wrong results, not a candidate" "FAIL      <- seed (rkc)" \
-	"no candidate ran and passed its check" "seed_rank=0 candidates=2 copy_gbps=3000 seed_status=FAIL" \
+	"no candidate ran and passed its check" "seed_rank=0 candidates=3 copy_gbps=3000 seed_status=FAIL" \
 	"best_config=none" -- \
 	tune $k --shape 64x128 --dtype f32 --top 1 --copy-gbps 3000
 # The kernel from stdin, a BxLxN shape as B*L rows.
