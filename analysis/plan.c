@@ -424,6 +424,17 @@ row_exchanges(const Kernel *k, int *exchange, int *last, Arena *a)
 	return n + pending;
 }
 
+/* The first instruction that uses value v, or -1. */
+static int
+first_use(const Kernel *k, int v)
+{
+	for (int i = k->vals[v].def + 1; i < k->nins; i++)
+		for (int j = 0; j < k->ins[i].nargs; j++)
+			if (k->ins[i].args[j].kind == ARG_VAL && k->ins[i].args[j].idx == v)
+				return i;
+	return -1;
+}
+
 /* The tile loads whose first use is in the tail (from instruction `from` on): they are issued
  * there, a vector at a time under steps=1. */
 static int
@@ -432,14 +443,7 @@ count_tail_loads(const Kernel *k, int from)
 	int n = 0;
 	for (int v = 0; v < k->nvals; v++) {
 		const Instr *d = &k->ins[k->vals[v].def];
-		if (d->op != OP_LOAD || !shape_has_n(k->vals[v].shape))
-			continue;
-		int first = -1;
-		for (int i = k->vals[v].def + 1; i < k->nins && first < 0; i++)
-			for (int j = 0; j < k->ins[i].nargs; j++)
-				if (k->ins[i].args[j].kind == ARG_VAL && k->ins[i].args[j].idx == v)
-					first = i;
-		n += first >= from;
+		n += d->op == OP_LOAD && shape_has_n(k->vals[v].shape) && first_use(k, v) >= from;
 	}
 	return n;
 }
@@ -527,6 +531,25 @@ plan_print(Buf *b, const Kernel *k, const Plan *p)
 			if (need[i] && k->ins[i].op == OP_LOAD)
 				buf_printf(b, " %s", k->params[k->ins[i].param].name);
 		buf_puts(b, "\n");
+	}
+	if (p->tail >= 0) {
+		const Instr *t = &k->ins[p->tail];
+		if (t->nres > 0 && t->res[0] >= 0)
+			buf_printf(b, "  persistent tail: from %%%s on, first reads",
+				   k->vals[t->res[0]].name);
+		else
+			buf_printf(b, "  persistent tail: from a %s on, first reads",
+				   op_info[t->op].name);
+		int n = 0;
+		for (int v = 0; v < k->nvals; v++) {
+			const Instr *d = &k->ins[k->vals[v].def];
+			if (d->op != OP_LOAD || !shape_has_n(k->vals[v].shape) ||
+			    first_use(k, v) < p->tail)
+				continue;
+			buf_printf(b, " %s", k->params[d->param].name);
+			n++;
+		}
+		buf_puts(b, n ? "\n" : " no input\n");
 	}
 	if (p->ncolsum && !p->colsum_alone)
 		buf_puts(b,
