@@ -219,19 +219,26 @@ elementwise(Lower *L, const Instr *in)
 	return 0;
 }
 
-/* An element-wise instruction of a persistent row over chunk ch, its tile operands first (a load
- * at its first use); one whose result is discarded makes nothing. */
+/* The tile operands of in not yet made over chunk ch: a load is issued at its first use, so a row
+ * input used only after a reduction (a weight, a residual) is not held in registers across it. */
 static void
-tile_instr(Lower *L, const Instr *in, const Chunk *ch)
+tile_operands(Lower *L, const Instr *in, const Chunk *ch)
 {
-	const Kernel *k = L->k;
-	if (!elementwise(L, in) || (in->op != OP_STORE && (in->nres == 0 || in->res[0] < 0)))
-		return;
 	for (int j = 0; j < in->nargs; j++) {
 		const Arg *a = &in->args[j];
 		if (a->kind == ARG_VAL && is_tile(L, a->idx) && !ch->el[a->idx])
-			lower_tile(L, &k->ins[k->vals[a->idx].def], ch);
+			lower_tile(L, &L->k->ins[L->k->vals[a->idx].def], ch);
 	}
+}
+
+/* An element-wise instruction of a persistent row over chunk ch, its tile operands first; one
+ * whose result is discarded makes nothing. */
+static void
+tile_instr(Lower *L, const Instr *in, const Chunk *ch)
+{
+	if (!elementwise(L, in) || (in->op != OP_STORE && (in->nres == 0 || in->res[0] < 0)))
+		return;
+	tile_operands(L, in, ch);
 	if (in->op == OP_STORE)
 		store_tile(L, in, ch);
 	else if (in->op != OP_LOAD)
@@ -301,16 +308,10 @@ lower_persistent(Lower *L)
 				break;
 			}
 		}
-		/* a load is issued at its first use, so a row input used only after a reduction
-		 * (a weight, a residual) is not held in registers across it */
 		if (instr_is_colsum_store(k, in))
 			continue; /* made once, after the last row (colsum_finish) */
 		for (int c = 0; c < nch; c++)
-			for (int j = 0; j < in->nargs; j++) {
-				const Arg *a = &in->args[j];
-				if (a->kind == ARG_VAL && is_tile(L, a->idx) && !chs[c].el[a->idx])
-					lower_tile(L, &k->ins[k->vals[a->idx].def], &chs[c]);
-			}
+			tile_operands(L, in, &chs[c]);
 		if (op_is_reduce(in->op)) {
 			pend[np] = red_new_held(L, i);
 			for (int c = 0; c < nch; c++)
