@@ -54,13 +54,13 @@ expect 0 "TUNE kernel=rms_norm" -- tune $k --shape 64x128 --dtype bf16 --top 1 -
 	--copy-gbps 3000
 case $out in *"over a cluster"*) fail "tune: a cluster candidate for a seed that shares its SM" ;; esac
 
-# A seed whose capped count lands within 8 registers over the cap one CTA higher (layer_norm bf16
-# 2048x7168: 7 warps, min_ctas 3): the seed at min_ctas 4 added, marked.
-expect 0 ", then the seed one CTA an SM higher" "   k  P r7168 m1 w7 v8 k4" \
+# A seed whose capped count lands within 8 registers over the cap one CTA higher (welford bf16
+# 8192x3584: 7 warps, min_ctas 5): the seed at min_ctas 6 added, marked.
+expect 0 ", then the seed one CTA an SM higher" "   k  P r3584 m1 w7 v8 k6" \
 	"<- the seed one CTA an SM higher" -- \
-	tune testdata/kernels/layer_norm.rk --shape 2048x7168 --dtype bf16 --top 1 --no-check \
+	tune testdata/kernels/welford.rk --shape 8192x3584 --dtype bf16 --top 1 --no-check \
 	--copy-gbps 3000
-expect 0 '"cand":"k"' -- tune testdata/kernels/layer_norm.rk --shape 2048x7168 --dtype bf16 \
+expect 0 '"cand":"k"' -- tune testdata/kernels/welford.rk --shape 8192x3584 --dtype bf16 \
 	--top 1 --no-check --copy-gbps 3000 --json
 # Not where one CTA more would be far over its cap (rms_norm 64x128) or where the seed has none
 # (gelu_tanh_gated fp32 4096x24576: min_ctas 1).
