@@ -272,7 +272,8 @@ lower_tail_steps(Lower *L, const Chunk *chs, int nch)
  * body runs in program order. Reductions wait until a result is needed, so independent ones share
  * the shuffles and the barrier; an instruction of row values only that needs a pending result is
  * put off until then, so it does not make an exchange of its own (the plan counts the exchanges
- * the same way: row_exchanges, analysis/plan.c). */
+ * the same way: row_exchanges, analysis/plan.c). Under steps=1 the row's tail, from the
+ * instruction that makes the last exchange, is made a vector at a time (lower_tail_steps). */
 void
 lower_persistent(Lower *L)
 {
