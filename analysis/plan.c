@@ -435,16 +435,21 @@ first_use(const Kernel *k, int v)
 	return -1;
 }
 
-/* The tile loads whose first use is in the tail (from instruction `from` on): they are issued
- * there, a vector at a time under steps=1. */
+/* Whether value v is a tile load whose first use is in the tail (from instruction `from` on): it
+ * is issued there, a vector at a time under steps=1. */
+static int
+tail_load(const Kernel *k, int v, int from)
+{
+	return k->ins[k->vals[v].def].op == OP_LOAD && shape_has_n(k->vals[v].shape) &&
+	       first_use(k, v) >= from;
+}
+
 static int
 count_tail_loads(const Kernel *k, int from)
 {
 	int n = 0;
-	for (int v = 0; v < k->nvals; v++) {
-		const Instr *d = &k->ins[k->vals[v].def];
-		n += d->op == OP_LOAD && shape_has_n(k->vals[v].shape) && first_use(k, v) >= from;
-	}
+	for (int v = 0; v < k->nvals; v++)
+		n += tail_load(k, v, from);
 	return n;
 }
 
@@ -541,14 +546,11 @@ plan_print(Buf *b, const Kernel *k, const Plan *p)
 			buf_printf(b, "  persistent tail: from a %s on, first reads",
 				   op_info[t->op].name);
 		int n = 0;
-		for (int v = 0; v < k->nvals; v++) {
-			const Instr *d = &k->ins[k->vals[v].def];
-			if (d->op != OP_LOAD || !shape_has_n(k->vals[v].shape) ||
-			    first_use(k, v) < p->tail)
-				continue;
-			buf_printf(b, " %s", k->params[d->param].name);
-			n++;
-		}
+		for (int v = 0; v < k->nvals; v++)
+			if (tail_load(k, v, p->tail)) {
+				buf_printf(b, " %s", k->params[k->ins[k->vals[v].def].param].name);
+				n++;
+			}
 		buf_puts(b, n ? "\n" : " no input\n");
 	}
 	if (p->ncolsum && !p->colsum_alone)
