@@ -82,8 +82,9 @@ typedef struct {
 	LLVMValueRef policy[2]; /* evict=1: the L2 policies evict_first and evict_last */
 
 	/* thread geometry: the thread's row, its lane within the row and its segment */
-	LLVMValueRef cta;  /* i64 ctaid.x */
-	LLVMValueRef band; /* i64 ctaid.x / nseg: the CTA's row block, a grid's first, its slot */
+	LLVMValueRef cta;    /* i64 ctaid.x */
+	LLVMValueRef band;   /* i64 ctaid.x / nseg: the CTA's row block, a grid's first, its slot */
+	LLVMValueRef rblock; /* i64: the row block place_row placed last */
 	LLVMValueRef lane, lofs, lane32, warp, grp, seg, row, rowok, seg_start, seg_end;
 	/* per param: where an [M,N] array's row starts (place_row), else NULL */
 	LLVMValueRef *rowoff;

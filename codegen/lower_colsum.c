@@ -903,8 +903,8 @@ colsum_zero(Lower *L)
 void
 colsum_own_store(Lower *L, LLVMValueRef at)
 {
-	/* a grid of clusters: the segment's columns of the band's slot, up to the segment's end */
-	int band = config_cluster_grid(&L->c->cfg);
+	/* a grid of bands: the segment's columns of the band's slot, up to the segment's end */
+	int band = config_band_grid(&L->c->cfg);
 	LLVMValueRef first = LLVMBuildAdd(L->b, at, L->lofs, "");
 	if (band)
 		first = LLVMBuildAdd(L->b, L->seg_start, first, "");

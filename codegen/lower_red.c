@@ -468,7 +468,16 @@ cluster_cross(Lower *L, Red *rs, int n)
  * left), then, from the next 16 bytes, a float a CTA of the row for each partial component of
  * each row. coop_slots: the f32 index of the first of component s's K floats of the thread's row
  * in row block rb; coop_counter: the u32 index of the CTA's row block's counter w (0 arrived, 1
- * left). */
+ * left). Each row block has its own, used once a launch: under a grid of bands the band's block
+ * of the moment (place_row's), else the CTA's, ctaid / K. */
+static LLVMValueRef
+coop_block(Lower *L)
+{
+	if (L->c->cfg.grid > 0)
+		return L->rblock;
+	return LLVMBuildUDiv(L->b, L->cta, ci64(L, L->cluster), "");
+}
+
 static LLVMValueRef
 coop_slots(Lower *L, LLVMValueRef rb, int s)
 {
@@ -491,7 +500,7 @@ coop_slots(Lower *L, LLVMValueRef rb, int s)
 static LLVMValueRef
 coop_counter(Lower *L, int w)
 {
-	LLVMValueRef rb = LLVMBuildUDiv(L->b, L->cta, ci64(L, L->cluster), "");
+	LLVMValueRef rb = coop_block(L);
 	return LLVMBuildAdd(L->b, LLVMBuildMul(L->b, rb, ci64(L, 2), ""), ci64(L, w), "");
 }
 
@@ -510,7 +519,7 @@ coop_cross(Lower *L, Red *rs, int n)
 	int base = L->clu_next;
 	for (int i = 0; i < n; i++)
 		L->clu_next += rs[i].ncomp;
-	LLVMValueRef rb = LLVMBuildUDiv(L->b, L->cta, ci64(L, K), "");
+	LLVMValueRef rb = coop_block(L);
 	LLVMBasicBlockRef wr = LLVMAppendBasicBlockInContext(L->cx, L->fn, "coop.wr");
 	LLVMBasicBlockRef wait = LLVMAppendBasicBlockInContext(L->cx, L->fn, "coop.wait");
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, L->lane, ci64(L, 0), ""), wr, wait);

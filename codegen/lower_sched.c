@@ -9,6 +9,7 @@
 void
 place_row(Lower *L, LLVMValueRef rb)
 {
+	L->rblock = rb;
 	L->row = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, rb, ci64(L, L->c->cfg.m_block), ""),
 			      LLVMBuildZExt(L->b, L->grp, L->i64, ""), "");
 	L->rowok = LLVMBuildICmp(L->b, LLVMIntSLT, L->row, L->M, "");

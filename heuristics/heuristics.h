@@ -93,12 +93,20 @@ config_segment_granule(const Config *c)
 	return c->cluster > 1 ? c->vec : c->r_block;
 }
 
-/* A persistent grid of hardware clusters: each cluster walks whole rows, its CTAs a segment each
- * (the validator allows it only for kernels with sums over rows). */
+/* A persistent grid of bands: each band of `cluster` CTAs walks whole rows, its CTAs a segment
+ * each (the validator allows it only for kernels with sums over rows). The band is a hardware
+ * cluster (config_cluster_grid: its row's partials meet in distributed shared memory) or, under
+ * coop=1, a cooperative group whose partials meet in the workspace. */
+static inline int
+config_band_grid(const Config *c)
+{
+	return c->grid > 0 && c->cluster > 1;
+}
+
 static inline int
 config_cluster_grid(const Config *c)
 {
-	return c->grid > 0 && c->cluster > 1 && !c->coop;
+	return config_band_grid(c) && !c->coop;
 }
 
 /* Every row starts 16-byte aligned: N is a multiple of vec. Else codegen cuts each row at run time
@@ -253,14 +261,14 @@ colsum_unroll(int64_t rows, int64_t pairs, int *u, int *per)
 static inline void
 colsum_layout(const Config *c, int ncolsum, int64_t N, ColsumLayout *l)
 {
-	/* a grid of clusters: a slot a cluster, whose CTAs write their segments' columns */
+	/* a grid of bands: a slot a band, whose CTAs write their segments' columns */
 	int64_t grid = c->grid > 0 ? c->grid / config_segments(c) : 1;
 	l->per_cta = colsum_presum(ncolsum, c, N) ? 1 : c->m_block;
 	l->slots = grid * l->per_cta;
 	l->cols4 = (N + 3) / 4;
 	/* partials kept in the slot while the rows stream (ws_colsums) cover whole chunks, but
-	 * under a grid of clusters, whose CTAs store up to their segments' ends */
-	l->row_bytes = ws_colsums(ncolsum, c, N) && !config_cluster_grid(c)
+	 * under a grid of bands, whose CTAs store up to their segments' ends */
+	l->row_bytes = ws_colsums(ncolsum, c, N) && !config_band_grid(c)
 			   ? smem_colsum_cols(c, N) * 4
 			   : l->cols4 * 16;
 }

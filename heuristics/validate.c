@@ -162,33 +162,29 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 	if (c->grid < 0 || c->grid > MAX_GRID)
 		return diag(d, "grid=%d: must be from 0 (a CTA per row block) to %d", c->grid,
 			    MAX_GRID);
-	/* a grid of clusters (config_cluster_grid): each cluster walks whole rows, a segment a
-	 * CTA; only for sums over rows, whose rows run on a persistent grid whatever their count */
-	if (c->grid > 0 && config_segments(c) > 1 && (c->split > 1 || c->coop || !k->plan->ncolsum))
+	/* a grid of bands (config_band_grid): each band of cluster CTAs, a hardware cluster or
+	 * under coop=1 a cooperative group, walks whole rows, a segment a CTA; only for sums over
+	 * rows, whose rows run on a persistent grid whatever their count */
+	if (c->grid > 0 && config_segments(c) > 1 && (c->split > 1 || !k->plan->ncolsum))
 		return diag(d,
 			    "grid=%d with %s=%d: a persistent grid walks whole rows; a row cut "
 			    "into segments has a CTA per segment (grid=0), except under a grid of "
-			    "hardware clusters (cluster over 1, coop=0), which only a kernel with "
-			    "sums over rows takes",
-			    c->grid,
-			    c->split > 1 ? "split"
-			    : c->coop	 ? "coop cluster"
-					 : "cluster",
-			    config_segments(c));
-	if (config_cluster_grid(c) && c->grid % c->cluster)
+			    "bands (cluster over 1), which only a kernel with sums over rows takes",
+			    c->grid, c->split > 1 ? "split" : "cluster", config_segments(c));
+	if (config_band_grid(c) && c->grid % c->cluster)
 		return diag(d,
-			    "grid=%d with cluster=%d: a grid of clusters launches whole clusters "
-			    "(grid a multiple of cluster)",
+			    "grid=%d with cluster=%d: a grid of bands launches whole bands of "
+			    "cluster CTAs (grid a multiple of cluster)",
 			    c->grid, c->cluster);
-	if (config_cluster_grid(c) && (c->dynamic || c->ahead))
+	if (config_band_grid(c) && (c->dynamic || c->ahead))
 		return diag(d,
-			    "%s=1 with cluster=%d: a grid of clusters walks a static order, one "
+			    "%s=1 with cluster=%d: a grid of bands walks a static order, one "
 			    "row at a time (dynamic=0, ahead=0)",
 			    c->dynamic ? "dynamic" : "ahead", c->cluster);
-	if (config_cluster_grid(c) && ws_colsums(k->plan->ncolsum, c, N) &&
+	if (config_band_grid(c) && ws_colsums(k->plan->ncolsum, c, N) &&
 	    !colsum_late(k->plan->ncolsum, k->plan->colsum_alone, c, N))
 		return diag(d,
-			    "cluster=%d: a cluster's CTA keeps the colsum partials of its segment "
+			    "cluster=%d: a band's CTA keeps the colsum partials of its segment "
 			    "in shared memory or sums them in their own pass, and %lld bytes are "
 			    "over %d where a colsum needs a row reduction (a larger cluster or a "
 			    "smaller m_block)",
