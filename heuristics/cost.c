@@ -200,6 +200,10 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		o->ctas = c->grid < all ? c->grid : all;
 		o->ctas = o->ctas < slots ? o->ctas : slots;
 		o->ctas = o->ctas / segs * segs;
+		/* a band wider than the slots: one band still, which the policy's residency test
+		 * refuses (a cooperative launch over the slots) */
+		if (o->ctas < segs)
+			o->ctas = segs;
 		/* dynamic too: the hardware fills an SM as a CTA retires, so a grid of one CTA
 		 * a block has the same tail; the counter only helps where other work takes SMs,
 		 * which the model does not see */

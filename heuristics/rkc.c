@@ -349,28 +349,33 @@ colsum_smem(const Facts *f, const Config *c, int ahead, int64_t M, int64_t N, co
 	return !within_budget(&o);
 }
 
-/* A grid of clusters (config_cluster_grid) for a kernel with sums over rows only where its row
- * blocks are fewer than the SMs: a grid of whole rows then runs a CTA a row block and leaves the
- * other SMs idle (held-out colonly bf16 8x1000003: 8 CTAs, 0.09x torch.compile), where the
- * cluster's CTAs each take a segment of every row. Where the row blocks fill the SMs it measured
- * slower than whole rows at 27 of 28 wide norm backward points, 1.33x by geomean (a CTA walks its
- * rows one after another either way, and the cluster adds an exchange and two barriers a row;
- * bench/results/h200-2026-11-29-cluster-grid.md). */
+/* A grid of bands (config_band_grid: hardware clusters, or cooperating CTAs under coop=1) for a
+ * kernel with sums over rows only where its row blocks are fewer than the SMs: a grid of whole
+ * rows then runs a CTA a row block and leaves the other SMs idle (held-out colonly bf16
+ * 8x1000003: 8 CTAs, 0.09x torch.compile), where the band's CTAs each take a segment of every
+ * row. Where the row blocks fill the SMs a grid of clusters measured slower than whole rows at 27
+ * of 28 wide norm backward points, 1.33x by geomean (a CTA walks its rows one after another
+ * either way, and the cluster adds an exchange and two barriers a row;
+ * bench/results/h200-2026-11-29-cluster-grid.md). A cluster holds at most 16 CTAs, so 4 rows
+ * took 64 of 132 SMs; cooperative bands take the cuts' K (cuts: M times the largest cluster under
+ * the SMs, or a row of one exchange) and fill them: against the picks they replace, 0.815x the
+ * time by geomean at 133 points of 1 to 128 rows, 15 slower by over 2%, 12 of them the held-out
+ * colonly at fp32 (to 1.33x; bench/results/h200-2026-11-30-coop-bands.md). */
 static int
-cluster_grid_fits(const Facts *f, const Config *c, int64_t M, const Target *t)
+band_grid_fits(const Facts *f, const Config *c, int64_t M, const Target *t)
 {
-	return f->colsums && c->cluster > 1 && !c->coop && cdiv(M, c->m_block) < t->sms;
+	return f->colsums && c->cluster > 1 && cdiv(M, c->m_block) < t->sms;
 }
 
 /* A persistent grid over config c: SMs x the CTAs an SM holds at the grid's registers, static and
  * dynamic, each also with the next row ahead where rows are persistent and start aligned. Only
  * where the row blocks outnumber the grid: else it is c's CTAs with a loop around. A row cut into
- * segments takes a grid only as a grid of clusters (cluster_grid_fits). */
+ * segments takes a grid only as a grid of bands (band_grid_fits). */
 static void
 add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int64_t N,
 	  const Target *t)
 {
-	if (config_segments(c) > 1 && !cluster_grid_fits(f, c, M, t))
+	if (config_segments(c) > 1 && !band_grid_fits(f, c, M, t))
 		return;
 	/* a sum over rows takes a static grid, whatever the rows (it is the only mode it has); a
 	 * persistent row's partials may go to shared memory (colsum_smem), a looped row's always do
@@ -1088,10 +1093,12 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    c->grid, c->dynamic ? " dynamic=1" : "", c->ahead ? " ahead=1" : "", t->sms,
 		    o->ctas_per_sm, (long long)blocks,
 		    (double)blocks * config_segments(c) / o->ctas,
-		    config_cluster_grid(c) ? "cluster, each CTA a segment of the row" : "CTA",
-		    c->dynamic		     ? ", each CTA's next block from the work counter"
-		    : config_cluster_grid(c) ? ", block ctaid/cluster + i*grid/cluster"
-					     : ", block ctaid + i*grid",
+		    config_cluster_grid(c) ? "cluster, each CTA a segment of the row"
+		    : config_band_grid(c)  ? "band of cooperating CTAs, each a segment of the row"
+					   : "CTA",
+		    c->dynamic		  ? ", each CTA's next block from the work counter"
+		    : config_band_grid(c) ? ", block ctaid/cluster + i*grid/cluster"
+					  : ", block ctaid + i*grid",
 		    c->ahead ? ", the next block's loads issued before this block's "
 			       "reductions"
 			     : "",
@@ -1112,8 +1119,12 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    out,
 		    "sums over rows: one %s walks every row, so each CTA's partials are "
 		    "the sums of its columns: it stores them to the outputs itself (the one "
-		    "slot: no workspace, no wait, not a cooperative launch)",
-		    config_cluster_grid(c) ? "cluster" : "CTA");
+		    "slot: no slots and no wait for them%s)",
+		    config_cluster_grid(c) ? "cluster"
+		    : config_band_grid(c)  ? "band of cooperating CTAs"
+					   : "CTA",
+		    c->coop ? "; the launch is cooperative for the row's exchanges"
+			    : ", not a cooperative launch");
 	else if (k->plan->ncolsum && c->grid > 0) {
 		ColsumLayout cl;
 		ColsumSlices sl;
@@ -1132,12 +1143,15 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    "%lld, %lld threads to a row's %lld vectors, in a fixed order: %.1f us of "
 		    "tail modelled",
 		    (long long)o->ctas / config_segments(c),
-		    config_cluster_grid(c) ? "clusters" : "CTAs", c->m_block, pre,
+		    config_cluster_grid(c) ? "clusters"
+		    : config_band_grid(c)  ? "bands"
+					   : "CTAs",
+		    c->m_block, pre,
 		    ws_colsums(f->colsums, c, N) && !colsum_late(f->colsums, f->colsum_alone, c, N)
 			? "keep"
 			: "write",
 		    (long long)sl.rows, (long long)cl.row_bytes,
-		    config_cluster_grid(c) ? " (each CTA its segment's columns)" : "",
+		    config_band_grid(c) ? " (each CTA its segment's columns)" : "",
 		    (long long)sl.vectors, (long long)sl.rows, (long long)sl.lanes,
 		    (long long)sl.lanes, o->combine_us);
 	}
