@@ -117,6 +117,18 @@ RKC_FAKECUDA_LOG=$log expect 0 "status=unchecked" -- \
 	--config persistent=0,r_block=1024,num_warps=4,vec=4,grid=2,cluster=2
 tail -n 1 "$log" | grep "grid=2,1,1 block=128,1,1 .*cluster=2" | grep -vq cooperative &&
 	passed=$((passed + 1)) || fail "the one slot: a cluster launch, not cooperative: $(tail -n 1 "$log")"
+# A grid of cooperative bands (3 bands of 2 CTAs, coop=1): cooperative, clusters of 1; and one
+# band walking every row (the one slot), cooperative still for the row's exchanges.
+RKC_FAKECUDA_LOG=$log expect 0 "status=unchecked" -- \
+	run testdata/kernels/rms_norm_backward.rk --shape 7x4096 --dtype f32 --time --copy-gbps 3000 \
+	--config persistent=0,r_block=1024,num_warps=4,vec=4,grid=6,cluster=2,coop=1
+tail -n 1 "$log" | grep -q "grid=6,1,1 block=128,1,1 .*cluster=1 cooperative" &&
+	passed=$((passed + 1)) || fail "cooperative bands: a cooperative launch, no cluster: $(tail -n 1 "$log")"
+RKC_FAKECUDA_LOG=$log expect 0 "status=unchecked" -- \
+	run testdata/kernels/rms_norm_backward.rk --shape 7x4096 --dtype f32 --time --copy-gbps 3000 \
+	--config persistent=0,r_block=1024,num_warps=4,vec=4,grid=2,cluster=2,coop=1
+tail -n 1 "$log" | grep -q "grid=2,1,1 block=128,1,1 .*cluster=1 cooperative" &&
+	passed=$((passed + 1)) || fail "one cooperative band: a cooperative launch: $(tail -n 1 "$log")"
 RKC_FAKECUDA_LOG=$log expect 1 "[M,N] rows 136 elements apart (--pad 8), the padding poisoned" \
 	"RESULT kernel=rms_norm dtype=bf16 M=64 N=128 status=FAIL" " pad=8 config=" -- \
 	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --pad 8 --check
