@@ -425,8 +425,13 @@ typedef struct {
  * (jsd and rms_norm at 16 rows) ran 1.12-1.38x faster. */
 #define COOP_SPREADS 3
 
+/* A cluster's CTAs run together and each pays the same exchange and barrier whatever its size;
+ * every cluster config measured fast had 4 to 16 warps a CTA, none smaller was measured. A
+ * cooperative group's CTAs wait on their exchanges alike, so they take as many (cluster_fits). */
+#define MIN_CLUSTER_WARPS 4
+
 static int
-cuts(Cut *out, const Facts *f, int64_t M, const Target *t)
+cuts(Cut *out, const Facts *f, int64_t M, int64_t N, int vec, const Target *t)
 {
 	int n = 0;
 	out[n++] = (Cut){1, 1, 0};
@@ -439,6 +444,14 @@ cuts(Cut *out, const Facts *f, int64_t M, const Target *t)
 	int few = M * most < t->sms, one = M < t->sms && f->row_exchanges == 1;
 	if (f->split_ok || !(few || one))
 		return n;
+	/* one row with sums over rows, too narrow for SMs / M segments that each fill a CTA of
+	 * MIN_CLUSTER_WARPS warps (every K below cuts them thinner): the most CTAs whose segments
+	 * do, where that is over the largest cluster. Measured on an H200 at rms_norm_backward
+	 * and layer_norm_backward fp32 1x32768 against the 2- and 4-CTA clusters picked before:
+	 * 0.60-0.73x the time (bench/results/h200-2026-11-30-coop-bands.md, section 5) */
+	int64_t step = (int64_t)MIN_CLUSTER_WARPS * 32 * vec, fill = N / step;
+	if (f->colsums && M == 1 && cdiv(N, t->sms) < step && fill > most)
+		out[n++] = (Cut){1, (int)fill, 1};
 	for (int j = 1, last = few ? most : 1; j <= 1 << (COOP_SPREADS - 1); j *= 2) {
 		int64_t K = (int64_t)j * t->sms / M;
 		if (K > last && K <= MAX_COOP)
@@ -446,10 +459,6 @@ cuts(Cut *out, const Facts *f, int64_t M, const Target *t)
 	}
 	return n;
 }
-
-/* A cluster's CTAs run together and each pays the same exchange and barrier whatever its size;
- * every cluster config measured fast had 4 to 16 warps a CTA, none smaller was measured. */
-#define MIN_CLUSTER_WARPS 4
 
 /* Clusters cost an exchange and a barrier that hold every CTA of the cluster, and on the H100
  * they measured slower than one CTA a row wherever the row fits a CTA and the rows fill the GPU,
@@ -667,7 +676,7 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 	  int64_t mcap, int vec, int odd)
 {
 	Cut cut[16];
-	int ncut = cuts(cut, f, M, t);
+	int ncut = cuts(cut, f, M, N, vec, t);
 	for (int ci = 0; ci < ncut; ci++) {
 		int split = cut[ci].split, cluster = cut[ci].cluster, segs = split * cluster;
 		int coop = cut[ci].coop;
