@@ -185,6 +185,13 @@ config_parse(const char *s, Config *c, Diag *d)
 	}
 	if (seen.persistent && !c->persistent && !seen.ahead)
 		c->ahead = 0;
+	/* a grid of bands given walks a static order one row at a time */
+	if ((seen.grid || seen.cluster) && c->grid > 0 && c->cluster > 1) {
+		if (!seen.dynamic)
+			c->dynamic = 0;
+		if (!seen.ahead)
+			c->ahead = 0;
+	}
 	/* a cluster given alone is a hardware cluster, whatever the pick underneath was */
 	if ((c->cluster <= 1 || seen.cluster) && !seen.coop)
 		c->coop = 0;

@@ -833,6 +833,14 @@ check_rejects(void **state)
 	assert_int_equal(co.coop, 1);
 	assert_int_equal(config_parse("split=2", &co, &d), 0);
 	assert_int_equal(co.cluster * 10 + co.coop, 10);
+	/* a grid of bands given over a grid with the next row ahead and a work counter walks a
+	 * static order: both off, unless given */
+	Config ga = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1, 264, 1, 1, 0, 0, 0};
+	assert_int_equal(config_parse("grid=20,cluster=5,coop=1", &ga, &d), 0);
+	assert_int_equal(ga.dynamic * 10 + ga.ahead, 0);
+	Config gb = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1, 264, 0, 1, 0, 0, 0};
+	assert_int_equal(config_parse("grid=20,cluster=5,ahead=1", &gb, &d), 0);
+	assert_int_equal(gb.ahead, 1);
 	kernel_free(ks);
 	kernel_free(k);
 }
