@@ -496,9 +496,13 @@ grid_loop(Lower *L)
 	regions_head(L);
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, rb, nrb, ""), body, exit);
 	LLVMPositionBuilderAtEnd(L->b, body);
-	/* --regions: a slot a row block; the ticket's wait is in its first region */
+	/* --regions: a slot a row block (a grid of bands: a slot a row block's segment, so that
+	 * slot s is CTA s mod gridDim's); the ticket's wait is in its first region */
 	LLVMValueRef sampled = regions_sampled(L, rb);
-	regions_start(L, rb, sampled);
+	LLVMValueRef slot = rb;
+	if (L->rg && L->nseg > 1)
+		slot = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, rb, ci64(L, L->nseg), ""), L->seg, "");
+	regions_start(L, slot, sampled);
 	LLVMValueRef rbn =
 	    L->clc ? clc_next(L, clc, nrb, sm.red_bytes) : next_block(L, rb, stride, sm.red_bytes);
 	LLVMValueRef **next = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));

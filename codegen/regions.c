@@ -41,7 +41,7 @@ int
 regions_slot_stamped(int every, int64_t s, int64_t grid, int segments, int64_t blocks)
 {
 	if (grid > 0)
-		return (s / grid + s % grid) % every == 0;
+		return (s / grid + s % grid / segments) % every == 0;
 	return (s / segments) % every == 0 || s / segments == blocks - 1;
 }
 
@@ -216,7 +216,7 @@ regions_sampled(Lower *L, LLVMValueRef rb)
 	if (R->grid) {
 		LLVMValueRef i = LLVMBuildLoad2(L->b, L->i64, R->iter, "");
 		LLVMBuildStore(L->b, LLVMBuildAdd(L->b, i, ci64(L, 1), ""), R->iter);
-		return unit_sampled(L, R, LLVMBuildAdd(L->b, i, L->cta, ""));
+		return unit_sampled(L, R, LLVMBuildAdd(L->b, i, L->band, ""));
 	}
 	/* and the last row block */
 	LLVMValueRef last = LLVMBuildSub(L->b, row_blocks(L), ci64(L, 1), "");
