@@ -9,6 +9,7 @@
 
 #include "driver/rkc.h"
 #include "frontends/frontends.h"
+#include "rkc_source_hash.h" /* generated: cmake/source_hash.cmake */
 
 #define MAGIC "rkc-cache 1\n"
 
@@ -37,9 +38,9 @@ cache_key(Buf *key, const Request *rq, int cubin)
 	Buf k = {0};
 	kernel_print(&k, rq->k);
 	buf_printf(key,
-		   "rkc %s\nabi %d\nptx_isa %s\nshape %lld %lld\ndtype %s\narch %s\npolicy %s\n"
-		   "forced %s\nbatch_invariant %d\nregions %d %d\ncubin %d\n",
-		   RKC_VERSION, CODEGEN_MANIFEST_VERSION,
+		   "rkc %s\nsource %s\nabi %d\nptx_isa %s\nshape %lld %lld\ndtype %s\narch %s\n"
+		   "policy %s\nforced %s\nbatch_invariant %d\nregions %d %d\ncubin %d\n",
+		   RKC_VERSION, RKC_SOURCE_HASH, CODEGEN_MANIFEST_VERSION,
 		   codegen_ptx_isa(rq->arch ? rq->arch : "sm_90"), (long long)rq->M,
 		   (long long)rq->N, type_name(rq->dtype), rq->arch ? rq->arch : "sm_90",
 		   policy_name(rq->policy), rq->forced ? rq->forced : "-", rq->batch_invariant,

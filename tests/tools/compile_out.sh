@@ -54,6 +54,13 @@ c --shape 64x4096 -o "$t/r1.ptx" --cache --regions && grep -q globaltimer "$t/r1
 	fail "--regions --cache read the plain entry: $(cat "$t/err")"
 c --shape 64x4096 -o "$t/r2.ptx" --cache && cmp -s "$t/r2.ptx" "$t/p.ptx" && ok ||
 	fail "the plain compile read the stamped entry"
+# the key names the compiler's sources (cmake/source_hash.cmake): an entry another build wrote,
+# its source line other than this build's, is a miss (compiled, not read; the entry left alone)
+grep -Eq '^source [0-9a-f]{16}$' "$entry" && ok || fail "no source fingerprint in the entry's key"
+sed -i 's/^source ................$/source 0123456789abcdef/' "$entry"
+c --shape 64x4096 -o "$t/s1.ptx" --cache && ! grep -q '"policy": "RKC"' "$t/s1.json" &&
+	cmp -s "$t/s1.ptx" "$t/p.ptx" && grep -q '^source 0123456789abcdef$' "$entry" && ok ||
+	fail "an entry of other sources was read: $(cat "$t/err")"
 # a file the cache did not write is never written over, and the compile still succeeds
 echo "not a cache entry" >"$entry"
 c --shape 64x4096 -o "$t/c6.ptx" --cache && cmp -s "$t/c6.ptx" "$t/c1.ptx" &&
