@@ -360,7 +360,7 @@ colsum_smem(const Facts *f, const Config *c, int ahead, int64_t M, int64_t N, co
  * took 64 of 132 SMs; cooperative bands take the cuts' K (cuts: M times the largest cluster under
  * the SMs, or a row of one exchange) and fill them: against the picks they replace, 0.815x the
  * time by geomean at 133 points of 1 to 128 rows, 15 slower by over 2%, 12 of them the held-out
- * colonly at fp32 (to 1.33x; bench/results/h200-2026-11-30-coop-bands.md). */
+ * colonly, 11 at fp32 (to 1.33x; bench/results/h200-2026-11-30-coop-bands.md). */
 static int
 band_grid_fits(const Facts *f, const Config *c, int64_t M, const Target *t)
 {
