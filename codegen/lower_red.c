@@ -468,15 +468,8 @@ cluster_cross(Lower *L, Red *rs, int n)
  * left), then, from the next 16 bytes, a float a CTA of the row for each partial component of
  * each row. coop_slots: the f32 index of the first of component s's K floats of the thread's row
  * in row block rb; coop_counter: the u32 index of the CTA's row block's counter w (0 arrived, 1
- * left). Each row block has its own, used once a launch: under a grid of bands the band's block
- * of the moment (place_row's), else the CTA's, ctaid / K. */
-static LLVMValueRef
-coop_block(Lower *L)
-{
-	if (L->c->cfg.grid > 0)
-		return L->rblock;
-	return LLVMBuildUDiv(L->b, L->cta, ci64(L, L->cluster), "");
-}
+ * left). Each row block has its own, used once a launch: the block place_row placed (under a grid
+ * of bands the band's block of the moment, else the CTA's, ctaid / K). */
 
 static LLVMValueRef
 coop_slots(Lower *L, LLVMValueRef rb, int s)
@@ -500,7 +493,7 @@ coop_slots(Lower *L, LLVMValueRef rb, int s)
 static LLVMValueRef
 coop_counter(Lower *L, int w)
 {
-	LLVMValueRef rb = coop_block(L);
+	LLVMValueRef rb = L->rblock;
 	return LLVMBuildAdd(L->b, LLVMBuildMul(L->b, rb, ci64(L, 2), ""), ci64(L, w), "");
 }
 
@@ -519,7 +512,7 @@ coop_cross(Lower *L, Red *rs, int n)
 	int base = L->clu_next;
 	for (int i = 0; i < n; i++)
 		L->clu_next += rs[i].ncomp;
-	LLVMValueRef rb = coop_block(L);
+	LLVMValueRef rb = L->rblock;
 	LLVMBasicBlockRef wr = LLVMAppendBasicBlockInContext(L->cx, L->fn, "coop.wr");
 	LLVMBasicBlockRef wait = LLVMAppendBasicBlockInContext(L->cx, L->fn, "coop.wait");
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, L->lane, ci64(L, 0), ""), wr, wait);
