@@ -70,6 +70,7 @@ typedef struct Plan {
 } Plan;
 
 void order_stores(Kernel *k); /* analysis/order.c, before the plan */
+void rewrite_kernel(Kernel *k); /* analysis/rewrite.c, after order_stores */
 const Plan *plan_build(const Kernel *k, Arena *a);
 /* The instructions pass s evaluates per chunk: its stores and the rdim instructions that its
  * reductions' operands (for an online pair, the max's operand and the sum's t) and its stores'

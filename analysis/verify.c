@@ -255,6 +255,7 @@ kernel_verify(Kernel *k, Diag *d)
 	free(reads);
 	if (rc == 0) {
 		order_stores(k);
+		rewrite_kernel(k);
 		k->plan = plan_build(k, k->arena);
 	}
 	return rc;

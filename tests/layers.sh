@@ -1,8 +1,8 @@
 #!/bin/sh
 # The stages call only earlier stages, and no calls go round in a circle among a stage's files;
 # runtime includes nothing of codegen. Reads the symbols of librkc's objects (arguments) with nm.
-# Order: the IR (analysis/ir.c, verify.c, print.c, order.c, plan.c: ir.h, which every stage shares),
-# frontends, the rest of analysis, heuristics, codegen, driver, runtime.
+# Order: the IR (analysis/ir.c, verify.c, print.c, order.c, rewrite.c, plan.c: ir.h, which every
+# stage shares), frontends, the rest of analysis, heuristics, codegen, driver, runtime.
 for o in "$@"; do
 	f=${o#*rkc.dir/}
 	f=${f%.o}
@@ -10,7 +10,7 @@ for o in "$@"; do
 	nm -u "$o" | awk -v f="$f" '{ print "U", $2, f }'
 done | awk '
 function layer(f) {
-	if (f ~ /^analysis\/(ir|verify|print|order|plan)\.c$/) return 0
+	if (f ~ /^analysis\/(ir|verify|print|order|rewrite|plan)\.c$/) return 0
 	if (f ~ /^frontends\//) return 1
 	if (f ~ /^analysis\//) return 2
 	if (f ~ /^heuristics\//) return 3

@@ -1,0 +1,247 @@
+/* Algebraic rewrites after verification: 1 ± tanh(x) as 2 sigmoid(±2x), pow by 2 or 3 as
+ * multiplies. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+
+/*
+ * GELU's tanh form, 0.5 g (1 + tanh(k)), is the common use of tanh, and 1 + tanh(k) is exactly
+ * 2 sigmoid(2k). Codegen makes tanh from both of its branches (a polynomial under |x| = 0.5 and
+ * the exponential form above, docs/ir.md), about 18 instructions an element, where sigmoid is an
+ * exponential, an add and a reciprocal: gelu_tanh_gated bf16 4096x16384 went from 2512 to 1496
+ * SASS instructions a thread. The sigmoid is also the more accurate of the two where tanh(k) is
+ * near -1 (k under about -4): 1 + tanh(k) cancels there, the sigmoid does not. Only where the
+ * tanh has no other use, so that it is not made as well.
+ *
+ *     %t = tanh %k            %t.x2 = mul %k, 2        (-2 for 1 - tanh)
+ *                      ->     %t.s  = sigmoid %t.x2    (new names, unused in the kernel)
+ *     %r = add %t, 1          %r    = mul %t.s, 2
+ *
+ * The new statement takes the place after the tanh in the source order too (Instr.src, which
+ * order_stores has set), so Helion's live-tile count walks the same program. Where k is a
+ * product with a literal used by the tanh alone (GELU's `mul %gc, 0.7978845608028654`), the 2
+ * goes into the literal instead and no statement is added:
+ *
+ *     %k = mul %x, c          %k.x2 = mul %x, 2c
+ *     %t = tanh %k     ->     %t.s  = sigmoid %k.x2
+ *     %r = add %t, 1          %r    = mul %t.s, 2
+ *
+ * exactly the same f32 values (a product scaled by 2 rounds as it would unscaled), one multiply
+ * an element fewer: gelu_tanh_gated bf16 4095x21504 ran 158.7 µs with it, 150.3 without, 178.0
+ * with the tanh (bench/results/h200-2026-11-30-rewrites.md).
+ */
+
+/* The sign of t in in, when in is t + 1, 1 + t or 1 - t; else 0. */
+static int
+one_plus(const Instr *in, int t)
+{
+	const Arg *a = in->args;
+	int v0 = argval(in, 0) == t, v1 = in->nargs > 1 && argval(in, 1) == t;
+	if (in->op == OP_ADD && v0 && a[1].kind == ARG_IMM && a[1].imm == 1)
+		return 1;
+	if (in->op == OP_ADD && v1 && a[0].kind == ARG_IMM && a[0].imm == 1)
+		return 1;
+	if (in->op == OP_SUB && v1 && a[0].kind == ARG_IMM && a[0].imm == 1)
+		return -1;
+	return 0;
+}
+
+/* A name for a new value: base + suffix, with a number after it while some value has it. */
+static const char *
+fresh_name(const Kernel *k, const char *base, const char *suffix)
+{
+	char buf[256];
+	for (int n = 0;; n++) {
+		if (n == 0)
+			snprintf(buf, sizeof buf, "%.200s%s", base, suffix);
+		else
+			snprintf(buf, sizeof buf, "%.200s%s%d", base, suffix, n);
+		int used = 0;
+		for (int v = 0; v < k->nvals && !used; v++)
+			used = strcmp(k->vals[v].name, buf) == 0;
+		if (!used)
+			return arena_strdup(k->arena, buf);
+	}
+}
+
+static Arg
+imm(double v, Loc loc)
+{
+	return (Arg){ARG_IMM, -1, v, loc};
+}
+
+static Arg
+val(int v, Loc loc)
+{
+	return (Arg){ARG_VAL, v, 0, loc};
+}
+
+/* A new f32 value named name, of shape sh; its definition is set by fix_defs. */
+static int
+new_value(Kernel *k, const char *name, Shape sh)
+{
+	Value *vals = arena_alloc(k->arena, sizeof(Value) * (size_t)(k->nvals + 1));
+	memcpy(vals, k->vals, sizeof(Value) * (size_t)k->nvals);
+	vals[k->nvals] = (Value){name, TY_F32, sh, -1};
+	k->vals = vals;
+	return k->nvals++;
+}
+
+/* A new statement right after ins[i], in the source order too (Instr.src): the caller fills it. */
+static Instr *
+insert_after(Kernel *k, int i)
+{
+	int n = k->nins, src = k->ins[i].src;
+	Instr *ins = arena_alloc(k->arena, sizeof(Instr) * (size_t)(n + 1));
+	memcpy(ins, k->ins, sizeof(Instr) * (size_t)(i + 1));
+	memcpy(ins + i + 2, k->ins + i + 1, sizeof(Instr) * (size_t)(n - i - 1));
+	for (int x = 0; x < n + 1; x++)
+		if (x != i + 1 && ins[x].src > src)
+			ins[x].src++;
+	ins[i + 1] = (Instr){.param = -1, .loc = ins[i].loc, .src = src + 1};
+	k->ins = ins;
+	k->nins = n + 1;
+	return &ins[i + 1];
+}
+
+static void
+fix_defs(Kernel *k)
+{
+	for (int x = 0; x < k->nins; x++)
+		for (int o = 0; o < k->ins[x].nres; o++)
+			if (k->ins[x].res[o] >= 0)
+				k->vals[k->ins[x].res[o]].def = x;
+}
+
+/* in becomes op on a and b, its one result kept. */
+static void
+make(Instr *in, Op op, Arg a, Arg b)
+{
+	in->op = op;
+	in->nargs = 2;
+	in->args[0] = a;
+	in->args[1] = b;
+}
+
+/* Rewrites the tanh at ins[i] used once, by ins[j] (sign: one_plus). */
+static void
+rewrite_one(Kernel *k, int i, int j, int sign)
+{
+	int t = k->ins[i].res[0];
+	Loc loc = k->ins[i].loc;
+	int s = new_value(k, fresh_name(k, k->vals[t].name, ".s"), k->vals[t].shape);
+	k->vals[t].name = fresh_name(k, k->vals[t].name, ".x2");
+	Instr *sg = insert_after(k, i);
+	sg->op = OP_SIGMOID;
+	sg->nres = 1;
+	sg->res[0] = s;
+	sg->nargs = 1;
+	sg->args[0] = val(t, loc);
+	make(&k->ins[i], OP_MUL, k->ins[i].args[0], imm(2.0 * sign, loc));
+	Instr *r = &k->ins[j + 1];
+	make(r, OP_MUL, val(s, r->loc), imm(2, r->loc));
+	fix_defs(k);
+}
+
+/* The uses of value v, from ins[from] on; *last the last user. */
+static int
+uses_from(const Kernel *k, int v, int from, int *last)
+{
+	int uses = 0;
+	for (int x = from; x < k->nins; x++)
+		for (int a = 0; a < k->ins[x].nargs; a++)
+			if (argval(&k->ins[x], a) == v) {
+				uses++;
+				*last = x;
+			}
+	return uses;
+}
+
+/* The literal operand of a multiply, or -1. */
+static int
+mul_literal(const Instr *in)
+{
+	if (in->op != OP_MUL)
+		return -1;
+	return in->args[1].kind == ARG_IMM ? 1 : in->args[0].kind == ARG_IMM ? 0 : -1;
+}
+
+/* The tanh at ins[i] of a product with a literal at ins[d], used by it alone: the literal takes
+ * the 2, the tanh becomes the sigmoid and ins[j] the doubling. */
+static void
+rewrite_folded(Kernel *k, int d, int i, int j, int sign)
+{
+	Instr *kd = &k->ins[d], *th = &k->ins[i], *r = &k->ins[j];
+	int c = mul_literal(kd), x2 = kd->res[0], t = th->res[0];
+	kd->args[c].imm *= 2.0 * sign;
+	k->vals[x2].name = fresh_name(k, k->vals[x2].name, ".x2");
+	k->vals[t].name = fresh_name(k, k->vals[t].name, ".s");
+	th->op = OP_SIGMOID;
+	r->op = OP_MUL;
+	r->args[0] = val(t, r->loc);
+	r->args[1] = imm(2, r->loc);
+	r->nargs = 2;
+}
+
+static void
+rewrite_tanhs(Kernel *k)
+{
+	for (int i = 0; i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		int t = in->op == OP_TANH ? in->res[0] : -1, j = -1, last = -1;
+		if (t < 0)
+			continue;
+		int sign = uses_from(k, t, i + 1, &j) == 1 ? one_plus(&k->ins[j], t) : 0;
+		if (!sign)
+			continue;
+		int kv = argval(in, 0), d = kv >= 0 ? k->vals[kv].def : -1;
+		if (d >= 0 && mul_literal(&k->ins[d]) >= 0 && uses_from(k, kv, d + 1, &last) == 1)
+			rewrite_folded(k, d, i, j, sign);
+		else
+			rewrite_one(k, i, j, sign);
+	}
+}
+
+/*
+ * pow by 2 or 3 (`pow %x, 2` for a square, as PyTorch code writes x.pow(2)): codegen makes pow
+ * as 2^(y log2 |x|) with C's sign rules (docs/ir.md), about 12 instructions an element and a
+ * relative error near 2^-22 |y|; a multiply (two for a cube) is exactly rounded each time and
+ * keeps C's results at 0, infinities and NaN (pow(-0, 3) = -0 = (-0 * -0) * -0):
+ *
+ *     %r = pow %x, 2     ->     %r = mul %x, %x
+ *     %r = pow %x, 3     ->     %r.sq = mul %x, %x;  %r = mul %r.sq, %x
+ */
+static void
+rewrite_pows(Kernel *k)
+{
+	for (int i = 0; i < k->nins; i++) {
+		Instr *in = &k->ins[i];
+		const Arg *y = &in->args[1];
+		if (in->op != OP_POW || y->kind != ARG_IMM || (y->imm != 2 && y->imm != 3) ||
+		    in->res[0] < 0)
+			continue;
+		Arg x = in->args[0];
+		if (y->imm == 2) {
+			make(in, OP_MUL, x, x);
+			continue;
+		}
+		int r = in->res[0];
+		int sq = new_value(k, fresh_name(k, k->vals[r].name, ".sq"), k->vals[r].shape);
+		Instr *cube = insert_after(k, i);
+		cube->nres = 1;
+		cube->res[0] = r;
+		make(cube, OP_MUL, val(sq, cube->loc), x);
+		k->ins[i].res[0] = sq;
+		make(&k->ins[i], OP_MUL, x, x);
+		fix_defs(k);
+	}
+}
+
+void
+rewrite_kernel(Kernel *k)
+{
+	rewrite_tanhs(k);
+	rewrite_pows(k);
+}
