@@ -1,0 +1,21 @@
+#!/bin/bash
+# call 2: gelu_tanh_gated, the old build's PTX against the new (1 + tanh rewritten); torch.compile and Liger; sanitizers
+R=.carry/rkc
+K=testdata/kernels
+mkdir -p $OUT/keep; tar xzf .carry/ab.tgz
+LIMIT=200 COPY=4274 OUT=$OUT/ab bash bench/ab.sh $R .carry/s45/gelu-points.txt > $OUT/keep/ab-run.log 2>&1
+python3 bench/ab_report.py $OUT/ab/ab.txt > $OUT/keep/ab-table.txt 2>&1
+cp $OUT/ab/ab.txt $OUT/keep/ab.txt; rm -rf $OUT/ab
+tail -30 $OUT/keep/ab-table.txt | cut -c1-120
+for d in bf16 fp32; do
+  python3 bench/torch_compare.py --rkc $R --suites training --kernels gelu_tanh_gated --dtype $d --copy-gbps 4274 --csv $OUT/keep/tc_gelu_$d.csv --workdir /tmp/tcw > $OUT/keep/tc_gelu_$d.txt 2>&1
+  grep -v "^training," $OUT/keep/tc_gelu_$d.txt | tail -8 | cut -c1-150
+done
+for c in "--shape 1000x4097 --dtype bf16" "--shape 64x65536 --dtype f32" "--shape 3x50257 --dtype bf16" "--shape 1x1 --dtype f32"; do
+  for t in memcheck racecheck; do
+    compute-sanitizer --tool $t --error-exitcode 9 $R run $K/gelu_tanh_gated.rk $c --check > /tmp/san.log 2>&1; rc=$?
+    echo "$t $c: rc=$rc $(grep -c ' ok' /tmp/san.log) ok-lines, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' /tmp/san.log | head -1)"
+    cat /tmp/san.log >> $OUT/keep/sanitize.log
+  done
+done | tee $OUT/keep/sanitize-summary.txt
+tar czf $OUT/keep.tgz -C $OUT keep && rm -rf $OUT/keep
