@@ -1,5 +1,4 @@
-/* Algebraic rewrites after verification: 1 ± tanh(x) as 2 sigmoid(±2x), pow by 2 or 3 as
- * multiplies. */
+/* Algebraic rewrites before the plan: 1 ± tanh x as a sigmoid, pow by 2 or 3 as multiplies. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,9 +27,10 @@
  *     %t = tanh %k     ->     %t.s  = sigmoid %k.x2
  *     %r = add %t, 1          %r    = mul %t.s, 2
  *
- * exactly the same f32 values (a product scaled by 2 rounds as it would unscaled), one multiply
- * an element fewer: gelu_tanh_gated bf16 4095x21504 ran 158.7 µs with it, 150.3 without, 178.0
- * with the tanh (bench/results/h200-2026-11-30-rewrites.md).
+ * the same f32 values (a product scaled by 2 rounds as it would unscaled) but where x c is under
+ * 2^-126 and flushes, one multiply an element fewer: gelu_tanh_gated bf16 4095x21504 ran 158.7
+ * µs with it, 150.3 without, 178.0 with the tanh (bench/results/h200-2026-11-30-rewrites.md).
+ * GELU's halving then cancels the doubling (cancel_half).
  */
 
 /* The sign of t in in, when in is t + 1, 1 + t or 1 - t; else 0. */
@@ -179,15 +179,85 @@ rewrite_folded(Kernel *k, int d, int i, int j, int sign)
 	k->vals[x2].name = fresh_name(k, k->vals[x2].name, ".x2");
 	k->vals[t].name = fresh_name(k, k->vals[t].name, ".s");
 	th->op = OP_SIGMOID;
-	r->op = OP_MUL;
-	r->args[0] = val(t, r->loc);
-	r->args[1] = imm(2, r->loc);
-	r->nargs = 2;
+	make(r, OP_MUL, val(t, r->loc), imm(2, r->loc));
+}
+
+/* Removes the statements marked dead and the values only they made; the rest keep their order and
+ * their ranks in the source order (Instr.src, renumbered to stay a permutation). */
+static void
+compact(Kernel *k, const char *dead)
+{
+	int *vmap = malloc(sizeof(int) * (size_t)(k->nvals + 1)), nv = 0, ni = 0;
+	char *made = calloc((size_t)k->nvals + 1, 1);
+	for (int i = 0; i < k->nins; i++)
+		for (int o = 0; !dead[i] && o < k->ins[i].nres; o++)
+			if (k->ins[i].res[o] >= 0)
+				made[k->ins[i].res[o]] = 1;
+	for (int v = 0; v < k->nvals; v++) {
+		vmap[v] = made[v] ? nv : -1;
+		if (made[v])
+			k->vals[nv++] = k->vals[v];
+	}
+	int *rank = calloc((size_t)k->nins + 1, sizeof(int));
+	for (int i = 0; i < k->nins; i++)
+		for (int x = 0; x < k->nins; x++)
+			rank[i] += !dead[x] && k->ins[x].src < k->ins[i].src;
+	for (int i = 0; i < k->nins; i++) {
+		if (dead[i])
+			continue;
+		Instr in = k->ins[i];
+		in.src = rank[i];
+		for (int o = 0; o < in.nres; o++)
+			if (in.res[o] >= 0)
+				in.res[o] = vmap[in.res[o]];
+		for (int a = 0; a < in.nargs; a++)
+			if (in.args[a].kind == ARG_VAL)
+				in.args[a].idx = vmap[in.args[a].idx];
+		k->ins[ni++] = in;
+	}
+	k->nins = ni;
+	k->nvals = nv;
+	fix_defs(k);
+	free(vmap);
+	free(made);
+	free(rank);
+}
+
+/*
+ * Where the doubling at ins[j] (`%r = mul %s, 2`, s the sigmoid) is used once, by a product with
+ * a halving used there alone, the two cancel, as GELU writes them (0.5 g (1 + tanh k)):
+ *
+ *     %hg = mul %g, 0.5
+ *     %r  = mul %s, 2          ->     %ge = mul %g, %s
+ *     %ge = mul %hg, %r
+ *
+ * The same f32 value but where g/2 is under 2^-126, which the product flushes to 0: two
+ * multiplies an element fewer (gelu_tanh_gated bf16 4095x21504: 150.3 µs with them, 144.3
+ * without, bench/results/h200-2026-11-30-rewrites.md).
+ */
+static void
+cancel_half(Kernel *k, int j)
+{
+	int r = k->ins[j].res[0], s = argval(&k->ins[j], 0), u = -1, last = -1;
+	if (uses_from(k, r, j + 1, &u) != 1 || k->ins[u].op != OP_MUL)
+		return;
+	Instr *in = &k->ins[u];
+	int c = argval(in, 0) == r, h = argval(in, c), d = h >= 0 ? k->vals[h].def : -1;
+	int l = d >= 0 ? mul_literal(&k->ins[d]) : -1;
+	if (l < 0 || k->ins[d].args[l].imm != 0.5 || uses_from(k, h, d + 1, &last) != 1)
+		return;
+	in->args[1 - c] = val(s, in->loc);
+	in->args[c] = k->ins[d].args[1 - l];
+	char *dead = calloc((size_t)k->nins + 1, 1);
+	dead[j] = dead[d] = 1;
+	compact(k, dead);
+	free(dead);
 }
 
 static void
 rewrite_tanhs(Kernel *k)
 {
+	/* each rewrite leaves one tanh fewer and may move statements: scan again from the top */
 	for (int i = 0; i < k->nins; i++) {
 		const Instr *in = &k->ins[i];
 		int t = in->op == OP_TANH ? in->res[0] : -1, j = -1, last = -1;
@@ -197,10 +267,14 @@ rewrite_tanhs(Kernel *k)
 		if (!sign)
 			continue;
 		int kv = argval(in, 0), d = kv >= 0 ? k->vals[kv].def : -1;
-		if (d >= 0 && mul_literal(&k->ins[d]) >= 0 && uses_from(k, kv, d + 1, &last) == 1)
+		if (d >= 0 && mul_literal(&k->ins[d]) >= 0 && uses_from(k, kv, d + 1, &last) == 1) {
 			rewrite_folded(k, d, i, j, sign);
-		else
+		} else {
 			rewrite_one(k, i, j, sign);
+			j++;
+		}
+		cancel_half(k, j);
+		i = -1;
 	}
 }
 

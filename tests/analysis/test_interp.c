@@ -1082,8 +1082,9 @@ printed_has(const Kernel *k, const char *const *has)
 
 /* 1 + tanh and 1 - tanh become 2 sigmoid(+-2x) (analysis/rewrite.c), on tiles and on a row
  * value, with new names that miss the kernel's own (p.s is taken), the 2 folded into a literal
- * factor (h = 0.5x); a tanh used twice, or plus 2, stays. The canonical text shows which; the
- * values are the math as written, from C's tanh. */
+ * factor (h = 0.5x), the 2 and a halving cancelled (f, GELU's form; not in g, whose halving is
+ * used twice); a tanh used twice, or plus 2, stays. The source order stays a permutation. The
+ * canonical text shows which; the values are the math as written, from C's tanh. */
 static void
 test_tanh_rewrite(void **state)
 {
@@ -1095,6 +1096,8 @@ test_tanh_rewrite(void **state)
 					"out c: f32[M,N]\n"
 					"out d: f32[M,N]\n"
 					"out e: f32[M]\n"
+					"out f: f32[M,N]\n"
+					"out g: f32[M,N]\n"
 					"%x = load x\n"
 					"%p = tanh %x\n"
 					"%p.s = mul %x, 3\n"
@@ -1111,11 +1114,22 @@ test_tanh_rewrite(void **state)
 					"%m = max %x\n"
 					"%tm = tanh %m\n"
 					"%e = sub 1, %tm\n"
+					"%hx = mul %x, 0.5\n"
+					"%v = tanh %d0\n"
+					"%v1 = add %v, 1\n"
+					"%f = mul %hx, %v1\n"
+					"%hy = mul 0.5, %x\n"
+					"%w = tanh %x\n"
+					"%w1 = add 1, %w\n"
+					"%g0 = mul %w1, %hy\n"
+					"%g = add %g0, %hy\n"
 					"store a, %a\n"
 					"store b, %b\n"
 					"store c, %c\n"
 					"store d, %d\n"
-					"store e, %e\n");
+					"store e, %e\n"
+					"store f, %f\n"
+					"store g, %g\n");
 	static const char *const has[] = {
 	    "%p.x2 = mul %x, 2\n%p.s1 = sigmoid %p.x2\n",
 	    "%a = mul %p.s1, 2\n",
@@ -1123,9 +1137,18 @@ test_tanh_rewrite(void **state)
 	    "%t3 = tanh %x\n%c1 = add %t3, 1\n",
 	    "%t4 = tanh %x\n%d0 = add %t4, 2\n",
 	    "%tm.x2 = mul %m, -2\n%tm.s = sigmoid %tm.x2\n%e = mul %tm.s, 2\n",
+	    "%v.x2 = mul %d0, 2\n%v.s = sigmoid %v.x2\n%f = mul %x, %v.s\n",
+	    "%w.s = sigmoid %w.x2\n%w1 = mul %w.s, 2\n%g0 = mul %w1, %hy\n",
 	    NULL,
 	};
 	printed_has(k, has);
+	char seen[64] = {0};
+	assert_true(k->nins <= 64);
+	for (int i = 0; i < k->nins; i++) {
+		int s = k->ins[i].src;
+		assert_true(s >= 0 && s < k->nins && !seen[s]);
+		seen[s] = 1;
+	}
 	static const double x[] = {-9, -3.5, -0.7, -0.01, 0, 0.2, 1.5, 6};
 	enum { NX = sizeof x / sizeof x[0] };
 	Run r;
@@ -1146,6 +1169,8 @@ test_tanh_rewrite(void **state)
 			near(buf(&r, "b")[e], 1 - tanh(v / 2), 1e-8, "b", e);
 			near(buf(&r, "c")[e], (t + 1) * t, TOL, "c", e);
 			near(buf(&r, "d")[e], t + 2 + 3 * v, TOL, "d", e);
+			near(buf(&r, "f")[e], 0.5 * v * (1 + tanh(t + 2)), 1e-8, "f", e);
+			near(buf(&r, "g")[e], 0.5 * v * (1 + t) + 0.5 * v, 1e-8, "g", e);
 		}
 		near(buf(&r, "e")[i], 1 - tanh(m), 1e-8, "e", i);
 	}
