@@ -1163,8 +1163,7 @@ test_tanh_rewrite(void **state)
 			int e = i * NX + j;
 			double v = buf(&r, "x")[e], t = tanh(v);
 			m = fmax(m, v);
-			/* 1 + tanh(-9) keeps 9 of its digits in float64; the sigmoid keeps them all
-			 */
+			/* 1 + tanh(-9) keeps 9 digits in float64; the sigmoid all of them */
 			near(buf(&r, "a")[e], 1 + t, 1e-8, "a", e);
 			near(buf(&r, "b")[e], 1 - tanh(v / 2), 1e-8, "b", e);
 			near(buf(&r, "c")[e], (t + 1) * t, TOL, "c", e);
