@@ -233,7 +233,8 @@ compact(Kernel *k, const char *dead)
  *
  * The same f32 value but where g/2 is under 2^-126, which the product flushes to 0: two
  * multiplies an element fewer (gelu_tanh_gated bf16 4095x21504: 150.3 µs with them, 144.3
- * without, bench/results/h200-2026-11-30-rewrites.md).
+ * without, bench/results/h200-2026-11-30-rewrites.md). Where the doubling is halved itself
+ * (`%h = mul %r, 0.5`, GELU written 0.5 (1 + tanh k) g), h's users read s: exactly (s <= 1).
  */
 static void
 cancel_half(Kernel *k, int j)
@@ -243,12 +244,24 @@ cancel_half(Kernel *k, int j)
 		return;
 	Instr *in = &k->ins[u];
 	int c = argval(in, 0) == r, h = argval(in, c), d = h >= 0 ? k->vals[h].def : -1;
-	int l = d >= 0 ? mul_literal(&k->ins[d]) : -1;
-	if (l < 0 || k->ins[d].args[l].imm != 0.5 || uses_from(k, h, d + 1, &last) != 1)
+	char *dead = calloc((size_t)k->nins + 1, 1);
+	if (in->args[c].kind == ARG_IMM && in->args[c].imm == 0.5) {
+		for (int x = u + 1; x < k->nins; x++)
+			for (int a = 0; a < k->ins[x].nargs; a++)
+				if (argval(&k->ins[x], a) == in->res[0])
+					k->ins[x].args[a] = val(s, k->ins[x].args[a].loc);
+		dead[j] = dead[u] = 1;
+		compact(k, dead);
+		free(dead);
 		return;
+	}
+	int l = d >= 0 ? mul_literal(&k->ins[d]) : -1;
+	if (l < 0 || k->ins[d].args[l].imm != 0.5 || uses_from(k, h, d + 1, &last) != 1) {
+		free(dead);
+		return;
+	}
 	in->args[1 - c] = val(s, in->loc);
 	in->args[c] = k->ins[d].args[1 - l];
-	char *dead = calloc((size_t)k->nins + 1, 1);
 	dead[j] = dead[d] = 1;
 	compact(k, dead);
 	free(dead);

@@ -1082,9 +1082,10 @@ printed_has(const Kernel *k, const char *const *has)
 
 /* 1 + tanh and 1 - tanh become 2 sigmoid(+-2x) (analysis/rewrite.c), on tiles and on a row
  * value, with new names that miss the kernel's own (p.s is taken), the 2 folded into a literal
- * factor (h = 0.5x), the 2 and a halving cancelled (f, GELU's form; not in g, whose halving is
- * used twice); a tanh used twice, or plus 2, stays. The source order stays a permutation. The
- * canonical text shows which; the values are the math as written, from C's tanh. */
+ * factor (h = 0.5x), the 2 and a halving cancelled (f, GELU's form, and z, the doubling halved;
+ * not in g, whose halving is used twice); a tanh used twice, or plus 2, stays. The source order
+ * stays a permutation. The canonical text shows which; the values are the math as written, from C's
+ * tanh. */
 static void
 test_tanh_rewrite(void **state)
 {
@@ -1098,6 +1099,7 @@ test_tanh_rewrite(void **state)
 					"out e: f32[M]\n"
 					"out f: f32[M,N]\n"
 					"out g: f32[M,N]\n"
+					"out z: f32[M,N]\n"
 					"%x = load x\n"
 					"%p = tanh %x\n"
 					"%p.s = mul %x, 3\n"
@@ -1123,13 +1125,18 @@ test_tanh_rewrite(void **state)
 					"%w1 = add 1, %w\n"
 					"%g0 = mul %w1, %hy\n"
 					"%g = add %g0, %hy\n"
+					"%zt = tanh %x\n"
+					"%z1 = add 1, %zt\n"
+					"%zh = mul %z1, 0.5\n"
+					"%z = mul %x, %zh\n"
 					"store a, %a\n"
 					"store b, %b\n"
 					"store c, %c\n"
 					"store d, %d\n"
 					"store e, %e\n"
 					"store f, %f\n"
-					"store g, %g\n");
+					"store g, %g\n"
+					"store z, %z\n");
 	static const char *const has[] = {
 	    "%p.x2 = mul %x, 2\n%p.s1 = sigmoid %p.x2\n",
 	    "%a = mul %p.s1, 2\n",
@@ -1139,6 +1146,7 @@ test_tanh_rewrite(void **state)
 	    "%tm.x2 = mul %m, -2\n%tm.s = sigmoid %tm.x2\n%e = mul %tm.s, 2\n",
 	    "%v.x2 = mul %d0, 2\n%v.s = sigmoid %v.x2\n%f = mul %x, %v.s\n",
 	    "%w.s = sigmoid %w.x2\n%w1 = mul %w.s, 2\n%g0 = mul %w1, %hy\n",
+	    "%zt.s = sigmoid %zt.x2\n%z = mul %x, %zt.s\n",
 	    NULL,
 	};
 	printed_has(k, has);
@@ -1170,6 +1178,7 @@ test_tanh_rewrite(void **state)
 			near(buf(&r, "d")[e], t + 2 + 3 * v, TOL, "d", e);
 			near(buf(&r, "f")[e], 0.5 * v * (1 + tanh(t + 2)), 1e-8, "f", e);
 			near(buf(&r, "g")[e], 0.5 * v * (1 + t) + 0.5 * v, 1e-8, "g", e);
+			near(buf(&r, "z")[e], v * 0.5 * (1 + t), 1e-8, "z", e);
 		}
 		near(buf(&r, "e")[i], 1 - tanh(m), 1e-8, "e", i);
 	}
