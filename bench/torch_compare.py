@@ -54,7 +54,7 @@ except ImportError:  # --selftest needs neither torch nor a GPU
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TORCH_DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32,
-                "i64": torch.int64, "i32": torch.int32, "i8": torch.int8,
+                "i64": torch.int64, "i32": torch.int32, "i8": torch.int8, "bool": torch.bool,
                 "f8e4m3": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2} if torch else {}
 FP8 = (torch.float8_e4m3fn, torch.float8_e5m2) if torch else ()
 DEFAULT_SUITES = "core,transfer,few_rows,tiny_rows,training"
@@ -665,7 +665,8 @@ def run_point(args, suite, kernel, M, N, inputs_spec, tols, gbps, gen):
     order = sorted((p for p in man["params"] if p["kind"] == "in"),
                    key=lambda p: spec.get(p["name"], {}).get("dist") == "selected_log_prob")
     for p in order:
-        d = spec.get(p["name"]) or inputs_spec["default"]["int" if p["type"].startswith("i") else "float"]
+        kind = "bool" if p["type"] == "bool" else "int" if p["type"].startswith("i") else "float"
+        d = spec.get(p["name"]) or inputs_spec["default"][kind]
         made[p["name"]] = make_input(d, p, M, N, made, gen)
     for p in man["params"]:
         if p["kind"] == "param":

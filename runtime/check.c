@@ -212,6 +212,21 @@ scan_chunks(void *ctx, int64_t lo, int64_t hi)
 	}
 }
 
+/* r rounded to t, as a store of it to an output of type t would round it. */
+static double
+in_type(Type t, double r)
+{
+	unsigned char b[8];
+	elem_set(t, b, 0, r);
+	return elem_get(t, b, 0);
+}
+
+static int
+same_nonfinite(double o, double r)
+{
+	return (isnan(o) && isnan(r)) || (isinf(o) && o == r);
+}
+
 void
 check_output(Check *c, Type t, const void *run1, const void *run2, int64_t count, int64_t cols,
 	     const int64_t *rows, int64_t nrows, const double *ref, double tol)
@@ -219,6 +234,7 @@ check_output(Check *c, Type t, const void *run1, const void *run2, int64_t count
 	Scan *s = calloc(1, sizeof *s);
 	*s = (Scan){.t = t, .a = run1, .b = run2, .count = count};
 	parallel_for(SCAN_CHUNKS, scan_chunks, s);
+	c->type = t;
 	c->is_int = !type_is_float(t);
 	c->count = count;
 	c->nonfinite = c->unwritten = 0;
@@ -228,9 +244,14 @@ check_output(Check *c, Type t, const void *run1, const void *run2, int64_t count
 	}
 	free(s);
 	double num = 0, den = 0, worst = 0;
+	c->as_ref = 0;
 	for (int64_t i = 0; i < nrows; i++)
 		for (int64_t j = 0; j < cols; j++) {
 			double o = elem_get(t, run1, rows[i] * cols + j), r = ref[i * cols + j];
+			if (!isfinite(o) && same_nonfinite(o, in_type(t, r))) {
+				c->as_ref++; /* the true value is past t's range, or NaN itself */
+				continue;
+			}
 			double diff = fabs(o - r);
 			num += diff * diff;
 			den += r * r;
@@ -245,7 +266,7 @@ check_output(Check *c, Type t, const void *run1, const void *run2, int64_t count
 		c->err = den > 0 ? sqrt(num / den) : sqrt(num);
 		c->tol = tol;
 	}
-	c->pass = c->err <= c->tol && c->nonfinite == 0 && c->unwritten == 0;
+	c->pass = c->err <= c->tol && c->nonfinite == c->as_ref && c->unwritten == 0;
 }
 
 void

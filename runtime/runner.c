@@ -392,6 +392,9 @@ run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r)
 			   (long long)c->total_rows);
 		if (c->nonfinite)
 			buf_printf(b, "  %lld non-finite", (long long)c->nonfinite);
+		if (c->as_ref)
+			buf_printf(b, " (%lld as the reference rounded to %s)",
+				   (long long)c->as_ref, type_name(c->type));
 		if (c->unwritten)
 			buf_printf(b, "  %lld of %lld unwritten", (long long)c->unwritten,
 				   (long long)c->count);

@@ -195,14 +195,19 @@ int tolerance(double *tol, const char *kernel, int out_index, Type dtype, const 
 	      const char *json, Diag *d);
 
 /* One output against the reference. Two launches poisoned differently give run1 and run2: an
- * element that differs between them was not written (or not deterministically). NaN anywhere
- * fails; floats compare by relative L2 error, integers within 1. */
+ * element that differs between them was not written (or not deterministically). Floats compare
+ * by relative L2 error, integers within 1. A non-finite element fails unless it is one the
+ * reference has too, rounded to the output's type (a true value past fp16's range is inf in
+ * both): those are counted in as_ref, left out of the error, and only the checked rows' can be
+ * (a non-finite element of an unchecked row fails). */
 typedef struct {
 	const char *name;
+	Type type; /* the output's */
 	int is_int;
 	double err; /* relative L2 error, or the largest difference for integers */
 	double tol;
 	int64_t count, nonfinite, unwritten;
+	int64_t as_ref;	     /* non-finite in the checked rows as the rounded reference is */
 	int64_t pad_written; /* strided rows: padding elements the kernel wrote (rows_unpad) */
 	int64_t rows, total_rows;
 	int pass;

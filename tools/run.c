@@ -110,9 +110,12 @@ print_point_json(const Gpu *g, const Kernel *k, const Manifest *m, const RunResu
 			      "rows", (json_int_t)c->rows, "total_rows", (json_int_t)c->total_rows,
 			      "nonfinite", (json_int_t)c->nonfinite, "unwritten",
 			      (json_int_t)c->unwritten, "pass", c->pass));
+		json_t *last = json_array_get(checks, json_array_size(checks) - 1);
+		if (c->as_ref)
+			json_object_set_new(last, "nonfinite_as_reference",
+					    json_integer(c->as_ref));
 		if (c->pad_written)
-			json_object_set_new(json_array_get(checks, json_array_size(checks) - 1),
-					    "pad_written", json_integer(c->pad_written));
+			json_object_set_new(last, "pad_written", json_integer(c->pad_written));
 	}
 	json_t *cfg = json_loads(m->config, 0, NULL);
 	const char *status = r->nchecks == 0 ? "unchecked" : r->pass ? "ok" : "FAIL";

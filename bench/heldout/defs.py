@@ -79,5 +79,38 @@ def cosine(a, b, eps):
     return {"c": ((af * bf).sum(-1) / torch.clamp_min(n, eps))}
 
 
+def softmax_backward(y, dy):
+    yf, gf = up(y), up(dy)
+    return {"dx": (yf * (gf - (yf * gf).sum(-1, keepdim=True))).to(y.dtype)}
+
+
+def log_softmax(x):
+    return {"y": torch.log_softmax(up(x), -1).to(x.dtype)}
+
+
+def log_softmax_backward(y, dy):
+    yf, gf = up(y), up(dy)
+    return {"dx": (gf - torch.exp(yf) * gf.sum(-1, keepdim=True)).to(y.dtype)}
+
+
+def entropy(x):
+    p = torch.softmax(up(x), -1)
+    return {"h": -(p * torch.log_softmax(up(x), -1)).sum(-1)}
+
+
+def swiglu_norm(a, b, w, eps):
+    g = torch.nn.functional.silu(up(a)) * up(b)
+    r = torch.rsqrt((g * g).mean(-1, keepdim=True) + eps)
+    return {"y": (g * r * up(w)).to(a.dtype)}
+
+
+def masked_mean(x, m):
+    xf = up(x)
+    s = torch.where(m, xf, torch.zeros_like(xf)).sum(-1)
+    c = m.to(xf.dtype).sum(-1)
+    return {"y": s / torch.clamp_min(c, 1)}
+
+
 DEFS = {f.__name__: f for f in [l2norm, lse, argmax, mse, var2, stats3, dequant, gelu_norm,
-                                colonly, softcap, router, cosine]}
+                                colonly, softcap, router, cosine, softmax_backward, log_softmax,
+                                log_softmax_backward, entropy, swiglu_norm, masked_mean]}

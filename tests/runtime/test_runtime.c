@@ -448,6 +448,45 @@ test_check_nan_fails(void **state)
 	assert_false(c.pass);
 }
 
+/* A true value past the output type's range rounds to inf: an inf there is the right answer. */
+static void
+test_check_nonfinite_as_reference(void **state)
+{
+	uint16_t h1[4], h2[4];
+	double ref[4] = {1.0, -2.0, 1e5, -3.0};
+	int64_t rows[2] = {0, 1};
+	for (int i = 0; i < 4; i++)
+		elem_set(TY_F16, h1, i, ref[i]);
+	memcpy(h2, h1, sizeof h1);
+	Check c;
+	check_output(&c, TY_F16, h1, h2, 4, 2, rows, 2, ref, 1e-3);
+	assert_true(isinf(elem_get(TY_F16, h1, 2)));
+	assert_true(c.pass);
+	assert_int_equal(c.nonfinite, 1);
+	assert_int_equal(c.as_ref, 1);
+	/* the other sign's inf, or an inf where the reference is finite, fails */
+	elem_set(TY_F16, h1, 2, -INFINITY);
+	memcpy(h2, h1, sizeof h1);
+	check_output(&c, TY_F16, h1, h2, 4, 2, rows, 2, ref, 1e-3);
+	assert_false(c.pass);
+	elem_set(TY_F16, h1, 2, INFINITY);
+	elem_set(TY_F16, h1, 3, INFINITY);
+	memcpy(h2, h1, sizeof h1);
+	check_output(&c, TY_F16, h1, h2, 4, 2, rows, 2, ref, 1e-3);
+	assert_false(c.pass);
+	/* in a row the sample leaves out, it cannot be told from a wrong one: it fails */
+	elem_set(TY_F16, h1, 3, -3.0);
+	memcpy(h2, h1, sizeof h1);
+	check_output(&c, TY_F16, h1, h2, 4, 2, rows, 1, ref, 1e-3);
+	assert_false(c.pass);
+	assert_int_equal(c.as_ref, 0);
+	/* fp32 rounds 1e39 to inf as well */
+	float f[1] = {INFINITY};
+	double big[1] = {1e39};
+	check_output(&c, TY_F32, f, f, 1, 1, rows, 1, big, 1e-6);
+	assert_true(c.pass);
+}
+
 static void
 test_check_unwritten(void **state)
 {
@@ -997,6 +1036,7 @@ main(void)
 	    cmocka_unit_test(test_reference_rows),
 	    cmocka_unit_test(test_check_tolerance_boundary),
 	    cmocka_unit_test(test_check_nan_fails),
+	    cmocka_unit_test(test_check_nonfinite_as_reference),
 	    cmocka_unit_test(test_check_unwritten),
 	    cmocka_unit_test(test_check_int_within_one),
 	    cmocka_unit_test(test_tolerance_table),
