@@ -265,6 +265,31 @@ gpu_occupancy(Gpu *g, GpuFn *f, const Manifest *m, int *per_sm, int *sms, Diag *
 		  d);
 }
 
+/* The driver refuses a cooperative grid that cannot be resident at once with an error that names
+ * neither the grid nor the registers. Where that is why, d says both: a forced config can leave
+ * ptxas more registers (a lower min_ctas) than the CTAs an SM the grid needs allow. Only on the
+ * failed launch (the attribute for the dynamic shared memory is set by then), so a launch that
+ * works costs no query. A grid of clusters is left to the driver's word (its residency is by
+ * GPC, not by SM). */
+static int
+cooperative_refused(Gpu *g, GpuFn *f, const Manifest *m, Diag *d)
+{
+	int per_sm = 0, sms = 0;
+	unsigned long long grid = (unsigned long long)m->grid[0] * m->grid[1] * m->grid[2];
+	Diag q = {0};
+	if (gpu_occupancy(g, f, m, &per_sm, &sms, &q) || grid <= (unsigned long long)per_sm * sms)
+		return -1;
+	char was[sizeof d->msg];
+	snprintf(was, sizeof was, "%s", strncmp(d->msg, "error: ", 7) ? d->msg : d->msg + 7);
+	*d = (Diag){0};
+	return diag(
+	    d,
+	    "a cooperative grid of %llu CTAs must be resident at once, but at %d registers "
+	    "a thread and %u bytes of dynamic shared memory a CTA %d fit an SM, %llu over "
+	    "%d SMs: force a higher min_ctas (a tighter register cap) or a smaller grid (%s)",
+	    grid, f->regs, m->dynamic_smem, per_sm, (unsigned long long)per_sm * sms, sms, was);
+}
+
 /* Dynamic shared memory always sets the attribute: past 48 KiB a kernel must opt in, and the 48
  * KiB count the static shared memory too (a CTA with 48 KiB of rows and its partials needs it).
  * Past 8 CTAs a cluster must opt in too. A cluster's shape is not in the PTX (LLVM 19 cannot emit
@@ -307,7 +332,9 @@ launch(Gpu *g, GpuFn *f, const Manifest *m, void **args, Diag *d)
 			     .sharedMemBytes = smem,
 			     .attrs = at,
 			     .numAttrs = n};
-	return CU(g, LaunchKernelEx, (&lc, f->fn, args, NULL), d);
+	if (CU(g, LaunchKernelEx, (&lc, f->fn, args, NULL), d))
+		return m->cooperative && csize == 1 ? cooperative_refused(g, f, m, d) : -1;
+	return 0;
 }
 
 int
