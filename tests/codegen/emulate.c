@@ -250,10 +250,11 @@ point(const char *line, const Kernel *k, Compile *c, int64_t pad)
 		check_output(&ck, ts[p].type, run1[p], run2[p], ts[p].count, cols,
 			     vec ? &zero : rows, vec ? 1 : nrows, ref[p], tol);
 		if (!ck.pass) {
-			printf("FAIL %s %s: %s error %.3g (tolerance %.3g), %lld non-finite, %lld "
-			       "unwritten\n",
-			       c->arch, line, pa->name, ck.err, ck.tol, (long long)ck.nonfinite,
-			       (long long)ck.unwritten);
+			printf(
+			    "FAIL %s %s: %s error %.3g (tolerance %.3g), %lld non-finite (%lld as "
+			    "the reference), %lld unwritten\n",
+			    c->arch, line, pa->name, ck.err, ck.tol, (long long)ck.nonfinite,
+			    (long long)ck.as_ref, (long long)ck.unwritten);
 			bad++;
 		}
 		oi++;
