@@ -8,8 +8,8 @@
 
 #define MAX_TOP 256
 /* Candidates past the ranking's: helion2828's pick, the other fill, the other stash, the other
- * steps, odd warps, the row over clusters of 2 and 4 CTAs, one CTA an SM more. */
-#define MAX_EXTRA 8
+ * steps, odd warps, the row over clusters of 2 and 4 CTAs, one CTA an SM more, a looser cap. */
+#define MAX_EXTRA 9
 /* The cluster sizes cand c tries (cluster_variant). */
 static const int variant_clusters[] = {2, 4};
 /* Cand k: at most this many registers over the cap one CTA higher (squeeze_variant). */
@@ -22,7 +22,8 @@ typedef struct {
 	int seed, helion;
 	char variant; /* 'f': the seed with its kept rows' other fill; 's': with the other stash;
 		       * 't': with the other steps; 'o': over an odd count of warps; 'c': over a
-		       * cluster; 'k': one CTA an SM more */
+		       * cluster; 'k': one CTA an SM more; 'r': a register cap that holds the
+		       * predicted registers */
 	enum { T_OK, T_UNCHECKED, T_FAIL, T_ERROR } status;
 	double us, copy_pct;
 	int regs, local_bytes;
@@ -48,7 +49,8 @@ by_time(const void *pa, const void *pb)
 /* A candidate's row in the table, rank its place by time; cand: its place in the rkc policy's
  * ranking ("h": helion2828's pick; added, "f": the seed with its kept rows' other fill, "s": the
  * seed with the other stash, "t": the seed with the other steps, "o": the seed over an odd count
- * of warps, "c": the seed's row over a cluster, "k": the seed one CTA an SM higher). */
+ * of warps, "c": the seed's row over a cluster, "k": the seed one CTA an SM higher, "r": the seed
+ * at a cap that holds its predicted registers). */
 static void
 print_row(const Trial *tr, int rank, int c, int nrkc)
 {
@@ -84,6 +86,7 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 			   : tr->variant == 'o' ? "<- the seed over odd warps"
 			   : tr->variant == 'c' ? "<- the seed over a cluster"
 			   : tr->variant == 'k' ? "<- the seed one CTA an SM higher"
+			   : tr->variant == 'r' ? "<- the seed at a cap that holds its registers"
 						: "",
 			   tr->helion ? (tr->seed ? ", helion2828" : "<- helion2828") : "");
 	puts(line.s);
@@ -91,7 +94,7 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 }
 
 /* The row as rkc tune --json prints it: rank null where the table has '-', cand "h", "f", "s",
- * "t", "o", "c" or "k". */
+ * "t", "o", "c", "k" or "r". */
 static void
 print_row_json(const Trial *tr, int rank, int c, int nrkc)
 {
@@ -107,6 +110,7 @@ print_row_json(const Trial *tr, int rank, int c, int nrkc)
 					     : tr->variant == 'o' ? "o"
 					     : tr->variant == 'c' ? "c"
 					     : tr->variant == 'k' ? "k"
+					     : tr->variant == 'r' ? "r"
 								  : "h"),
 		      "config", cfg.s, "policy", tr->policy, "model_us", tr->ch->cost.us, "status",
 		      status_names[tr->status], "seed", tr->seed, "helion", tr->helion);
@@ -255,6 +259,34 @@ squeeze_variant(const Choice *seed, const Kernel *k, const Facts *f, int64_t M, 
 		   : -1;
 }
 
+/* The seed at the most CTAs an SM whose register cap holds its predicted registers, where its own
+ * min_ctas caps ptxas under them: ptxas then fits the thread by giving up what the model counted,
+ * at times a row's loads in flight (mse bf16 262144x64 at 32 registers issues its second pair of
+ * 16-byte loads after the first pair's arithmetic). On the H200 at 108 such points of the suites
+ * and the held-out kernels (bench/results/h200-2026-12-01-heldout2.md, section 4c): 0.998x the
+ * pick's time by geomean, 0.895x to 1.163x, so the policy keeps its count; tune times the other.
+ * Not on a cooperative launch, whose grid needs the CTAs an SM it has (a lower count can leave
+ * too few resident for the driver). 0 with *o set, or -1 where none applies. */
+static int
+loose_variant(const Choice *seed, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+	      const Target *t, Choice *o)
+{
+	const Config *c = &seed->cfg;
+	int threads = 32 * c->num_warps, regs = seed->cost.regs, m = c->min_ctas - 1;
+	if (c->min_ctas < 2 || target_reg_limit(t, threads, c->min_ctas) >= regs ||
+	    config_cooperative(c, f->colsums, f->colsum_alone, N))
+		return -1;
+	while (m > 1 && target_reg_limit(t, threads, m) < regs)
+		m--;
+	*o = *seed;
+	o->cfg.min_ctas = m;
+	if (config_check_emit(k, f->dtype, M, N, &o->cfg, NULL) ||
+	    config_check_target(k, f->dtype, N, &o->cfg, t, NULL))
+		return -1;
+	cost_model(f, &o->cfg, M, N, t, &o->cost);
+	return 0;
+}
+
 /* Where cs[n]'s config stands among the first n candidates: its index, or n where none has it. */
 static int
 listed(const Choice *cs, int n)
@@ -275,12 +307,13 @@ listed(const Choice *cs, int n)
  * SM rkc_min_ctas binds it to (the policy ranks no steps; *steps is its index, else -1) and,
  * outside the batch-invariant mode, the seed over an odd count of warps (odd_variant; *odd is its
  * index, else -1) and its row over clusters (cluster_variant; from *clu, *nclu of them), and the
- * seed one CTA an SM higher (squeeze_variant; *squeeze is its index, else -1). Returns how many, or
- * -1 with d set. */
+ * seed one CTA an SM higher (squeeze_variant; *squeeze is its index, else -1), and the seed at a
+ * cap that holds its predicted registers (loose_variant; *loose is its index, else -1). Returns how
+ * many, or -1 with d set. */
 static int
 candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill, int *stash,
-	   int *steps, int *odd, int *clu, int *nclu, int *squeeze, const Kernel *k, const Facts *f,
-	   int64_t M, int64_t N, const Target *t, Diag *d)
+	   int *steps, int *odd, int *clu, int *nclu, int *squeeze, int *loose, const Kernel *k,
+	   const Facts *f, int64_t M, int64_t N, const Target *t, Diag *d)
 {
 	int n = invariant ? rkc_invariant_candidates(k, f, M, N, t, cs, top, d)
 			  : rkc_candidates(k, f, M, N, t, cs, top);
@@ -342,6 +375,9 @@ candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill
 	*squeeze = -1;
 	if (!squeeze_variant(&cs[0], k, f, M, N, t, &cs[n]) && listed(cs, n) == n)
 		*squeeze = n++;
+	*loose = -1;
+	if (!loose_variant(&cs[0], k, f, M, N, t, &cs[n]) && listed(cs, n) == n)
+		*loose = n++;
 	return n;
 }
 
@@ -382,7 +418,7 @@ tune_run(const Args *a)
 	char *in_json = NULL, *tol_json = NULL;
 	Gpu *g = NULL;
 	int status = 1, n = 0, nrkc = 0, helion = 0, fill = -1, stash = -1, steps = -1, odd = -1,
-	    clu = 0, nclu = 0, squeeze = -1;
+	    clu = 0, nclu = 0, squeeze = -1, loose = -1;
 	/* the pipeline's facts and target, then the candidates it compiles one by one */
 	rq.k = k;
 	Result base;
@@ -392,7 +428,7 @@ tune_run(const Args *a)
 	rkc_result_free(&base);
 	if (failed ||
 	    (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, &fill, &stash, &steps,
-			    &odd, &clu, &nclu, &squeeze, k, &f, M, N, &t, &d)) < 0 ||
+			    &odd, &clu, &nclu, &squeeze, &loose, k, &f, M, N, &t, &d)) < 0 ||
 	    !(in_json = tool_read_data(NULL, "inputs.json", &ro.inputs_file, &d)) ||
 	    !(tol_json = tool_read_data(NULL, "tolerances.json", &ro.tol_file, &d)) ||
 	    !(g = gpu_open(&d)))
@@ -405,7 +441,7 @@ tune_run(const Args *a)
 	if (!json) {
 		printf("device: %s\n", gpu_describe(g));
 		printf("%s %s %lldx%lld: %d candidates: the rkc policy's first %d by its "
-		       "ranking%s%s%s%s%s%s%s\n",
+		       "ranking%s%s%s%s%s%s%s%s\n",
 		       k->name, dtype_s, (long long)M, (long long)N, n, nrkc,
 		       helion == nrkc ? ", then helion2828's pick"
 				      : " (helion2828's pick among them)",
@@ -420,7 +456,8 @@ tune_run(const Args *a)
 					     : ", then the seed with steps=0",
 		       odd < 0 ? "" : ", then the seed over odd warps",
 		       !nclu ? "" : ", then the seed over clusters",
-		       squeeze < 0 ? "" : ", then the seed one CTA an SM higher");
+		       squeeze < 0 ? "" : ", then the seed one CTA an SM higher",
+		       loose < 0 ? "" : ", then the seed at a cap that holds its registers");
 	}
 	fflush(stdout);
 
@@ -435,6 +472,7 @@ tune_run(const Args *a)
 			      : i == odd		   ? 'o'
 			      : i >= clu && i < clu + nclu ? 'c'
 			      : i == squeeze		   ? 'k'
+			      : i == loose		   ? 'r'
 							   : 0;
 		int rkc = i < nrkc || tr->variant;
 		tr->policy = rkc ? "rkc" : "helion2828";
@@ -546,9 +584,11 @@ const Cmd cmd_tune = {
 	"other stash\n(stash=0 or 1), and, where the seed's persistent row has a tail, the other "
 	"steps (steps=0\nor 1), and, where an odd count of warps splits its persistent row evenly, "
 	"the seed over the\nnearest such count, and, where the seed's persistent row is alone on "
-	"its SM, the row over\nclusters of 2 and 4 CTAs; checks each against the reference and "
-	"prints them fastest first,\nthen a TUNE line with the seed's time over the best one's. "
-	"Exit 0 when the seed and at least\none candidate ran and passed, 1 otherwise "
-	"(docs/tune.md).\n",
+	"its SM, the row over\nclusters of 2 and 4 CTAs, and, where its register cap alone keeps "
+	"one CTA an SM more\nfrom it, the seed so, and, where its cap is under the registers the "
+	"model predicts, the\nseed at the most CTAs an SM whose cap holds them; checks each "
+	"against the reference\nand prints them fastest first, then a TUNE line with the seed's "
+	"time over the best one's.\nExit 0 when the seed and at least one candidate ran and "
+	"passed, 1 otherwise (docs/tune.md).\n",
     .run = tune_run,
 };

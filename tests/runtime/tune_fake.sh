@@ -71,6 +71,29 @@ for pt in "rms_norm 64x128 bf16" "gelu_tanh_gated 4096x24576 f32"; do
 	case $out in *"one CTA an SM higher"*) fail "tune: a cand k at $1 $2" ;; esac
 done
 
+# A seed whose min_ctas caps ptxas under its predicted registers (softmax bf16 65536x256: 33
+# registers, min_ctas 25 caps at 32): the seed at the most CTAs an SM whose cap holds them (24,
+# 40 registers) added, marked.
+expect 0 ", then the seed at a cap that holds its registers" "   r  P r256 m4 w2 v8 k24" \
+	"<- the seed at a cap that holds its registers" -- \
+	tune testdata/kernels/softmax.rk --shape 65536x256 --dtype bf16 --top 1 --no-check \
+	--copy-gbps 3000
+expect 0 '"cand":"r"' -- tune testdata/kernels/softmax.rk --shape 65536x256 --dtype bf16 --top 1 \
+	--no-check --copy-gbps 3000 --json
+# Not where the cap holds them (rms_norm 64x128).
+expect 0 "TUNE kernel=rms_norm" -- tune $k --shape 64x128 --dtype bf16 --top 1 --no-check \
+	--copy-gbps 3000
+case $out in *"cap that holds"*) fail "tune: a cand r at rms_norm 64x128" ;; esac
+# Nor on a cooperative launch, whose grid needs its CTAs an SM (layer_norm_backward bf16
+# 65536x768: 133 registers over the cap of 128 at 7). The stand-in driver holds 2 CTAs an SM of
+# its 4 SMs, so it refuses the grid of 924, and the error says why in the grid's terms.
+expect 1 "a cooperative grid of 924 CTAs must be resident at once, but at 32 registers a thread" \
+	"2 fit an SM, 8 over 4 SMs: force a higher min_ctas" "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE" \
+	"TUNE kernel=layer_norm_backward" -- \
+	tune testdata/kernels/layer_norm_backward.rk --shape 65536x768 --dtype bf16 --top 1 --no-check \
+	--copy-gbps 3000
+case $out in *"cap that holds"*) fail "tune: a cand r on a cooperative launch" ;; esac
+
 # A persistent seed whose row has a tail: the seed with the other steps added, its min_ctas bound
 # again (layer_norm fp32 2048x10240: the pick steps its tail at 2 CTAs an SM; the other, 1).
 expect 0 ", then the seed with steps=0" "   t  P r10240 m1 w16 v4" "<- the seed with steps=0" -- \
