@@ -468,7 +468,8 @@ slice_sum(Lower *L, int ns, const int64_t *src, const int *param, LLVMValueRef R
 	int64_t np4 = (L->c->N + 3) / 4, nt = (int64_t)L->c->cfg.num_warps * 32;
 	int64_t W = sl->lanes, RL = nt / W, E = W < 32 ? nt / 32 : RL;
 	int u, per;
-	colsum_unroll(cdiv(sl->rows, RL), cdiv(sl->vectors, W), &u, &per);
+	colsum_unroll(cdiv(sl->rows, RL), cdiv(sl->vectors, W), (int)nt, L->c->cfg.min_ctas, &u,
+		      &per);
 	LLVMValueRef npos = ci64(L, ns * np4);
 	LLVMValueRef nj = LLVMBuildUDiv(
 	    L->b, LLVMBuildAdd(L->b, npos, LLVMBuildSub(L->b, nslices, ci64(L, 1), ""), ""),

@@ -161,11 +161,15 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		ColsumSlices sl;
 		colsum_layout(c, f->colsums, N, &cl);
 		colsum_slices(&cl, c, f->colsums, ctas < c->grid ? ctas : c->grid, &sl);
-		colsum_unroll(cdiv(sl.rows, threads / sl.lanes), cdiv(sl.vectors, sl.lanes), &u,
-			      &per);
-		o->combine_regs = regs_combine(u * per, per, 0);
-		o->regs = o->regs > o->combine_regs ? o->regs : o->combine_regs;
+		colsum_unroll(cdiv(sl.rows, threads / sl.lanes), cdiv(sl.vectors, sl.lanes),
+			      threads, c->min_ctas, &u, &per);
+		/* past the thread's limit ptxas squeezes the combine under it, where its capped
+		 * count fits: colsum_unroll sized the round trip so */
 		int cc = regs_combine(u * per, per, 1);
+		o->combine_regs = regs_combine(u * per, per, 0);
+		if (o->combine_regs > o->reg_limit)
+			o->combine_regs = cc;
+		o->regs = o->regs > o->combine_regs ? o->regs : o->combine_regs;
 		o->capped = o->capped > cc ? o->capped : cc;
 	}
 	o->spills = o->capped > o->reg_limit;
@@ -260,8 +264,8 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		/* row lanes: threads / lanes; a turn of lanes positions, two barriers */
 		int u, per;
 		int64_t turns = cdiv(sl.vectors, sl.lanes);
-		double trips =
-		    (double)colsum_unroll(cdiv(sl.rows, threads / sl.lanes), turns, &u, &per);
+		double trips = (double)colsum_unroll(cdiv(sl.rows, threads / sl.lanes), turns,
+						     threads, c->min_ctas, &u, &per);
 		if (!one)
 			tail_ns = trips * t->mem_latency_ns +
 				  2 * (t->mem_latency_ns + t->barrier_ns) +

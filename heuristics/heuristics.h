@@ -243,11 +243,30 @@ colsum_rows_a_trip(int64_t rows)
 	return rows < 1 ? 1 : rows < COLSUM_UNROLL ? (int)rows : COLSUM_UNROLL;
 }
 
+/* The registers an SM has on every target (each target's regs_per_sm; tests/heuristics checks
+ * it): what bounds the combine's round trip in codegen, which has the config and not the target. */
+enum { COLSUM_REGFILE = 65536 };
+
+/* The registers the combine's round trip may take in a CTA of `threads` threads, `ctas` of them
+ * an SM (min_ctas): what a thread may take (at most 255), less the eighth the policy keeps free
+ * (within_budget, heuristics/rkc.c). */
+static inline int
+colsum_thread_regs(int threads, int ctas)
+{
+	int64_t r = COLSUM_REGFILE / ((int64_t)threads * (ctas > 1 ? ctas : 1)) / 8 * 8;
+	r = r < 255 ? r : 255;
+	return (int)(r - r / 8);
+}
+
 /* A slice's round trips (codegen/lower_colsum.c, heuristics/cost.c): `rows` partial rows a
  * thread sums for each of its `pairs` turns of positions, u rows of `per` turns a round trip;
- * returns the round trips. */
+ * returns the round trips. A round trip whose loads would take more registers than a thread of
+ * the CTA gets (`threads`, `ctas` an SM: colsum_thread_regs; regs_combine under a cap) drops a
+ * turn, then rows, until they fit: 16 rows a trip spilled at the 64 registers of 32 warps, so the
+ * register model expected spills at every CTA of 32 warps with sums over rows and the policy
+ * dropped them (docs/codegen.md, "The slices"). The adds run in row order whatever u. */
 static inline int64_t
-colsum_unroll(int64_t rows, int64_t pairs, int *u, int *per)
+colsum_unroll(int64_t rows, int64_t pairs, int threads, int ctas, int *u, int *per)
 {
 	*u = colsum_rows_a_trip(rows);
 	*per = COLSUM_LOADS / *u < COLSUM_TURNS ? COLSUM_LOADS / *u : COLSUM_TURNS;
@@ -255,6 +274,13 @@ colsum_unroll(int64_t rows, int64_t pairs, int *u, int *per)
 		*per = (int)pairs;
 	if (*per < 1)
 		*per = 1;
+	int cap = colsum_thread_regs(threads, ctas);
+	while (*u * *per > 1 && regs_combine(*u * *per, *per, 1) > cap) {
+		if (*per > 1)
+			(*per)--;
+		else
+			(*u)--;
+	}
 	return (pairs + *per - 1) / *per * ((rows + *u - 1) / *u);
 }
 

@@ -523,11 +523,16 @@ drop_kept_rows(Cands *cs)
 	cs->n = n;
 }
 
-/* A looped candidate that keeps its row on chip at COLSUM_WARPS_SM warps an SM or more. */
+/* A looped candidate that keeps its row on chip at COLSUM_WARPS_SM warps an SM or more, where its
+ * CTAs fill every slot (a wave or more). Few rows at one CTA an SM of 32 warps take a CTA a row
+ * (or a small cluster a row) on as many SMs: 4 rows of 16384-32768 columns over 4 or 8 SMs ran
+ * 1.16-1.70x the time of the clusters of 4 and 8 CTAs of 8 warps the model ranks first there
+ * (H200, bench/results/h200-2026-12-01-combine-trip.md). */
 static int
 kept_full(const Cand *x)
 {
-	return x->c.smem > 0 && x->cost.ctas_per_sm * x->c.num_warps >= COLSUM_WARPS_SM;
+	return x->c.smem > 0 && x->cost.ctas_per_sm * x->c.num_warps >= COLSUM_WARPS_SM &&
+	       x->cost.waves >= 1;
 }
 
 /* A sum over rows streams its rows (looped, the partials in shared memory) only where no

@@ -1009,6 +1009,58 @@ rkc_occupancy(void **state)
 	kernel_free(k);
 }
 
+/* The combine's round trip fits the CTA (colsum_unroll): every target has COLSUM_REGFILE
+ * registers an SM, each CTA size's trip counts under seven eighths of a thread's share under a
+ * cap, and a CTA of 32 warps with sums over rows is within the budget again, so the policy's rules
+ * for one CTA an SM of 32 warps have their candidates (rms_norm_backward bf16 1024x65536). */
+static void
+combine_trip_fits(void **state)
+{
+	(void)state;
+	for (const char *const *a = target_names(); *a; a++) {
+		Target t;
+		Diag d = {0};
+		assert_int_equal(target_load(*a, &t, &d), 0);
+		assert_int_equal(t.regs_per_sm, COLSUM_REGFILE);
+	}
+	for (int w = 1; w <= 32; w *= 2)
+		for (int k = 1; k <= 4; k *= 2) {
+			int u, per, cap = colsum_thread_regs(32 * w, k);
+			colsum_unroll(264, 8, 32 * w, k, &u, &per);
+			assert_true(u >= 1 && per >= 1);
+			if (u * per > 1 && regs_combine(u * per, per, 1) > cap)
+				fail_msg(
+				    "%d warps, %d CTAs: %d slots of %d turns take %d regs > %d", w,
+				    k, u, per, regs_combine(u * per, per, 1), cap);
+		}
+	int u, per;
+	colsum_unroll(264, 8, 256, 1, &u, &per); /* room to spare: the full trip */
+	assert_int_equal(u, COLSUM_UNROLL);
+	Kernel *k = load_kernel("rms_norm_backward");
+	Facts f;
+	facts_compute(k, TY_BF16, &f);
+	Target t = h100();
+	Config c = {.r_block = 8192,
+		    .m_block = 1,
+		    .num_warps = 32,
+		    .vec = 8,
+		    .split = 1,
+		    .evict = 1,
+		    .min_ctas = 1,
+		    .cluster = 1,
+		    .grid = 132};
+	Cost o;
+	cost_model(&f, &c, 1024, 65536, &t, &o);
+	assert_true(o.combine_regs > 0);
+	assert_true(o.regs <= o.reg_limit - o.reg_limit / 8);
+	Choice ch;
+	Diag d = {0};
+	assert_int_equal(choose(k, &f, 1024, 65536, &t, POLICY_RKC, &ch, &d), 0);
+	assert_int_equal(ch.cfg.num_warps, 32);
+	assert_int_equal(ch.cost.ctas_per_sm, 1);
+	kernel_free(k);
+}
+
 int
 main(void)
 {
@@ -1035,6 +1087,7 @@ main(void)
 	    cmocka_unit_test(rkc_picks_are_valid),
 	    cmocka_unit_test(rkc_split_and_pack),
 	    cmocka_unit_test(rkc_occupancy),
+	    cmocka_unit_test(combine_trip_fits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
