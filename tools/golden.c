@@ -9,8 +9,8 @@
 #include "heuristics/heuristics.h"
 #include "tools/tools.h"
 
-static const char *suites[] = {"core",	   "transfer",	"long_rows",
-			       "few_rows", "tiny_rows", "training"};
+static const char *suites[] = {"core",	   "transfer",	 "long_rows", "few_rows",    "tiny_rows",
+			       "training", "narrow_bwd", "wide_bwd",  "few_rows_bwd"};
 /* The golden files of each arch: a policy, in the batch-invariant mode or not. */
 static const struct {
 	Policy p;
