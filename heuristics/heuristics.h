@@ -556,6 +556,11 @@ void choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Tar
  * config fits the budget). For `rkc tune`, which times them. */
 int rkc_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 		   Choice *out, int max);
+/* The best candidate each of the rkc policy's dropping rules set aside at the shape (at most
+ * RKC_ASIDE), settled as a pick would be; rule[i] names the rule of out[i]. Returns how many. */
+enum { RKC_ASIDE = 4 };
+int rkc_set_aside(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+		  Choice *out, const char **rule);
 /* The batch-invariant mode (heuristics/rkc.c; docs/heuristics.md, "Batch-invariant mode"): a
  * row's output bits do not depend on M or on where the row sits. The knobs that fix a row's
  * reduction order (persistent, r_block, threads per row, vec, the split or cluster cut) are the

@@ -102,14 +102,21 @@ typedef struct {
 	int serial; /* ranked SHORT_ROW_SERIAL behind: the elements a thread of its row (else 0) */
 } Cand;
 
+/* The rules that drop ranked candidates (enumerate), in the order they run: each keeps the best
+ * candidate it dropped (valid when its c.num_warps > 0), which explain names and rkc tune times
+ * beside the ranking (rkc_set_aside), so that a rule's verdict at a point can be measured. */
+enum { ASIDE_KEPT_ROWS, ASIDE_WS_COLSUMS, ASIDE_LONE_OWN, ASIDE_STREAMED, NASIDE };
+_Static_assert((int)NASIDE == (int)RKC_ASIDE, "heuristics.h's RKC_ASIDE counts the rules");
+static const char *const aside_rules[NASIDE] = {"drop_kept_rows", "drop_ws_colsums",
+						"lone_own_colsums", "drop_streamed_colsums"};
+
 typedef struct {
 	Cand *v;
 	int n, cap;
 	/* the best candidate drop_streamed_colsums set aside for reading its row again (valid when
 	 * reread.c.num_warps > 0), for the smem reason */
 	Cand reread;
-	/* the best candidate lone_own_colsums dropped (valid when own.c.num_warps > 0) */
-	Cand own;
+	Cand aside[NASIDE];
 } Cands;
 
 static int
@@ -503,6 +510,14 @@ cluster_fits(const Config *c, const Facts *f, int64_t M, int64_t N, const Target
  * kept rows stay, as that re-read is what they save (welford fp32 8192x14336: the looped row
  * 497.7 us, the persistent row 322.2, the kept row 361.7 at the pick's m_block 4 and 325.2 at 1;
  * bench/results/h100-2026-11-23-fill.md). */
+/* Rule r dropped x: keep it where it is the best the rule dropped so far. */
+static void
+set_aside(Cands *cs, int r, const Cand *x)
+{
+	if (!cs->aside[r].c.num_warps || better(x, &cs->aside[r]))
+		cs->aside[r] = *x;
+}
+
 static void
 drop_kept_rows(Cands *cs)
 {
@@ -520,6 +535,8 @@ drop_kept_rows(Cands *cs)
 	for (int i = 0; i < cs->n; i++)
 		if (!cs->v[i].c.smem || cs->v[i].c.persistent)
 			cs->v[n++] = cs->v[i];
+		else
+			set_aside(cs, ASIDE_KEPT_ROWS, &cs->v[i]);
 	cs->n = n;
 }
 
@@ -560,8 +577,12 @@ drop_streamed_colsums(Cands *cs, const Facts *f)
 		const Cand *x = &cs->v[i];
 		if (held ? x->c.persistent : kept_full(x))
 			cs->v[n++] = *x;
-		else if (!held && !x->c.smem && (!cs->reread.c.num_warps || better(x, &cs->reread)))
-			cs->reread = *x;
+		else {
+			set_aside(cs, ASIDE_STREAMED, x);
+			if (!held && !x->c.smem &&
+			    (!cs->reread.c.num_warps || better(x, &cs->reread)))
+				cs->reread = *x;
+		}
 	}
 	cs->n = n;
 }
@@ -585,6 +606,8 @@ drop_ws_colsums(Cands *cs, const Facts *f, int64_t N)
 	for (int i = 0; i < cs->n; i++)
 		if (!ws_colsums(f->colsums, &cs->v[i].c, N))
 			cs->v[n++] = cs->v[i];
+		else
+			set_aside(cs, ASIDE_WS_COLSUMS, &cs->v[i]);
 	cs->n = n;
 }
 
@@ -621,8 +644,8 @@ lone_own_colsums(Cands *cs, const Facts *f, int64_t M, int64_t N, const Target *
 		const Cand *x = &cs->v[i];
 		if (lone_own(x, f, N))
 			cs->v[n++] = *x;
-		else if (!cs->own.c.num_warps || better(x, &cs->own))
-			cs->own = *x;
+		else
+			set_aside(cs, ASIDE_LONE_OWN, x);
 	}
 	cs->n = n;
 }
@@ -1071,7 +1094,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    late ? own
 			 : "so they stay in the CTA's workspace slots: each row loads and "
 			   "stores them through L2");
-		if (late && cs->own.c.num_warps)
+		if (late && cs->aside[ASIDE_LONE_OWN].c.num_warps)
 			choice_reason(
 			    out,
 			    "own pass: one CTA an SM of %d warps and one row group, so the grid "
@@ -1080,7 +1103,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			    c->num_warps,
 			    (long long)((double)f->colsums * o->ctas * smem_colsum_cols(c, N) * 4 /
 					1e6),
-			    vs(alt, sizeof alt, b, &cs->own));
+			    vs(alt, sizeof alt, b, &cs->aside[ASIDE_LONE_OWN]));
 	} else if (smem_colsums(f->colsums, c) && !c->persistent) {
 		choice_reason(out,
 			      "colsum partials: the %d of a thread's %lld columns (%lld a chunk) "
@@ -1523,6 +1546,28 @@ rkc_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Targ
 	Cands cs = {0};
 	enumerate(&cs, k, f, M, N, t, mcap, config_vec(k, f->dtype, N), 1);
 	int n = ranked(&cs, k, f, M, N, t, mcap, NULL, out, max);
+	free(cs.v);
+	return n;
+}
+
+int
+rkc_set_aside(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t, Choice *out,
+	      const char **rule)
+{
+	Cands cs = {0};
+	enumerate(&cs, k, f, M, N, t, m_cap(M, t), config_vec(k, f->dtype, N), 1);
+	int n = 0;
+	for (int r = 0; r < NASIDE; r++) {
+		const Cand *x = &cs.aside[r];
+		if (!x->c.num_warps)
+			continue;
+		memset(&out[n], 0, sizeof out[n]);
+		choice_reason(&out[n], "set aside by %s", aside_rules[r]);
+		out[n].cfg = x->c;
+		out[n].cost = x->cost;
+		settle(&out[n], k, f, M, N, t);
+		rule[n++] = aside_rules[r];
+	}
 	free(cs.v);
 	return n;
 }

@@ -94,6 +94,24 @@ expect 1 "a cooperative grid of 924 CTAs must be resident at once, but at 32 reg
 	--copy-gbps 3000
 case $out in *"cap that holds"*) fail "tune: a cand r on a cooperative launch" ;; esac
 
+# The best each dropping rule of the policy set aside, marked with its rule (rms_norm_backward bf16
+# 4096x4096: drop_kept_rows, drop_ws_colsums and drop_streamed_colsums; 1024x65536:
+# lone_own_colsums), and in --json with the rule; none in the batch-invariant mode.
+expect 1 ", then the best the policy's rules set aside" "   x  L2048 m2 w8 v8 Sa g264 e k2" \
+	"<- set aside by drop_kept_rows" "<- set aside by drop_ws_colsums" \
+	"<- set aside by drop_streamed_colsums" -- \
+	tune testdata/kernels/rms_norm_backward.rk --shape 4096x4096 --dtype bf16 --top 1 --no-check \
+	--copy-gbps 3000
+expect 1 "<- set aside by lone_own_colsums" -- \
+	tune testdata/kernels/rms_norm_backward.rk --shape 1024x65536 --dtype bf16 --top 1 \
+	--no-check --copy-gbps 3000
+expect 1 '"cand":"x"' '"rule":"lone_own_colsums"' -- \
+	tune testdata/kernels/rms_norm_backward.rk --shape 1024x65536 --dtype bf16 --top 1 \
+	--no-check --copy-gbps 3000 --json
+expect 0 "TUNE kernel=softmax" -- tune testdata/kernels/softmax.rk --shape 4096x4096 --dtype bf16 \
+	--top 1 --no-check --copy-gbps 3000 --batch-invariant
+case $out in *"set aside"*) fail "tune: a set-aside candidate in the batch-invariant mode" ;; esac
+
 # A persistent seed whose row has a tail: the seed with the other steps added, its min_ctas bound
 # again (layer_norm fp32 2048x10240: the pick steps its tail at 2 CTAs an SM; the other, 1).
 expect 0 ", then the seed with steps=0" "   t  P r10240 m1 w16 v4" "<- the seed with steps=0" -- \
