@@ -501,6 +501,14 @@ cluster_fits(const Config *c, const Facts *f, int64_t M, int64_t N, const Target
 	return c->smem && kept_row_crowds_sm(f, N, t);
 }
 
+/* Rule r dropped x: keep it where it is the best the rule dropped so far. */
+static void
+set_aside(Cands *cs, int r, const Cand *x)
+{
+	if (!cs->aside[r].c.num_warps || better(x, &cs->aside[r]))
+		cs->aside[r] = *x;
+}
+
 /* Rows kept in shared memory only where no row fits in registers: wherever both fit, the
  * persistent row measured as fast or faster on the H100 (softmax 2048x40960 and
  * fused_add_layernorm 2048x12288 bf16 7% faster, layer_norm 4096x16384 and welford 8192x14336 fp32
@@ -510,14 +518,6 @@ cluster_fits(const Config *c, const Facts *f, int64_t M, int64_t N, const Target
  * kept rows stay, as that re-read is what they save (welford fp32 8192x14336: the looped row
  * 497.7 us, the persistent row 322.2, the kept row 361.7 at the pick's m_block 4 and 325.2 at 1;
  * bench/results/h100-2026-11-23-fill.md). */
-/* Rule r dropped x: keep it where it is the best the rule dropped so far. */
-static void
-set_aside(Cands *cs, int r, const Cand *x)
-{
-	if (!cs->aside[r].c.num_warps || better(x, &cs->aside[r]))
-		cs->aside[r] = *x;
-}
-
 static void
 drop_kept_rows(Cands *cs)
 {
