@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
-"""bench/aside_report.py: reads rkc tune --json lines (several points, one file) and tables each rule's set-aside
-candidates against the seed: per point the seed's time, the set-aside's, their ratio."""
+"""The policy's dropping rules against what they drop: reads `rkc tune --json` lines of several
+points (one file) and tables, for each point, every set-aside candidate (cand "x") against the
+seed, then a line per rule.
+
+usage: python3 bench/aside_report.py TUNE.jsonl
+"""
 import json, math, sys, collections
+if len(sys.argv) != 2:
+    sys.exit(__doc__.strip())
 rows = []
 cur = []
 for line in open(sys.argv[1]):
