@@ -4,8 +4,9 @@
 # $OUT, a short table last: per point the seed's time over the best candidate's and the seed's
 # rank, then the geomean and max of that ratio and the count within 5%, and where tune added the
 # seed over an odd count of warps (cand o), its row over a cluster (cand c, the faster of the two
-# cuts), the seed one CTA an SM higher (cand k) and the seed at a cap that holds its registers
-# (cand r), their times over the seed's.
+# cuts), the seed one CTA an SM higher (cand k), the seed at a cap that holds its registers
+# (cand r) and the best candidates the policy's dropping rules set aside (cand x, the fastest),
+# their times over the seed's.
 # Run from the repository root on the GPU host.
 #
 # usage: bench/tune_run.sh [RKC]    RKC: the rkc binary (default $RKC, else ./rkc, else build/rkc)
@@ -111,6 +112,7 @@ for log in sorted(glob.glob(os.path.join(out, "tune", "*.log"))):
     cluster_config, cluster = variant(text, "c", seed_us)
     squeeze_config, squeeze = variant(text, "k", seed_us)
     loose_config, loose = variant(text, "r", seed_us)
+    aside_config, aside = variant(text, "x", seed_us)
     rows.append({"suite": suite, "kernel": kernel, "shape": shape, "dtype": dtype,
                  "seed_us": f.get("seed_us", ""), "best_us": f.get("best_us", ""),
                  "seed_over_best": f.get("seed_over_best", ""), "seed_rank": f.get("seed_rank", ""),
@@ -120,7 +122,8 @@ for log in sorted(glob.glob(os.path.join(out, "tune", "*.log"))):
                  "odd_config": odd_config, "odd_over_seed": odd,
                  "cluster_config": cluster_config, "cluster_over_seed": cluster,
                  "squeeze_config": squeeze_config, "squeeze_over_seed": squeeze,
-                 "loose_config": loose_config, "loose_over_seed": loose})
+                 "loose_config": loose_config, "loose_over_seed": loose,
+                 "aside_config": aside_config, "aside_over_seed": aside})
 with open(os.path.join(out, "tune_points.csv"), "w", newline="") as fh:
     w = csv.DictWriter(fh, fieldnames=list(rows[0]) if rows else ["kernel"])
     w.writeheader()
@@ -146,7 +149,8 @@ else:
 for key, what in (("odd_over_seed", "odd warps (cand o)"),
                   ("cluster_over_seed", "the row over a cluster (cand c)"),
                   ("squeeze_over_seed", "one CTA an SM higher (cand k)"),
-                  ("loose_over_seed", "a cap that holds its registers (cand r)")):
+                  ("loose_over_seed", "a cap that holds its registers (cand r)"),
+                  ("aside_over_seed", "the fastest a dropping rule set aside (cand x)")):
     x = [float(r[key]) for r in rows if r[key]]
     if x:
         gm = math.exp(sum(map(math.log, x)) / len(x))
