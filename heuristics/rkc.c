@@ -517,7 +517,9 @@ set_aside(Cands *cs, int r, const Cand *x)
  * looped row that reads the row from HBM again (the occupancy rule ranks them down): then the
  * kept rows stay, as that re-read is what they save (welford fp32 8192x14336: the looped row
  * 497.7 us, the persistent row 322.2, the kept row 361.7 at the pick's m_block 4 and 325.2 at 1;
- * bench/results/h100-2026-11-23-fill.md). */
+ * bench/results/h100-2026-11-23-fill.md). On an H200 the best kept row it dropped ran 1.236x the
+ * pick's time by geomean at 35 golden points, faster by over 5% at one (rms_norm_backward fp32
+ * 262144x256, 0.884x; bench/results/h200-2026-12-01-set-aside.md, rkc tune's cand x). */
 static void
 drop_kept_rows(Cands *cs)
 {
@@ -561,7 +563,10 @@ kept_full(const Cand *x)
  * and partials take the SM's shared memory, so the CTA must hold the SM's warps itself. Measured
  * on the H100 (bench/results/h100-2026-11-25-wide-bwd.md, section 7): the 13 picks it moves ran
  * 0.55-0.97x the time of the row read again, 4 of them at shapes held out from the rule; kept at
- * any warps, the 4 picks of 8 or 16 warps an SM ran 1.05-1.24x. */
+ * any warps, the 4 picks of 8 or 16 warps an SM ran 1.05-1.24x. On an H200 the best candidate it
+ * dropped ran 1.315x the pick's time by geomean at 22 golden points, none faster by over 5%
+ * (the kept row at 16 warps 0.957x at layer_norm_backward bf16 8192x16384;
+ * bench/results/h200-2026-12-01-set-aside.md). */
 static void
 drop_streamed_colsums(Cands *cs, const Facts *f)
 {
@@ -592,8 +597,9 @@ drop_streamed_colsums(Cands *cs, const Facts *f)
  * or kept in the workspace, every row loading and storing them through L2. Wherever a config keeps
  * the partials on chip or in registers, such configs are dropped: the own pass against partials
  * in shared memory, where both fit, measured 0.99-1.00x the time at bf16 and 1.18-1.22x at fp32
- * on an H200 (layer_norm_backward at 28672 columns, bench/results/h200-2026-11-29-own-pass.md);
- * the workspace partials were never set against them. */
+ * on an H200 (layer_norm_backward at 28672 columns, bench/results/h200-2026-11-29-own-pass.md).
+ * The best workspace config it dropped ran 2.083x the pick's time by geomean at 22 golden points
+ * on an H200, none faster (bench/results/h200-2026-12-01-set-aside.md). */
 static void
 drop_ws_colsums(Cands *cs, const Facts *f, int64_t N)
 {
@@ -621,7 +627,8 @@ drop_ws_colsums(Cands *cs, const Facts *f, int64_t N)
  * slower than they run (docs/heuristics.md, "Sums over rows on looped rows"). Measured on an H200
  * against two CTAs of 16 warps at the same chunk (bench/results/h200-2026-11-29-own-pass.md):
  * 0.80-0.92x the time at layer_norm_backward bf16 1024x65536 and 4096x65536, fp32 2048x30000 and
- * rms_norm_backward bf16 1024x65536. */
+ * rms_norm_backward bf16 1024x65536; the best it dropped, 1.08-1.26x the pick's time at the 6 such
+ * golden points (bench/results/h200-2026-12-01-set-aside.md). */
 static int
 lone_own(const Cand *x, const Facts *f, int64_t N)
 {
