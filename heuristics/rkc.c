@@ -105,10 +105,18 @@ typedef struct {
 /* The rules that drop ranked candidates (enumerate), in the order they run: each keeps the best
  * candidate it dropped (valid when its c.num_warps > 0), which explain names and rkc tune times
  * beside the ranking (rkc_set_aside), so that a rule's verdict at a point can be measured. */
-enum { ASIDE_KEPT_ROWS, ASIDE_WS_COLSUMS, ASIDE_LONE_OWN, ASIDE_STREAMED, NASIDE };
+enum {
+	ASIDE_KEPT_ROWS,
+	ASIDE_WS_COLSUMS,
+	ASIDE_LONE_OWN,
+	ASIDE_STREAMED,
+	ASIDE_LONE_CLUSTERS,
+	NASIDE
+};
 _Static_assert((int)NASIDE == (int)RKC_ASIDE, "heuristics.h's RKC_ASIDE counts the rules");
 static const char *const aside_rules[NASIDE] = {"drop_kept_rows", "drop_ws_colsums",
-						"lone_own_colsums", "drop_streamed_colsums"};
+						"lone_own_colsums", "drop_streamed_colsums",
+						"drop_lone_clusters"};
 
 typedef struct {
 	Cand *v;
@@ -657,6 +665,51 @@ lone_own_colsums(Cands *cs, const Facts *f, int64_t M, int64_t N, const Target *
 	cs->n = n;
 }
 
+/* A looped row kept on chip over a cluster, one CTA an SM, whose whole clusters leave over a
+ * quarter of the SMs idle (slots, counted GPC by GPC, under 3/4 of the SMs), over more than one
+ * wave, where the rows fill the SMs (M at least their count; fewer rows were not measured) and the
+ * kept row holds what a later pass would read again (no read-back: kept_bytes at least each later
+ * pass's bytes). Each such SM alternates between filling its CTA's segment from HBM and the passes
+ * over it in shared memory, with no second CTA to overlap them, and a fourth of the SMs stream
+ * nothing; the model charges neither (it has no term for the passes' arithmetic). Measured on an
+ * H200 (bench/results/h200-2026-12-01-lone-clusters.md) against the policy's best row read again
+ * (`--config smem=0,cluster=1`) at every pick of a grid of 22 kernels, bf16 and fp32, M 512 and
+ * 2048, N 65536-500000 that kept its row so (26 points of 9 kernels, clusters of 16: 96 of 132
+ * SMs): the row read again ran 0.50-0.84x the time at the 22 points of the 7 kernels without a
+ * read-back. The two with one keep h = x + res (4 bytes an element at fp32) where a later pass
+ * reads x and res (8): the row read again ran 0.99x (fused_add_rmsnorm) and 1.06x
+ * (fused_add_layernorm), so they keep their rows. Clusters of 8 at one CTA an SM (112 SMs) kept
+ * their rows 1.23-1.26x faster than the row read again (gated_rmsnorm fp32), so they stay. */
+static int
+lone_cluster_row(const Cand *x, const Facts *f, const Target *t)
+{
+	int reread = 0;
+	for (int p = 1; p < f->passes && p < MAX_PASSES; p++)
+		reread = reread > f->pass_tile_bytes[p] ? reread : f->pass_tile_bytes[p];
+	return x->c.smem > 0 && !x->c.persistent && x->c.cluster > 1 && !x->c.coop &&
+	       x->cost.ctas_per_sm == 1 && x->cost.waves > 1 && 4 * x->cost.slots < 3 * t->sms &&
+	       f->kept_bytes >= reread;
+}
+
+static void
+drop_lone_clusters(Cands *cs, const Facts *f, int64_t M, const Target *t)
+{
+	if (M < t->sms)
+		return;
+	int other = 0;
+	for (int i = 0; i < cs->n && !other; i++)
+		other = !lone_cluster_row(&cs->v[i], f, t);
+	if (!other)
+		return;
+	int n = 0;
+	for (int i = 0; i < cs->n; i++)
+		if (!lone_cluster_row(&cs->v[i], f, t))
+			cs->v[n++] = cs->v[i];
+		else
+			set_aside(cs, ASIDE_LONE_CLUSTERS, &cs->v[i]);
+	cs->n = n;
+}
+
 /* The best of cs's candidates (cs->n > 0), as better() ranks them. */
 static const Cand *
 best_cand(const Cands *cs)
@@ -704,11 +757,13 @@ odd_warps(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 	}
 }
 
-/* Every candidate at vector width vec (config_vec's, or the batch-invariant mode's); odd: also
- * odd_warps' (not in the batch-invariant mode, where they are not measured). */
+/* Every candidate at vector width vec (config_vec's, or the batch-invariant mode's); normal (not
+ * the batch-invariant mode): also odd_warps', where they are measured, and drop_lone_clusters,
+ * which that mode's order, fixed at M_REF rows for every M, would turn into a CTA a row at few
+ * rows (fused_linear_jsd fp32 3x256000: 12.2 us modelled over clusters of 16, 459.7 without). */
 static void
 enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
-	  int64_t mcap, int vec, int odd)
+	  int64_t mcap, int vec, int normal)
 {
 	Cut cut[16];
 	int ncut = cuts(cut, f, M, N, vec, t);
@@ -761,8 +816,10 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 	drop_ws_colsums(cs, f, N);
 	lone_own_colsums(cs, f, M, N, t);
 	drop_streamed_colsums(cs, f);
-	if (odd)
+	if (normal) {
+		drop_lone_clusters(cs, f, M, t);
 		odd_warps(cs, k, f, M, N, t, vec);
+	}
 }
 
 /* The best candidate that differs from b in the knob, or NULL. */
@@ -1081,6 +1138,15 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			      vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
 	else
 		choice_reason(out, "smem=0: %s", vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
+	const Cand *lc = &cs->aside[ASIDE_LONE_CLUSTERS];
+	if (lc->c.num_warps && better(lc, b))
+		choice_reason(
+		    out,
+		    "kept rows over clusters set aside (drop_lone_clusters): over a cluster "
+		    "of %d at one CTA an SM, whole clusters fill %lld of %d SMs, and each "
+		    "alternates between filling its segment from HBM and the passes over it "
+		    "in shared memory, which the model does not charge: %s",
+		    lc->c.cluster, (long long)lc->cost.slots, t->sms, vs(alt, sizeof alt, b, lc));
 	if (ws_colsums(f->colsums, c, N)) {
 		int late = colsum_late(f->colsums, f->colsum_alone, c, N);
 		char own[256];
