@@ -757,10 +757,11 @@ odd_warps(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 	}
 }
 
-/* Every candidate at vector width vec (config_vec's, or the batch-invariant mode's); normal (not
- * the batch-invariant mode): also odd_warps', where they are measured, and drop_lone_clusters,
- * which that mode's order, fixed at M_REF rows for every M, would turn into a CTA a row at few
- * rows (fused_linear_jsd fp32 3x256000: 12.2 us modelled over clusters of 16, 459.7 without). */
+/* Every candidate at vector width vec (config_vec's, or the batch-invariant mode's). normal (not
+ * the batch-invariant mode) adds odd_warps' candidates, not measured in that mode, and runs
+ * drop_lone_clusters, which there would turn the order, fixed at M_REF rows for every M, into a
+ * CTA a row at few rows (fused_linear_jsd fp32 3x256000: 12.2 us modelled over clusters of 16,
+ * 459.7 without). */
 static void
 enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 	  int64_t mcap, int vec, int normal)
