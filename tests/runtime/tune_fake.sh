@@ -96,7 +96,8 @@ case $out in *"cap that holds"*) fail "tune: a cand r on a cooperative launch" ;
 
 # The best each dropping rule of the policy set aside, marked with its rule (rms_norm_backward bf16
 # 4096x4096: drop_kept_rows, drop_ws_colsums and drop_streamed_colsums; 1024x65536:
-# lone_own_colsums), and in --json with the rule; none in the batch-invariant mode.
+# lone_own_colsums; fused_linear_jsd fp32 132x256000: drop_lone_clusters), and in --json with the
+# rule; none in the batch-invariant mode.
 expect 1 ", then the best the policy's rules set aside" "   x  L2048 m2 w8 v8 Sa g264 e k2" \
 	"<- set aside by drop_kept_rows" "<- set aside by drop_ws_colsums" \
 	"<- set aside by drop_streamed_colsums" -- \
@@ -108,6 +109,10 @@ expect 1 "<- set aside by lone_own_colsums" -- \
 expect 1 '"cand":"x"' '"rule":"lone_own_colsums"' -- \
 	tune testdata/kernels/rms_norm_backward.rk --shape 1024x65536 --dtype bf16 --top 1 \
 	--no-check --copy-gbps 3000 --json
+# drop_lone_clusters (fused_linear_jsd fp32 132x256000): the row kept over 16 CTAs at one an SM.
+expect 0 "   x  L8192 m1 w16 v4 c16 S e" "<- set aside by drop_lone_clusters" -- \
+	tune testdata/kernels/fused_linear_jsd.rk --shape 132x256000 --dtype f32 --top 1 --no-check \
+	--copy-gbps 3000
 expect 0 "TUNE kernel=softmax" -- tune testdata/kernels/softmax.rk --shape 4096x4096 --dtype bf16 \
 	--top 1 --no-check --copy-gbps 3000 --batch-invariant
 case $out in *"set aside"*) fail "tune: a set-aside candidate in the batch-invariant mode" ;; esac
