@@ -681,29 +681,28 @@ lone_own_colsums(Cands *cs, const Facts *f, int64_t M, int64_t N, const Target *
  * (fused_add_layernorm), so they keep their rows. Clusters of 8 at one CTA an SM (112 SMs) kept
  * their rows 1.23-1.27x faster than the row read again (gated_rmsnorm fp32), so they stay. */
 static int
-lone_cluster_row(const Cand *x, const Facts *f, const Target *t)
+lone_cluster_row(const Cand *x, const Target *t)
 {
-	int reread = 0;
-	for (int p = 1; p < f->passes && p < MAX_PASSES; p++)
-		reread = reread > f->pass_tile_bytes[p] ? reread : f->pass_tile_bytes[p];
 	return x->c.smem > 0 && !x->c.persistent && x->c.cluster > 1 && !x->c.coop &&
-	       x->cost.ctas_per_sm == 1 && x->cost.waves > 1 && 4 * x->cost.slots < 3 * t->sms &&
-	       f->kept_bytes >= reread;
+	       x->cost.ctas_per_sm == 1 && x->cost.waves > 1 && 4 * x->cost.slots < 3 * t->sms;
 }
 
 static void
 drop_lone_clusters(Cands *cs, const Facts *f, int64_t M, const Target *t)
 {
-	if (M < t->sms)
+	int reread = 0; /* the most bytes an element a later pass reads */
+	for (int p = 1; p < f->passes && p < MAX_PASSES; p++)
+		reread = reread > f->pass_tile_bytes[p] ? reread : f->pass_tile_bytes[p];
+	if (M < t->sms || f->kept_bytes < reread)
 		return;
 	int other = 0;
 	for (int i = 0; i < cs->n && !other; i++)
-		other = !lone_cluster_row(&cs->v[i], f, t);
+		other = !lone_cluster_row(&cs->v[i], t);
 	if (!other)
 		return;
 	int n = 0;
 	for (int i = 0; i < cs->n; i++)
-		if (!lone_cluster_row(&cs->v[i], f, t))
+		if (!lone_cluster_row(&cs->v[i], t))
 			cs->v[n++] = cs->v[i];
 		else
 			set_aside(cs, ASIDE_LONE_CLUSTERS, &cs->v[i]);
