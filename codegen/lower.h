@@ -186,9 +186,6 @@ int col_compare(Lower *L, const Instr *in);
 LLVMValueRef col_bound(Lower *L, LLVMValueRef v);
 /* Element e's column in the row (i64): what the col instruction gives at element e. */
 LLVMValueRef chunk_col(Lower *L, const Chunk *ch, int e);
-/* Whether one of the thread's vectors in body chunk ch holds column i of eq (col == i or
- * col != i, col_compare's): two instructions a vector. */
-LLVMValueRef onehot_hit(Lower *L, const Instr *eq, const Chunk *ch);
 
 /* >>> chunks, memory access and the tile and uniform instructions (lower_mem.c) */
 /* Operand a: element e of the current chunk when it varies along N, else the row's value. */

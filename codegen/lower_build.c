@@ -559,22 +559,6 @@ col_bound(Lower *L, LLVMValueRef v)
 	return LLVMBuildTrunc(b, v, L->i32, "");
 }
 
-/* Whether one of the thread's vectors in the chunk holds column i of eq (col == i): i - its
- * first column, unsigned, under vec. Two instructions a vector, once a chunk. */
-LLVMValueRef
-onehot_hit(Lower *L, const Instr *eq, const Chunk *ch)
-{
-	int c = col_compare(L, eq);
-	LLVMValueRef i = LLVMBuildSExtOrBitCast(L->b, operand(L, &eq->args[1 - c], 0), L->i64, "");
-	LLVMValueRef hit = NULL;
-	for (int j = 0; j < ch->nvec; j++) {
-		LLVMValueRef d = LLVMBuildSub(L->b, i, chunk_col(L, ch, j * ch->vec), "");
-		LLVMValueRef h = LLVMBuildICmp(L->b, LLVMIntULT, d, ci64(L, ch->vec), "");
-		hit = hit ? LLVMBuildOr(L->b, hit, h, "") : h;
-	}
-	return hit;
-}
-
 LLVMValueRef
 row_blocks(Lower *L)
 {

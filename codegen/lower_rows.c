@@ -1,18 +1,20 @@
 /* Lowering: the passes over a row, as the plan (analysis/plan.c) says, looped and persistent. */
-#include <string.h>
-
 #include "codegen/lower.h"
 
-/* The instructions of chunk ch the pass needs, but those whose results ch already holds. Under
- * the stash a body chunk of the last reduction pass stores the stashed values, and one of the
- * apply pass reads them back (its need is cut there: plan_need_body); under the read-back (back)
- * a body chunk of a later pass loads back the values an earlier pass stored (Plan.reload_at), its
- * need cut there. An edge chunk recomputes them. */
+/* One chunk of a pass: the marked tile instructions, folded into the reductions rs. Under the
+ * stash a body chunk of the last reduction pass stores the stashed values, and one of the apply
+ * pass reads them back (its need is cut there: plan_need_body); under the read-back a body chunk
+ * of a later pass loads back the values an earlier pass stored (Plan.reload_at), its need cut
+ * there. An edge chunk recomputes them. */
 static void
-chunk_instrs(Lower *L, const Chunk *ch, const char *need, const char *back, int stash)
+chunk_body(Lower *L, Red *rs, int n, const Chunk *ch)
 {
 	const Kernel *k = L->k;
 	const Plan *p = L->plan;
+	int stash = L->stash && !ch->vcol;
+	size_t at = (size_t)L->pass * (k->nins + 1);
+	const char *back = L->reload && !ch->vcol ? p->reload_at + at : NULL;
+	const char *need = back ? p->need_reload + at : plan_need_body(p, k, L->pass, stash);
 	for (int i = 0; i < k->nins; i++) {
 		const Instr *in = &k->ins[i];
 		if (stash && p->stash[i] && L->pass == p->nreduce) {
@@ -25,8 +27,6 @@ chunk_instrs(Lower *L, const Chunk *ch, const char *need, const char *back, int 
 		}
 		if (!need[i] || instr_is_colsum_store(k, in))
 			continue; /* a colsum's store is made once, after the last row */
-		if (in->nres > 0 && in->res[0] >= 0 && ch->el[in->res[0]])
-			continue; /* made already (a one-hot's compare: onehot_apply) */
 		if (in->op == OP_COLSUM && L->csum_late)
 			continue; /* summed in a pass of its own, after the rows */
 		if (in->op == OP_COLSUM)
@@ -41,82 +41,8 @@ chunk_instrs(Lower *L, const Chunk *ch, const char *need, const char *back, int 
 		if (stash && p->stash[i] && L->pass == p->nreduce - 1)
 			stash_store(L, in, ch);
 	}
-}
-
-/* The apply pass's one-hot compares, col == i or col != i with i a row value, into eqs (at most
- * MAX_INSTRS): how many, 0 where the pass is not one to branch (a persistent row, an edge chunk,
- * a sum over rows in the pass). */
-static int
-onehot_apply(Lower *L, const char *need, const Chunk *ch, const Instr **eqs)
-{
-	const Kernel *k = L->k;
-	int n = 0;
-	if (ch->vcol || L->c->cfg.persistent || L->pass != L->plan->nreduce)
-		return 0;
-	for (int i = 0; i < k->nins; i++) {
-		const Instr *in = &k->ins[i];
-		if (!need[i])
-			continue;
-		if (in->op == OP_COLSUM)
-			return 0;
-		if ((in->op == OP_EQ || in->op == OP_NE) && in->res[0] >= 0 &&
-		    col_compare(L, in) >= 0)
-			eqs[n++] = in;
-	}
-	return n;
-}
-
-/* One chunk of a pass: the marked tile instructions, folded into the reductions rs. An apply pass
- * with one-hot compares (onehot_apply) is made twice: where one of the thread's vectors holds a
- * compare's column i (onehot_hit), as it is; elsewhere, the chunks of nearly every row, with each
- * compare's elements the constant they are off column i (false for ==, true for !=), so LLVM
- * folds the compares and the selects they feed away: cross_entropy_backward's dlogits, two
- * instructions an element fewer. */
-static void
-chunk_body(Lower *L, Red *rs, int n, const Chunk *ch)
-{
-	const Kernel *k = L->k;
-	const Plan *p = L->plan;
-	int stash = L->stash && !ch->vcol;
-	size_t at = (size_t)L->pass * (k->nins + 1);
-	const char *back = L->reload && !ch->vcol ? p->reload_at + at : NULL;
-	const char *need = back ? p->need_reload + at : plan_need_body(p, k, L->pass, stash);
-	const Instr **eqs = arena_alloc(L->a, sizeof(const Instr *) * (size_t)(k->nins + 1));
-	int neq = onehot_apply(L, need, ch, eqs);
-	if (!neq) {
-		chunk_instrs(L, ch, need, back, stash);
-		for (int i = 0; i < n; i++)
-			red_local(L, &rs[i], ch);
-		return;
-	}
-	LLVMValueRef hit = NULL;
-	for (int q = 0; q < neq; q++) {
-		LLVMValueRef h = onehot_hit(L, eqs[q], ch);
-		hit = hit ? LLVMBuildOr(L->b, hit, h, "") : h;
-	}
-	LLVMBasicBlockRef on = LLVMAppendBasicBlockInContext(L->cx, L->fn, "onehot.at");
-	LLVMBasicBlockRef off = LLVMAppendBasicBlockInContext(L->cx, L->fn, "onehot.off");
-	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->cx, L->fn, "onehot.joined");
-	LLVMBuildCondBr(L->b, hit, on, off);
-	size_t elb = sizeof(LLVMValueRef *) * (size_t)(k->nvals + 1);
-	for (int way = 0; way < 2; way++) {
-		Chunk c = *ch;
-		c.el = arena_alloc(L->a, elb);
-		memcpy(c.el, ch->el, elb);
-		LLVMPositionBuilderAtEnd(L->b, way ? off : on);
-		for (int q = 0; way && q < neq; q++) {
-			LLVMValueRef *v = arena_alloc(L->a, sizeof(LLVMValueRef) * (size_t)c.E);
-			LLVMValueRef b =
-			    LLVMConstInt(LLVMInt1TypeInContext(L->cx), eqs[q]->op == OP_NE, 0);
-			for (int e = 0; e < c.E; e++)
-				v[e] = b;
-			c.el[eqs[q]->res[0]] = v;
-		}
-		chunk_instrs(L, &c, need, back, stash);
-		LLVMBuildBr(L->b, done);
-	}
-	LLVMPositionBuilderAtEnd(L->b, done);
-	L->el = ch->el;
+	for (int i = 0; i < n; i++)
+		red_local(L, &rs[i], ch);
 }
 
 /* smem=2: the body chunk at base (none past the segment: every vector masked) of every kept load
