@@ -352,8 +352,14 @@ def make_input(spec, p, M, N, made, gen):
     dt = TORCH_DTYPES[p["type"]]
     kind = spec["dist"]
     dev = "cuda"
-    if kind == "labels":
-        return torch.randint(0, N, shape, device=dev, generator=gen, dtype=dt)
+    if kind == "labels":  # ignore with probability frac, and at row 1 where frac > 0
+        t = torch.randint(0, N, shape, device=dev, generator=gen, dtype=dt)
+        frac = spec.get("frac", 0)
+        if frac > 0:
+            off = torch.rand(shape, device=dev, generator=gen) < frac
+            off[1:2] = True
+            t = torch.where(off, torch.full_like(t, int(spec.get("ignore", -100))), t)
+        return t
     if kind == "selected_log_prob":
         x, t, temp = made[spec["logits"]], made[spec["labels"]], spec.get("temperature", 1.0)
         out = torch.empty(shape, device=dev, dtype=torch.float32)

@@ -64,6 +64,13 @@ parse_dist(Dist *ds, int p, const Kernel *k, json_t *o, const char *file, Diag *
 		if (!type_is_int(pa->type))
 			return diag_at(d, file, (Loc){0}, "%s.%s: labels need an integer input",
 				       k->name, pa->name);
+		t->a = num(o, "frac", 0);
+		t->b = num(o, "ignore", -100);
+		if (t->a < 0 || t->a > 1 || (t->a > 0 && t->b >= 0) || t->b != floor(t->b))
+			return diag_at(d, file, (Loc){0},
+				       "%s.%s: labels take frac in [0, 1] and a negative integer "
+				       "ignore",
+				       k->name, pa->name);
 		break;
 	case D_MASK:
 		t->a = num(o, "frac", 0.3);
@@ -230,7 +237,11 @@ gen_rows(void *ctx, int64_t lo, int64_t hi)
 				mx = fmax(mx, v);
 				break;
 			case D_LABELS:
+				/* an ignored row (frac > 0): at random, and always row 1, so
+				 * that a launch of a few rows has one */
 				v = (double)(rng_next(&rng) % (uint64_t)g->n);
+				if (t->a > 0 && (rng_unit(&rng) < t->a || g->row0 + r == 1))
+					v = t->b;
 				break;
 			case D_MASK:
 				v = rng_unit(&rng) < t->a ? t->b : 0;

@@ -134,7 +134,7 @@ typedef enum {
 	D_UNIFORM,  /* lo, hi */
 	D_LOGPROBS, /* a row's log-softmax of normal(0, std) logits */
 	D_PROBS,    /* a row's softmax: non-negative, sums to one */
-	D_LABELS,   /* integers uniform in [0, N) */
+	D_LABELS,   /* integers uniform in [0, N); ignore with probability frac, and at row 1 */
 	D_MASK,	    /* additive: value with probability frac, else 0; never a whole row */
 	D_SELECTED, /* log-prob of the labelled token at a temperature, plus normal(0, std) noise */
 	D_BERNOULLI, /* 1 with probability frac, else 0 */
@@ -144,7 +144,7 @@ typedef enum {
 typedef struct {
 	DistKind kind;
 	double a, b;	    /* normal: mean, std; uniform: lo, hi; (log)probs, selected: std;
-			       mask: frac, value; bernoulli: frac */
+			       mask: frac, value; bernoulli: frac; labels: frac, ignore */
 	int logits, labels; /* D_SELECTED: the params it reads */
 	double temperature; /* D_SELECTED */
 } Dist;

@@ -175,6 +175,55 @@ test_distributions_f32(void **state)
 	check_distributions(TY_F32, 1e-5);
 }
 
+/* Labels with frac > 0: the ignore value at row 1 and at about frac of the rows, a label in
+ * [0, N) elsewhere; cross_entropy_backward's spec has them, and its reference is 0 on an ignored
+ * row (loss and every dx). */
+static void
+test_labels_ignore(void **state)
+{
+	Kernel *k = load_kernel_file("tests/runtime/data/dists.rk");
+	const char *json = "{\"default\": {\"float\": {\"dist\": \"normal\"}, \"int\": "
+			   "{\"dist\": \"labels\", \"frac\": 0.02, \"ignore\": -7}}}";
+	Dist ds[16];
+	Tensor ts[16];
+	Diag d = {0};
+	int64_t M = 20000, N = 50, ignored = 0;
+	assert_int_equal(inputs_spec(ds, k, "spec.json", json, &d), 0);
+	assert_int_equal(inputs_make(ts, k, TY_F32, M, N, 3, ds, &d), 0);
+	const Tensor *t = &ts[kernel_param(k, "t")];
+	assert_true(at(t, 1) == -7);
+	for (int64_t r = 0; r < M; r++) {
+		double l = at(t, r);
+		assert_true(l == -7 || (l >= 0 && l < N));
+		ignored += l == -7;
+	}
+	assert_true(ignored > 0.015 * M && ignored < 0.025 * M);
+	tensors_free(ts, k->nparams);
+	kernel_free(k);
+
+	k = load_kernel_file("testdata/kernels/cross_entropy_backward.rk");
+	char *spec = slurp_file("testdata/inputs.json");
+	int64_t rows[3] = {0, 1, 2};
+	double *ref[16];
+	M = 3, N = 100;
+	assert_int_equal(inputs_spec(ds, k, "inputs.json", spec, &d), 0);
+	assert_int_equal(inputs_make(ts, k, TY_BF16, M, N, 9, ds, &d), 0);
+	assert_int_equal(reference_rows(ref, k, ts, M, N, rows, M, &d), 0);
+	assert_true(at(&ts[kernel_param(k, "t")], 1) == -100);
+	int loss = kernel_param(k, "loss"), dx = kernel_param(k, "dx");
+	for (int64_t r = 0; r < M; r++) {
+		int off = at(&ts[kernel_param(k, "t")], r) == -100;
+		assert_true((ref[loss][r] == 0) == off);
+		for (int64_t c = 0; c < N && off; c++)
+			assert_true(ref[dx][r * N + c] == 0);
+	}
+	for (int p = 0; p < k->nparams; p++)
+		free(ref[p]);
+	tensors_free(ts, k->nparams);
+	free(spec);
+	kernel_free(k);
+}
+
 static void
 test_inputs_deterministic(void **state)
 {
@@ -250,6 +299,12 @@ test_spec_errors(void **state)
 			  "\"labels\"}}, \"kernels\": {\"dists\": {\"sel\": {\"dist\": "
 			  "\"selected_log_prob\", \"logits\": \"x\", \"labels\": \"y\"}}}}",
 			  "\"labels\" must name an input");
+	expect_spec_error("{\"default\": {\"float\": {\"dist\": \"normal\"}, \"int\": {\"dist\": "
+			  "\"labels\", \"frac\": 0.1, \"ignore\": 3}}}",
+			  "dists.t: labels take frac in [0, 1] and a negative integer ignore");
+	expect_spec_error("{\"default\": {\"float\": {\"dist\": \"normal\"}, \"int\": {\"dist\": "
+			  "\"labels\", \"frac\": 1.5}}}",
+			  "dists.t: labels take frac in [0, 1] and a negative integer ignore");
 	expect_spec_error("{\"default\": ", "spec.json:1:");
 }
 
@@ -1028,6 +1083,7 @@ main(void)
 	    cmocka_unit_test(test_elem_saturates),
 	    cmocka_unit_test(test_distributions_bf16),
 	    cmocka_unit_test(test_distributions_f32),
+	    cmocka_unit_test(test_labels_ignore),
 	    cmocka_unit_test(test_inputs_deterministic),
 	    cmocka_unit_test(test_spec_errors),
 	    cmocka_unit_test(test_every_kernel_has_inputs),
