@@ -176,6 +176,16 @@ enum { FILL_AHEAD = 2 };
  * memory once more. */
 enum { FILL_MIN_CHUNKS = 7 };
 
+/* A looped row kept on chip by the register fill (smem=1) whose first pass streams at most this
+ * many chunks a CTA takes half the ranking's r_block where that fits more CTAs an SM
+ * (settle_kept_chunk, heuristics/rkc.c): each chunk's loads wait in registers before they reach
+ * shared memory, so half the chunk is fewer registers a thread and more CTAs an SM to overlap the
+ * fill's round trips, which the model does not credit a kept row. On the H200 (bench/results/
+ * h200-2026-12-01-kept-chunks.md), the half against the pick at 53 picks of 2-3 chunks: where the
+ * model's CTAs an SM rise and the launch has more CTAs than SMs, 16 points 0.814-0.974x the time,
+ * all faster; where they do not, 36 points 1.003x by geomean, 9 slower by 2-13%. */
+enum { KEPT_FEW_CHUNKS = 3 };
+
 /* ...and from FILL_MATH_CHUNKS chunks where the first pass spends at least FILL_MATH_OPS
  * instructions an element (Facts.pass_ops, analysis/facts.c): the register fill issues a chunk's
  * loads only once the chunk before is reduced, so the HBM waits on the pass's math. On the H200,

@@ -687,13 +687,22 @@ lone_cluster_row(const Cand *x, const Target *t)
 	       x->cost.ctas_per_sm == 1 && x->cost.waves > 1 && 4 * x->cost.slots < 3 * t->sms;
 }
 
+/* Whether a kept row reads back: a later pass loads more bytes an element than the row keeps on
+ * chip (fused_add_*: h = x + res kept, x and res read again), so shared memory is not all the
+ * later passes read. */
+static int
+kept_reads_back(const Facts *f)
+{
+	for (int p = 1; p < f->passes && p < MAX_PASSES; p++)
+		if (f->pass_tile_bytes[p] > f->kept_bytes)
+			return 1;
+	return 0;
+}
+
 static void
 drop_lone_clusters(Cands *cs, const Facts *f, int64_t M, const Target *t)
 {
-	int reread = 0; /* the most bytes an element a later pass reads */
-	for (int p = 1; p < f->passes && p < MAX_PASSES; p++)
-		reread = reread > f->pass_tile_bytes[p] ? reread : f->pass_tile_bytes[p];
-	if (M < t->sms || f->kept_bytes < reread)
+	if (M < t->sms || kept_reads_back(f))
 		return;
 	int other = 0;
 	for (int i = 0; i < cs->n && !other; i++)
@@ -1455,6 +1464,42 @@ settle_steps(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N,
 	    (long long)o1.ctas, t->sms);
 }
 
+/* A looped row kept on chip by the register fill over at most KEPT_FEW_CHUNKS chunks a CTA: half
+ * the ranking's r_block, where the half still gives each thread a vector, can be emitted and
+ * fits more CTAs an SM by the model's registers, and the launch has more CTAs than SMs; not where
+ * the kept row reads back (fused_add_rmsnorm at 300x180000, f32 and fp16, ran 1.07x the time). Not
+ * in the batch-invariant mode (normal 0): r_block fixes the order there, and the rule was not
+ * measured in it. Before min_ctas and the fill, which follow the registers and the chunks. */
+static void
+settle_kept_chunk(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+		  const Target *t, int normal)
+{
+	Config *c = &out->cfg, g = *c;
+	if (!normal || c->smem != 1 || c->persistent || c->grid > 0 || c->split > 1 ||
+	    kept_reads_back(f))
+		return;
+	int64_t chunks = cdiv(cdiv(N, config_segments(c)), c->r_block);
+	g.r_block = c->r_block / 2;
+	if (chunks > KEPT_FEW_CHUNKS || g.r_block < (int64_t)config_tpr(c) * c->vec ||
+	    config_check_emit(k, f->dtype, M, N, &g, NULL) ||
+	    config_check_target(k, f->dtype, N, &g, t, NULL))
+		return;
+	Cost o;
+	cost_model(f, &g, M, N, t, &o);
+	if (o.ctas_per_sm <= out->cost.ctas_per_sm || out->cost.ctas <= t->sms)
+		return;
+	choice_reason(out,
+		      "r_block=%lld, half the ranking's %lld: the row is kept on chip by the "
+		      "register fill over %lld chunk(s) a CTA (%d or fewer), whose loads wait in "
+		      "registers; half the chunk takes %d regs, not %d, so %d CTAs an SM, not %d, "
+		      "overlap the fill (the model has no term for it)",
+		      (long long)g.r_block, (long long)c->r_block, (long long)chunks,
+		      KEPT_FEW_CHUNKS, o.regs, out->cost.regs, o.ctas_per_sm,
+		      out->cost.ctas_per_sm);
+	*c = g;
+	out->cost = o;
+}
+
 /* Which fill a pick that keeps rows (smem=1) takes: cp.async from FILL_MIN_CHUNKS chunks a CTA's
  * first pass streams, or from FILL_MATH_CHUNKS where that pass spends FILL_MATH_OPS instructions
  * an element or more, where the validator accepts it (its copies are 4 bytes or more). Under a
@@ -1506,13 +1551,16 @@ settle_fill(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 	}
 }
 
-/* The knobs the ranking leaves alone, set on the pick: the stash, the tail's steps, min_ctas,
- * evict as the A/B above, and the fill of kept rows. */
+/* The knobs the ranking leaves alone, set on the pick: a kept row's r_block at few chunks, the
+ * stash, the tail's steps, min_ctas, evict as the A/B above, and the fill of kept rows. normal:
+ * not the batch-invariant mode. */
 static void
-settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t)
+settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+       int normal)
 {
 	Config *c = &out->cfg;
 	Cost o;
+	settle_kept_chunk(out, k, f, M, N, t, normal);
 	settle_stash(out, f);
 	settle_steps(out, k, f, M, N, t);
 	int mc = c->min_ctas = rkc_min_ctas(f, c, M, N, t, &o);
@@ -1564,10 +1612,10 @@ settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const
 }
 
 /* The candidates of cs best first into out (at most max), each explained and settled, after
- * the reason first when one is given. Returns how many. */
+ * the reason first when one is given (normal: not the batch-invariant mode). Returns how many. */
 static int
 ranked(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
-       int64_t mcap, const char *first, Choice *out, int max)
+       int64_t mcap, const char *first, Choice *out, int max, int normal)
 {
 	int n = 0;
 	char *used = calloc(cs->n + 1, 1);
@@ -1584,7 +1632,7 @@ ranked(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const T
 		out[n].cost = cs->v[b].cost;
 		Cand x = cs->v[b];
 		explain(&out[n], cs, &x, k, f, M, N, t, mcap);
-		settle(&out[n], k, f, M, N, t);
+		settle(&out[n], k, f, M, N, t, normal);
 	}
 	free(used);
 	return n;
@@ -1618,7 +1666,7 @@ rkc_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Targ
 	int64_t mcap = m_cap(M, t);
 	Cands cs = {0};
 	enumerate(&cs, k, f, M, N, t, mcap, config_vec(k, f->dtype, N), 1);
-	int n = ranked(&cs, k, f, M, N, t, mcap, NULL, out, max);
+	int n = ranked(&cs, k, f, M, N, t, mcap, NULL, out, max, 1);
 	free(cs.v);
 	return n;
 }
@@ -1638,7 +1686,7 @@ rkc_set_aside(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Targe
 		choice_reason(&out[n], "set aside by %s", aside_rules[r]);
 		out[n].cfg = x->c;
 		out[n].cost = x->cost;
-		settle(&out[n], k, f, M, N, t);
+		settle(&out[n], k, f, M, N, t, 1);
 		rule[n++] = aside_rules[r];
 	}
 	free(cs.v);
@@ -1659,7 +1707,7 @@ choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *
 		    t->max_threads_cta, out->cost.regs);
 		return;
 	}
-	ranked(&cs, k, f, M, N, t, mcap, NULL, out, 1);
+	ranked(&cs, k, f, M, N, t, mcap, NULL, out, 1, 1);
 	free(cs.v);
 }
 
@@ -1792,7 +1840,7 @@ rkc_invariant_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 	}
 	char why[400];
 	invariant_reason(why, sizeof why, &ref, built);
-	int n = ranked(&cs, k, f, M, N, t, m_cap(M, t), why, out, max);
+	int n = ranked(&cs, k, f, M, N, t, m_cap(M, t), why, out, max, 0);
 	free(cs.v);
 	return n;
 }
