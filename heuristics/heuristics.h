@@ -566,6 +566,11 @@ void choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Tar
  * config fits the budget). For `rkc tune`, which times them. */
 int rkc_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 		   Choice *out, int max);
+/* The rkc policy's pick as its ranking had it, before the settle rule that changes a ranked knob
+ * (settle_kept_chunk: a kept row's r_block halved), its other knobs settled for it: for `rkc
+ * tune`, which times it beside the pick. Returns 1 when it differs from the pick, else 0. */
+int rkc_as_ranked(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+		  Choice *out);
 /* The best candidate each of the rkc policy's dropping rules set aside at the shape (at most
  * RKC_ASIDE), settled as a pick would be; rule[i] names the rule of out[i]. Returns how many. */
 enum { RKC_ASIDE = 5 };

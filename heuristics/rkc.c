@@ -1464,18 +1464,22 @@ settle_steps(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N,
 	    (long long)o1.ctas, t->sms);
 }
 
+/* How settle runs: SETTLE_NORMAL outside the batch-invariant mode; SETTLE_AS_RANKED leaves the
+ * ranked knobs as the ranking had them (rkc_as_ranked). */
+enum { SETTLE_NORMAL = 1, SETTLE_AS_RANKED = 2 };
+
 /* A looped row kept on chip by the register fill over at most KEPT_FEW_CHUNKS chunks a CTA: half
  * the ranking's r_block, where the half still gives each thread a vector, can be emitted and
  * fits more CTAs an SM by the model's registers, and the launch has more CTAs than SMs; not where
  * the kept row reads back (fused_add_rmsnorm at 300x180000, f32 and fp16, ran 1.07x the time). Not
- * in the batch-invariant mode (normal 0): r_block fixes the order there, and the rule was not
- * measured in it. Before min_ctas and the fill, which follow the registers and the chunks. */
+ * in the batch-invariant mode: r_block fixes the order there, and the rule was not measured in
+ * it. Before min_ctas and the fill, which follow the registers and the chunks. */
 static void
 settle_kept_chunk(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N,
-		  const Target *t, int normal)
+		  const Target *t, int mode)
 {
 	Config *c = &out->cfg, g = *c;
-	if (!normal || c->smem != 1 || c->persistent || c->grid > 0 || c->split > 1 ||
+	if (mode != SETTLE_NORMAL || c->smem != 1 || c->persistent || c->grid > 0 || c->split > 1 ||
 	    kept_reads_back(f))
 		return;
 	int64_t chunks = cdiv(cdiv(N, config_segments(c)), c->r_block);
@@ -1552,15 +1556,15 @@ settle_fill(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 }
 
 /* The knobs the ranking leaves alone, set on the pick: a kept row's r_block at few chunks, the
- * stash, the tail's steps, min_ctas, evict as the A/B above, and the fill of kept rows. normal:
- * not the batch-invariant mode. */
+ * stash, the tail's steps, min_ctas, evict as the A/B above, and the fill of kept rows; mode:
+ * SETTLE_*. */
 static void
 settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
-       int normal)
+       int mode)
 {
 	Config *c = &out->cfg;
 	Cost o;
-	settle_kept_chunk(out, k, f, M, N, t, normal);
+	settle_kept_chunk(out, k, f, M, N, t, mode);
 	settle_stash(out, f);
 	settle_steps(out, k, f, M, N, t);
 	int mc = c->min_ctas = rkc_min_ctas(f, c, M, N, t, &o);
@@ -1612,10 +1616,10 @@ settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const
 }
 
 /* The candidates of cs best first into out (at most max), each explained and settled, after
- * the reason first when one is given (normal: not the batch-invariant mode). Returns how many. */
+ * the reason first when one is given, settled in mode (SETTLE_*). Returns how many. */
 static int
 ranked(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
-       int64_t mcap, const char *first, Choice *out, int max, int normal)
+       int64_t mcap, const char *first, Choice *out, int max, int mode)
 {
 	int n = 0;
 	char *used = calloc(cs->n + 1, 1);
@@ -1632,7 +1636,7 @@ ranked(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const T
 		out[n].cost = cs->v[b].cost;
 		Cand x = cs->v[b];
 		explain(&out[n], cs, &x, k, f, M, N, t, mcap);
-		settle(&out[n], k, f, M, N, t, normal);
+		settle(&out[n], k, f, M, N, t, mode);
 	}
 	free(used);
 	return n;
@@ -1666,7 +1670,7 @@ rkc_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Targ
 	int64_t mcap = m_cap(M, t);
 	Cands cs = {0};
 	enumerate(&cs, k, f, M, N, t, mcap, config_vec(k, f->dtype, N), 1);
-	int n = ranked(&cs, k, f, M, N, t, mcap, NULL, out, max, 1);
+	int n = ranked(&cs, k, f, M, N, t, mcap, NULL, out, max, SETTLE_NORMAL);
 	free(cs.v);
 	return n;
 }
@@ -1686,11 +1690,25 @@ rkc_set_aside(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Targe
 		choice_reason(&out[n], "set aside by %s", aside_rules[r]);
 		out[n].cfg = x->c;
 		out[n].cost = x->cost;
-		settle(&out[n], k, f, M, N, t, 1);
+		settle(&out[n], k, f, M, N, t, SETTLE_NORMAL);
 		rule[n++] = aside_rules[r];
 	}
 	free(cs.v);
 	return n;
+}
+
+int
+rkc_as_ranked(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t, Choice *out)
+{
+	int64_t mcap = m_cap(M, t);
+	Cands cs = {0};
+	enumerate(&cs, k, f, M, N, t, mcap, config_vec(k, f->dtype, N), 1);
+	Choice pick;
+	int n = cs.n ? ranked(&cs, k, f, M, N, t, mcap, NULL, out, 1, SETTLE_AS_RANKED) : 0;
+	if (n)
+		ranked(&cs, k, f, M, N, t, mcap, NULL, &pick, 1, SETTLE_NORMAL);
+	free(cs.v);
+	return n && !config_equal(&pick.cfg, &out->cfg);
 }
 
 void
@@ -1707,7 +1725,7 @@ choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *
 		    t->max_threads_cta, out->cost.regs);
 		return;
 	}
-	ranked(&cs, k, f, M, N, t, mcap, NULL, out, 1, 1);
+	ranked(&cs, k, f, M, N, t, mcap, NULL, out, 1, SETTLE_NORMAL);
 	free(cs.v);
 }
 

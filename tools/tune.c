@@ -8,9 +8,9 @@
 
 #define MAX_TOP 256
 /* Candidates past the ranking's: helion2828's pick, the other fill, the other stash, the other
- * steps, odd warps, the row over clusters of 2 and 4 CTAs, one CTA an SM more, a looser cap, and
- * the best each dropping rule set aside. */
-#define MAX_EXTRA (9 + RKC_ASIDE)
+ * steps, odd warps, the row over clusters of 2 and 4 CTAs, one CTA an SM more, a looser cap, the
+ * seed as ranked, and the best each dropping rule set aside. */
+#define MAX_EXTRA (10 + RKC_ASIDE)
 /* The cluster sizes cand c tries (cluster_variant). */
 static const int variant_clusters[] = {2, 4};
 /* Cand k: at most this many registers over the cap one CTA higher (squeeze_variant). */
@@ -24,7 +24,8 @@ typedef struct {
 	char variant; /* 'f': the seed with its kept rows' other fill; 's': with the other stash;
 		       * 't': with the other steps; 'o': over an odd count of warps; 'c': over a
 		       * cluster; 'k': one CTA an SM more; 'r': a register cap that holds the
-		       * predicted registers; 'x': set aside by a rule of the policy (rule) */
+		       * predicted registers; 'w': the seed as ranked, before a settle rule
+		       * changed a ranked knob; 'x': set aside by a rule of the policy (rule) */
 	const char *rule;
 	enum { T_OK, T_UNCHECKED, T_FAIL, T_ERROR } status;
 	double us, copy_pct;
@@ -52,7 +53,8 @@ by_time(const void *pa, const void *pb)
  * ranking ("h": helion2828's pick; added, "f": the seed with its kept rows' other fill, "s": the
  * seed with the other stash, "t": the seed with the other steps, "o": the seed over an odd count
  * of warps, "c": the seed's row over a cluster, "k": the seed one CTA an SM higher, "r": the seed
- * at a cap that holds its predicted registers, "x": the best candidate a rule set aside). */
+ * at a cap that holds its predicted registers, "w": the seed as ranked, "x": the best candidate a
+ * rule set aside). */
 static void
 print_row(const Trial *tr, int rank, int c, int nrkc)
 {
@@ -89,6 +91,7 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 			   : tr->variant == 'c' ? "<- the seed over a cluster"
 			   : tr->variant == 'k' ? "<- the seed one CTA an SM higher"
 			   : tr->variant == 'r' ? "<- the seed at a cap that holds its registers"
+			   : tr->variant == 'w' ? "<- the seed as ranked (before settle_kept_chunk)"
 			   : tr->variant == 'x' ? "<- set aside by "
 						: "",
 			   tr->variant == 'x' ? tr->rule : "",
@@ -98,7 +101,7 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 }
 
 /* The row as rkc tune --json prints it: rank null where the table has '-', cand "h", "f", "s",
- * "t", "o", "c", "k", "r" or "x" (with "rule", the rule that set it aside). */
+ * "t", "o", "c", "k", "r", "w" or "x" (with "rule", the rule that set it aside). */
 static void
 print_row_json(const Trial *tr, int rank, int c, int nrkc)
 {
@@ -115,6 +118,7 @@ print_row_json(const Trial *tr, int rank, int c, int nrkc)
 					     : tr->variant == 'c' ? "c"
 					     : tr->variant == 'k' ? "k"
 					     : tr->variant == 'r' ? "r"
+					     : tr->variant == 'w' ? "w"
 					     : tr->variant == 'x' ? "x"
 								  : "h"),
 		      "config", cfg.s, "policy", tr->policy, "model_us", tr->ch->cost.us, "status",
@@ -316,14 +320,16 @@ listed(const Choice *cs, int n)
  * index, else -1) and its row over clusters (cluster_variant; from *clu, *nclu of them), and the
  * seed one CTA an SM higher (squeeze_variant; *squeeze is its index, else -1), and the seed at a
  * cap that holds its predicted registers (loose_variant; *loose is its index, else -1), and,
- * outside the batch-invariant mode, the best candidate each of the policy's dropping rules set
- * aside (rkc_set_aside; from *asd, *nasd of them, rule[i] naming the rule of cs[*asd + i]).
+ * outside the batch-invariant mode, the seed as the ranking had it where a settle rule changed a
+ * ranked knob (rkc_as_ranked; *ranked is its index, else -1) and the best candidate each of the
+ * policy's dropping rules set aside (rkc_set_aside; from *asd, *nasd of them, rule[i] naming the
+ * rule of cs[*asd + i]).
  * Returns how many, or -1 with d set. */
 static int
 candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill, int *stash,
-	   int *steps, int *odd, int *clu, int *nclu, int *squeeze, int *loose, int *asd, int *nasd,
-	   const char **rule, const Kernel *k, const Facts *f, int64_t M, int64_t N,
-	   const Target *t, Diag *d)
+	   int *steps, int *odd, int *clu, int *nclu, int *squeeze, int *loose, int *ranked,
+	   int *asd, int *nasd, const char **rule, const Kernel *k, const Facts *f, int64_t M,
+	   int64_t N, const Target *t, Diag *d)
 {
 	int n = invariant ? rkc_invariant_candidates(k, f, M, N, t, cs, top, d)
 			  : rkc_candidates(k, f, M, N, t, cs, top);
@@ -388,6 +394,9 @@ candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill
 	*loose = -1;
 	if (!loose_variant(&cs[0], k, f, M, N, t, &cs[n]) && listed(cs, n) == n)
 		*loose = n++;
+	*ranked = -1;
+	if (!invariant && rkc_as_ranked(k, f, M, N, t, &cs[n]) && listed(cs, n) == n)
+		*ranked = n++;
 	*asd = n;
 	*nasd = 0;
 	if (!invariant) {
@@ -442,7 +451,7 @@ tune_run(const Args *a)
 	char *in_json = NULL, *tol_json = NULL;
 	Gpu *g = NULL;
 	int status = 1, n = 0, nrkc = 0, helion = 0, fill = -1, stash = -1, steps = -1, odd = -1,
-	    clu = 0, nclu = 0, squeeze = -1, loose = -1, asd = 0, nasd = 0;
+	    clu = 0, nclu = 0, squeeze = -1, loose = -1, ranked = -1, asd = 0, nasd = 0;
 	const char *rule[RKC_ASIDE];
 	/* the pipeline's facts and target, then the candidates it compiles one by one */
 	rq.k = k;
@@ -453,8 +462,8 @@ tune_run(const Args *a)
 	rkc_result_free(&base);
 	if (failed ||
 	    (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, &fill, &stash, &steps,
-			    &odd, &clu, &nclu, &squeeze, &loose, &asd, &nasd, rule, k, &f, M, N, &t,
-			    &d)) < 0 ||
+			    &odd, &clu, &nclu, &squeeze, &loose, &ranked, &asd, &nasd, rule, k, &f,
+			    M, N, &t, &d)) < 0 ||
 	    !(in_json = tool_read_data(NULL, "inputs.json", &ro.inputs_file, &d)) ||
 	    !(tol_json = tool_read_data(NULL, "tolerances.json", &ro.tol_file, &d)) ||
 	    !(g = gpu_open(&d)))
@@ -467,7 +476,7 @@ tune_run(const Args *a)
 	if (!json) {
 		printf("device: %s\n", gpu_describe(g));
 		printf("%s %s %lldx%lld: %d candidates: the rkc policy's first %d by its "
-		       "ranking%s%s%s%s%s%s%s%s%s\n",
+		       "ranking%s%s%s%s%s%s%s%s%s%s\n",
 		       k->name, dtype_s, (long long)M, (long long)N, n, nrkc,
 		       helion == nrkc ? ", then helion2828's pick"
 				      : " (helion2828's pick among them)",
@@ -484,6 +493,7 @@ tune_run(const Args *a)
 		       !nclu ? "" : ", then the seed over clusters",
 		       squeeze < 0 ? "" : ", then the seed one CTA an SM higher",
 		       loose < 0 ? "" : ", then the seed at a cap that holds its registers",
+		       ranked < 0 ? "" : ", then the seed as ranked",
 		       !nasd ? "" : ", then the best the policy's rules set aside");
 	}
 	fflush(stdout);
@@ -500,6 +510,7 @@ tune_run(const Args *a)
 			      : i >= clu && i < clu + nclu ? 'c'
 			      : i == squeeze		   ? 'k'
 			      : i == loose		   ? 'r'
+			      : i == ranked		   ? 'w'
 			      : i >= asd && i < asd + nasd ? 'x'
 							   : 0;
 		tr->rule = tr->variant == 'x' ? rule[i - asd] : NULL;
@@ -615,8 +626,9 @@ const Cmd cmd_tune = {
 	"the seed over the\nnearest such count, and, where the seed's persistent row is alone on "
 	"its SM, the row over\nclusters of 2 and 4 CTAs, and, where its register cap alone keeps "
 	"one CTA an SM more\nfrom it, the seed so, and, where its cap is under the registers the "
-	"model predicts, the\nseed at the most CTAs an SM whose cap holds them, and the best "
-	"candidate each of\nthe policy's dropping rules set aside; checks each "
+	"model predicts, the\nseed at the most CTAs an SM whose cap holds them, and, where a "
+	"settle rule changed the\nseed's r_block, the seed as ranked, and the best candidate each "
+	"of\nthe policy's dropping rules set aside; checks each "
 	"against the reference\nand prints them fastest first, then a TUNE line with the seed's "
 	"time over the best one's.\nExit 0 when the seed and at least one candidate ran and "
 	"passed, 1 otherwise (docs/tune.md).\n",

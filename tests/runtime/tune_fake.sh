@@ -117,6 +117,19 @@ expect 0 "TUNE kernel=softmax" -- tune testdata/kernels/softmax.rk --shape 4096x
 	--top 1 --no-check --copy-gbps 3000 --batch-invariant
 case $out in *"set aside"*) fail "tune: a set-aside candidate in the batch-invariant mode" ;; esac
 
+# The seed as ranked, where settle_kept_chunk halved its r_block (rms_norm bf16 2048x151936: the
+# ranking's L16384 at 2 CTAs an SM), in --json as cand "w"; none in the batch-invariant mode.
+expect 0 ", then the seed as ranked" "   w  L16384 m1 w8 v8 c4 S e k2" \
+	"<- the seed as ranked (before settle_kept_chunk)" -- \
+	tune testdata/kernels/rms_norm.rk --shape 2048x151936 --dtype bf16 --top 1 --no-check \
+	--copy-gbps 3000
+case $out in *"L8192 m1 w8 v8 c4 S e k3 "*"<- seed (rkc)"*) ;; *) fail "tune: the seed is not L8192 c4 k3" ;; esac
+expect 0 '"cand":"w"' -- tune testdata/kernels/rms_norm.rk --shape 2048x151936 --dtype bf16 \
+	--top 1 --no-check --copy-gbps 3000 --json
+expect 0 "TUNE kernel=rms_norm" -- tune testdata/kernels/rms_norm.rk --shape 2048x151936 \
+	--dtype bf16 --top 1 --no-check --copy-gbps 3000 --batch-invariant
+case $out in *"as ranked"*) fail "tune: the seed as ranked in the batch-invariant mode" ;; esac
+
 # A persistent seed whose row has a tail: the seed with the other steps added, its min_ctas bound
 # again (layer_norm fp32 2048x10240: the pick steps its tail at 2 CTAs an SM; the other, 1).
 expect 0 ", then the seed with steps=0" "   t  P r10240 m1 w16 v4" "<- the seed with steps=0" -- \
