@@ -1464,9 +1464,9 @@ settle_steps(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N,
 	    (long long)o1.ctas, t->sms);
 }
 
-/* How settle runs: SETTLE_NORMAL outside the batch-invariant mode; SETTLE_AS_RANKED leaves the
- * ranked knobs as the ranking had them (rkc_as_ranked). */
-enum { SETTLE_NORMAL = 1, SETTLE_AS_RANKED = 2 };
+/* How settle runs: SETTLE_INVARIANT in the batch-invariant mode, SETTLE_NORMAL outside it, and
+ * SETTLE_AS_RANKED outside it with the ranked knobs as the ranking had them (rkc_as_ranked). */
+enum { SETTLE_INVARIANT, SETTLE_NORMAL, SETTLE_AS_RANKED };
 
 /* A looped row kept on chip by the register fill over at most KEPT_FEW_CHUNKS chunks a CTA: half
  * the ranking's r_block, where the half still gives each thread a vector, can be emitted and
@@ -1858,7 +1858,7 @@ rkc_invariant_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 	}
 	char why[400];
 	invariant_reason(why, sizeof why, &ref, built);
-	int n = ranked(&cs, k, f, M, N, t, m_cap(M, t), why, out, max, 0);
+	int n = ranked(&cs, k, f, M, N, t, m_cap(M, t), why, out, max, SETTLE_INVARIANT);
 	free(cs.v);
 	return n;
 }
