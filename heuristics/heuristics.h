@@ -568,7 +568,8 @@ int rkc_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, const 
 		   Choice *out, int max);
 /* The rkc policy's pick as its ranking had it, before the settle rule that changes a ranked knob
  * (settle_kept_chunk: a kept row's r_block halved), its other knobs settled for it: for `rkc
- * tune`, which times it beside the pick. Returns 1 when it differs from the pick, else 0. */
+ * tune`, which times it beside the pick where it differs. Returns 1, or 0 when no config fits the
+ * budget. */
 int rkc_as_ranked(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 		  Choice *out);
 /* The best candidate each of the rkc policy's dropping rules set aside at the shape (at most

@@ -1703,12 +1703,9 @@ rkc_as_ranked(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Targe
 	int64_t mcap = m_cap(M, t);
 	Cands cs = {0};
 	enumerate(&cs, k, f, M, N, t, mcap, config_vec(k, f->dtype, N), 1);
-	Choice pick;
 	int n = cs.n ? ranked(&cs, k, f, M, N, t, mcap, NULL, out, 1, SETTLE_AS_RANKED) : 0;
-	if (n)
-		ranked(&cs, k, f, M, N, t, mcap, NULL, &pick, 1, SETTLE_NORMAL);
 	free(cs.v);
-	return n && !config_equal(&pick.cfg, &out->cfg);
+	return n;
 }
 
 void
