@@ -628,9 +628,9 @@ const Cmd cmd_tune = {
 	"one CTA an SM more\nfrom it, the seed so, and, where its cap is under the registers the "
 	"model predicts, the\nseed at the most CTAs an SM whose cap holds them, and, where a "
 	"settle rule changed the\nseed's r_block, the seed as ranked, and the best candidate each "
-	"of\nthe policy's dropping rules set aside; checks each "
-	"against the reference\nand prints them fastest first, then a TUNE line with the seed's "
-	"time over the best one's.\nExit 0 when the seed and at least one candidate ran and "
+	"of the policy's dropping\nrules set aside; checks each against the reference and prints "
+	"them fastest first, then a\nTUNE line with the seed's time over the best one's.\nExit 0 "
+	"when the seed and at least one candidate ran and "
 	"passed, 1 otherwise (docs/tune.md).\n",
     .run = tune_run,
 };
