@@ -1464,6 +1464,15 @@ settle_steps(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N,
 	    (long long)o1.ctas, t->sms);
 }
 
+/* The chunks a CTA's first pass streams over a looped row: its segment's, and under a persistent
+ * grid those of every row block it walks. */
+static int64_t
+first_pass_chunks(const Config *c, int64_t M, int64_t N)
+{
+	int64_t chunks = cdiv(cdiv(N, config_segments(c)), c->r_block);
+	return c->grid > 0 ? chunks * cdiv(cdiv(M, c->m_block), c->grid) : chunks;
+}
+
 /* How settle runs: SETTLE_INVARIANT in the batch-invariant mode, SETTLE_NORMAL outside it, and
  * SETTLE_AS_RANKED outside it with the ranked knobs as the ranking had them (rkc_as_ranked). */
 enum { SETTLE_INVARIANT, SETTLE_NORMAL, SETTLE_AS_RANKED };
@@ -1482,7 +1491,7 @@ settle_kept_chunk(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64
 	if (mode != SETTLE_NORMAL || c->smem != 1 || c->persistent || c->grid > 0 || c->split > 1 ||
 	    kept_reads_back(f))
 		return;
-	int64_t chunks = cdiv(cdiv(N, config_segments(c)), c->r_block);
+	int64_t chunks = first_pass_chunks(c, M, N);
 	g.r_block = c->r_block / 2;
 	if (chunks > KEPT_FEW_CHUNKS || g.r_block < (int64_t)config_tpr(c) * c->vec ||
 	    config_check_emit(k, f->dtype, M, N, &g, NULL) ||
@@ -1514,9 +1523,7 @@ settle_fill(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 	Config *c = &out->cfg, g = *c;
 	if (c->smem != 1 || c->persistent)
 		return;
-	int64_t chunks = cdiv(cdiv(N, config_segments(c)), c->r_block);
-	if (c->grid > 0)
-		chunks *= cdiv(cdiv(M, c->m_block), c->grid);
+	int64_t chunks = first_pass_chunks(c, M, N);
 	g.smem = 2;
 	int heavy = f->pass_ops[0] >= FILL_MATH_OPS;
 	if (heavy && chunks < FILL_MATH_CHUNKS)
