@@ -77,6 +77,15 @@ runs=(
 	"bench/heldout/colonly.rk --shape 3x130001 --dtype bf16 --config persistent=0,r_block=2048,m_block=1,num_warps=4,vec=1,grid=2,cluster=2"
 	"testdata/kernels/layer_norm_backward.rk --shape 1x1000003 --dtype bf16"
 	"testdata/kernels/rms_norm_backward.rk --shape 2x262144 --dtype f16"
+	"testdata/kernels/layer_norm_backward.rk --shape 1x1024 --dtype bf16 --config persistent=1,r_block=1024,m_block=1,num_warps=4,vec=8,grid=5,smem=1,ahead=2"
+	"testdata/kernels/rms_norm_backward.rk --shape 333x1000 --dtype f32 --config persistent=1,r_block=1024,m_block=2,num_warps=4,vec=4,grid=20,ahead=3"
+	"testdata/kernels/softmax.rk --shape 37x1009 --dtype f32 --config persistent=1,r_block=1024,m_block=1,num_warps=8,vec=1,grid=6,ahead=2"
+	"testdata/kernels/scaled_masked_softmax.rk --shape 19x512 --dtype bf16 --config persistent=1,r_block=512,m_block=1,num_warps=2,vec=4,grid=3,ahead=4"
+	"testdata/kernels/layer_norm_backward.rk --shape 264x8192 --dtype bf16 --config persistent=1,r_block=8192,m_block=1,num_warps=16,vec=8,grid=132,smem=1,ahead=2"
+	"testdata/kernels/cross_entropy_backward.rk --shape 13x1024 --dtype bf16 --config persistent=1,r_block=1024,m_block=1,num_warps=2,vec=8,grid=4,ahead=2"
+	"testdata/kernels/rms_norm.rk --shape 41x256 --dtype bf16 --config persistent=1,r_block=256,m_block=4,num_warps=1,vec=2,grid=3,ahead=2"
+	"testdata/kernels/layer_norm_backward.rk --shape 777x4000 --dtype bf16"
+	"testdata/kernels/rms_norm_backward.rk --shape 3001x640 --dtype bf16 --config persistent=1,r_block=768,m_block=16,num_warps=16,vec=8,grid=132,smem=1,ahead=2"
 )
 n=0
 for r in "${runs[@]}"; do

@@ -198,6 +198,7 @@ lower_kernel(const Kernel *k, const Compile *c, int host, LLVMContextRef cx, LLV
 	L.tpr = config_tpr(g);
 	L.wpr = L.tpr > 32 ? L.tpr / 32 : 1;
 	L.vec = g->vec;
+	L.ring = g->ahead >= 2;
 	L.E = (int)(g->r_block / L.tpr);
 	L.nvec = L.E / L.vec;
 	L.split = g->split;

@@ -59,6 +59,11 @@ typedef struct {
 	int stash;   /* stash=1 on a looped row kept on chip: Plan.stash's values go through smem */
 	int reload;  /* a looped row with the read-back (plan_reads_back): from global memory, or
 		      * kept on chip, from shared memory */
+	/* ahead >= 2: the ring of the row blocks in flight (lower_sched.c): row_off holds each
+	 * [M,N] load's region in slot 0, ring_at (i64) the bytes from slot 0 to the slot that
+	 * region_ptr, keep_async and the body's loads address now; 0 and NULL without it */
+	int ring;
+	LLVMValueRef ring_at;
 
 	/* LLVM handles */
 	LLVMContextRef cx;

@@ -251,9 +251,10 @@ join_masked(Lower *L, LLVMValueRef v, LLVMBasicBlockRef ld, LLVMBasicBlockRef fr
 }
 
 /* smem=1: where vector j of a body chunk keeps its place in instruction i's region of dynamic
- * shared memory (a kept load's, of elements st; a stashed value's, f32): the row's slot, then
- * the vector's column from the body's start, so a thread reads back in a later pass exactly what
- * it wrote and no barrier is needed. */
+ * shared memory (a kept load's, of elements st; a stashed value's, f32; under the ring, a load's
+ * in the slot ring_at names): the row's slot, then the vector's column from the body's start, so
+ * a thread reads back in a later pass (or block) exactly what it wrote and no barrier is
+ * needed. */
 static LLVMValueRef
 region_ptr(Lower *L, int i, LLVMTypeRef st, const Chunk *ch, int j)
 {
@@ -261,6 +262,8 @@ region_ptr(Lower *L, int i, LLVMTypeRef st, const Chunk *ch, int j)
 					LLVMBuildMul(L->b, LLVMBuildZExt(L->b, L->grp, L->i64, ""),
 						     ci64(L, L->row_bytes[i]), ""),
 					"");
+	if (L->ring_at)
+		row = LLVMBuildAdd(L->b, row, L->ring_at, "");
 	LLVMValueRef base = LLVMBuildGEP2(L->b, L->i8, L->dyn, &row, 1, "");
 	LLVMValueRef col = LLVMBuildAdd(L->b, LLVMBuildSub(L->b, ch->col, L->body_lo, ""),
 					ci64(L, (long long)j * L->tpr * ch->vec), "");
@@ -331,6 +334,12 @@ keep_async(Lower *L, const Chunk *ch)
 		if (L->row_off[i] < 0 || L->k->ins[i].op != OP_LOAD)
 			continue; /* not kept, or a stashed value */
 		const Instr *in = &L->k->ins[i];
+		int dup = 0; /* the ring: loads of one input share its region */
+		for (int e = 0; e < i; e++)
+			dup |= L->k->ins[e].op == OP_LOAD && L->k->ins[e].param == in->param &&
+			       L->row_off[e] == L->row_off[i];
+		if (dup)
+			continue;
 		int bytes =
 		    ch->vec * type_size(type_resolve(L->k->params[in->param].type, L->c->dtype));
 		const char *name = copy[bytes == 16 ? 2 : bytes == 8];
@@ -349,13 +358,14 @@ keep_async(Lower *L, const Chunk *ch)
 }
 
 /* Whether the chunk's vectors of the load in come from shared memory: a kept [M,N] input's body
- * chunk in every pass under smem=2, in every pass after the one that fills it under smem=1. */
+ * chunk in every pass under smem=2, in every pass after the one that fills it under smem=1, and
+ * under the ring in every block. */
 static int
 reads_kept(Lower *L, const Instr *in, const Chunk *ch)
 {
 	int i = (int)(in - L->k->ins);
 	int kept = L->row_off[i] >= 0 && !ch->vcol;
-	return kept && !(L->c->cfg.smem == 1 && L->pass == L->plan->first_read[i]);
+	return kept && (L->ring || !(L->c->cfg.smem == 1 && L->pass == L->plan->first_read[i]));
 }
 
 /* A load's raw vectors over the chunk: vec-wide loads, all issued before any use; a

@@ -370,6 +370,18 @@ issue_row_loads(Lower *L, LLVMValueRef *given)
 	}
 }
 
+/* ahead >= 2: the cp.async copies of the row block place_row placed last into the ring's slot
+ * at byte at (its [M,N] loads' regions there), as one commit group. */
+static void
+ring_fill(Lower *L, LLVMValueRef at)
+{
+	Chunk ch = chunk_at(L, L->body_lo);
+	L->ring_at = at;
+	keep_async(L, &ch);
+	L->ring_at = NULL;
+	intr(L, "llvm.nvvm.cp.async.commit.group", NULL, NULL, 0);
+}
+
 /*
  * The colsums' own pass (colsum_late), after the grid's rows: the CTA's row blocks again, a chunk
  * at a time. For chunk c the thread's partials start at 0 in registers; each of the CTA's row
@@ -439,7 +451,12 @@ colsum_own_pass(Lower *L)
  * inputs are loaded once before the loop, and under ahead=1 the next block's [M,N] and [M]
  * loads are issued at the top of the current block's code, carried round the loop in phis: an
  * [M] value loaded in the block that uses it (a norm's saved mean or rstd) put a DRAM round trip
- * in every block of a CTA that is alone on its SM. */
+ * in every block of a CTA that is alone on its SM. Under ahead=K >= 2 the [M] loads go the same
+ * way, and the [M,N] loads go through the ring of K + 1 slots in shared memory: before the loop
+ * the first K blocks are copied into slots 0 to K-1, a commit group each; at the top of block t
+ * the copy of block t + K goes to the slot block t-1 read (each thread copies the vectors it
+ * reads, so that slot is free once the thread has read it), then cp.async.wait_group K leaves
+ * block t's group done, and the block's loads read slot t mod (K + 1). */
 static void
 grid_loop(Lower *L)
 {
@@ -464,9 +481,16 @@ grid_loop(Lower *L)
 		clc_init(L, clc);
 	LLVMValueRef **cur = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
 	LLVMValueRef *rcur = arena_alloc(L->a, sizeof(LLVMValueRef) * (k->nins + 1));
+	int64_t ring = sm.ring_slot; /* the ring's slot bytes, 0 without it */
+	for (int s = 0; L->ring && s < g->ahead; s++) {
+		place_row(
+		    L, LLVMBuildAdd(L->b, L->band, LLVMBuildMul(L->b, stride, ci64(L, s), ""), ""));
+		ring_fill(L, ci64(L, s * ring));
+	}
 	if (g->ahead) {
 		place_row(L, L->band);
-		issue_loads(L, SH_TILE, cur);
+		if (!L->ring)
+			issue_loads(L, SH_TILE, cur);
 		issue_row_loads(L, rcur);
 	}
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
@@ -477,6 +501,12 @@ grid_loop(Lower *L)
 	LLVMPositionBuilderAtEnd(L->b, head);
 	LLVMValueRef rb = LLVMBuildPhi(L->b, L->i64, "");
 	LLVMAddIncoming(rb, &L->band, &pre, 1);
+	LLVMValueRef at = NULL; /* the ring: the block's slot, in bytes */
+	if (L->ring) {
+		at = LLVMBuildPhi(L->b, L->i64, "");
+		LLVMValueRef zero = ci64(L, 0);
+		LLVMAddIncoming(at, &zero, &pre, 1);
+	}
 	for (int i = 0; i < k->nins; i++)
 		if (cur[i]) {
 			LLVMValueRef *phi = arena_alloc(L->a, sizeof(LLVMValueRef) * L->nvec);
@@ -507,9 +537,20 @@ grid_loop(Lower *L)
 	    L->clc ? clc_next(L, clc, nrb, sm.red_bytes) : next_block(L, rb, stride, sm.red_bytes);
 	LLVMValueRef **next = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nins + 1));
 	LLVMValueRef *rnext = arena_alloc(L->a, sizeof(LLVMValueRef) * (k->nins + 1));
+	if (L->ring) {
+		LLVMValueRef first = LLVMBuildICmp(L->b, LLVMIntEQ, at, ci64(L, 0), "");
+		LLVMValueRef back = LLVMBuildSelect(L->b, first, ci64(L, g->ahead * ring),
+						    LLVMBuildSub(L->b, at, ci64(L, ring), ""), "");
+		place_row(L, LLVMBuildAdd(L->b, rb,
+					  LLVMBuildMul(L->b, stride, ci64(L, g->ahead), ""), ""));
+		ring_fill(L, back);
+		LLVMValueRef pending = ci32(L, g->ahead);
+		intr(L, "llvm.nvvm.cp.async.wait.group", NULL, &pending, 1);
+	}
 	if (g->ahead) {
 		place_row(L, rbn);
-		issue_loads(L, SH_TILE, next);
+		if (!L->ring)
+			issue_loads(L, SH_TILE, next);
 		issue_row_loads(L, rnext);
 	}
 	for (int i = 0; i < k->nins; i++)
@@ -519,11 +560,22 @@ grid_loop(Lower *L)
 	/* held [N] inputs unpacked in each block, not hoisted before the loop (held_in_block) */
 	L->held_in_block = held;
 	/* the next block's partials and ticket reuse the shared words this block read: a barrier */
+	L->ring_at = at;
 	block_code(L, rb, sampled, sm.red_bytes > 0, NULL);
+	L->ring_at = NULL;
 	L->given_row = NULL;
+	LLVMValueRef at_next = NULL;
+	if (L->ring) {
+		LLVMValueRef last =
+		    LLVMBuildICmp(L->b, LLVMIntEQ, at, ci64(L, g->ahead * ring), "");
+		at_next = LLVMBuildSelect(L->b, last, ci64(L, 0),
+					  LLVMBuildAdd(L->b, at, ci64(L, ring), ""), "");
+	}
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
 	LLVMBuildBr(L->b, head);
 	LLVMAddIncoming(rb, &rbn, &latch, 1);
+	if (L->ring)
+		LLVMAddIncoming(at, &at_next, &latch, 1);
 	for (int i = 0; i < k->nins; i++) {
 		for (int j = 0; cur[i] && j < L->nvec; j++)
 			LLVMAddIncoming(cur[i][j], &next[i][j], &latch, 1);
@@ -532,6 +584,13 @@ grid_loop(Lower *L)
 	}
 	colsum_close(L, csum, latch);
 	LLVMPositionBuilderAtEnd(L->b, exit);
+	if (L->ring) {
+		/* every copy went to a block the loop read, so none is left in flight; the
+		 * combine's partials may take the ring's place once every thread is past it */
+		LLVMValueRef none = ci32(L, 0);
+		intr(L, "llvm.nvvm.cp.async.wait.group", NULL, &none, 1);
+		intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+	}
 	if (g->dynamic && !L->clc)
 		counter_reset(L);
 	if (k->plan->ncolsum) {

@@ -63,6 +63,8 @@ config_short(Buf *b, const Config *c)
 		buf_printf(b, " g%s%d", c->dynamic ? "d" : "", c->grid);
 	if (c->ahead)
 		buf_puts(b, " a");
+	if (c->ahead > 1)
+		buf_printf(b, "%d", c->ahead);
 	if (c->steps)
 		buf_puts(b, " t");
 	if (c->evict)
@@ -91,7 +93,7 @@ static const struct {
     {"cluster", offsetof(Config, cluster), 1, MAX_COOP, "an integer from 1 to 1024"},
     {"grid", offsetof(Config, grid), 0, 1 << 20, "an integer from 0 to 2^20"},
     {"dynamic", offsetof(Config, dynamic), 0, 1, "0 or 1"},
-    {"ahead", offsetof(Config, ahead), 0, 1, "0 or 1"},
+    {"ahead", offsetof(Config, ahead), 0, AHEAD_RING_MAX, "an integer from 0 to 4"},
     {"coop", offsetof(Config, coop), 0, 1, "0 or 1"},
     {"stash", offsetof(Config, stash), 0, 1, "0 or 1"},
     {"steps", offsetof(Config, steps), 0, 1, "0 or 1"},

@@ -74,10 +74,10 @@ cost_occupancy(const Facts *f, const Config *c, int64_t N, const Target *t, int 
 	*limit = ctas * threads >= t->max_threads_sm ? "threads"
 		 : ctas == t->max_ctas_sm	     ? "the CTA cap"
 						     : "registers";
-	/* shared memory: the rows kept on chip (heuristics/smem.c has the exact layout) and the
-	 * partials, plus the 1 KiB a CTA the hardware reserves */
+	/* shared memory: the rows kept on chip or in flight (heuristics/smem.c has the exact
+	 * layout) and the partials, plus the 1 KiB a CTA the hardware reserves */
 	int64_t dyn = (kept ? (int64_t)c->m_block * seg * config_kept_bytes(f, c) : 0) +
-		      smem_colsum_bytes(f->colsums, c, N);
+		      smem_ring_bytes(c, f->tile_in_bytes) + smem_colsum_bytes(f->colsums, c, N);
 	int64_t combine = smem_combine_bytes(f->colsums, f->colsum_alone, c, N);
 	if (dyn < combine)
 		dyn = combine;
@@ -136,7 +136,8 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	/* registers a persistent grid holds across row blocks: the [N] inputs, the next block */
 	int held = config_grid_holds(c, N);
 	int extra =
-	    held ? (int)cdiv(ept * (f->vec_in_bytes + (c->ahead ? f->tile_in_bytes : 0)), 4) : 0;
+	    held ? (int)cdiv(ept * (f->vec_in_bytes + (c->ahead == 1 ? f->tile_in_bytes : 0)), 4)
+		 : 0;
 	/* a grid of clusters holds the cluster's remote addresses through its rows: LLVM hoists
 	 * each CTA's mapa (64 bits) out of the grid's loop (docs/regmodel.md) */
 	o->remote_regs = config_cluster_grid(c) ? 2 * c->cluster : 0;
@@ -321,7 +322,8 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	double bw = t->hbm_gbps * 1e3; /* bytes per µs */
 	double us = 0;
 	if (c->grid > 0) {
-		/* blocks rounds of the grid; ahead keeps a second block's bytes in flight */
+		/* blocks rounds of the grid; ahead keeps a second block's bytes in flight (the
+		 * ring more, which measured no faster: three blocks ahead against two) */
 		double per_block = hbm / ((double)row_ctas * segs);
 		double rate = per_block * (1 + (held && c->ahead)) / o->cta_us;
 		us = blocks * o->ctas * per_block / (bw * -expm1(-o->ctas * rate / bw));

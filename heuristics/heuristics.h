@@ -43,6 +43,9 @@
  * dynamic: 1 = the persistent grid takes row blocks after its first from the work counter.
  * ahead: 1 = persistent rows under a persistent grid: the next row block's [M,N] loads are
  *   issued before this block's reductions, so a row is always in flight (needs N % vec == 0).
+ *   2 to AHEAD_RING_MAX = the next `ahead` row blocks' [M,N] loads in flight by cp.async into a
+ *   ring of ahead + 1 slots of dynamic shared memory (smem_ring_bytes), a commit group a block;
+ *   the block's code reads its slot, so no row is held in registers across blocks (static grid).
  * steps: 1 = persistent rows with a tail (Plan.tail: after the row's last exchange only
  *   element-wise work and stores): the tail is made a vector at a time, each vector's loads,
  *   arithmetic and stores before the next one's, so the inputs it reads (a weight, a bias) take
@@ -66,6 +69,9 @@ typedef struct {
 	int stash;
 	int steps;
 } Config;
+
+/* The most row blocks a persistent grid has in flight through its shared-memory ring (ahead). */
+enum { AHEAD_RING_MAX = 4 };
 
 /* The most CTAs a cooperative row (coop=1) spreads over. */
 #define MAX_COOP 1024
@@ -464,7 +470,8 @@ int config_smem_warps(const Kernel *k);
  * warps, then, under a dynamic persistent grid, 16 bytes through which thread 0 hands its CTA the
  * next row block (the area's last 16), and under a cluster the partials its CTAs exchange. Dynamic,
  * given at launch: under smem=1 or 2, each [M,N] load a later pass reads again keeps its m_block
- * rows' segments, 16-byte aligned, in instruction order; then the colsum partials
+ * rows' segments, 16-byte aligned, in instruction order, or under ahead >= 2 the ring of the
+ * row blocks in flight (smem_ring_bytes); then the colsum partials
  * (smem_colsums) from colsum_off: smem_colsum_cols floats a row group and colsum, placed as
  * codegen/lower_colsum.c says. A grid with sums over rows has at least smem_combine_bytes there:
  * its combine adds the warps' sums through the dynamic area once every row is done; under the
@@ -473,7 +480,12 @@ typedef struct {
 	int64_t red_bytes, cluster_bytes; /* static */
 	int64_t dyn_bytes;
 	int64_t colsum_off; /* where the colsum partials start in the dynamic area */
+	int64_t ring_slot; /* ahead >= 2: a slot's bytes (slot s starts at s * ring_slot), else 0 */
 } Smem;
+/* ahead >= 2: the ring's bytes, at the start of the dynamic area: ahead + 1 slots, each the
+ * m_block rows' r_block elements of every [M,N] input (tile_in_bytes: their bytes an element),
+ * the widest elements first so that each region starts aligned; 0 for any other config. */
+int64_t smem_ring_bytes(const Config *c, int tile_in_bytes);
 /* Whether c keeps the colsum partials out of registers, for a kernel with sums over rows (ncolsum
  * of them): smem=1 on a persistent row, and always on a looped one (whose chunks a thread cannot
  * carry in registers round the chunk loop), in shared memory or, where they are too many for it,
@@ -495,7 +507,8 @@ int64_t smem_combine_bytes(int ncolsum, int alone, const Config *c, int64_t N);
 const Facts *smem_facts(const Facts *f, const Config *c, Facts *tmp);
 /* row_off and row_bytes (nins entries each, either may be NULL): per instruction, the byte offset
  * of a kept load's region in dynamic shared memory, or under stash=1 of a stashed value's (its f32
- * elements, after the kept loads' regions), -1 for any other, and its bytes a row. The
+ * elements, after the kept loads' regions), or under the ring (ahead >= 2) of an [M,N] load's
+ * region in slot 0 (loads of one input share it), -1 for any other, and its bytes a row. The
  * sizes are for rows of N columns: the kernel is valid for no longer rows. */
 void smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, int64_t *row_off,
 		 int64_t *row_bytes);

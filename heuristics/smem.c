@@ -52,6 +52,25 @@ smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, in
 	int rows = c->smem && !c->persistent, stash = rows && c->stash;
 	int back = rows && !stash && plan_reads_back(p, k, dtype);
 	const int *last = plan_last_reads(k->plan, k, dtype, stash);
+	/* the ring (ahead >= 2): slot 0's region of each [M,N] input, the widest elements first, so
+	 * that every region starts aligned to its cp.async (vec elements, 4 to 16 bytes) */
+	s->ring_slot = 0;
+	for (int sz = 8; c->ahead >= 2 && sz >= 1; sz /= 2)
+		for (int q = 0; q < k->nparams; q++) {
+			const Param *pa = &k->params[q];
+			if (pa->kind != P_IN || pa->shape != SH_TILE ||
+			    type_size(type_resolve(pa->type, dtype)) != sz)
+				continue;
+			for (int i = 0; i < k->nins; i++)
+				if (k->ins[i].op == OP_LOAD && k->ins[i].param == q) {
+					if (row_off)
+						row_off[i] = s->ring_slot;
+					if (row_bytes)
+						row_bytes[i] = c->r_block * sz;
+				}
+			s->ring_slot += (int64_t)c->m_block * c->r_block * sz;
+		}
+	s->dyn_bytes = smem_ring_bytes(c, (int)(s->ring_slot / (c->m_block * c->r_block)));
 	/* the kept loads, then the stashed values (f32) or the values read back (as stored) */
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < k->nins; i++) {
@@ -65,6 +84,9 @@ smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, in
 						 : k->params[k->ins[p->reload[i] - 1].param].type;
 				bytes = (seg * type_size(type_resolve(t, dtype)) + 15) / 16 * 16;
 			}
+			if (c->ahead >= 2 && !pass && in->op == OP_LOAD &&
+			    k->params[in->param].shape == SH_TILE)
+				continue; /* persistent rows keep nothing: the ring's region */
 			if (row_off && (keep || !pass))
 				row_off[i] = keep ? s->dyn_bytes : -1;
 			if (row_bytes && (keep || !pass))
@@ -78,6 +100,14 @@ smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, in
 		s->dyn_bytes = combine;
 	if (s->dyn_bytes < smem_presum_bytes(p->ncolsum, c, N))
 		s->dyn_bytes = smem_presum_bytes(p->ncolsum, c, N);
+}
+
+int64_t
+smem_ring_bytes(const Config *c, int tile_in_bytes)
+{
+	if (c->ahead < 2)
+		return 0;
+	return (int64_t)(c->ahead + 1) * c->m_block * c->r_block * tile_in_bytes;
 }
 
 int

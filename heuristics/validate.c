@@ -191,20 +191,39 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    c->cluster,
 			    (long long)k->plan->ncolsum * c->m_block * smem_colsum_cols(c, N) * 4,
 			    MAX_DYN_SMEM);
-	if ((c->dynamic != 0 && c->dynamic != 1) || (c->ahead != 0 && c->ahead != 1))
-		return diag(d, "dynamic=%d, ahead=%d: each must be 0 or 1", c->dynamic, c->ahead);
+	if ((c->dynamic != 0 && c->dynamic != 1) || c->ahead < 0 || c->ahead > AHEAD_RING_MAX)
+		return diag(d, "dynamic=%d, ahead=%d: dynamic must be 0 or 1, ahead from 0 to %d",
+			    c->dynamic, c->ahead, AHEAD_RING_MAX);
 	if (c->grid == 0 && (c->dynamic || c->ahead))
 		return diag(d,
 			    "%s=1 needs a persistent grid (grid over 0): with a CTA per row block "
 			    "there is no next block",
 			    c->dynamic ? "dynamic" : "ahead");
 	if (c->ahead && !c->persistent)
-		return diag(d, "ahead=1 holds the next row in registers: it needs persistent=1");
+		return diag(d, "ahead=%d holds the next rows whole: it needs persistent=1",
+			    c->ahead);
 	if (c->ahead && !config_rows_aligned(c, N))
 		return diag(d,
-			    "ahead=1 needs rows that start aligned: N=%lld is not a multiple of "
+			    "ahead=%d needs rows that start aligned: N=%lld is not a multiple of "
 			    "vec=%d (the next row's head and tail would move)",
-			    (long long)N, c->vec);
+			    c->ahead, (long long)N, c->vec);
+	if (c->ahead >= 2 && c->dynamic)
+		return diag(
+		    d,
+		    "ahead=%d with dynamic=1: the ring copies the blocks %d grid strides on, "
+		    "which only a static grid knows (dynamic=0)",
+		    c->ahead, c->ahead);
+	for (int q = 0; c->ahead >= 2 && q < k->nparams; q++) {
+		const Param *pa = &k->params[q];
+		int bytes = c->vec * type_size(type_resolve(pa->type, dtype));
+		if (pa->kind == P_IN && pa->shape == SH_TILE && bytes != 4 && bytes != 8 &&
+		    bytes != 16)
+			return diag(
+			    d,
+			    "ahead=%d copies each vector of '%s' by one cp.async of 4, 8 or 16 "
+			    "bytes, and vec=%d makes it %d (ahead=0 or 1, or another vec)",
+			    c->ahead, pa->name, c->vec, bytes);
+	}
 	if (k->plan->ncolsum && c->grid == 0)
 		return diag(d,
 			    "a sum over rows (colsum) needs a persistent grid (grid over 0): each "
@@ -255,6 +274,13 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    c->m_block, (long long)sm.dyn_bytes,
 			    c->smem ? " with the rows kept on chip" : "", MAX_DYN_SMEM,
 			    c->smem ? "smem=0" : "a smaller m_block");
+	if (sm.dyn_bytes > MAX_DYN_SMEM && sm.ring_slot)
+		return diag(d,
+			    "ahead=%d: the ring's %d slots of %lld bytes take %lld bytes of shared "
+			    "memory a CTA with the rest; at most %d (a smaller ahead, m_block or "
+			    "smem=0)",
+			    c->ahead, c->ahead + 1, (long long)sm.ring_slot,
+			    (long long)sm.dyn_bytes, MAX_DYN_SMEM);
 	if (sm.dyn_bytes > MAX_DYN_SMEM)
 		return diag(
 		    d,
@@ -301,9 +327,10 @@ config_check_target(const Kernel *k, Type dtype, int64_t N, const Config *c, con
 		return diag(
 		    d, "shared memory: %lld bytes a CTA (%lld of %s); %s gives a CTA at most %d",
 		    (long long)all, (long long)sm.dyn_bytes,
-		    smem_colsums(k->plan->ncolsum, c) ? "colsum partials"
-		    : c->stash			      ? "rows kept on chip and stashed values"
-						      : "rows kept on chip",
+		    sm.ring_slot			? "the ring of row blocks in flight"
+		    : smem_colsums(k->plan->ncolsum, c) ? "colsum partials"
+		    : c->stash				? "rows kept on chip and stashed values"
+							: "rows kept on chip",
 		    t->arch, t->smem_per_cta);
 	if (32 * c->num_warps > t->max_threads_cta)
 		return diag(d, "num_warps=%d: %s takes at most %d threads a CTA (num_warps %d)",
