@@ -18,7 +18,9 @@
 # colsums' own pass over a cluster's segments at a prime width); the one slot, one band walking
 # every row and storing its sums itself (a prime width over 3 CTAs, a cluster of 4 kept by cp.async
 # and with persistent rows, one CTA, the own pass over a cluster, and the policy's picks at one and
-# two rows). Over a cluster of 16 CTAs with more clusters than fit at once, synccheck reports
+# two rows); the ring of a persistent grid (ahead 2 to 4: M = 1 under a grid of 5, two rows a CTA
+# with one past M, a prime width at vec 1, a bool mask beside bf16, the partials in shared memory,
+# a label, four rows a CTA, and the policy's picks). Over a cluster of 16 CTAs with more clusters than fit at once, synccheck reports
 # divergent barriers in plain CUDA C too (bench/synccheck/run.sh): the first five_sums line, which
 # takes the pick's cluster of 16, has a twin over 8. usage:
 # bench/sanitize_new.sh RKC [PATTERN]: only the runs whose line has PATTERN (a fixed string; '|'

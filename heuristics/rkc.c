@@ -59,6 +59,22 @@
  * 172 bytes of spills, 2.9-3.4x the time of 16 warps with the same grid (bench/results/
  * h100-2026-11-24-flush.md, section 9). So ahead needs a limit over AHEAD_MIN_REGS. */
 #define AHEAD_MIN_REGS 64
+/* The ring (ahead=RING_AHEAD: the next blocks copied by cp.async into shared memory, Config.ahead)
+ * serves the grids of kernels with sums over rows, whose only mode is the grid. The ranking is
+ * offered it where the next block in registers (ahead=1) does not fit (ring_offered), and a pick
+ * with ahead=1 takes it where its persistent row spends RING_MATH_OPS instructions an element or
+ * more (Facts.ops) at the same CTAs an SM (settle_ring): the register ahead holds the next block
+ * through that math, which the model does not see. Measured on an H200 against the ahead=1 picks
+ * at the same CTAs an SM (bench/results/h200-2026-12-01-ring.md): layer_norm_backward bf16 (19
+ * instructions an element) 0.81-0.96x the time at 5 points, rms_norm_backward (14 at bf16, 9 at
+ * fp32) 0.98-1.04x at 7; three blocks ahead ran no faster than two. */
+#define RING_AHEAD 2
+#define RING_MATH_OPS 16
+/* ...and only where a CTA walks RING_MIN_BLOCKS row blocks or more: the ring fills RING_AHEAD
+ * blocks before the first and drains them after the last, which few blocks do not repay
+ * (layer_norm_backward bf16 8192x1024 at 7.8 blocks a CTA, 1.024x; the norm backward kernels at
+ * 32768x128, 3.9 blocks a CTA of 64 rows, 1.03-1.13x; at 15 blocks and more 0.68-1.03x). */
+#define RING_MIN_BLOCKS 8
 /* L2 eviction hints (Config.evict) help where looped passes read the row again, where few long
  * rows stream, and on a plain one-pass reduction of a single input at any row count
  * (sum 1.12-1.14x, long_sum 1.05-1.23x), and cost a little on other single-pass loops over many
@@ -323,7 +339,7 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 		return;
 	Cand x = {*c, {0}, 0, 0};
 	cost_model(f, c, M, N, t, &x.cost);
-	if (!within_budget(&x.cost) || (c->ahead && x.cost.reg_limit <= AHEAD_MIN_REGS))
+	if (!within_budget(&x.cost) || (c->ahead == 1 && x.cost.reg_limit <= AHEAD_MIN_REGS))
 		return;
 	/* a cooperative launch must hold every CTA at once (min_ctas binds ptxas to it) */
 	if (config_cooperative(c, f->colsums, f->colsum_alone, N) &&
@@ -382,8 +398,31 @@ band_grid_fits(const Facts *f, const Config *c, int64_t M, const Target *t)
 	return f->colsums && c->cluster > 1 && cdiv(M, c->m_block) < t->sms;
 }
 
+/* The row blocks every CTA of a static grid walks (the fewest). */
+static int64_t
+ring_blocks(const Config *g, int64_t M)
+{
+	return cdiv(M, g->m_block) / g->grid;
+}
+
+/* Whether the grid g is offered with the ring (ahead=RING_AHEAD): a kernel with sums over rows
+ * on a static grid of persistent rows whose next block in registers (ahead=1) does not fit the
+ * register budget or the limit AHEAD_MIN_REGS asks of it. */
+static int
+ring_offered(const Facts *f, const Config *g, int64_t M, int64_t N, const Target *t)
+{
+	if (!f->colsums || g->dynamic || !g->persistent)
+		return 0;
+	Config a = *g;
+	a.ahead = 1;
+	Cost o;
+	cost_model(f, &a, M, N, t, &o);
+	return !within_budget(&o) || o.reg_limit <= AHEAD_MIN_REGS;
+}
+
 /* A persistent grid over config c: SMs x the CTAs an SM holds at the grid's registers, static and
- * dynamic, each also with the next row ahead where rows are persistent and start aligned. Only
+ * dynamic, each also with the next row ahead where rows are persistent and start aligned (and
+ * for sums over rows, with the ring where ring_offered). Only
  * where the row blocks outnumber the grid: else it is c's CTAs with a loop around. A row cut into
  * segments takes a grid only as a grid of bands (band_grid_fits). */
 static void
@@ -396,7 +435,8 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 	 * persistent row's partials may go to shared memory (colsum_smem), a looped row's always do
 	 */
 	int colsum = k->plan->ncolsum > 0;
-	for (int ahead = 0; ahead <= (c->persistent && config_rows_aligned(c, N)); ahead++)
+	int aheads = c->persistent && config_rows_aligned(c, N) ? RING_AHEAD : 0;
+	for (int ahead = 0; ahead <= aheads; ahead++)
 		for (int dyn = 0; dyn <= !colsum; dyn++)
 			for (int sm = c->smem; sm <= (colsum && c->persistent ? 1 : c->smem);
 			     sm++) {
@@ -408,10 +448,14 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 				g.dynamic = dyn;
 				g.ahead = ahead;
 				g.smem = sm;
+				if (ahead >= 2 && !ring_offered(f, &g, M, N, t))
+					continue;
 				Cost o;
 				cost_model(f, &g, M, N, t, &o);
 				g.grid = grid_one_wave(&o, c, M, t);
 				if (g.grid == cdiv(M, c->m_block) && !colsum)
+					continue;
+				if (ahead >= 2 && ring_blocks(&g, M) < RING_MIN_BLOCKS)
 					continue;
 				add(cs, k, f, &g, M, N, t);
 			}
@@ -1204,23 +1248,27 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    c->num_warps, 2.0 * t->sms * N * f->kept_bytes / 1e6, t->l2_bytes / 1e6,
 		    (double)t->sms * N * f->kept_bytes / 1e6);
 	int64_t blocks = cdiv(M, c->m_block);
+	char ahead[16] = "";
+	if (c->ahead)
+		snprintf(ahead, sizeof ahead, " ahead=%d", c->ahead);
 	if (c->grid > 0)
 		choice_reason(
 		    out,
 		    "grid=%d%s%s: a persistent grid, %d SMs x %d resident CTAs, walks %lld "
 		    "row blocks (%.1f a %s)%s%s; %s",
-		    c->grid, c->dynamic ? " dynamic=1" : "", c->ahead ? " ahead=1" : "", t->sms,
-		    o->ctas_per_sm, (long long)blocks,
-		    (double)blocks * config_segments(c) / o->ctas,
+		    c->grid, c->dynamic ? " dynamic=1" : "", ahead, t->sms, o->ctas_per_sm,
+		    (long long)blocks, (double)blocks * config_segments(c) / o->ctas,
 		    config_cluster_grid(c) ? "cluster, each CTA a segment of the row"
 		    : config_band_grid(c)  ? "band of cooperating CTAs, each a segment of the row"
 					   : "CTA",
 		    c->dynamic		  ? ", each CTA's next block from the work counter"
 		    : config_band_grid(c) ? ", block ctaid/cluster + i*grid/cluster"
 					  : ", block ctaid + i*grid",
-		    c->ahead ? ", the next block's loads issued before this block's "
-			       "reductions"
-			     : "",
+		    c->ahead > 1 ? ", the next blocks' loads copied by cp.async into a ring "
+				   "of shared memory before this block's reductions"
+		    : c->ahead	 ? ", the next block's loads issued before this block's "
+				   "reductions"
+				 : "",
 		    vs(alt, sizeof alt, b, best_other(cs, b, K_GRID)));
 	else if (config_segments(c) > 1)
 		choice_reason(out, "grid=0: a CTA per row segment (a persistent grid walks whole "
@@ -1513,6 +1561,39 @@ settle_kept_chunk(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64
 	out->cost = o;
 }
 
+/* A pick with the next block ahead in registers (ahead=1) for a kernel with sums over rows whose
+ * persistent row spends RING_MATH_OPS instructions an element or more takes the ring
+ * (ahead=RING_AHEAD) where it can be emitted and keeps the CTAs an SM the model plans. Not under
+ * rkc_as_ranked, which shows the ranking's pick. Before min_ctas, which follows the registers. */
+static void
+settle_ring(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+	    int mode)
+{
+	Config *c = &out->cfg, g = *c;
+	if (mode == SETTLE_AS_RANKED || c->ahead != 1 || !f->colsums || f->ops < RING_MATH_OPS ||
+	    ring_blocks(c, M) < RING_MIN_BLOCKS)
+		return;
+	g.ahead = RING_AHEAD;
+	if (config_check_emit(k, f->dtype, M, N, &g, NULL) ||
+	    config_check_target(k, f->dtype, N, &g, t, NULL))
+		return;
+	Cost o;
+	cost_model(f, &g, M, N, t, &o);
+	if (o.ctas_per_sm < out->cost.ctas_per_sm || !within_budget(&o))
+		return;
+	choice_reason(out,
+		      "ahead=%d, not the ranking's 1: the row spends %d instructions an element "
+		      "(%d or more), through which the next block in registers is held; the ring "
+		      "holds %d blocks in shared memory (%lld bytes a CTA) at %d regs, not %d, "
+		      "and %d CTAs an SM, each walking %lld row blocks (%d or more; the model has "
+		      "no term for it)",
+		      RING_AHEAD, f->ops, RING_MATH_OPS, RING_AHEAD,
+		      (long long)smem_ring_bytes(&g, f->tile_in_bytes), o.regs, out->cost.regs,
+		      o.ctas_per_sm, (long long)ring_blocks(c, M), RING_MIN_BLOCKS);
+	*c = g;
+	out->cost = o;
+}
+
 /* Which fill a pick that keeps rows (smem=1) takes: cp.async from FILL_MIN_CHUNKS chunks a CTA's
  * first pass streams, or from FILL_MATH_CHUNKS where that pass spends FILL_MATH_OPS instructions
  * an element or more, where the validator accepts it (its copies are 4 bytes or more). Under a
@@ -1563,8 +1644,8 @@ settle_fill(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 }
 
 /* The knobs the ranking leaves alone, set on the pick: a kept row's r_block at few chunks, the
- * stash, the tail's steps, min_ctas, evict as the A/B above, and the fill of kept rows; mode:
- * SETTLE_*. */
+ * ring of a heavy row, the stash, the tail's steps, min_ctas, evict as the A/B above, and the fill
+ * of kept rows; mode: SETTLE_*. */
 static void
 settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
        int mode)
@@ -1572,6 +1653,7 @@ settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const
 	Config *c = &out->cfg;
 	Cost o;
 	settle_kept_chunk(out, k, f, M, N, t, mode);
+	settle_ring(out, k, f, M, N, t, mode);
 	settle_stash(out, f);
 	settle_steps(out, k, f, M, N, t);
 	int mc = c->min_ctas = rkc_min_ctas(f, c, M, N, t, &o);
