@@ -398,11 +398,11 @@ band_grid_fits(const Facts *f, const Config *c, int64_t M, const Target *t)
 	return f->colsums && c->cluster > 1 && cdiv(M, c->m_block) < t->sms;
 }
 
-/* The row blocks every CTA of a static grid walks (the fewest). */
+/* The row blocks every CTA of a static grid walks (the fewest; 0 without a grid). */
 static int64_t
 ring_blocks(const Config *g, int64_t M)
 {
-	return cdiv(M, g->m_block) / g->grid;
+	return g->grid > 0 ? cdiv(M, g->m_block) / g->grid : 0;
 }
 
 /* Whether the grid g is offered with the ring (ahead=RING_AHEAD): a kernel with sums over rows
