@@ -484,7 +484,8 @@ typedef struct {
 } Smem;
 /* ahead >= 2: the ring's bytes, at the start of the dynamic area: ahead + 1 slots, each the
  * m_block rows' r_block elements of every [M,N] input (tile_in_bytes: their bytes an element),
- * the widest elements first so that each region starts aligned; 0 for any other config. */
+ * the widest elements first so that each region starts aligned; 0 for any other config. The
+ * models count it so; smem_layout lays the slots out, Smem.ring_slot bytes each. */
 int64_t smem_ring_bytes(const Config *c, int tile_in_bytes);
 /* Whether c keeps the colsum partials out of registers, for a kernel with sums over rows (ncolsum
  * of them): smem=1 on a persistent row, and always on a looped one (whose chunks a thread cannot

@@ -70,7 +70,7 @@ smem_layout(const Kernel *k, Type dtype, int64_t N, const Config *c, Smem *s, in
 				}
 			s->ring_slot += (int64_t)c->m_block * c->r_block * sz;
 		}
-	s->dyn_bytes = smem_ring_bytes(c, (int)(s->ring_slot / (c->m_block * c->r_block)));
+	s->dyn_bytes = (c->ahead >= 2 ? c->ahead + 1 : 0) * s->ring_slot; /* smem_ring_bytes */
 	/* the kept loads, then the stashed values (f32) or the values read back (as stored) */
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < k->nins; i++) {

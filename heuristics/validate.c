@@ -196,9 +196,9 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    c->dynamic, c->ahead, AHEAD_RING_MAX);
 	if (c->grid == 0 && (c->dynamic || c->ahead))
 		return diag(d,
-			    "%s=1 needs a persistent grid (grid over 0): with a CTA per row block "
+			    "%s=%d needs a persistent grid (grid over 0): with a CTA per row block "
 			    "there is no next block",
-			    c->dynamic ? "dynamic" : "ahead");
+			    c->dynamic ? "dynamic" : "ahead", c->dynamic ? 1 : c->ahead);
 	if (c->ahead && !c->persistent)
 		return diag(d, "ahead=%d holds the next rows whole: it needs persistent=1",
 			    c->ahead);
