@@ -19,8 +19,9 @@
 # every row and storing its sums itself (a prime width over 3 CTAs, a cluster of 4 kept by cp.async
 # and with persistent rows, one CTA, the own pass over a cluster, and the policy's picks at one and
 # two rows); the ring of a persistent grid (ahead 2 to 4: M = 1 under a grid of 5, two rows a CTA
-# with one past M, a prime width at vec 1, a bool mask beside bf16, the partials in shared memory,
-# a label, four rows a CTA, and the policy's picks). Over a cluster of 16 CTAs with more clusters than fit at once, synccheck reports
+# with one past M, a prime width at vec 1, scaled_masked_softmax's mask, the partials in shared
+# memory, a label, four rows a CTA, the policy's picks, and odd_types' bool beside bf16). Over a
+# cluster of 16 CTAs with more clusters than fit at once, synccheck reports
 # divergent barriers in plain CUDA C too (bench/synccheck/run.sh): the first five_sums line, which
 # takes the pick's cluster of 16, has a twin over 8. usage:
 # bench/sanitize_new.sh RKC [PATTERN]: only the runs whose line has PATTERN (a fixed string; '|'
@@ -88,6 +89,7 @@ runs=(
 	"testdata/kernels/rms_norm.rk --shape 41x256 --dtype bf16 --config persistent=1,r_block=256,m_block=4,num_warps=1,vec=2,grid=3,ahead=2"
 	"testdata/kernels/layer_norm_backward.rk --shape 777x4000 --dtype bf16"
 	"testdata/kernels/rms_norm_backward.rk --shape 3001x640 --dtype bf16 --config persistent=1,r_block=768,m_block=16,num_warps=16,vec=8,grid=132,smem=1,ahead=2"
+	"tests/codegen/odd_types.rk --shape 19x512 --dtype bf16 --config persistent=1,r_block=512,m_block=1,num_warps=2,vec=8,grid=3,ahead=2"
 )
 n=0
 for r in "${runs[@]}"; do
