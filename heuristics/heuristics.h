@@ -183,8 +183,9 @@ enum { FILL_AHEAD = 2 };
 enum { FILL_MIN_CHUNKS = 7 };
 
 /* A looped row kept on chip by the register fill (smem=1) whose first pass streams at most this
- * many chunks a CTA takes half the ranking's r_block where that fits more CTAs an SM
- * (settle_kept_chunk, heuristics/rkc.c): each chunk's loads wait in registers before they reach
+ * many chunks a CTA takes half the ranking's r_block where that fits more CTAs an SM, or where a
+ * heavy first pass then reaches FILL_MATH_CHUNKS and the cp.async fill (settle_kept_chunk,
+ * heuristics/rkc.c): each chunk's loads wait in registers before they reach
  * shared memory, so half the chunk is fewer registers a thread and more CTAs an SM to overlap the
  * fill's round trips, which the model does not credit a kept row. On the H200 (bench/results/
  * h200-2026-12-01-kept-chunks.md), the half against the pick at 53 picks of 2-3 chunks: where the

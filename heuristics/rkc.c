@@ -1527,7 +1527,10 @@ enum { SETTLE_INVARIANT, SETTLE_NORMAL, SETTLE_AS_RANKED };
 
 /* A looped row kept on chip by the register fill over at most KEPT_FEW_CHUNKS chunks a CTA: half
  * the ranking's r_block, where the half still gives each thread a vector, can be emitted and
- * fits more CTAs an SM by the model's registers, and the launch has more CTAs than SMs; not where
+ * fits more CTAs an SM by the model's registers (or, at the same CTAs an SM, where a first pass
+ * of FILL_MATH_OPS instructions an element or more streams under FILL_MATH_CHUNKS chunks and the
+ * half reaches them, so that settle_fill takes cp.async: fused_linear_jsd fp32 at 2 chunks,
+ * 0.949-0.955x the time on an H200), and the launch has more CTAs than SMs; not where
  * the kept row reads back (fused_add_rmsnorm at 300x180000, f32 and fp16, ran 1.07x the time). Not
  * in the batch-invariant mode: r_block fixes the order there, and the rule was not measured in
  * it. Before min_ctas and the fill, which follow the registers and the chunks. */
@@ -1547,16 +1550,36 @@ settle_kept_chunk(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64
 		return;
 	Cost o;
 	cost_model(f, &g, M, N, t, &o);
-	if (o.ctas_per_sm <= out->cost.ctas_per_sm || out->cost.ctas <= t->sms)
+	int more = o.ctas_per_sm > out->cost.ctas_per_sm;
+	/* a heavy first pass under FILL_MATH_CHUNKS chunks reaches them at the half, and with them
+	 * settle_fill's cp.async fill */
+	Config a = g;
+	a.smem = 2;
+	int64_t half = first_pass_chunks(&g, M, N);
+	int fill = !more && o.ctas_per_sm == out->cost.ctas_per_sm &&
+		   f->pass_ops[0] >= FILL_MATH_OPS && chunks < FILL_MATH_CHUNKS &&
+		   half >= FILL_MATH_CHUNKS && !config_check_emit(k, f->dtype, M, N, &a, NULL) &&
+		   !config_check_target(k, f->dtype, N, &a, t, NULL);
+	if ((!more && !fill) || out->cost.ctas <= t->sms)
 		return;
-	choice_reason(out,
-		      "r_block=%lld, half the ranking's %lld: the row is kept on chip by the "
-		      "register fill over %lld chunk(s) a CTA (%d or fewer), whose loads wait in "
-		      "registers; half the chunk takes %d regs, not %d, so %d CTAs an SM, not %d, "
-		      "overlap the fill (the model has no term for it)",
-		      (long long)g.r_block, (long long)c->r_block, (long long)chunks,
-		      KEPT_FEW_CHUNKS, o.regs, out->cost.regs, o.ctas_per_sm,
-		      out->cost.ctas_per_sm);
+	if (more)
+		choice_reason(
+		    out,
+		    "r_block=%lld, half the ranking's %lld: the row is kept on chip by "
+		    "the register fill over %lld chunk(s) a CTA (%d or fewer), whose "
+		    "loads wait in registers; half the chunk takes %d regs, not %d, so %d "
+		    "CTAs an SM, not %d, overlap the fill (the model has no term for it)",
+		    (long long)g.r_block, (long long)c->r_block, (long long)chunks, KEPT_FEW_CHUNKS,
+		    o.regs, out->cost.regs, o.ctas_per_sm, out->cost.ctas_per_sm);
+	else
+		choice_reason(
+		    out,
+		    "r_block=%lld, half the ranking's %lld: the first pass spends %d "
+		    "instructions an element (%d or more) over %lld chunk(s) a CTA, under "
+		    "%d; the half streams %lld, which the cp.async fill keeps in flight "
+		    "through that math (the model has no term for it)",
+		    (long long)g.r_block, (long long)c->r_block, f->pass_ops[0], FILL_MATH_OPS,
+		    (long long)chunks, FILL_MATH_CHUNKS, (long long)half);
 	*c = g;
 	out->cost = o;
 }
