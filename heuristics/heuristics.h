@@ -536,8 +536,8 @@ int config_names(const char *s, const char *key);
 int config_equal(const Config *a, const Config *b);
 /* "P r1024 m1 w4 v8" or "L16384 m1 w32 v8 s4 e k2": the short form the golden diff prints (c:
  * cluster CTAs a row; x: cooperating CTAs a row, coop=1; S: rows in shared memory; g: a persistent
- * grid of that many CTAs, gd when dynamic; a: the next row ahead; e: the eviction hints are on; k:
- * min_ctas when over 1). */
+ * grid of that many CTAs, gd when dynamic; a: the next row ahead, a2 to a4 that many through the
+ * ring; e: the eviction hints are on; k: min_ctas when over 1). */
 void config_short(Buf *b, const Config *c);
 
 typedef enum { POLICY_RKC, POLICY_HELION2828 } Policy;
