@@ -27,9 +27,11 @@ else
 	fail "$lines candidate lines for candidates=$n"
 fi
 
-# A seed that keeps rows and stashes: the seed with the other fill and with the other stash added.
-expect 0 ", then the seed with smem=2, then the seed with stash=0" "   f  L8192 m1 w4 v8 c16 Sa st e" \
-	"   s  L8192 m1 w4 v8 c16 S e k3" "<- the seed with smem=2" "<- the seed with stash=0" -- \
+# A seed that keeps rows and stashes: the seed with the other fill and with the other stash added
+# (the seed's fill is cp.async: settle_kept_chunk halves its heavy first pass of 2 chunks).
+expect 0 ", then the seed with smem=1, then the seed with stash=0" \
+	"   f  L4096 m1 w4 v8 c16 S st e k3" "   s  L4096 m1 w4 v8 c16 Sa e k3" \
+	"<- the seed with smem=1" "<- the seed with stash=0" -- \
 	tune testdata/kernels/gated_rmsnorm.rk --shape 32x262144 --dtype bf16 --top 1 --no-check \
 	--copy-gbps 3000
 
@@ -109,8 +111,9 @@ expect 1 "<- set aside by lone_own_colsums" -- \
 expect 1 '"cand":"x"' '"rule":"lone_own_colsums"' -- \
 	tune testdata/kernels/rms_norm_backward.rk --shape 1024x65536 --dtype bf16 --top 1 \
 	--no-check --copy-gbps 3000 --json
-# drop_lone_clusters (fused_linear_jsd fp32 132x256000): the row kept over 16 CTAs at one an SM.
-expect 0 "   x  L8192 m1 w16 v4 c16 S e" "<- set aside by drop_lone_clusters" -- \
+# drop_lone_clusters (fused_linear_jsd fp32 132x256000): the row kept over 16 CTAs at one an SM,
+# settled as a pick is (its heavy first pass halved and filled by cp.async).
+expect 0 "   x  L4096 m1 w16 v4 c16 Sa e" "<- set aside by drop_lone_clusters" -- \
 	tune testdata/kernels/fused_linear_jsd.rk --shape 132x256000 --dtype f32 --top 1 --no-check \
 	--copy-gbps 3000
 expect 0 "TUNE kernel=softmax" -- tune testdata/kernels/softmax.rk --shape 4096x4096 --dtype bf16 \
