@@ -114,7 +114,8 @@ codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 	 * config's grid, the most CTAs a launch has (lower_colsum.c); the one slot's sums go to the
 	 * outputs */
 	if (k->plan->ncolsum &&
-	    !colsum_one_slot(k->plan->ncolsum, k->plan->colsum_alone, g, c->N)) {
+	    !colsum_one_slot(k->plan->ncolsum, k->plan->colsum_alone, g, c->N) &&
+	    !colsum_column(k->plan->ncolsum, k->plan->colsum_alone, g)) {
 		ColsumLayout cl;
 		colsum_layout(g, k->plan->ncolsum, c->N, &cl);
 		int64_t n = k->plan->ncolsum;

@@ -129,6 +129,9 @@ typedef struct {
 	int csum_late;
 	/* colsum_one_slot: the partials are the sums, stored to the outputs (no combine) */
 	int csum_one;
+	/* colsum_column: the rows' passes leave the colsums out; after the rows each CTA sums a
+	 * slice of the columns over every row (colsum_column_pass) */
+	int csum_cols;
 	/* a looped row: the index (i64) of the chunk being lowered, whose partials colsum_local
 	 * adds to, else NULL */
 	LLVMValueRef csum_chunk;
@@ -300,6 +303,7 @@ void colsum_own_store(Lower *L, LLVMValueRef at);
 /* After the loop: the partials through the workspace, the groups' combine, then every group's
  * slice of the columns into the outputs. */
 void colsum_finish(Lower *L);
+void colsum_column_pass(Lower *L);
 
 /* >>> pass scheduling: the looped and persistent bodies (lower_rows.c) */
 /* Looped (and split) rows: a streaming pass per level of reductions, then an apply pass. */

@@ -27,7 +27,7 @@ chunk_body(Lower *L, Red *rs, int n, const Chunk *ch)
 		}
 		if (!need[i] || instr_is_colsum_store(k, in))
 			continue; /* a colsum's store is made once, after the last row */
-		if (in->op == OP_COLSUM && L->csum_late)
+		if (in->op == OP_COLSUM && (L->csum_late || L->csum_cols))
 			continue; /* summed in a pass of its own, after the rows */
 		if (in->op == OP_COLSUM)
 			colsum_local(L, i, ch);
@@ -319,7 +319,7 @@ lower_persistent(Lower *L)
 				red_local(L, &pend[np], &chs[c]);
 			np++;
 		} else if (in->op == OP_COLSUM) {
-			for (int c = 0; c < nch; c++)
+			for (int c = 0; c < nch && !L->csum_cols; c++)
 				colsum_local(L, i, &chs[c]);
 		} else if (in->op == OP_STORE) {
 			if (plan_is_tile_store(k, in))

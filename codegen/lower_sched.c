@@ -594,9 +594,12 @@ grid_loop(Lower *L)
 	if (g->dynamic && !L->clc)
 		counter_reset(L);
 	if (k->plan->ncolsum) {
-		if (L->csum_late)
+		if (L->csum_cols)
+			colsum_column_pass(L);
+		else if (L->csum_late)
 			colsum_own_pass(L);
-		colsum_finish(L);
+		if (!L->csum_cols)
+			colsum_finish(L);
 		regions_tail(L);
 	}
 }

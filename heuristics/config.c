@@ -40,7 +40,8 @@ config_equal(const Config *a, const Config *b)
 	       a->smem == b->smem &&
 	       (a->cluster > 1 ? a->cluster : 1) == (b->cluster > 1 ? b->cluster : 1) &&
 	       a->grid == b->grid && a->dynamic == b->dynamic && a->ahead == b->ahead &&
-	       a->coop == b->coop && a->stash == b->stash && a->steps == b->steps;
+	       a->coop == b->coop && a->stash == b->stash && a->steps == b->steps &&
+	       a->colpass == b->colpass;
 }
 
 void
@@ -67,6 +68,8 @@ config_short(Buf *b, const Config *c)
 		buf_printf(b, "%d", c->ahead);
 	if (c->steps)
 		buf_puts(b, " t");
+	if (c->colpass)
+		buf_puts(b, " cp");
 	if (c->evict)
 		buf_puts(b, " e");
 	if (c->min_ctas > 1)
@@ -97,6 +100,7 @@ static const struct {
     {"coop", offsetof(Config, coop), 0, 1, "0 or 1"},
     {"stash", offsetof(Config, stash), 0, 1, "0 or 1"},
     {"steps", offsetof(Config, steps), 0, 1, "0 or 1"},
+    {"colpass", offsetof(Config, colpass), 0, 1, "0 or 1"},
 };
 
 int

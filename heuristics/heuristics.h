@@ -50,6 +50,10 @@
  *   element-wise work and stores): the tail is made a vector at a time, each vector's loads,
  *   arithmetic and stores before the next one's, so the inputs it reads (a weight, a bias) take
  *   registers for a vector, not for the row; 0 = each value over the whole row, every load first.
+ * colpass: 1 = sums over rows that need no row reduction (Plan.colsum_alone) leave the rows'
+ *   passes: after its rows each CTA of the grid sums a slice of the columns over every row,
+ *   reading the colsums' inputs again, and stores the sums itself (colsum_column); no partials,
+ *   no workspace, no wait for the grid. 0 = partials a CTA, combined through the workspace.
  */
 typedef struct {
 	int persistent;
@@ -68,6 +72,7 @@ typedef struct {
 	int coop;
 	int stash;
 	int steps;
+	int colpass;
 } Config;
 
 /* The most row blocks a persistent grid has in flight through its shared-memory ring (ahead). */
@@ -225,6 +230,11 @@ int64_t smem_colsum_cols(const Config *c, int64_t N);
  * writing them to its slots, laid out as ws_colsums' (colsum_own_pass, codegen/lower_sched.c).
  * Every row's partials then stay on chip: the workspace sees each slot once, not once a row. */
 int colsum_late(int ncolsum, int alone, const Config *c, int64_t N);
+/* The column pass (colpass=1, where the colsums need no row reduction): after its rows each CTA
+ * sums a slice of the columns over every row from the inputs and stores the sums (colsum_column_pass,
+ * codegen/lower_colsum.c); no partials while the rows stream, no slots, no wait for the grid, so
+ * no cooperative launch for the colsums. */
+int colsum_column(int ncolsum, int alone, const Config *c);
 /* The one slot: a grid of one band (one CTA, or one cluster whose CTAs take a segment each) of
  * one row group walks every row, so each CTA's partials are already the sums of its columns: it
  * stores them to the outputs itself, converted (colsum_finish, or the own pass's
@@ -343,7 +353,8 @@ colsum_slices(const ColsumLayout *l, const Config *c, int ncolsum, int64_t ctas,
 static inline int
 config_cooperative(const Config *c, int ncolsum, int alone, int64_t N)
 {
-	return c->coop || (ncolsum > 0 && c->grid > 0 && !colsum_one_slot(ncolsum, alone, c, N));
+	return c->coop || (ncolsum > 0 && c->grid > 0 && !colsum_one_slot(ncolsum, alone, c, N) &&
+			   !colsum_column(ncolsum, alone, c));
 }
 
 /* Whether w warps, not a power of two, split a row of N columns evenly into vectors of vec: one

@@ -113,7 +113,7 @@ smem_ring_bytes(const Config *c, int tile_in_bytes)
 int
 smem_colsums(int ncolsum, const Config *c)
 {
-	return ncolsum > 0 && (!c->persistent || c->smem == 1);
+	return ncolsum > 0 && !c->colpass && (!c->persistent || c->smem == 1);
 }
 
 int64_t
@@ -125,20 +125,27 @@ smem_colsum_cols(const Config *c, int64_t N)
 int
 ws_colsums(int ncolsum, const Config *c, int64_t N)
 {
-	return ncolsum > 0 && !c->persistent &&
+	return ncolsum > 0 && !c->persistent && !c->colpass &&
 	       (int64_t)ncolsum * c->m_block * smem_colsum_cols(c, N) * 4 > MAX_DYN_SMEM;
 }
 
 int
 colsum_late(int ncolsum, int alone, const Config *c, int64_t N)
 {
-	return alone && ws_colsums(ncolsum, c, N);
+	return alone && !c->colpass && ws_colsums(ncolsum, c, N);
+}
+
+int
+colsum_column(int ncolsum, int alone, const Config *c)
+{
+	return ncolsum > 0 && alone && c->colpass && c->grid > 0;
 }
 
 int
 colsum_one_slot(int ncolsum, int alone, const Config *c, int64_t N)
 {
-	return ncolsum > 0 && c->grid > 0 && c->grid == config_segments(c) && c->m_block == 1 &&
+	return ncolsum > 0 && c->grid > 0 && !c->colpass && c->grid == config_segments(c) &&
+	       c->m_block == 1 &&
 	       (!ws_colsums(ncolsum, c, N) || colsum_late(ncolsum, alone, c, N));
 }
 
@@ -180,7 +187,8 @@ smem_combine_bytes(int ncolsum, int alone, const Config *c, int64_t N)
 const Facts *
 smem_facts(const Facts *f, const Config *c, Facts *tmp)
 {
-	if (!smem_colsums(f->colsums, c))
+	/* the column pass (colpass=1) holds no partials either */
+	if (!smem_colsums(f->colsums, c) && !(f->colsums && c->colpass))
 		return f;
 	*tmp = *f;
 	tmp->held_bytes = f->held_bytes_smem;

@@ -82,6 +82,17 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 			    "cp.async; a persistent row keeps its colsum partials in shared memory "
 			    "under smem=1",
 			    c->smem);
+	if (c->colpass != 0 && c->colpass != 1)
+		return diag(d, "colpass=%d: must be 0 or 1", c->colpass);
+	if (c->colpass && !k->plan->ncolsum)
+		return diag(d, "colpass=1 sums columns in a pass of their own: this kernel has no "
+			       "sum over rows (colsum)");
+	if (c->colpass && !k->plan->colsum_alone)
+		return diag(d,
+			    "colpass=1 sums columns from the inputs after the rows: a colsum of "
+			    "this kernel needs a row reduction, which only the rows' passes have");
+	if (c->colpass && c->smem && c->persistent)
+		return diag(d, "colpass=1 keeps no colsum partials: a persistent row takes smem=0");
 	if (c->smem && c->persistent && !k->plan->ncolsum)
 		return diag(d,
 			    "smem=%d keeps the inputs a looped row's later passes read again; a "

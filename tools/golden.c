@@ -87,8 +87,8 @@ points_find(const Points *ps, const char *key)
 }
 
 /* What is wrong with a point read from a file, or NULL when it has every field generate writes
- * (smem, cluster, grid, dynamic, ahead, coop, stash and steps may be absent, as in files written
- * before them: 0, 1, 0, 0, 0, 0, 0 and 0). */
+ * (smem, cluster, grid, dynamic, ahead, coop, stash, steps and colpass may be absent, as in files
+ * written before them: 0, 1, 0, 0, 0, 0, 0, 0 and 0). */
 static const char *
 point_error(json_t *o, char *buf, size_t n)
 {
@@ -106,8 +106,8 @@ point_error(json_t *o, char *buf, size_t n)
 		}
 	if (!json_is_boolean(json_object_get(o, "persistent")))
 		return "expected a boolean persistent";
-	static const char *const knobs[] = {"smem",  "cluster", "grid",	 "dynamic",
-					    "ahead", "coop",	"stash", "steps"};
+	static const char *const knobs[] = {"smem", "cluster", "grid",	"dynamic", "ahead",
+					    "coop", "stash",   "steps", "colpass"};
 	for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
 		if (json_object_get(o, knobs[i]) &&
 		    !json_is_integer(json_object_get(o, knobs[i]))) {
@@ -202,7 +202,7 @@ generate(Policy p, int invariant, const char *arch, Points *out, long *npoints)
 					    "modelled_us", round(c.cost.us * 10) / 10, "reasons",
 					    reasons);
 					/* only where set: the files from before coop=1,
-					 * stash=1 and steps=1 hold */
+					 * stash=1, steps=1 and colpass=1 hold */
 					if (c.cfg.coop)
 						json_object_set_new(o, "coop",
 								    json_integer(c.cfg.coop));
@@ -212,6 +212,9 @@ generate(Policy p, int invariant, const char *arch, Points *out, long *npoints)
 					if (c.cfg.steps)
 						json_object_set_new(o, "steps",
 								    json_integer(c.cfg.steps));
+					if (c.cfg.colpass)
+						json_object_set_new(o, "colpass",
+								    json_integer(c.cfg.colpass));
 					points_add(out, o);
 					json_decref(o);
 					++*npoints;
@@ -302,6 +305,7 @@ config_of(Buf *b, const char *line)
 	    (int)json_integer_value(json_object_get(o, "coop")),
 	    (int)json_integer_value(json_object_get(o, "stash")),
 	    (int)json_integer_value(json_object_get(o, "steps")),
+	    (int)json_integer_value(json_object_get(o, "colpass")),
 	};
 	config_short(b, &c);
 	json_decref(o);

@@ -58,7 +58,7 @@ check_kernel(const char *path)
 	int vec = config_vec(k, TY_BF16, 8192);
 	/* looped: 4 warps a row, two chunks of the row a pass */
 	Compile c = {
-	    "sm_90", TY_BF16, 64, 8192, {0, 4096, 1, 4, vec, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0},
+	    "sm_90", TY_BF16, 64, 8192, {0, 4096, 1, 4, vec, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0},
 	    0,	     0};
 	Diag d = {0};
 	/* a sum over rows runs under a persistent grid only */

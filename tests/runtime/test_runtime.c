@@ -605,7 +605,7 @@ test_manifest_inf_default(void **state)
 {
 	Kernel *k = parse_text("k.rk", "kernel k\nin x: T[M,N]\nout y: T[M,N]\nparam lo = -inf\n"
 				       "%x = load x\n%y = max %x, lo\nstore y, %y\n");
-	Compile c = {"sm_90", TY_F32, 8, 64, {1, 64, 1, 2, 1, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0},
+	Compile c = {"sm_90", TY_F32, 8, 64, {1, 64, 1, 2, 1, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0},
 		     0,	      0};
 	Buf man = {0};
 	codegen_manifest(&man, k, &c, "rkc", 0, NULL, 0);
@@ -670,7 +670,7 @@ static void
 test_manifest_strides(void **state)
 {
 	Kernel *k = load_kernel_file("testdata/kernels/cross_entropy.rk");
-	Compile c = {"sm_90", TY_BF16, 8, 1001, {1, 1024, 1, 4, 8, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0},
+	Compile c = {"sm_90", TY_BF16, 8, 1001, {1, 1024, 1, 4, 8, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0},
 		     0,	      0};
 	Buf man = {0};
 	codegen_manifest(&man, k, &c, "rkc", 0, NULL, 0);
@@ -1049,7 +1049,7 @@ test_regions_manifest(void **state)
 	assert_int_equal(regions_every(&cs), 4); /* 64 rows of 4 segments */
 	/* without regions, neither the parameter nor the block */
 	Kernel *k = load_kernel_file("testdata/kernels/rms_norm.rk");
-	Compile c = {"sm_90", TY_F32, 8, 64, {1, 64, 1, 2, 1, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0},
+	Compile c = {"sm_90", TY_F32, 8, 64, {1, 64, 1, 2, 1, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0},
 		     0,	      0};
 	Buf man = {0};
 	codegen_manifest(&man, k, &c, "rkc", 0, NULL, 0);
