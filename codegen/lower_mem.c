@@ -172,7 +172,8 @@ load_elems(Lower *L, Type t, LLVMValueRef ptr, int vec)
 }
 
 /* The L2 policy for a load under evict=1, or NULL: evict_last for what is read again (an [N]
- * input, by every CTA; a row chunk, by a later pass), evict_first for a last read. Hints are
+ * input, by every CTA; a row chunk, by a later pass or the column pass), evict_first for a last
+ * read. Hints are
  * PTX, so the host emulator's loads go without; accesses under 4 bytes too. */
 static LLVMValueRef
 load_policy(Lower *L, const Instr *in, int bytes)
@@ -183,6 +184,8 @@ load_policy(Lower *L, const Instr *in, int bytes)
 	int i = (int)(in - L->k->ins);
 	int again =
 	    p->shape == SH_VEC || (L->last_read && L->pass < L->last_read[i] && L->row_off[i] < 0);
+	/* the column pass (colpass=1) reads the colsums' inputs again after the rows */
+	again |= L->csum_cols && L->pass < L->plan->npasses && L->plan->need_colsum[i];
 	return L->policy[again];
 }
 
