@@ -14,7 +14,7 @@ import json
 import sys
 
 KNOBS = ["persistent", "r_block", "m_block", "num_warps", "vec", "split", "evict", "min_ctas",
-         "smem", "cluster", "coop", "grid", "dynamic", "ahead", "stash", "steps"]
+         "smem", "cluster", "coop", "grid", "dynamic", "ahead", "stash", "steps", "colpass"]
 
 
 def config_value(p):

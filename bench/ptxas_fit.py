@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KNOBS = ["persistent", "r_block", "m_block", "num_warps", "vec", "split", "evict", "min_ctas",
-         "smem", "cluster", "coop", "grid", "dynamic", "ahead", "stash", "steps"]
+         "smem", "cluster", "coop", "grid", "dynamic", "ahead", "stash", "steps", "colpass"]
 SMS = 132          # the H100 and H200 the results were measured on
 REGS_SM = 65536
 SMEM_SM = 228 * 1024

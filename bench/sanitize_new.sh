@@ -96,7 +96,7 @@ runs=(
 	"testdata/kernels/layer_norm_backward.rk --shape 37x30011 --dtype f32 --config persistent=1,r_block=4096,m_block=1,num_warps=4,vec=1,grid=24,cluster=8,coop=1,colpass=1"
 	"testdata/kernels/rms_norm_backward.rk --shape 101x50257 --dtype bf16 --config persistent=0,r_block=2048,m_block=1,num_warps=8,vec=1,grid=7,smem=1,evict=1,colpass=1"
 	"testdata/kernels/layer_norm_backward.rk --shape 100x28672 --dtype bf16 --config persistent=1,r_block=6144,m_block=1,num_warps=4,vec=8,cluster=5,coop=1,grid=260,evict=1,min_ctas=2,colpass=1"
-	"bench/heldout/colonly.rk --shape 300x131072 --dtype bf16 --config persistent=0,r_block=32768,m_block=1,num_warps=32,vec=4,grid=132,colpass=1"
+	"bench/heldout/colonly.rk --shape 37x131072 --dtype bf16 --config persistent=0,r_block=32768,m_block=1,num_warps=32,vec=4,grid=132,colpass=1"
 	"testdata/kernels/rms_norm_backward.rk --shape 777x4000 --dtype bf16 --config persistent=1,r_block=4096,m_block=1,num_warps=8,vec=8,grid=264,ahead=2,colpass=1"
 )
 n=0

@@ -968,9 +968,6 @@ colsum_finish(Lower *L)
 	leave_zero(L, cnt, out, G);
 }
 
-/* Rows of the column pass a round trip: their loads issued before their adds. */
-enum { COLPASS_ROWS = 4 };
-
 /* Row r (i64) of the column pass placed: its row block and row group, the row's [M] values. */
 static void
 colpass_row(Lower *L, LLVMValueRef r)
@@ -988,9 +985,9 @@ colpass_row(Lower *L, LLVMValueRef r)
 /*
  * The column pass (colpass=1, colsum_column), after the CTA's rows: the sums over rows of the
  * columns of a slice, from the inputs. The positions are vectors of 4 columns, nj =
- * cdiv(cdiv(N, 4), gridDim) consecutive ones a CTA; W lanes (a power of two up to 32, at most
- * nj) take W consecutive positions a turn, and the CTA's RL = threads / W row lanes take rows
- * l, l + RL, ..., COLPASS_ROWS a round trip, evaluating the colsums' cone (Plan.need_colsum) on
+ * cdiv(cdiv(N, 4), gridDim) consecutive ones a CTA; W lanes take W consecutive positions a turn,
+ * and the CTA's RL = threads / W row lanes take rows l, l + RL, ..., u a round trip (W and u:
+ * colpass_lanes), evaluating the colsums' cone (Plan.need_colsum) on
  * their 4 columns (one 4-wide access an input where rows start aligned to vec >= 4, else
  * element by element) and adding each colsum's operand in row order. The row lanes' sums of a
  * position are added pairwise in a fixed tree through the dynamic shared memory (the rows are
@@ -1006,13 +1003,20 @@ colsum_column_pass(Lower *L)
 	const Config *g = &L->c->cfg;
 	LLVMTypeRef v4 = LLVMVectorType(L->f32, 4);
 	int64_t N = L->c->N, cols4 = (N + 3) / 4, nt = (int64_t)g->num_warps * 32;
-	int wide = !L->shifted && L->vec >= 4 && N % 4 == 0;
+	int wide = colpass_wide(g, N);
 	Launch l;
 	codegen_launch(k, L->c, &l);
-	int64_t nj_static = cdiv(cols4, l.grid_x), W = 1;
-	while (W < 32 && W < nj_static && nt % (2 * W) == 0)
-		W *= 2;
-	int64_t RL = nt / W;
+	/* a row's loaded words: 4 columns of each [M,N] input, a word of each [M] one */
+	int row_words = 0;
+	for (int i = 0; i < k->nins; i++)
+		if (p->need_colsum[i] && k->ins[i].op == OP_LOAD)
+			row_words += k->params[k->ins[i].param].shape == SH_TILE
+					 ? type_size(type_resolve(k->params[k->ins[i].param].type,
+								  L->c->dtype))
+					 : 1;
+	ColpassLanes ln;
+	colpass_lanes(cdiv(cols4, l.grid_x), L->c->M, (int)nt, g->min_ctas, row_words, &ln);
+	int64_t W = ln.lanes, RL = ln.row_lanes;
 	/* the colsums stored, each its instruction and output */
 	int ns = 0, *cins = arena_alloc(L->a, sizeof(int) * (size_t)p->ncolsum);
 	int *param = arena_alloc(L->a, sizeof(int) * (size_t)p->ncolsum);
@@ -1028,7 +1032,7 @@ colsum_column_pass(Lower *L)
 	L->given = NULL;
 	L->given_row = NULL;
 	L->held_in_block = 0;
-	L->pass = p->npasses; /* a last read, for the eviction hints */
+	L->pass = p->npasses;			      /* a last read, for the eviction hints */
 	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0); /* every row read the dynamic area */
 
 	LLVMValueRef G = nctaid(L);
@@ -1053,12 +1057,13 @@ colsum_column_pass(Lower *L)
 	LLVMPositionBuilderAtEnd(L->b, body);
 	LLVMValueRef j = LLVMBuildAdd(L->b, kt, pj, "");
 	LLVMValueRef pos = LLVMBuildAdd(L->b, first, j, "");
-	LLVMValueRef okp = LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntULT, j, nj, ""),
-					LLVMBuildICmp(L->b, LLVMIntULT, pos, ci64(L, cols4), ""), "");
+	LLVMValueRef okp =
+	    LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntULT, j, nj, ""),
+			 LLVMBuildICmp(L->b, LLVMIntULT, pos, ci64(L, cols4), ""), "");
 	LLVMValueRef col =
 	    LLVMBuildMul(L->b, LLVMBuildSelect(L->b, okp, pos, ci64(L, 0), ""), ci64(L, 4), "");
 
-	/* the rows, COLPASS_ROWS a round trip */
+	/* the rows, ln.u a round trip */
 	LLVMBasicBlockRef rpre = LLVMGetInsertBlock(L->b);
 	LLVMBasicBlockRef rhead = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.row");
 	LLVMBasicBlockRef rbody = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.row.body");
@@ -1078,7 +1083,7 @@ colsum_column_pass(Lower *L)
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, r, L->M, ""), rbody, rdone);
 	LLVMPositionBuilderAtEnd(L->b, rbody);
 	LLVMValueRef yes = LLVMConstInt(LLVMInt1TypeInContext(L->cx), 1, 0);
-	for (int u = 0; u < COLPASS_ROWS; u++) {
+	for (int u = 0; u < ln.u; u++) {
 		LLVMValueRef ru = LLVMBuildAdd(L->b, r, ci64(L, u * RL), "");
 		colpass_row(L, ru); /* a row past M reads row M-1 and adds nothing */
 		LLVMValueRef ok = LLVMBuildAnd(L->b, okp, L->rowok, "");
@@ -1111,7 +1116,7 @@ colsum_column_pass(Lower *L)
 				acc[s][e] = csum_add(L, in, prod, acc[s][e], e, valid[e]);
 		}
 	}
-	LLVMValueRef r2 = LLVMBuildAdd(L->b, r, ci64(L, COLPASS_ROWS * RL), "");
+	LLVMValueRef r2 = LLVMBuildAdd(L->b, r, ci64(L, ln.u * RL), "");
 	LLVMBasicBlockRef rlatch = LLVMGetInsertBlock(L->b);
 	LLVMBuildBr(L->b, rhead);
 	LLVMAddIncoming(r, &r2, &rlatch, 1);
@@ -1153,11 +1158,12 @@ colsum_column_pass(Lower *L)
 				LLVMPositionBuilderAtEnd(L->b, added);
 				intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
 			}
-			sum = LLVMBuildLoad2(L->b, v4,
-					     smem_at(L, LLVMBuildMul(L->b, pj, ci64(L, 16), "")), "");
+			sum = LLVMBuildLoad2(
+			    L->b, v4, smem_at(L, LLVMBuildMul(L->b, pj, ci64(L, 16), "")), "");
 			LLVMSetAlignment(sum, 16);
 		}
-		LLVMBasicBlockRef stored = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.st");
+		LLVMBasicBlockRef stored =
+		    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.st");
 		only_if(L,
 			LLVMBuildAnd(L->b, okp,
 				     LLVMBuildICmp(L->b, LLVMIntULT, tid(L), ci64(L, W), ""), ""),

@@ -122,17 +122,17 @@ codegen_manifest(Buf *b, const Kernel *k, const Compile *c, const char *policy, 
 		   mod, (long long)(c->N % mod));
 	jstr(b, policy ? policy : "forced");
 	buf_printf(b, ",\n  \"batch_invariant\": %s", batch_invariant ? "true" : "false");
-	buf_printf(
-	    b,
-	    ",\n  \"config\": {\"persistent\": %s, \"r_block\": %lld, \"m_block\": %d, "
-	    "\"num_warps\": %d, \"vec\": %d, \"split\": %d, \"evict\": %d, "
-	    "\"min_ctas\": %d, \"smem\": %d, \"cluster\": %d, \"grid\": %d, "
-	    "\"dynamic\": %d, \"ahead\": %d, \"coop\": %d, \"stash\": %d, \"steps\": %d},\n  "
-	    "\"passes\": %d,\n  \"reasons\": [",
-	    g->persistent ? "true" : "false", (long long)g->r_block, g->m_block, g->num_warps,
-	    g->vec, g->split, g->evict, g->min_ctas > 1 ? g->min_ctas : 1, g->smem,
-	    g->cluster > 1 ? g->cluster : 1, g->grid, g->dynamic, g->ahead, g->coop, g->stash,
-	    g->steps, plan_streams(k->plan, g->persistent));
+	buf_printf(b,
+		   ",\n  \"config\": {\"persistent\": %s, \"r_block\": %lld, \"m_block\": %d, "
+		   "\"num_warps\": %d, \"vec\": %d, \"split\": %d, \"evict\": %d, "
+		   "\"min_ctas\": %d, \"smem\": %d, \"cluster\": %d, \"grid\": %d, "
+		   "\"dynamic\": %d, \"ahead\": %d, \"coop\": %d, \"stash\": %d, \"steps\": %d, "
+		   "\"colpass\": %d},\n  "
+		   "\"passes\": %d,\n  \"reasons\": [",
+		   g->persistent ? "true" : "false", (long long)g->r_block, g->m_block,
+		   g->num_warps, g->vec, g->split, g->evict, g->min_ctas > 1 ? g->min_ctas : 1,
+		   g->smem, g->cluster > 1 ? g->cluster : 1, g->grid, g->dynamic, g->ahead, g->coop,
+		   g->stash, g->steps, g->colpass, plan_streams(k->plan, g->persistent));
 	for (int i = 0; i < nreasons; i++) {
 		buf_puts(b, i ? ",\n    " : "\n    ");
 		jstr(b, reasons[i]);

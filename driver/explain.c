@@ -95,10 +95,10 @@ rkc_explain_json(const Request *rq, const Result *r)
 	    (double)(long long)(c->cost.us * 10 + 0.5) / 10, "reasons", reasons, "facts",
 	    facts_json(f), "batch_invariant", rq->batch_invariant, "config_short", cs.s ? cs.s : "",
 	    "spills", c->cost.spills != 0);
-	json_object_update_new(o, json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:o}", "grid", g->grid,
+	json_object_update_new(o, json_pack("{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:o}", "grid", g->grid,
 					    "dynamic", g->dynamic, "ahead", g->ahead, "coop",
-					    g->coop, "stash", g->stash, "steps", g->steps, "cost",
-					    cost_json(&c->cost)));
+					    g->coop, "stash", g->stash, "steps", g->steps,
+					    "colpass", g->colpass, "cost", cost_json(&c->cost)));
 	buf_free(&cs);
 	if (r->ptxas.regs)
 		json_object_set_new(o, "ptxas",

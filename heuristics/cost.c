@@ -155,7 +155,7 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	/* the combine of sums over rows, after the rows: a floor under both counts */
 	o->combine_regs = 0;
 	int one = colsum_one_slot(f->colsums, f->colsum_alone, c, N);
-	if (f->colsums && c->grid > 0 && !one) {
+	if (f->colsums && c->grid > 0 && !one && !c->colpass) {
 		int64_t ctas = cdiv(M, c->m_block);
 		int u, per;
 		ColsumLayout cl;
@@ -251,7 +251,20 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	if (o->spills) /* each spilled word is stored once and loaded once per pass, via L1/L2 */
 		l2 += (double)(o->capped - o->reg_limit) * 4 * (1 + passes) * threads * o->ctas;
 	double tail_ns = 0;
-	if (f->colsums && c->grid > 0) {
+	if (colsum_column(f->colsums, f->colsum_alone, c)) {
+		/* the column pass reads the colsums' [M,N] inputs again after the rows: from L2 as
+		 * far as half the L2 holds them, from HBM past that; its round trips are the tail
+		 */
+		double again = (double)M * N * f->colsum_tile_bytes;
+		double hit = again > 0 ? fmin(1.0, 0.5 * t->l2_bytes / again) : 1.0;
+		l2 += hit * again;
+		hbm += (1 - hit) * again;
+		ColpassLanes ln;
+		colpass_lanes(cdiv(cdiv(N, 4), o->ctas), M, threads, c->min_ctas,
+			      f->colsum_tile_bytes + 2, &ln);
+		tail_ns = (double)ln.turns * ((double)ln.trips * t->mem_latency_ns +
+					      (double)f->colsums * (ln.levels + 1) * t->barrier_ns);
+	} else if (f->colsums && c->grid > 0) {
 		ColsumLayout cl;
 		ColsumSlices sl;
 		colsum_layout(c, f->colsums, N, &cl);

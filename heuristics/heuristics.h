@@ -231,9 +231,9 @@ int64_t smem_colsum_cols(const Config *c, int64_t N);
  * Every row's partials then stay on chip: the workspace sees each slot once, not once a row. */
 int colsum_late(int ncolsum, int alone, const Config *c, int64_t N);
 /* The column pass (colpass=1, where the colsums need no row reduction): after its rows each CTA
- * sums a slice of the columns over every row from the inputs and stores the sums (colsum_column_pass,
- * codegen/lower_colsum.c); no partials while the rows stream, no slots, no wait for the grid, so
- * no cooperative launch for the colsums. */
+ * sums a slice of the columns over every row from the inputs and stores the sums
+ * (colsum_column_pass, codegen/lower_colsum.c); no partials while the rows stream, no slots, no
+ * wait for the grid, so no cooperative launch for the colsums. */
 int colsum_column(int ncolsum, int alone, const Config *c);
 /* The one slot: a grid of one band (one CTA, or one cluster whose CTAs take a segment each) of
  * one row group walks every row, so each CTA's partials are already the sums of its columns: it
@@ -309,6 +309,49 @@ colsum_unroll(int64_t rows, int64_t pairs, int threads, int ctas, int *u, int *p
 			(*u)--;
 	}
 	return (pairs + *per - 1) / *per * ((rows + *u - 1) / *u);
+}
+
+/* The column pass (colpass=1; codegen/lower_colsum.c, heuristics/cost.c): a CTA of `threads`
+ * threads, `ctas` an SM, sums nj positions (vectors of 4 columns) over M rows. `lanes`
+ * consecutive threads take as many positions a turn, and the CTA's threads / lanes "row lanes"
+ * rows l, l + row lanes, ..., u rows a round trip: as many as the rows need, up to COLPASS_ROWS
+ * and to what the thread's registers hold of `row_words` loaded words a row. A turn's row lanes
+ * then add their sums in a tree through shared memory, a barrier a level. The lanes are the power
+ * of two (dividing the threads) with the fewest round trips a thread, a tree level counted a
+ * quarter of one (a barrier against an L2 round trip): all threads on positions where the rows
+ * are few, row lanes where the slice is narrow. */
+enum { COLPASS_ROWS = 8 };
+/* Whether the column pass reads 4 columns an access: rows start aligned to vec >= 4 (a multiple
+ * of 4); else it reads them element by element, four loads where one would do. */
+static inline int
+colpass_wide(const Config *c, int64_t N)
+{
+	return c->vec >= 4 && N % 4 == 0 && config_rows_aligned(c, N);
+}
+typedef struct {
+	int64_t lanes, row_lanes, u, turns, trips, levels;
+} ColpassLanes;
+static inline void
+colpass_lanes(int64_t nj, int64_t M, int threads, int ctas, int row_words, ColpassLanes *o)
+{
+	int64_t umax = (colsum_thread_regs(threads, ctas) - 32) / (row_words > 0 ? row_words : 1);
+	umax = umax < 1 ? 1 : umax < COLPASS_ROWS ? umax : COLPASS_ROWS;
+	*o = (ColpassLanes){.lanes = 1, .row_lanes = threads, .u = 1, .turns = nj, .trips = M};
+	double best = -1;
+	for (int64_t w = 1; w <= threads && threads % w == 0; w *= 2) {
+		ColpassLanes x = {.lanes = w, .row_lanes = threads / w};
+		x.u = (M + x.row_lanes - 1) / x.row_lanes;
+		x.u = x.u < 1 ? 1 : x.u < umax ? x.u : umax;
+		x.turns = (nj + w - 1) / w;
+		x.trips = (M + x.row_lanes * x.u - 1) / (x.row_lanes * x.u);
+		while (((int64_t)1 << x.levels) < x.row_lanes)
+			x.levels++;
+		double cost = (double)x.turns * ((double)x.trips + x.levels / 4.0);
+		if (best < 0 || cost <= best) {
+			best = cost;
+			*o = x;
+		}
+	}
 }
 
 static inline void

@@ -420,9 +420,26 @@ ring_offered(const Facts *f, const Config *g, int64_t M, int64_t N, const Target
 	return !within_budget(&o) || o.reg_limit <= AHEAD_MIN_REGS;
 }
 
+/* Whether grids of a kernel with sums over rows are also offered with the column pass
+ * (colpass=1): where the colsums need no row reduction and the inputs they read again, M x N x
+ * their bytes an element, take at most 3/4 of the L2, where the rows' reads left them; and only
+ * where it reads 4 columns an access (colpass_wide). Measured on
+ * an H200 (bench/results/h200-2026-12-01-colpass.md): past the L2 the column pass read them from
+ * HBM again, 1.29-1.51x the time (layer_norm_backward bf16 4096x4096, rms_norm_backward bf16
+ * 2048x4096 at the edge); under it 0.61-0.87x where it took the place of partials kept in
+ * shared memory or a combine over cooperative rows. Element by element (rows of odd widths) it
+ * ran 1.20-1.30x (rms_norm_backward bf16 64x50257, the held-out colonly 8x1000003). */
+static int
+colpass_offered(const Facts *f, int64_t M, int64_t N, const Target *t)
+{
+	return f->colsums && f->colsum_alone &&
+	       (double)M * N * f->colsum_tile_bytes <= 0.75 * (double)t->l2_bytes;
+}
+
 /* A persistent grid over config c: SMs x the CTAs an SM holds at the grid's registers, static and
  * dynamic, each also with the next row ahead where rows are persistent and start aligned (and
- * for sums over rows, with the ring where ring_offered). Only
+ * for sums over rows, with the ring where ring_offered, and with the column pass where
+ * colpass_offered). Only
  * where the row blocks outnumber the grid: else it is c's CTAs with a loop around. A row cut into
  * segments takes a grid only as a grid of bands (band_grid_fits). */
 static void
@@ -438,27 +455,30 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 	int aheads = c->persistent && config_rows_aligned(c, N) ? RING_AHEAD : 0;
 	for (int ahead = 0; ahead <= aheads; ahead++)
 		for (int dyn = 0; dyn <= !colsum; dyn++)
-			for (int sm = c->smem; sm <= (colsum && c->persistent ? 1 : c->smem);
-			     sm++) {
-				if (sm && colsum && c->persistent &&
-				    !colsum_smem(f, c, ahead, M, N, t))
-					continue;
-				Config g = *c;
-				g.grid = GRID_PROBE;
-				g.dynamic = dyn;
-				g.ahead = ahead;
-				g.smem = sm;
-				if (ahead >= 2 && !ring_offered(f, &g, M, N, t))
-					continue;
-				Cost o;
-				cost_model(f, &g, M, N, t, &o);
-				g.grid = grid_one_wave(&o, c, M, t);
-				if (g.grid == cdiv(M, c->m_block) && !colsum)
-					continue;
-				if (ahead >= 2 && ring_blocks(&g, M) < RING_MIN_BLOCKS)
-					continue;
-				add(cs, k, f, &g, M, N, t);
-			}
+			for (int sm = c->smem; sm <= (colsum && c->persistent ? 1 : c->smem); sm++)
+				for (int cp = 0;
+				     cp <= (colpass_offered(f, M, N, t) && colpass_wide(c, N));
+				     cp++) {
+					if (sm && colsum && c->persistent &&
+					    (cp || !colsum_smem(f, c, ahead, M, N, t)))
+						continue;
+					Config g = *c;
+					g.grid = GRID_PROBE;
+					g.dynamic = dyn;
+					g.ahead = ahead;
+					g.smem = sm;
+					g.colpass = cp;
+					if (ahead >= 2 && !ring_offered(f, &g, M, N, t))
+						continue;
+					Cost o;
+					cost_model(f, &g, M, N, t, &o);
+					g.grid = grid_one_wave(&o, c, M, t);
+					if (g.grid == cdiv(M, c->m_block) && !colsum)
+						continue;
+					if (ahead >= 2 && ring_blocks(&g, M) < RING_MIN_BLOCKS)
+						continue;
+					add(cs, k, f, &g, M, N, t);
+				}
 }
 
 /* The ways to cut a row into segments: split s (through the workspace, where the plan allows) or
@@ -876,7 +896,7 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 }
 
 /* The best candidate that differs from b in the knob, or NULL. */
-enum { K_MODE, K_WARPS, K_MBLOCK, K_SPLIT, K_CLUSTER, K_SMEM, K_GRID, K_POW2 };
+enum { K_MODE, K_WARPS, K_MBLOCK, K_SPLIT, K_CLUSTER, K_SMEM, K_GRID, K_POW2, K_COLPASS };
 static const Cand *
 best_other(const Cands *cs, const Cand *b, int knob)
 {
@@ -891,8 +911,9 @@ best_other(const Cands *cs, const Cand *b, int knob)
 		    : knob == K_CLUSTER ? c->cluster != b->c.cluster || c->coop != b->c.coop
 		    : knob == K_SMEM	? c->smem != b->c.smem
 		    : knob == K_POW2	? !(c->num_warps & (c->num_warps - 1))
+		    : knob == K_COLPASS ? c->colpass != b->c.colpass
 					: (c->grid > 0) != (b->c.grid > 0) ||
-					   c->dynamic != b->c.dynamic || c->ahead != b->c.ahead;
+					      c->dynamic != b->c.dynamic || c->ahead != b->c.ahead;
 		if (differs && (!best || better(&cs->v[i], best)))
 			best = &cs->v[i];
 	}
@@ -1182,7 +1203,9 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    f->kept_bytes, (long long)c->m_block * seg * f->kept_bytes, f->passes,
 		    o->ctas_per_sm, vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
 	else if (f->colsums && c->persistent)
-		choice_reason(out, "smem=0: the colsum partials stay in registers; %s",
+		choice_reason(out, "smem=0: %s; %s",
+			      c->colpass ? "no colsum partials (the column pass)"
+					 : "the colsum partials stay in registers",
 			      vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
 	else if (!f->kept_bytes)
 		choice_reason(out, "smem=0: no pass reads an [M,N] input again");
@@ -1292,7 +1315,21 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 					   : "CTA",
 		    c->coop ? "; the launch is cooperative for the row's exchanges"
 			    : ", not a cooperative launch");
-	else if (k->plan->ncolsum && c->grid > 0) {
+	else if (colsum_column(f->colsums, f->colsum_alone, c)) {
+		ColpassLanes ln;
+		colpass_lanes(cdiv(cdiv(N, 4), o->ctas), M, c->num_warps * 32, c->min_ctas,
+			      f->colsum_tile_bytes + 2, &ln);
+		choice_reason(
+		    out,
+		    "colpass=1: no colsum needs a row reduction and their inputs (%.1f MB) "
+		    "fit 3/4 of the L2 (%.1f MB): after its rows each CTA sums %lld vectors of 4 "
+		    "columns over the %lld rows from them (%lld threads a row, %lld rows a "
+		    "trip) and stores them, no partials or slots: %.1f us of tail; %s",
+		    (double)M * N * f->colsum_tile_bytes / 1e6, t->l2_bytes / 1e6,
+		    (long long)cdiv(cdiv(N, 4), o->ctas), (long long)M, (long long)ln.lanes,
+		    (long long)ln.u, o->combine_us,
+		    vs(alt, sizeof alt, b, best_other(cs, b, K_COLPASS)));
+	} else if (k->plan->ncolsum && c->grid > 0) {
 		ColsumLayout cl;
 		ColsumSlices sl;
 		colsum_layout(c, f->colsums, N, &cl);
@@ -1321,6 +1358,22 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    config_band_grid(c) ? " (each CTA its segment's columns)" : "",
 		    (long long)sl.vectors, (long long)sl.rows, (long long)sl.lanes,
 		    (long long)sl.lanes, o->combine_us);
+		if (f->colsum_alone && colpass_offered(f, M, N, t) && !colpass_wide(c, N))
+			choice_reason(out,
+				      "colpass=0: rows of %lld columns at vec=%d: a column pass "
+				      "would read them element by element",
+				      (long long)N, c->vec);
+		else if (f->colsum_alone && colpass_offered(f, M, N, t))
+			choice_reason(out,
+				      "colpass=0: the partials' combine, not the column pass; %s",
+				      vs(alt, sizeof alt, b, best_other(cs, b, K_COLPASS)));
+		else if (f->colsum_alone)
+			choice_reason(out,
+				      "colpass=0: the inputs the colsums read (%.1f MB) are over "
+				      "3/4 of the L2 (%.1f MB), so a column pass would read them "
+				      "from HBM again",
+				      (double)M * N * f->colsum_tile_bytes / 1e6,
+				      t->l2_bytes / 1e6);
 	}
 	int spare, held = occupancy_ctas(f, o, c, t, M, N, &spare);
 	int want = N <= SHORT_ROW ? MIN_WARPS_SM_SHORT : MIN_WARPS_SM;

@@ -145,8 +145,7 @@ int
 colsum_one_slot(int ncolsum, int alone, const Config *c, int64_t N)
 {
 	return ncolsum > 0 && c->grid > 0 && !c->colpass && c->grid == config_segments(c) &&
-	       c->m_block == 1 &&
-	       (!ws_colsums(ncolsum, c, N) || colsum_late(ncolsum, alone, c, N));
+	       c->m_block == 1 && (!ws_colsums(ncolsum, c, N) || colsum_late(ncolsum, alone, c, N));
 }
 
 int64_t

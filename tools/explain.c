@@ -45,11 +45,12 @@ print_text(const Kernel *k, const Result *r, const Request *rq, const char *dtyp
 	const Config *g = &c->cfg;
 	printf(
 	    "config\n  %s r_block %lld  m_block %d  num_warps %d  vec %d  split %d  cluster %d%s  "
-	    "smem %d%s%s  evict %d  min_ctas %d\n",
+	    "smem %d%s%s%s  evict %d  min_ctas %d\n",
 	    g->persistent ? "persistent" : "looped", (long long)g->r_block, g->m_block,
 	    g->num_warps, g->vec, g->split, g->cluster > 1 ? g->cluster : 1,
 	    g->coop ? " (coop)" : "", g->smem, g->stash ? "  stash 1" : "",
-	    g->steps ? "  steps 1" : "", g->evict, g->min_ctas > 1 ? g->min_ctas : 1);
+	    g->steps ? "  steps 1" : "", g->colpass ? "  colpass 1" : "", g->evict,
+	    g->min_ctas > 1 ? g->min_ctas : 1);
 	printf("  streams the row %d time(s)%s; predicted %d regs/thread, %lld live bytes/thread, "
 	       "modelled %.1f us\n\n",
 	       r->passes,

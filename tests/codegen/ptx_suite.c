@@ -165,6 +165,7 @@ read_golden(const char *file)
 		g->coop = (int)json_integer_value(json_object_get(pt, "coop"));
 		g->stash = (int)json_integer_value(json_object_get(pt, "stash"));
 		g->steps = (int)json_integer_value(json_object_get(pt, "steps"));
+		g->colpass = (int)json_integer_value(json_object_get(pt, "colpass"));
 		snprintf(p->what, sizeof p->what, "%s %lldx%lld %s (%s)", p->kernel,
 			 (long long)p->c.M, (long long)p->c.N, dt ? dt : "?", file);
 		if (!dt || dtype_parse(dt, &p->c.dtype)) {

@@ -37,6 +37,7 @@ forced_config(GenSrc *s, char *b, size_t cap)
 	    {"coop", "0", "1"},
 	    {"stash", "0", "1"},
 	    {"steps", "0", "1"},
+	    {"colpass", "0", "1"},
 	};
 	size_t n = 0;
 	b[0] = 0;

@@ -670,8 +670,9 @@ static void
 test_manifest_strides(void **state)
 {
 	Kernel *k = load_kernel_file("testdata/kernels/cross_entropy.rk");
-	Compile c = {"sm_90", TY_BF16, 8, 1001, {1, 1024, 1, 4, 8, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0},
-		     0,	      0};
+	Compile c = {
+	    "sm_90", TY_BF16, 8, 1001, {1, 1024, 1, 4, 8, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0},
+	    0,	     0};
 	Buf man = {0};
 	codegen_manifest(&man, k, &c, "rkc", 0, NULL, 0);
 	/* x is read as 16-byte vectors, the i64 labels one at a time, the loss stored as f32 */
