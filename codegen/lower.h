@@ -303,7 +303,9 @@ void colsum_own_store(Lower *L, LLVMValueRef at);
 /* After the loop: the partials through the workspace, the groups' combine, then every group's
  * slice of the columns into the outputs. */
 void colsum_finish(Lower *L);
-void colsum_column_pass(Lower *L);
+void colpass_add(Lower *L, int ins, LLVMValueRef *acc, LLVMValueRef *valid);
+void colpass_store(Lower *L, LLVMValueRef *acc, const ColpassLanes *ln, LLVMValueRef pj,
+		   LLVMValueRef rl, LLVMValueRef ok, LLVMValueRef col, int param);
 
 /* >>> pass scheduling: the looped and persistent bodies (lower_rows.c) */
 /* Looped (and split) rows: a streaming pass per level of reductions, then an apply pass. */

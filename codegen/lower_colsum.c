@@ -968,216 +968,68 @@ colsum_finish(Lower *L)
 	leave_zero(L, cnt, out, G);
 }
 
-/* Row r (i64) of the column pass placed: its row block and row group, the row's [M] values. */
-static void
-colpass_row(Lower *L, LLVMValueRef r)
+/* The column pass (lower_sched.c, colsum_column_pass): element e of colsum instruction ins's
+ * operand added to acc[e] for e < 4, where valid[e] (a product as an fma, as colsum_local). */
+void
+colpass_add(Lower *L, int ins, LLVMValueRef *acc, LLVMValueRef *valid)
 {
-	int64_t mb = L->c->cfg.m_block;
-	LLVMValueRef grp = L->grp;
-	L->grp = LLVMBuildTrunc(L->b, LLVMBuildURem(L->b, r, ci64(L, mb), ""), LLVMTypeOf(grp), "");
-	place_row(L, LLVMBuildUDiv(L->b, r, ci64(L, mb), ""));
-	L->grp = grp;
-	memset(L->uni, 0, sizeof(LLVMValueRef) * (L->k->nvals + 1));
-	memset(L->done, 0, L->k->nins + 1);
-	lower_ready_uniform(L);
+	const Instr *in = &L->k->ins[ins];
+	const Instr *prod = csum_product(L, in);
+	for (int e = 0; e < 4; e++)
+		acc[e] = csum_add(L, in, prod, acc[e], e, valid[e]);
 }
 
-/*
- * The column pass (colpass=1, colsum_column), after the CTA's rows: the sums over rows of the
- * columns of a slice, from the inputs. The positions are vectors of 4 columns, nj =
- * cdiv(cdiv(N, 4), gridDim) consecutive ones a CTA; W lanes take W consecutive positions a turn,
- * and the CTA's RL = threads / W row lanes take rows l, l + RL, ..., u a round trip (W and u:
- * colpass_lanes), evaluating the colsums' cone (Plan.need_colsum) on
- * their 4 columns (one 4-wide access an input where rows start aligned to vec >= 4, else
- * element by element) and adding each colsum's operand in row order. The row lanes' sums of a
- * position are added pairwise in a fixed tree through the dynamic shared memory (the rows are
- * done: a barrier first), as slice_sum adds the slots', and the first W threads store them. No
- * partials while the rows stream, no workspace, no wait for the grid; every order is fixed by
- * the config, so the bits do not depend on timing.
- */
+/* The column pass's sums of a turn's position, acc[0..3] of each of the CTA's ln->row_lanes row
+ * lanes (thread rl * lanes + pj): entry e at byte 16 * (e * lanes + pj) of the dynamic shared
+ * memory, added pairwise in a fixed tree by thread e * lanes + pj (entry e takes e + h, h = half
+ * the entries, ... 1), a barrier a level; then the first lanes threads store columns col to col
+ * + 3 (those below N) of output param where ok, and a barrier frees the entries again. */
 void
-colsum_column_pass(Lower *L)
+colpass_store(Lower *L, LLVMValueRef *acc, const ColpassLanes *ln, LLVMValueRef pj, LLVMValueRef rl,
+	      LLVMValueRef ok, LLVMValueRef col, int param)
 {
-	const Kernel *k = L->k;
-	const Plan *p = L->plan;
-	const Config *g = &L->c->cfg;
 	LLVMTypeRef v4 = LLVMVectorType(L->f32, 4);
-	int64_t N = L->c->N, cols4 = (N + 3) / 4, nt = (int64_t)g->num_warps * 32;
-	int wide = colpass_wide(g, N);
-	Launch l;
-	codegen_launch(k, L->c, &l);
-	/* a row's loaded words: 4 columns of each [M,N] input, a word of each [M] one */
-	int row_words = 0;
-	for (int i = 0; i < k->nins; i++)
-		if (p->need_colsum[i] && k->ins[i].op == OP_LOAD)
-			row_words += k->params[k->ins[i].param].shape == SH_TILE
-					 ? type_size(type_resolve(k->params[k->ins[i].param].type,
-								  L->c->dtype))
-					 : 1;
-	ColpassLanes ln;
-	colpass_lanes(cdiv(cols4, l.grid_x), L->c->M, (int)nt, g->min_ctas, row_words, &ln);
-	int64_t W = ln.lanes, RL = ln.row_lanes;
-	/* the colsums stored, each its instruction and output */
-	int ns = 0, *cins = arena_alloc(L->a, sizeof(int) * (size_t)p->ncolsum);
-	int *param = arena_alloc(L->a, sizeof(int) * (size_t)p->ncolsum);
-	for (int i = 0; i < k->nins && ns < p->ncolsum; i++)
-		if (instr_is_colsum_store(k, &k->ins[i])) {
-			cins[ns] = k->vals[argval(&k->ins[i], 0)].def;
-			param[ns++] = k->ins[i].param;
-		}
-	int64_t *row_off = L->row_off;
-	L->row_off = arena_alloc(L->a, sizeof(int64_t) * (k->nins + 1));
-	for (int i = 0; i < k->nins; i++)
-		L->row_off[i] = -1;
-	L->given = NULL;
-	L->given_row = NULL;
-	L->held_in_block = 0;
-	L->pass = p->npasses;			      /* a last read, for the eviction hints */
-	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0); /* every row read the dynamic area */
-
-	LLVMValueRef G = nctaid(L);
-	LLVMValueRef nj = LLVMBuildUDiv(
-	    L->b, LLVMBuildAdd(L->b, ci64(L, cols4), LLVMBuildSub(L->b, G, ci64(L, 1), ""), ""), G,
-	    "");
-	LLVMValueRef first = LLVMBuildMul(L->b, L->cta, nj, "");
-	LLVMValueRef pj = LLVMBuildURem(L->b, tid(L), ci64(L, W), "");
-	LLVMValueRef rl = LLVMBuildUDiv(L->b, tid(L), ci64(L, W), "");
-
-	/* turns: k = 0, W, ... while k < nj, the same trips for every thread (barriers) */
-	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
-	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.turn");
-	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.turn.body");
-	LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.done");
-	LLVMBuildBr(L->b, head);
-	LLVMPositionBuilderAtEnd(L->b, head);
-	LLVMValueRef kt = LLVMBuildPhi(L->b, L->i64, "");
-	LLVMValueRef k0 = ci64(L, 0);
-	LLVMAddIncoming(kt, &k0, &pre, 1);
-	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntULT, kt, nj, ""), body, out);
-	LLVMPositionBuilderAtEnd(L->b, body);
-	LLVMValueRef j = LLVMBuildAdd(L->b, kt, pj, "");
-	LLVMValueRef pos = LLVMBuildAdd(L->b, first, j, "");
-	LLVMValueRef okp =
-	    LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntULT, j, nj, ""),
-			 LLVMBuildICmp(L->b, LLVMIntULT, pos, ci64(L, cols4), ""), "");
-	LLVMValueRef col =
-	    LLVMBuildMul(L->b, LLVMBuildSelect(L->b, okp, pos, ci64(L, 0), ""), ci64(L, 4), "");
-
-	/* the rows, ln.u a round trip */
-	LLVMBasicBlockRef rpre = LLVMGetInsertBlock(L->b);
-	LLVMBasicBlockRef rhead = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.row");
-	LLVMBasicBlockRef rbody = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.row.body");
-	LLVMBasicBlockRef rdone = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.row.done");
-	LLVMBuildBr(L->b, rhead);
-	LLVMPositionBuilderAtEnd(L->b, rhead);
-	LLVMValueRef r = LLVMBuildPhi(L->b, L->i64, "");
-	LLVMAddIncoming(r, &rl, &rpre, 1);
-	LLVMValueRef(*acc)[4] = arena_alloc(L->a, sizeof(LLVMValueRef[4]) * (size_t)ns);
-	LLVMValueRef(*phi)[4] = arena_alloc(L->a, sizeof(LLVMValueRef[4]) * (size_t)ns);
-	for (int s = 0; s < ns; s++)
-		for (int e = 0; e < 4; e++) {
-			LLVMValueRef z = cf(L, 0);
-			phi[s][e] = acc[s][e] = LLVMBuildPhi(L->b, L->f32, "");
-			LLVMAddIncoming(phi[s][e], &z, &rpre, 1);
-		}
-	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, r, L->M, ""), rbody, rdone);
-	LLVMPositionBuilderAtEnd(L->b, rbody);
-	LLVMValueRef yes = LLVMConstInt(LLVMInt1TypeInContext(L->cx), 1, 0);
-	for (int u = 0; u < ln.u; u++) {
-		LLVMValueRef ru = LLVMBuildAdd(L->b, r, ci64(L, u * RL), "");
-		colpass_row(L, ru); /* a row past M reads row M-1 and adds nothing */
-		LLVMValueRef ok = LLVMBuildAnd(L->b, okp, L->rowok, "");
-		Chunk ch = {.vec = wide ? 4 : 1, .nvec = wide ? 1 : 4, .E = 4, .col = col};
-		ch.valid = arena_alloc(L->a, sizeof(LLVMValueRef) * 4);
-		ch.el = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nvals + 1));
-		LLVMValueRef valid[4];
-		for (int e = 0; e < 4; e++) {
-			ch.valid[e] = yes; /* every address is in the arrays: no branch */
-			valid[e] = ok;
-		}
-		if (!wide) {
-			ch.vcol = arena_alloc(L->a, sizeof(LLVMValueRef) * 4);
-			for (int e = 0; e < 4; e++) {
-				LLVMValueRef c = LLVMBuildAdd(L->b, col, ci64(L, e), "");
-				LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntSLT, c, L->N, "");
-				ch.vcol[e] = LLVMBuildSelect(L->b, in, c, col, "");
-				valid[e] = LLVMBuildAnd(L->b, ok, in, "");
-			}
-		}
-		L->el = ch.el;
-		for (int i = 0; i < k->nins; i++)
-			if (p->need_colsum[i] && k->ins[i].op != OP_COLSUM &&
-			    !instr_is_colsum_store(k, &k->ins[i]) && !op_is_reduce(k->ins[i].op))
-				lower_tile(L, &k->ins[i], &ch);
-		for (int s = 0; s < ns; s++) {
-			const Instr *in = &k->ins[cins[s]];
-			const Instr *prod = csum_product(L, in);
-			for (int e = 0; e < 4; e++)
-				acc[s][e] = csum_add(L, in, prod, acc[s][e], e, valid[e]);
-		}
-	}
-	LLVMValueRef r2 = LLVMBuildAdd(L->b, r, ci64(L, ln.u * RL), "");
-	LLVMBasicBlockRef rlatch = LLVMGetInsertBlock(L->b);
-	LLVMBuildBr(L->b, rhead);
-	LLVMAddIncoming(r, &r2, &rlatch, 1);
-	for (int s = 0; s < ns; s++)
-		for (int e = 0; e < 4; e++)
-			LLVMAddIncoming(phi[s][e], &acc[s][e], &rlatch, 1);
-	LLVMPositionBuilderAtEnd(L->b, rdone);
-
-	/* each colsum's RL sums of a position: entry e at e*W + pj, added pairwise in a fixed
-	 * tree by thread e*W + pj (entry e takes e + h, h = half the entries, ... 1), then stored
-	 * by the first W threads */
-	LLVMValueRef at = LLVMBuildMul(L->b, tid(L), ci64(L, 16), "");
-	for (int s = 0; s < ns; s++) {
-		LLVMValueRef sum = LLVMGetUndef(v4);
-		for (int e = 0; e < 4; e++)
-			sum = LLVMBuildInsertElement(L->b, sum, phi[s][e], ci32(L, e), "");
-		if (RL > 1) {
-			LLVMSetAlignment(LLVMBuildStore(L->b, sum, smem_at(L, at)), 16);
+	int64_t W = ln->lanes, RL = ln->row_lanes;
+	LLVMValueRef sum = LLVMGetUndef(v4);
+	for (int e = 0; e < 4; e++)
+		sum = LLVMBuildInsertElement(L->b, sum, acc[e], ci32(L, e), "");
+	if (RL > 1) {
+		LLVMValueRef at = LLVMBuildMul(L->b, tid(L), ci64(L, 16), "");
+		LLVMSetAlignment(LLVMBuildStore(L->b, sum, smem_at(L, at)), 16);
+		intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+		int64_t h = 1;
+		while (2 * h < RL)
+			h *= 2;
+		for (; h >= 1; h /= 2) {
+			LLVMBasicBlockRef added =
+			    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.tree");
+			only_if(L,
+				LLVMBuildICmp(L->b, LLVMIntULT, rl,
+					      ci64(L, RL - h < h ? RL - h : h), ""),
+				added, "colpass.tree.add");
+			LLVMValueRef o = LLVMBuildAdd(L->b, at, ci64(L, h * W * 16), "");
+			LLVMValueRef x = LLVMBuildLoad2(L->b, v4, smem_at(L, at), "");
+			LLVMValueRef y = LLVMBuildLoad2(L->b, v4, smem_at(L, o), "");
+			LLVMSetAlignment(x, 16);
+			LLVMSetAlignment(y, 16);
+			LLVMSetAlignment(
+			    LLVMBuildStore(L->b, LLVMBuildFAdd(L->b, x, y, ""), smem_at(L, at)),
+			    16);
+			LLVMBuildBr(L->b, added);
+			LLVMPositionBuilderAtEnd(L->b, added);
 			intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
-			int64_t h = 1;
-			while (2 * h < RL)
-				h *= 2;
-			for (; h >= 1; h /= 2) {
-				LLVMBasicBlockRef added =
-				    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.tree");
-				only_if(L,
-					LLVMBuildICmp(L->b, LLVMIntULT, rl,
-						      ci64(L, RL - h < h ? RL - h : h), ""),
-					added, "colpass.tree.add");
-				LLVMValueRef o = LLVMBuildAdd(L->b, at, ci64(L, h * W * 16), "");
-				LLVMValueRef x = LLVMBuildLoad2(L->b, v4, smem_at(L, at), "");
-				LLVMValueRef y = LLVMBuildLoad2(L->b, v4, smem_at(L, o), "");
-				LLVMSetAlignment(x, 16);
-				LLVMSetAlignment(y, 16);
-				LLVMSetAlignment(LLVMBuildStore(L->b, LLVMBuildFAdd(L->b, x, y, ""),
-								smem_at(L, at)),
-						 16);
-				LLVMBuildBr(L->b, added);
-				LLVMPositionBuilderAtEnd(L->b, added);
-				intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
-			}
-			sum = LLVMBuildLoad2(
-			    L->b, v4, smem_at(L, LLVMBuildMul(L->b, pj, ci64(L, 16), "")), "");
-			LLVMSetAlignment(sum, 16);
 		}
-		LLVMBasicBlockRef stored =
-		    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.st");
-		only_if(L,
-			LLVMBuildAnd(L->b, okp,
-				     LLVMBuildICmp(L->b, LLVMIntULT, tid(L), ci64(L, W), ""), ""),
-			stored, "colpass.st.w");
-		store_cols(L, sum, col, param[s]);
-		LLVMBuildBr(L->b, stored);
-		LLVMPositionBuilderAtEnd(L->b, stored);
-		if (RL > 1) /* before the next colsum or turn writes the entries again */
-			intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+		sum = LLVMBuildLoad2(L->b, v4, smem_at(L, LLVMBuildMul(L->b, pj, ci64(L, 16), "")),
+				     "");
+		LLVMSetAlignment(sum, 16);
 	}
-	LLVMValueRef k2 = LLVMBuildAdd(L->b, kt, ci64(L, W), "");
-	LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
-	LLVMBuildBr(L->b, head);
-	LLVMAddIncoming(kt, &k2, &latch, 1);
-	LLVMPositionBuilderAtEnd(L->b, out);
-	L->row_off = row_off;
+	LLVMBasicBlockRef stored = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.st");
+	only_if(L,
+		LLVMBuildAnd(L->b, ok, LLVMBuildICmp(L->b, LLVMIntULT, tid(L), ci64(L, W), ""), ""),
+		stored, "colpass.st.w");
+	store_cols(L, sum, col, param);
+	LLVMBuildBr(L->b, stored);
+	LLVMPositionBuilderAtEnd(L->b, stored);
+	if (RL > 1) /* before the next colsum or turn writes the entries again */
+		intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
 }

@@ -446,6 +446,171 @@ colsum_own_pass(Lower *L)
 	L->row_off = row_off;
 }
 
+/* Row r (i64) of the column pass placed: its row block and row group, the row's [M] values. */
+static void
+colpass_row(Lower *L, LLVMValueRef r)
+{
+	int64_t mb = L->c->cfg.m_block;
+	LLVMValueRef grp = L->grp;
+	L->grp = LLVMBuildTrunc(L->b, LLVMBuildURem(L->b, r, ci64(L, mb), ""), LLVMTypeOf(grp), "");
+	place_row(L, LLVMBuildUDiv(L->b, r, ci64(L, mb), ""));
+	L->grp = grp;
+	memset(L->uni, 0, sizeof(LLVMValueRef) * (L->k->nvals + 1));
+	memset(L->done, 0, L->k->nins + 1);
+	lower_ready_uniform(L);
+}
+
+/*
+ * The column pass (colpass=1, colsum_column), after the CTA's rows: the sums over rows of the
+ * columns of a slice, from the inputs. The positions are vectors of 4 columns, nj =
+ * cdiv(cdiv(N, 4), gridDim) consecutive ones a CTA; W lanes take W consecutive positions a turn,
+ * and the CTA's RL = threads / W row lanes take rows l, l + RL, ..., u a round trip (W and u:
+ * colpass_lanes), evaluating the colsums' cone (Plan.need_colsum) on
+ * their 4 columns (one 4-wide access an input where rows start aligned to vec >= 4, else
+ * element by element) and adding each colsum's operand in row order (colpass_add). The row
+ * lanes' sums of a position are added pairwise in a fixed tree through the dynamic shared memory
+ * (the rows are done: a barrier first), and the first W threads store them (colpass_store). No
+ * partials while the rows stream, no workspace, no wait for the grid; every order is fixed by
+ * the config, so the bits do not depend on timing.
+ */
+static void
+colsum_column_pass(Lower *L)
+{
+	const Kernel *k = L->k;
+	const Plan *p = L->plan;
+	const Config *g = &L->c->cfg;
+	int64_t N = L->c->N, cols4 = (N + 3) / 4, nt = (int64_t)g->num_warps * 32;
+	int wide = colpass_wide(g, N);
+	Launch l;
+	codegen_launch(k, L->c, &l);
+	/* a row's loaded words: 4 columns of each [M,N] input, a word of each [M] one */
+	int row_words = 0;
+	for (int i = 0; i < k->nins; i++)
+		if (p->need_colsum[i] && k->ins[i].op == OP_LOAD)
+			row_words += k->params[k->ins[i].param].shape == SH_TILE
+					 ? type_size(type_resolve(k->params[k->ins[i].param].type,
+								  L->c->dtype))
+					 : 1;
+	ColpassLanes ln;
+	colpass_lanes(cdiv(cols4, l.grid_x), L->c->M, (int)nt, g->min_ctas, row_words, &ln);
+	int64_t W = ln.lanes, RL = ln.row_lanes;
+	/* the colsums stored, each its instruction and output */
+	int ns = 0, *cins = arena_alloc(L->a, sizeof(int) * (size_t)p->ncolsum);
+	int *param = arena_alloc(L->a, sizeof(int) * (size_t)p->ncolsum);
+	for (int i = 0; i < k->nins && ns < p->ncolsum; i++)
+		if (instr_is_colsum_store(k, &k->ins[i])) {
+			cins[ns] = k->vals[argval(&k->ins[i], 0)].def;
+			param[ns++] = k->ins[i].param;
+		}
+	int64_t *row_off = L->row_off;
+	L->row_off = arena_alloc(L->a, sizeof(int64_t) * (k->nins + 1));
+	for (int i = 0; i < k->nins; i++)
+		L->row_off[i] = -1;
+	L->given = NULL;
+	L->given_row = NULL;
+	L->held_in_block = 0;
+	L->pass = p->npasses;			      /* a last read, for the eviction hints */
+	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0); /* every row read the dynamic area */
+
+	LLVMValueRef G = LLVMBuildZExt(
+	    L->b, intr(L, "llvm.nvvm.read.ptx.sreg.nctaid.x", NULL, NULL, 0), L->i64, "");
+	LLVMValueRef tid = LLVMBuildZExt(
+	    L->b, intr(L, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, NULL, 0), L->i64, "");
+	LLVMValueRef nj = LLVMBuildUDiv(
+	    L->b, LLVMBuildAdd(L->b, ci64(L, cols4), LLVMBuildSub(L->b, G, ci64(L, 1), ""), ""), G,
+	    "");
+	LLVMValueRef first = LLVMBuildMul(L->b, L->cta, nj, "");
+	LLVMValueRef pj = LLVMBuildURem(L->b, tid, ci64(L, W), "");
+	LLVMValueRef rl = LLVMBuildUDiv(L->b, tid, ci64(L, W), "");
+
+	/* turns: k = 0, W, ... while k < nj, the same trips for every thread (barriers) */
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.turn");
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.turn.body");
+	LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.done");
+	LLVMBuildBr(L->b, head);
+	LLVMPositionBuilderAtEnd(L->b, head);
+	LLVMValueRef kt = LLVMBuildPhi(L->b, L->i64, "");
+	LLVMValueRef k0 = ci64(L, 0);
+	LLVMAddIncoming(kt, &k0, &pre, 1);
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntULT, kt, nj, ""), body, out);
+	LLVMPositionBuilderAtEnd(L->b, body);
+	LLVMValueRef j = LLVMBuildAdd(L->b, kt, pj, "");
+	LLVMValueRef pos = LLVMBuildAdd(L->b, first, j, "");
+	LLVMValueRef okp =
+	    LLVMBuildAnd(L->b, LLVMBuildICmp(L->b, LLVMIntULT, j, nj, ""),
+			 LLVMBuildICmp(L->b, LLVMIntULT, pos, ci64(L, cols4), ""), "");
+	LLVMValueRef col =
+	    LLVMBuildMul(L->b, LLVMBuildSelect(L->b, okp, pos, ci64(L, 0), ""), ci64(L, 4), "");
+
+	/* the rows, ln.u a round trip */
+	LLVMBasicBlockRef rpre = LLVMGetInsertBlock(L->b);
+	LLVMBasicBlockRef rhead = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.row");
+	LLVMBasicBlockRef rbody = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.row.body");
+	LLVMBasicBlockRef rdone = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.row.done");
+	LLVMBuildBr(L->b, rhead);
+	LLVMPositionBuilderAtEnd(L->b, rhead);
+	LLVMValueRef r = LLVMBuildPhi(L->b, L->i64, "");
+	LLVMAddIncoming(r, &rl, &rpre, 1);
+	LLVMValueRef(*acc)[4] = arena_alloc(L->a, sizeof(LLVMValueRef[4]) * (size_t)ns);
+	LLVMValueRef(*phi)[4] = arena_alloc(L->a, sizeof(LLVMValueRef[4]) * (size_t)ns);
+	for (int s = 0; s < ns; s++)
+		for (int e = 0; e < 4; e++) {
+			LLVMValueRef z = cf(L, 0);
+			phi[s][e] = acc[s][e] = LLVMBuildPhi(L->b, L->f32, "");
+			LLVMAddIncoming(phi[s][e], &z, &rpre, 1);
+		}
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, r, L->M, ""), rbody, rdone);
+	LLVMPositionBuilderAtEnd(L->b, rbody);
+	LLVMValueRef yes = LLVMConstInt(LLVMInt1TypeInContext(L->cx), 1, 0);
+	for (int u = 0; u < ln.u; u++) {
+		LLVMValueRef ru = LLVMBuildAdd(L->b, r, ci64(L, u * RL), "");
+		colpass_row(L, ru); /* a row past M reads row M-1 and adds nothing */
+		LLVMValueRef ok = LLVMBuildAnd(L->b, okp, L->rowok, "");
+		Chunk ch = {.vec = wide ? 4 : 1, .nvec = wide ? 1 : 4, .E = 4, .col = col};
+		ch.valid = arena_alloc(L->a, sizeof(LLVMValueRef) * 4);
+		ch.el = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nvals + 1));
+		LLVMValueRef valid[4];
+		for (int e = 0; e < 4; e++) {
+			ch.valid[e] = yes; /* every address is in the arrays: no branch */
+			valid[e] = ok;
+		}
+		if (!wide) {
+			ch.vcol = arena_alloc(L->a, sizeof(LLVMValueRef) * 4);
+			for (int e = 0; e < 4; e++) {
+				LLVMValueRef c = LLVMBuildAdd(L->b, col, ci64(L, e), "");
+				LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntSLT, c, L->N, "");
+				ch.vcol[e] = LLVMBuildSelect(L->b, in, c, col, "");
+				valid[e] = LLVMBuildAnd(L->b, ok, in, "");
+			}
+		}
+		L->el = ch.el;
+		for (int i = 0; i < k->nins; i++)
+			if (p->need_colsum[i] && k->ins[i].op != OP_COLSUM &&
+			    !instr_is_colsum_store(k, &k->ins[i]) && !op_is_reduce(k->ins[i].op))
+				lower_tile(L, &k->ins[i], &ch);
+		for (int s = 0; s < ns; s++)
+			colpass_add(L, cins[s], acc[s], valid);
+	}
+	LLVMValueRef r2 = LLVMBuildAdd(L->b, r, ci64(L, ln.u * RL), "");
+	LLVMBasicBlockRef rlatch = LLVMGetInsertBlock(L->b);
+	LLVMBuildBr(L->b, rhead);
+	LLVMAddIncoming(r, &r2, &rlatch, 1);
+	for (int s = 0; s < ns; s++)
+		for (int e = 0; e < 4; e++)
+			LLVMAddIncoming(phi[s][e], &acc[s][e], &rlatch, 1);
+	LLVMPositionBuilderAtEnd(L->b, rdone);
+
+	for (int s = 0; s < ns; s++)
+		colpass_store(L, phi[s], &ln, pj, rl, okp, col, param[s]);
+	LLVMValueRef k2 = LLVMBuildAdd(L->b, kt, ci64(L, W), "");
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(L->b);
+	LLVMBuildBr(L->b, head);
+	LLVMAddIncoming(kt, &k2, &latch, 1);
+	LLVMPositionBuilderAtEnd(L->b, out);
+	L->row_off = row_off;
+}
+
 /* A persistent grid: CTA c walks row blocks c, then (static) c + gridDim, c + 2 gridDim, ... or
  * (dynamic) the blocks its tickets name. With persistent rows that start aligned, the [N]
  * inputs are loaded once before the loop, and under ahead=1 the next block's [M,N] and [M]

@@ -170,6 +170,10 @@ config_parse(const char *s, Config *c, Diag *d)
 		c->stash = 0;
 	if (seen.persistent && !c->persistent && !seen.steps)
 		c->steps = 0;
+	/* partials kept in shared memory (smem on a persistent row) are what colpass=1 does away
+	 * with */
+	if (seen.smem && c->smem && c->persistent && !seen.colpass)
+		c->colpass = 0;
 	if (seen.split && c->split > 1 && !seen.cluster)
 		c->cluster = 1;
 	if (seen.cluster && c->cluster > 1 && !seen.split)

@@ -232,7 +232,7 @@ int64_t smem_colsum_cols(const Config *c, int64_t N);
 int colsum_late(int ncolsum, int alone, const Config *c, int64_t N);
 /* The column pass (colpass=1, where the colsums need no row reduction): after its rows each CTA
  * sums a slice of the columns over every row from the inputs and stores the sums
- * (colsum_column_pass, codegen/lower_colsum.c); no partials while the rows stream, no slots, no
+ * (colsum_column_pass, codegen/lower_sched.c); no partials while the rows stream, no slots, no
  * wait for the grid, so no cooperative launch for the colsums. */
 int colsum_column(int ncolsum, int alone, const Config *c);
 /* The one slot: a grid of one band (one CTA, or one cluster whose CTAs take a segment each) of

@@ -420,19 +420,22 @@ ring_offered(const Facts *f, const Config *g, int64_t M, int64_t N, const Target
 	return !within_budget(&o) || o.reg_limit <= AHEAD_MIN_REGS;
 }
 
-/* Whether grids of a kernel with sums over rows are also offered with the column pass
- * (colpass=1): where the colsums need no row reduction and the inputs they read again, M x N x
- * their bytes an element, take at most 3/4 of the L2, where the rows' reads left them; and only
- * where it reads 4 columns an access (colpass_wide). Measured on
- * an H200 (bench/results/h200-2026-12-01-colpass.md): past the L2 the column pass read them from
- * HBM again, 1.29-1.51x the time (layer_norm_backward bf16 4096x4096, rms_norm_backward bf16
- * 2048x4096 at the edge); under it 0.61-0.87x where it took the place of partials kept in
+/* Whether grid g (colpass=0) of a kernel with sums over rows is also offered with the column
+ * pass (colpass=1): where the colsums need no row reduction, it reads 4 columns an access
+ * (colpass_wide), and the inputs they read again, M x N x their bytes an element, take at most
+ * 3/4 of the L2, where the rows' reads left them. Measured on an H200
+ * (bench/results/h200-2026-12-01-colpass.md), forced over the picks: past the L2, 1.29-1.51x the
+ * time where the partials stayed on chip (layer_norm_backward bf16 4096x4096, rms_norm_backward
+ * bf16 2048x4096 at the edge); under it 0.61-0.87x where it took the place of partials kept in
  * shared memory or a combine over cooperative rows. Element by element (rows of odd widths) it
- * ran 1.20-1.30x (rms_norm_backward bf16 64x50257, the held-out colonly 8x1000003). */
+ * ran 1.20-1.30x (rms_norm_backward bf16 64x50257, the held-out colonly 8x1000003). In place of
+ * the colsums' own pass, which reads the inputs from HBM again too, it ran 0.64-1.12x forced on
+ * the same rows, and offered there the model's picks (other rows a CTA, smaller r_block) ran
+ * 0.988x by geomean, 7 of 16 slower by 2-25%: not offered. */
 static int
-colpass_offered(const Facts *f, int64_t M, int64_t N, const Target *t)
+colpass_offered(const Facts *f, const Config *g, int64_t M, int64_t N, const Target *t)
 {
-	return f->colsums && f->colsum_alone &&
+	return f->colsums && f->colsum_alone && colpass_wide(g, N) &&
 	       (double)M * N * f->colsum_tile_bytes <= 0.75 * (double)t->l2_bytes;
 }
 
@@ -456,9 +459,7 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 	for (int ahead = 0; ahead <= aheads; ahead++)
 		for (int dyn = 0; dyn <= !colsum; dyn++)
 			for (int sm = c->smem; sm <= (colsum && c->persistent ? 1 : c->smem); sm++)
-				for (int cp = 0;
-				     cp <= (colpass_offered(f, M, N, t) && colpass_wide(c, N));
-				     cp++) {
+				for (int cp = 0; cp <= colpass_offered(f, c, M, N, t); cp++) {
 					if (sm && colsum && c->persistent &&
 					    (cp || !colsum_smem(f, c, ahead, M, N, t)))
 						continue;
@@ -1358,15 +1359,15 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    config_band_grid(c) ? " (each CTA its segment's columns)" : "",
 		    (long long)sl.vectors, (long long)sl.rows, (long long)sl.lanes,
 		    (long long)sl.lanes, o->combine_us);
-		if (f->colsum_alone && colpass_offered(f, M, N, t) && !colpass_wide(c, N))
+		if (colpass_offered(f, c, M, N, t))
+			choice_reason(out,
+				      "colpass=0: the partials' combine, not the column pass; %s",
+				      vs(alt, sizeof alt, b, best_other(cs, b, K_COLPASS)));
+		else if (f->colsum_alone && !colpass_wide(c, N))
 			choice_reason(out,
 				      "colpass=0: rows of %lld columns at vec=%d: a column pass "
 				      "would read them element by element",
 				      (long long)N, c->vec);
-		else if (f->colsum_alone && colpass_offered(f, M, N, t))
-			choice_reason(out,
-				      "colpass=0: the partials' combine, not the column pass; %s",
-				      vs(alt, sizeof alt, b, best_other(cs, b, K_COLPASS)));
 		else if (f->colsum_alone)
 			choice_reason(out,
 				      "colpass=0: the inputs the colsums read (%.1f MB) are over "

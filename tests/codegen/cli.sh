@@ -86,7 +86,7 @@ done
 late() { awk '/st\.global\.v4/ { st = 1 } st && /ld\.global\.nc/ { n++ } END { print n + 0 }' "$1"; }
 [ "$(late "$t/tl0.ptx")" = 0 ] || fail "steps=0: a load after the tail's first store"
 [ "$(late "$t/tl1.ptx")" = 8 ] || fail "steps=1: the tail's loads are not a vector at a time ($(late "$t/tl1.ptx"))"
-grep -q '"steps": 1}' "$t/tl1.json" || fail "steps=1 in the manifest's config"
+grep -q '"steps": 1,' "$t/tl1.json" || fail "steps=1 in the manifest's config"
 $rkc compile testdata/kernels/sum.rk --shape 64x4096 --dtype f32 --config steps=1 -o "$t/x.ptx" 2>"$t/err" &&
 	fail "steps=1 on sum compiled"
 grep -q "has no tail" "$t/err" || fail "steps=1 on sum: $(cat "$t/err")"
