@@ -22,7 +22,8 @@
 # with one past M, a prime width at vec 1, scaled_masked_softmax's mask, the partials in shared
 # memory, a label, four rows a CTA, the policy's picks, and odd_types' bool beside bf16); the column
 # pass (colpass=1: 1x1, a prime width element by element over cooperative rows and kept on chip,
-# the few-rows pick's cooperative bands, an [N] input in the colsum, under the ring). Over a
+# the few-rows pick's cooperative bands, an [N] input in the colsum, under the ring, and a wide
+# row kept by cp.async at 32 warps, as settle_colpass takes it). Over a
 # cluster of 16 CTAs with more clusters than fit at once, synccheck reports
 # divergent barriers in plain CUDA C too (bench/synccheck/run.sh): the first five_sums line, which
 # takes the pick's cluster of 16, has a twin over 8. usage:
@@ -98,6 +99,7 @@ runs=(
 	"testdata/kernels/layer_norm_backward.rk --shape 100x28672 --dtype bf16 --config persistent=1,r_block=6144,m_block=1,num_warps=4,vec=8,cluster=5,coop=1,grid=260,evict=1,min_ctas=2,colpass=1"
 	"bench/heldout/colonly.rk --shape 37x131072 --dtype bf16 --config persistent=0,r_block=32768,m_block=1,num_warps=32,vec=4,grid=132,colpass=1"
 	"testdata/kernels/rms_norm_backward.rk --shape 777x4000 --dtype bf16 --config persistent=1,r_block=4096,m_block=1,num_warps=8,vec=8,grid=264,ahead=2,colpass=1"
+	"testdata/kernels/layer_norm_backward.rk --shape 41x49152 --dtype bf16 --config persistent=0,r_block=8192,m_block=1,num_warps=32,vec=8,grid=132,smem=2,evict=1,colpass=1"
 )
 n=0
 for r in "${runs[@]}"; do

@@ -420,6 +420,9 @@ ring_offered(const Facts *f, const Config *g, int64_t M, int64_t N, const Target
 	return !within_budget(&o) || o.reg_limit <= AHEAD_MIN_REGS;
 }
 
+/* settle_colpass's share: the own pass's slots against the inputs both read again. */
+enum { COLPASS_SLOTS = 4 };
+
 /* Whether grid g (colpass=0) of a kernel with sums over rows is also offered with the column
  * pass (colpass=1): where the colsums need no row reduction, it reads 4 columns an access
  * (colpass_wide), and the inputs they read again, M x N x their bytes an element, take at most
@@ -1368,6 +1371,15 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 				      "colpass=0: rows of %lld columns at vec=%d: a column pass "
 				      "would read them element by element",
 				      (long long)N, c->vec);
+		else if (f->colsum_alone && colsum_late(f->colsums, f->colsum_alone, c, N))
+			choice_reason(out,
+				      "colpass=0: the own pass and a column pass both read the "
+				      "inputs (%.1f MB) again, and the own pass's slots (%.1f MB) "
+				      "are under 1/%d of them, where the column pass measured no "
+				      "gain (settle_colpass)",
+				      (double)M * N * f->colsum_tile_bytes / 1e6,
+				      (double)f->colsums * cl.slots * cl.row_bytes / 1e6,
+				      COLPASS_SLOTS);
 		else if (f->colsum_alone)
 			choice_reason(out,
 				      "colpass=0: the inputs the colsums read (%.1f MB) are over "
@@ -1638,6 +1650,47 @@ settle_kept_chunk(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64
 	out->cost = o;
 }
 
+/* A pick whose colsums take their own pass (colsum_late: its partials pass shared memory) reads
+ * their inputs from HBM again, writes its slots (grid x m_block partial rows of N floats a
+ * colsum) and combines them after a wait for the grid; the column pass (colpass=1, same rows)
+ * reads the inputs again without the slots. Where the slots' bytes are at least 1/COLPASS_SLOTS
+ * of the inputs', few rows against wide partial rows, the pick takes it, where it reads 4 columns
+ * an access (colpass_wide) and can be emitted. Measured on an H200
+ * (bench/results/h200-2026-12-01-colpass.md), forced on the same rows at 11 own-pass picks: at
+ * the 4 whose slots were a quarter of the inputs or more, 0.64-0.87x the time (the held-out
+ * colonly bf16 1024x131072 201 -> 128 µs); at the 7 under, 0.99-1.12x. The ranking does not
+ * choose it: offered there, the model's picks (other rows a CTA) ran 7 of 16 slower. Not under
+ * rkc_as_ranked. */
+static void
+settle_colpass(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+	       int mode)
+{
+	Config *c = &out->cfg, g = *c;
+	if (mode == SETTLE_AS_RANKED || !colsum_late(f->colsums, f->colsum_alone, c, N) ||
+	    !colpass_wide(c, N))
+		return;
+	ColsumLayout cl;
+	colsum_layout(c, f->colsums, N, &cl);
+	double slots = (double)f->colsums * cl.slots * cl.row_bytes;
+	double inputs = (double)M * N * f->colsum_tile_bytes;
+	if (COLPASS_SLOTS * slots < inputs)
+		return;
+	g.colpass = 1;
+	if (config_check_emit(k, f->dtype, M, N, &g, NULL) ||
+	    config_check_target(k, f->dtype, N, &g, t, NULL))
+		return;
+	Cost o;
+	cost_model(f, &g, M, N, t, &o);
+	choice_reason(out,
+		      "colpass=1, not the ranking's 0: the colsums' own pass reads their inputs "
+		      "(%.1f MB) from HBM again too, and its slots (%.1f MB, written and read "
+		      "back) are 1/%d of them or more: each CTA sums a slice of the columns over "
+		      "every row instead, no slots and no wait (the model: %.1f us, not %.1f)",
+		      inputs / 1e6, slots / 1e6, COLPASS_SLOTS, o.us, out->cost.us);
+	*c = g;
+	out->cost = o;
+}
+
 /* A pick with the next block ahead in registers (ahead=1) for a kernel with sums over rows whose
  * persistent row spends RING_MATH_OPS instructions an element or more takes the ring
  * (ahead=RING_AHEAD) where it can be emitted and keeps the CTAs an SM the model plans. Not under
@@ -1731,6 +1784,7 @@ settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const
 	Cost o;
 	settle_kept_chunk(out, k, f, M, N, t, mode);
 	settle_ring(out, k, f, M, N, t, mode);
+	settle_colpass(out, k, f, M, N, t, mode);
 	settle_stash(out, f);
 	settle_steps(out, k, f, M, N, t);
 	int mc = c->min_ctas = rkc_min_ctas(f, c, M, N, t, &o);

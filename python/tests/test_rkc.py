@@ -286,7 +286,7 @@ class Launch(Base):
         # a grid of clusters with sums over rows: clustered and cooperative at once
         d = _cuda.driver()
         k = rkc.load(kernel_path("rms_norm_backward"), cache_dir=self.cache,
-                     config="persistent=0,r_block=1024,num_warps=4,vec=4,grid=6,cluster=2")
+                     config="persistent=0,r_block=1024,num_warps=4,vec=4,grid=6,cluster=2,colpass=0")
         c = k.compile((7, 4096), "f32", "sm_90")
         plan = c.launch({p["name"]: d.alloc(7 * 4096 * 4) for p in c.manifest["params"]})
         self.assertTrue(plan["cooperative"])

@@ -677,21 +677,21 @@ forced_min_ctas(void **state)
 	facts_compute(k, TY_BF16, &f);
 	Target t = h100();
 	Diag d = {0};
-	Config c = {1, 4096, 1, 8, 8, 1, 0, 2, 0, 10, 11, 12, 13, 14, 15, 16, 0};
+	Config c = {1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0};
 	assert_int_equal(config_force(&c, "num_warps=16", k, &f, 4096, 4096, &t, POLICY_RKC, &d),
 			 0);
 	assert_int_equal(c.num_warps, 16);
 	assert_int_equal(c.min_ctas, 3);
-	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 10, 11, 12, 13, 14, 15, 16, 0};
+	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0};
 	assert_int_equal(
 	    config_force(&c, "num_warps=32,r_block=8192", k, &f, 4096, 4096, &t, POLICY_RKC, &d),
 	    0);
 	assert_int_equal(c.min_ctas, 1);
-	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 10, 11, 12, 13, 14, 15, 16, 0};
+	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0};
 	assert_int_equal(
 	    config_force(&c, "num_warps=16", k, &f, 4096, 4096, &t, POLICY_HELION2828, &d), 0);
 	assert_int_equal(c.min_ctas, 1);
-	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 10, 11, 12, 13, 14, 15, 16, 0};
+	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0};
 	assert_int_equal(config_force(&c, "min_ctas=3", k, &f, 4096, 4096, &t, POLICY_RKC, &d), 0);
 	assert_int_equal(c.min_ctas, 3);
 	assert_int_equal(
@@ -774,14 +774,14 @@ check_rejects(void **state)
 	Facts f;
 	facts_compute(k, TY_BF16, &f);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		Config c = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 10, 11, 12, 13, 14, 15, 16, 0};
+		Config c = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0};
 		Diag d = {0};
 		assert_int_equal(config_parse(bad[i].config, &c, &d), 0);
 		assert_int_equal(check_both(&c, k, &f, 2048, 4096, &t, &d), -1);
 		if (!strstr(d.msg, bad[i].err))
 			fail_msg("%s: got '%s'", bad[i].config, d.msg);
 	}
-	Config ok = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 10, 11, 12, 13, 14, 15, 16, 0};
+	Config ok = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0};
 	Diag d = {0};
 	assert_int_equal(check_both(&ok, k, &f, 2048, 4096, &t, &d), 0);
 	/* steps=1: rms_norm's row has a tail (its scaling by the weight), sum's ends on its
@@ -817,14 +817,14 @@ check_rejects(void **state)
 	assert_int_equal(sl.lanes, 256);
 	assert_int_equal(config_parse("warps=8", &ok, &d), -1);
 	/* config_parse takes evict 0 or 1 only; config_check still judges a Config built in code */
-	Config ev = {1, 4096, 1, 8, 8, 1, 2, 1, 0, 10, 11, 12, 13, 14, 15, 16, 0};
+	Config ev = {1, 4096, 1, 8, 8, 1, 2, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0};
 	d = (Diag){0};
 	assert_int_equal(check_both(&ev, k, &f, 2048, 4096, &t, &d), -1);
 	assert_non_null(
 	    strstr(d.msg, "evict=2: must be 0 (no cache hints) or 1 (L2 eviction hints)"));
 	/* a cluster given over a cooperative pick is a hardware cluster unless coop is given too;
 	 * split over 1 undoes both */
-	Config co = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 10, 11, 12, 13, 14, 15, 16, 0};
+	Config co = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 33, 0, 0, 0, 1, 0, 0, 0};
 	assert_int_equal(config_parse("cluster=4", &co, &d), 0);
 	assert_int_equal(co.cluster * 10 + co.coop, 40);
 	assert_int_equal(config_parse("cluster=8,coop=1", &co, &d), 0);
@@ -835,10 +835,10 @@ check_rejects(void **state)
 	assert_int_equal(co.cluster * 10 + co.coop, 10);
 	/* a grid of bands given over a grid with the next row ahead and a work counter walks a
 	 * static order: both off, unless given */
-	Config ga = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 10, 11, 12, 13, 14, 15, 16, 0};
+	Config ga = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1, 264, 1, 1, 0, 0, 0, 0};
 	assert_int_equal(config_parse("grid=20,cluster=5,coop=1", &ga, &d), 0);
 	assert_int_equal(ga.dynamic * 10 + ga.ahead, 0);
-	Config gb = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 10, 11, 12, 13, 14, 15, 16, 0};
+	Config gb = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1, 264, 0, 1, 0, 0, 0, 0};
 	assert_int_equal(config_parse("grid=20,cluster=5,ahead=1", &gb, &d), 0);
 	assert_int_equal(gb.ahead, 1);
 	kernel_free(ks);
@@ -1001,7 +1001,7 @@ rkc_occupancy(void **state)
 	Choice c;
 	Diag d = {0};
 	assert_int_equal(choose(k, &f, 2048, 10240, &t, POLICY_RKC, &c, &d), 0);
-	Config lone = {1, 10240, 2, 16, 8, 1, 0, 1, 0, 10, 11, 12, 13, 14, 15, 16, 0};
+	Config lone = {1, 10240, 2, 16, 8, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0};
 	Cost o;
 	cost_model(&f, &lone, 2048, 10240, &t, &o);
 	assert_int_equal(o.ctas_per_sm, 1);

@@ -122,7 +122,7 @@ check 2 "rkc compile: error: bad --config 'vec=8,,m_block=1': expected key=value
 	compile $k --shape 64x4096 --dtype bf16 --config vec=8,,m_block=1 -o -
 check 2 "rkc compile: error: bad --config 'vec=8,': expected key=value after the last ','" \
 	compile $k --shape 64x4096 --dtype bf16 --config vec=8, -o -
-check 2 "rkc compile: error: bad --config 'warps=8': unknown key 'warps' (known: persistent, r_block, m_block, num_warps, vec, split, evict, min_ctas, smem, cluster, grid, dynamic, ahead, coop, stash, steps)" \
+check 2 "rkc compile: error: bad --config 'warps=8': unknown key 'warps' (known: persistent, r_block, m_block, num_warps, vec, split, evict, min_ctas, smem, cluster, grid, dynamic, ahead, coop, stash, steps, colpass)" \
 	compile $k --shape 64x4096 --dtype bf16 --config warps=8 -o -
 check 2 "rkc run: error: bad --config 'vec=8x': vec takes an integer from 1 to 16, not '8x'" \
 	run $k --shape 64x4096 --dtype bf16 --config vec=8x
