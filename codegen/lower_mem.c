@@ -173,8 +173,7 @@ load_elems(Lower *L, Type t, LLVMValueRef ptr, int vec)
 
 /* The L2 policy for a load under evict=1, or NULL: evict_last for what is read again (an [N]
  * input, by every CTA; a row chunk, by a later pass or the column pass), evict_first for a last
- * read. Hints are
- * PTX, so the host emulator's loads go without; accesses under 4 bytes too. */
+ * read. Hints are PTX, so the host emulator's loads go without; accesses under 4 bytes too. */
 static LLVMValueRef
 load_policy(Lower *L, const Instr *in, int bytes)
 {

@@ -465,9 +465,9 @@ colpass_row(Lower *L, LLVMValueRef r)
  * columns of a slice, from the inputs. The positions are vectors of 4 columns, nj =
  * cdiv(cdiv(N, 4), gridDim) consecutive ones a CTA; W lanes take W consecutive positions a turn,
  * and the CTA's RL = threads / W row lanes take rows l, l + RL, ..., u a round trip (W and u:
- * colpass_lanes), evaluating the colsums' cone (Plan.need_colsum) on
- * their 4 columns (one 4-wide access an input where rows start aligned to vec >= 4, else
- * element by element) and adding each colsum's operand in row order (colpass_add). The row
+ * colpass_lanes), evaluating the colsums' cone (Plan.need_colsum) on their 4 columns (one 4-wide
+ * access an input where rows start aligned to vec >= 4, colpass_wide; else element by element)
+ * and adding each colsum's operand in row order (colpass_add). The row
  * lanes' sums of a position are added pairwise in a fixed tree through the dynamic shared memory
  * (the rows are done: a barrier first), and the first W threads store them (colpass_store). No
  * partials while the rows stream, no workspace, no wait for the grid; every order is fixed by
@@ -759,12 +759,13 @@ grid_loop(Lower *L)
 	if (g->dynamic && !L->clc)
 		counter_reset(L);
 	if (k->plan->ncolsum) {
-		if (L->csum_cols)
+		if (L->csum_cols) {
 			colsum_column_pass(L);
-		else if (L->csum_late)
-			colsum_own_pass(L);
-		if (!L->csum_cols)
+		} else {
+			if (L->csum_late)
+				colsum_own_pass(L);
 			colsum_finish(L);
+		}
 		regions_tail(L);
 	}
 }

@@ -152,7 +152,7 @@ add_region(Lower *L, LowerRegions *R, int kind)
 		snprintf(r->name, sizeof r->name, "between");
 		break;
 	default: /* R_END with a tail: the sums over rows after the grid's blocks */
-		snprintf(r->name, sizeof r->name, "colsum");
+		snprintf(r->name, sizeof r->name, "%s", L->csum_cols ? "colpass" : "colsum");
 		break;
 	}
 	return R->list.n++;

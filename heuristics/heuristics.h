@@ -311,7 +311,7 @@ colsum_unroll(int64_t rows, int64_t pairs, int threads, int ctas, int *u, int *p
 	return (pairs + *per - 1) / *per * ((rows + *u - 1) / *u);
 }
 
-/* The column pass (colpass=1; codegen/lower_colsum.c, heuristics/cost.c): a CTA of `threads`
+/* The column pass (colpass=1; codegen/lower_sched.c, heuristics/cost.c): a CTA of `threads`
  * threads, `ctas` an SM, sums nj positions (vectors of 4 columns) over M rows. `lanes`
  * consecutive threads take as many positions a turn, and the CTA's threads / lanes "row lanes"
  * rows l, l + row lanes, ..., u rows a round trip: as many as the rows need, up to COLPASS_ROWS

@@ -423,6 +423,21 @@ ring_offered(const Facts *f, const Config *g, int64_t M, int64_t N, const Target
 /* settle_colpass's share: the own pass's slots against the inputs both read again. */
 enum { COLPASS_SLOTS = 4 };
 
+/* Whether config c's colsums take their own pass with slots (*slots bytes: ncolsum x slots
+ * partial rows) of at least 1/COLPASS_SLOTS of the inputs both it and a column pass read again
+ * (*inputs bytes), where the column pass reads 4 columns an access: settle_colpass's case. */
+static int
+own_slots_heavy(const Facts *f, const Config *c, int64_t M, int64_t N, double *slots,
+		double *inputs)
+{
+	ColsumLayout cl;
+	colsum_layout(c, f->colsums, N, &cl);
+	*slots = (double)f->colsums * cl.slots * cl.row_bytes;
+	*inputs = (double)M * N * f->colsum_tile_bytes;
+	return colsum_late(f->colsums, f->colsum_alone, c, N) && colpass_wide(c, N) &&
+	       COLPASS_SLOTS * *slots >= *inputs;
+}
+
 /* Whether grid g (colpass=0) of a kernel with sums over rows is also offered with the column
  * pass (colpass=1): where the colsums need no row reduction, it reads 4 columns an access
  * (colpass_wide), and the inputs they read again, M x N x their bytes an element, take at most
@@ -1371,16 +1386,17 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 				      "colpass=0: rows of %lld columns at vec=%d: a column pass "
 				      "would read them element by element",
 				      (long long)N, c->vec);
-		else if (f->colsum_alone && colsum_late(f->colsums, f->colsum_alone, c, N))
-			choice_reason(out,
-				      "colpass=0: the own pass and a column pass both read the "
-				      "inputs (%.1f MB) again, and the own pass's slots (%.1f MB) "
-				      "are under 1/%d of them, where the column pass measured no "
-				      "gain (settle_colpass)",
-				      (double)M * N * f->colsum_tile_bytes / 1e6,
-				      (double)f->colsums * cl.slots * cl.row_bytes / 1e6,
-				      COLPASS_SLOTS);
-		else if (f->colsum_alone)
+		else if (f->colsum_alone && colsum_late(f->colsums, f->colsum_alone, c, N)) {
+			double slots, inputs;
+			if (!own_slots_heavy(f, c, M, N, &slots, &inputs)) /* else settled */
+				choice_reason(
+				    out,
+				    "colpass=0: the own pass and a column pass both read "
+				    "the inputs (%.1f MB) again, and the own pass's slots "
+				    "(%.1f MB) are under 1/%d of them, where the column "
+				    "pass measured no gain (settle_colpass)",
+				    inputs / 1e6, slots / 1e6, COLPASS_SLOTS);
+		} else if (f->colsum_alone)
 			choice_reason(out,
 				      "colpass=0: the inputs the colsums read (%.1f MB) are over "
 				      "3/4 of the L2 (%.1f MB), so a column pass would read them "
@@ -1666,14 +1682,8 @@ settle_colpass(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t 
 	       int mode)
 {
 	Config *c = &out->cfg, g = *c;
-	if (mode == SETTLE_AS_RANKED || !colsum_late(f->colsums, f->colsum_alone, c, N) ||
-	    !colpass_wide(c, N))
-		return;
-	ColsumLayout cl;
-	colsum_layout(c, f->colsums, N, &cl);
-	double slots = (double)f->colsums * cl.slots * cl.row_bytes;
-	double inputs = (double)M * N * f->colsum_tile_bytes;
-	if (COLPASS_SLOTS * slots < inputs)
+	double slots, inputs;
+	if (mode == SETTLE_AS_RANKED || !own_slots_heavy(f, c, M, N, &slots, &inputs))
 		return;
 	g.colpass = 1;
 	if (config_check_emit(k, f->dtype, M, N, &g, NULL) ||
