@@ -448,6 +448,35 @@ position(Lower *L, LLVMValueRef j, LLVMValueRef first, LLVMValueRef nj, LLVMValu
 	return ok;
 }
 
+/* The E entries (vectors of 4 floats) of W positions in the dynamic shared memory, entry e of
+ * position pj at byte 16 * (e * W + pj), thread e * W + pj's (rl = e), written and past a
+ * barrier: added pairwise in a fixed tree, entry e taking e + h for h = half the entries, ... 1,
+ * a barrier a level, so entry 0 holds the sum. */
+static void
+tree_add(Lower *L, LLVMValueRef rl, int64_t E, int64_t W)
+{
+	LLVMTypeRef v4 = LLVMVectorType(L->f32, 4);
+	LLVMValueRef mine_at = LLVMBuildMul(L->b, tid(L), ci64(L, 16), "");
+	int64_t h = 1;
+	while (2 * h < E)
+		h *= 2;
+	for (; h >= 1; h /= 2) {
+		LLVMBasicBlockRef added = LLVMAppendBasicBlockInContext(L->cx, L->fn, "tree");
+		only_if(L, LLVMBuildICmp(L->b, LLVMIntULT, rl, ci64(L, E - h < h ? E - h : h), ""),
+			added, "tree.add");
+		LLVMValueRef o = LLVMBuildAdd(L->b, mine_at, ci64(L, h * W * 16), "");
+		LLVMValueRef x = LLVMBuildLoad2(L->b, v4, smem_at(L, mine_at), "");
+		LLVMValueRef y = LLVMBuildLoad2(L->b, v4, smem_at(L, o), "");
+		LLVMSetAlignment(x, 16);
+		LLVMSetAlignment(y, 16);
+		LLVMSetAlignment(
+		    LLVMBuildStore(L->b, LLVMBuildFAdd(L->b, x, y, ""), smem_at(L, mine_at)), 16);
+		LLVMBuildBr(L->b, added);
+		LLVMPositionBuilderAtEnd(L->b, added);
+		intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
+	}
+}
+
 /*
  * Slice `slice` of `nslices` of the positions, every (stored colsum, vector of 4 columns) pair,
  * colsum after colsum: nj = cdiv(ns * N/4, nslices) consecutive positions, each the sum in a fixed
@@ -535,30 +564,7 @@ slice_sum(Lower *L, int ns, const int64_t *src, const int *param, LLVMValueRef R
 			LLVMBuildBr(L->b, wrote);
 			LLVMPositionBuilderAtEnd(L->b, wrote);
 			intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
-			LLVMValueRef mine_at = LLVMBuildMul(L->b, tid(L), ci64(L, 16), "");
-			int64_t h = 1;
-			while (2 * h < E)
-				h *= 2;
-			for (; h >= 1; h /= 2) {
-				LLVMBasicBlockRef added =
-				    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.tree");
-				only_if(L,
-					LLVMBuildICmp(L->b, LLVMIntULT, rl,
-						      ci64(L, E - h < h ? E - h : h), ""),
-					added, "colsum.tree.add");
-				LLVMValueRef o =
-				    LLVMBuildAdd(L->b, mine_at, ci64(L, h * W * 16), "");
-				LLVMValueRef x = LLVMBuildLoad2(L->b, v4, smem_at(L, mine_at), "");
-				LLVMValueRef y = LLVMBuildLoad2(L->b, v4, smem_at(L, o), "");
-				LLVMSetAlignment(x, 16);
-				LLVMSetAlignment(y, 16);
-				LLVMSetAlignment(LLVMBuildStore(L->b, LLVMBuildFAdd(L->b, x, y, ""),
-								smem_at(L, mine_at)),
-						 16);
-				LLVMBuildBr(L->b, added);
-				LLVMPositionBuilderAtEnd(L->b, added);
-				intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
-			}
+			tree_add(L, rl, E, W);
 			LLVMValueRef x = LLVMBuildLoad2(
 			    L->b, v4, smem_at(L, LLVMBuildMul(L->b, pj, ci64(L, 16), "")), "");
 			LLVMSetAlignment(x, 16);
@@ -997,28 +1003,7 @@ colpass_store(Lower *L, LLVMValueRef *acc, const ColpassLanes *ln, LLVMValueRef 
 		LLVMValueRef at = LLVMBuildMul(L->b, tid(L), ci64(L, 16), "");
 		LLVMSetAlignment(LLVMBuildStore(L->b, sum, smem_at(L, at)), 16);
 		intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
-		int64_t h = 1;
-		while (2 * h < RL)
-			h *= 2;
-		for (; h >= 1; h /= 2) {
-			LLVMBasicBlockRef added =
-			    LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.tree");
-			only_if(L,
-				LLVMBuildICmp(L->b, LLVMIntULT, rl,
-					      ci64(L, RL - h < h ? RL - h : h), ""),
-				added, "colpass.tree.add");
-			LLVMValueRef o = LLVMBuildAdd(L->b, at, ci64(L, h * W * 16), "");
-			LLVMValueRef x = LLVMBuildLoad2(L->b, v4, smem_at(L, at), "");
-			LLVMValueRef y = LLVMBuildLoad2(L->b, v4, smem_at(L, o), "");
-			LLVMSetAlignment(x, 16);
-			LLVMSetAlignment(y, 16);
-			LLVMSetAlignment(
-			    LLVMBuildStore(L->b, LLVMBuildFAdd(L->b, x, y, ""), smem_at(L, at)),
-			    16);
-			LLVMBuildBr(L->b, added);
-			LLVMPositionBuilderAtEnd(L->b, added);
-			intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0);
-		}
+		tree_add(L, rl, RL, W);
 		sum = LLVMBuildLoad2(L->b, v4, smem_at(L, LLVMBuildMul(L->b, pj, ci64(L, 16), "")),
 				     "");
 		LLVMSetAlignment(sum, 16);

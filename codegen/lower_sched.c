@@ -382,6 +382,24 @@ ring_fill(Lower *L, LLVMValueRef at)
 	intr(L, "llvm.nvvm.cp.async.commit.group", NULL, NULL, 0);
 }
 
+/* After the grid's rows, for a pass that reads the rows' inputs again from global memory (the
+ * colsums' own pass, the column pass): no load kept on chip (they hold the last row only), none
+ * given ahead, none held across blocks, and a last read for the eviction hints. Returns the
+ * kept loads' regions, for the caller to put back. */
+static int64_t *
+rows_again(Lower *L)
+{
+	int64_t *row_off = L->row_off;
+	L->row_off = arena_alloc(L->a, sizeof(int64_t) * (L->k->nins + 1));
+	for (int i = 0; i < L->k->nins; i++)
+		L->row_off[i] = -1;
+	L->given = NULL;
+	L->given_row = NULL;
+	L->held_in_block = 0;
+	L->pass = L->plan->npasses;
+	return row_off;
+}
+
 /*
  * The colsums' own pass (colsum_late), after the grid's rows: the CTA's row blocks again, a chunk
  * at a time. For chunk c the thread's partials start at 0 in registers; each of the CTA's row
@@ -398,14 +416,7 @@ colsum_own_pass(Lower *L)
 	const Kernel *k = L->k;
 	const Plan *p = L->plan;
 	const Config *g = &L->c->cfg;
-	int64_t *row_off = L->row_off;
-	L->row_off = arena_alloc(L->a, sizeof(int64_t) * (k->nins + 1));
-	for (int i = 0; i < k->nins; i++)
-		L->row_off[i] = -1;
-	L->given = NULL;
-	L->given_row = NULL;
-	L->held_in_block = 0;
-	L->pass = p->npasses; /* a last read, for the eviction hints */
+	int64_t *row_off = rows_again(L);
 	LLVMValueRef nrb = row_blocks(L), stride = grid_bands(L);
 	For chunks = for_open(L, smem_colsum_cols(g, L->c->N) / g->r_block, "colsum.own");
 	LLVMValueRef at = LLVMBuildMul(L->b, chunks.i, ci64(L, g->r_block), "");
@@ -502,14 +513,7 @@ colsum_column_pass(Lower *L)
 			cins[ns] = k->vals[argval(&k->ins[i], 0)].def;
 			param[ns++] = k->ins[i].param;
 		}
-	int64_t *row_off = L->row_off;
-	L->row_off = arena_alloc(L->a, sizeof(int64_t) * (k->nins + 1));
-	for (int i = 0; i < k->nins; i++)
-		L->row_off[i] = -1;
-	L->given = NULL;
-	L->given_row = NULL;
-	L->held_in_block = 0;
-	L->pass = p->npasses;			      /* a last read, for the eviction hints */
+	int64_t *row_off = rows_again(L);
 	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0); /* every row read the dynamic area */
 
 	LLVMValueRef G = LLVMBuildZExt(
