@@ -149,6 +149,8 @@ LLVMValueRef ci64(Lower *L, long long v);
 LLVMValueRef ffadd(Lower *L, LLVMValueRef x, LLVMValueRef y);
 LLVMValueRef ffsub(Lower *L, LLVMValueRef x, LLVMValueRef y);
 LLVMValueRef ffmul(Lower *L, LLVMValueRef x, LLVMValueRef y);
+/* x*y + z, rounded once. */
+LLVMValueRef ffmadd(Lower *L, LLVMValueRef x, LLVMValueRef y, LLVMValueRef z);
 /* A call of intrinsic name (overloaded on ovl unless NULL); on the host, llvm.nvvm.X is emu.X. */
 LLVMValueRef intr(Lower *L, const char *name, LLVMTypeRef ovl, LLVMValueRef *args, int nargs);
 /* llvm.maxnum and llvm.minnum on f32. */

@@ -50,6 +50,14 @@ ffmul(Lower *L, LLVMValueRef x, LLVMValueRef y)
 	return contract(LLVMBuildFMul(L->b, x, y, ""));
 }
 
+/* x*y + z rounded once (llvm.fma): where a rounding must not be left to contraction. */
+LLVMValueRef
+ffmadd(Lower *L, LLVMValueRef x, LLVMValueRef y, LLVMValueRef z)
+{
+	LLVMValueRef args[3] = {x, y, z};
+	return intr(L, "llvm.fma", L->f32, args, 3);
+}
+
 LLVMValueRef
 intr(Lower *L, const char *name, LLVMTypeRef ovl, LLVMValueRef *args, int nargs)
 {
@@ -127,8 +135,7 @@ LLVMValueRef
 fexp_sub(Lower *L, LLVMValueRef a, LLVMValueRef b)
 {
 	LLVMValueRef k = cf(L, LOG2E);
-	LLVMValueRef args[3] = {a, k, LLVMBuildFNeg(L->b, ffmul(L, b, k), "")};
-	return ex2(L, intr(L, "llvm.fma", L->f32, args, 3));
+	return ex2(L, ffmadd(L, a, k, LLVMBuildFNeg(L->b, ffmul(L, b, k), "")));
 }
 
 /* Whether log's operand is known to be at least FLT_MIN (2^-126), no subnormal: the max of a

@@ -268,9 +268,8 @@ static LLVMValueRef
 csum_add(Lower *L, const Instr *in, const Instr *prod, LLVMValueRef p, int e, LLVMValueRef valid)
 {
 	if (prod) {
-		LLVMValueRef a[3] = {operand(L, &prod->args[0], e), operand(L, &prod->args[1], e),
-				     p};
-		LLVMValueRef s = intr(L, "llvm.fma", L->f32, a, 3);
+		LLVMValueRef s =
+		    ffmadd(L, operand(L, &prod->args[0], e), operand(L, &prod->args[1], e), p);
 		return valid ? LLVMBuildSelect(L->b, valid, s, p, "") : s;
 	}
 	LLVMValueRef x = operand(L, &in->args[0], e);

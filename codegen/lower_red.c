@@ -86,7 +86,10 @@ red_new_held(Lower *L, int i)
 	return r;
 }
 
-/* Chan et al.: merge (count, mean, M2) partials; an empty side leaves the other unchanged. */
+/* Chan et al.: merge (count, mean, M2) partials; an empty side leaves the other unchanged, bit
+ * for bit: b's weight is 1 when a is empty, not b's count times frcp of it, which is off by an ulp
+ * at some counts and moved a constant row's mean off the constant (a row of 2^20 over a cluster
+ * of 8 then had an M2 of 758, not 0). */
 static void
 chan(Lower *L, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *out)
 {
@@ -94,7 +97,8 @@ chan(Lower *L, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *out)
 	LLVMValueRef pos = LLVMBuildFCmp(L->b, LLVMRealOGT, n, cf(L, 0), "");
 	LLVMValueRef rn = LLVMBuildSelect(L->b, pos, frcp(L, n), cf(L, 0), "");
 	LLVMValueRef dl = ffsub(L, b[1], a[1]);
-	LLVMValueRef wb = ffmul(L, b[0], rn);
+	LLVMValueRef empty = LLVMBuildFCmp(L->b, LLVMRealOEQ, a[0], cf(L, 0), "");
+	LLVMValueRef wb = LLVMBuildSelect(L->b, empty, cf(L, 1), ffmul(L, b[0], rn), "");
 	out[1] = ffadd(L, a[1], ffmul(L, dl, wb));
 	LLVMValueRef t = ffmul(L, ffmul(L, dl, dl), ffmul(L, a[0], wb));
 	out[2] = ffadd(L, ffadd(L, a[2], b[2]), t);
@@ -185,7 +189,12 @@ red_local(Lower *L, Red *r, const Chunk *ch)
 			    L, cnt,
 			    LLVMBuildSelect(L->b, ch->valid[j], cf(L, ch->vec), cf(L, 0), ""));
 		}
-		LLVMValueRef mean = ffmul(L, s, frcp(L, fmax2(L, cnt, cf(L, 1))));
+		/* s/cnt: frcp's quotient, then its residual (an fma, exact) divided in once more,
+		 * so that the mean of equal elements is that element (frcp is off by an ulp at some
+		 * counts, as 12 or 390 elements a thread) */
+		LLVMValueRef rc = frcp(L, fmax2(L, cnt, cf(L, 1)));
+		LLVMValueRef mean = ffmul(L, s, rc);
+		mean = ffmadd(L, ffmadd(L, LLVMBuildFNeg(L->b, mean, ""), cnt, s), rc, mean);
 		LLVMValueRef m2 = cf(L, 0);
 		for (int j = 0; j < ch->nvec; j++) {
 			LLVMValueRef v = cf(L, 0);
