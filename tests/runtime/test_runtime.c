@@ -542,6 +542,33 @@ test_check_nonfinite_as_reference(void **state)
 	assert_true(c.pass);
 }
 
+/* A true value under the type's least subnormal is 0 there: a 0 stored for it passes, and a
+ * value off by more than the tolerance from the rounded reference still fails. */
+static void
+test_check_rounded_reference(void **state)
+{
+	(void)state;
+	int64_t rows[1] = {0};
+	float f[2] = {0, 0};
+	double tiny[2] = {1e-131, 2e-140}; /* sigmoid(-300) in float64: 0 in f32 */
+	Check c;
+	check_output(&c, TY_F32, f, f, 2, 2, rows, 1, tiny, 1e-3);
+	assert_true(c.pass);
+	f[1] = 0.5f; /* against a zero reference the error is absolute */
+	check_output(&c, TY_F32, f, f, 2, 2, rows, 1, tiny, 1e-3);
+	assert_false(c.pass);
+	/* f16: 1e-8 rounds to 0, 3e-7 to the subnormal 5 * 2^-24 */
+	uint16_t h[2];
+	double ref[2] = {1e-8, 3e-7};
+	elem_set(TY_F16, h, 0, 0.0);
+	elem_set(TY_F16, h, 1, 3e-7);
+	check_output(&c, TY_F16, h, h, 2, 2, rows, 1, ref, 1e-3);
+	assert_true(c.pass);
+	elem_set(TY_F16, h, 1, 2.4e-7);
+	check_output(&c, TY_F16, h, h, 2, 2, rows, 1, ref, 1e-3);
+	assert_false(c.pass);
+}
+
 static void
 test_check_unwritten(void **state)
 {
@@ -1094,6 +1121,7 @@ main(void)
 	    cmocka_unit_test(test_check_tolerance_boundary),
 	    cmocka_unit_test(test_check_nan_fails),
 	    cmocka_unit_test(test_check_nonfinite_as_reference),
+	    cmocka_unit_test(test_check_rounded_reference),
 	    cmocka_unit_test(test_check_unwritten),
 	    cmocka_unit_test(test_check_int_within_one),
 	    cmocka_unit_test(test_tolerance_table),
