@@ -41,6 +41,7 @@ gen_pick(GenSrc *s, unsigned n)
 typedef struct {
 	Shape sh;
 	int is_bool; /* a compare's result: only select takes it */
+	int is_int;  /* an index (col, a gather's): only a compare or a cast takes it */
 	int used;
 	int def; /* line index of its definition */
 } GenVal;
@@ -66,7 +67,8 @@ gen_value(Gen *g, int want_bool, int need_tile)
 {
 	int c[GEN_MAXV], n = 0;
 	for (int i = 0; i < g->nv; i++)
-		if (g->v[i].is_bool == want_bool && (!need_tile || g->v[i].sh == SH_TILE))
+		if (g->v[i].is_bool == want_bool && !g->v[i].is_int &&
+		    (!need_tile || g->v[i].sh == SH_TILE))
 			c[n++] = i;
 	if (!n)
 		return -1;
@@ -122,7 +124,7 @@ static inline int
 gen_new(Gen *g, Shape sh, int is_bool)
 {
 	int i = g->nv++;
-	g->v[i] = (GenVal){sh, is_bool, 0, g->nlines};
+	g->v[i] = (GenVal){sh, is_bool, 0, 0, g->nlines};
 	return i;
 }
 
@@ -163,19 +165,19 @@ gen_colsum_refusal(int ncolsum, const char *msg)
 static inline void
 gen_kernel(GenSrc *s, char *b, size_t cap)
 {
-	static const char *const ftypes[] = {"T", "T", "T", "f32", "bf16", "f16"};
-	static const char *const unary[] = {"neg", "exp",     "log",  "sqrt", "rsqrt",
-					    "abs", "sigmoid", "silu", "round"};
-	static const char *const binary[] = {"add", "sub", "mul", "div", "max", "min"};
+	static const char *const ftypes[] = {"T", "T", "T", "f32", "bf16", "f16", "f8e4m3"};
+	static const char *const unary[] = {"neg",     "exp",  "log",	"sqrt", "rsqrt", "abs",
+					    "sigmoid", "silu", "round", "tanh", "erf"};
+	static const char *const binary[] = {"add", "sub", "mul", "div", "max", "min", "pow"};
 	static const char *const cmp[] = {"lt", "le", "gt", "ge", "eq", "ne"};
 	static const char *const red[] = {"sum", "max", "min"};
 	Gen g = {.s = s};
 	size_t n = 0;
 	n += snprintf(b + n, cap - n, "kernel fuzz\n");
-	int nin = 1 + (int)gen_pick(s, 3), gather = gen_pick(s, 5) == 0;
+	int nin = 1 + (int)gen_pick(s, 3), gather = gen_pick(s, 5) == 0, label = -1;
 	for (int i = 0; i < nin; i++) {
 		Shape sh = i == 0 ? SH_TILE : (Shape[]){SH_TILE, SH_VEC, SH_ROW}[gen_pick(s, 3)];
-		n += snprintf(b + n, cap - n, "in x%d: %s%s\n", i, ftypes[gen_pick(s, 6)],
+		n += snprintf(b + n, cap - n, "in x%d: %s%s\n", i, ftypes[gen_pick(s, 7)],
 			      gen_shape(sh));
 		int v = gen_new(&g, sh, 0);
 		gen_line(&g, "%%v%d = load x%d", v, i);
@@ -183,8 +185,9 @@ gen_kernel(GenSrc *s, char *b, size_t cap)
 	if (gather) {
 		n += snprintf(b + n, cap - n, "in idx: %s[M]\n", gen_pick(s, 2) ? "i64" : "i32");
 		int iv = gen_new(&g, SH_ROW, 1); /* an integer: no arithmetic takes it */
-		g.v[iv].used = 1;
+		g.v[iv].used = g.v[iv].is_int = 1;
 		gen_line(&g, "%%v%d = load idx", iv);
+		label = iv; /* a column in [0, N) on the runtime's inputs */
 		int xv = gen_new(&g, SH_ROW, 0);
 		gen_line(&g, "%%v%d = gather x0, %%v%d", xv, iv);
 	}
@@ -198,13 +201,13 @@ gen_kernel(GenSrc *s, char *b, size_t cap)
 		char a[32], c[32], d[32];
 		Shape sa, sc, sd;
 		int r, u[3];
-		switch (gen_pick(s, 8)) {
+		switch (gen_pick(s, 9)) {
 		case 0:
 		case 1:
 			u[0] = gen_operand(&g, a, sizeof a, &sa);
 			if (sa == SH_SCALAR)
 				break;
-			const char *op = unary[gen_pick(s, 9)];
+			const char *op = unary[gen_pick(s, 11)];
 			if (s->finite && !strcmp(op, "exp")) {
 				r = gen_new(&g, sa, 0);
 				gen_line(&g, "%%v%d = clamp %s, -4, 4", r, a);
@@ -224,12 +227,25 @@ gen_kernel(GenSrc *s, char *b, size_t cap)
 			u[1] = gen_operand(&g, c, sizeof c, &sc);
 			if (gen_join(sa, sc) == SH_SCALAR)
 				break;
-			const char *bop = binary[gen_pick(s, 6)];
+			const char *bop = binary[gen_pick(s, 7)];
 			if (s->finite && !strcmp(bop, "div") && sc == SH_SCALAR)
 				snprintf(c, sizeof c, "2");
 			else if (s->finite && !strcmp(bop, "div")) {
 				r = gen_plus_one(&g, c, sc);
 				snprintf(c, sizeof c, "%%v%d", r);
+			} else if (s->finite && !strcmp(bop, "pow")) { /* (|a| + 1)^[-2, 2] */
+				if (sa != SH_SCALAR) {
+					r = gen_plus_one(&g, a, sa);
+					snprintf(a, sizeof a, "%%v%d", r);
+				} else
+					snprintf(a, sizeof a, "1.5");
+				if (sc != SH_SCALAR) {
+					r = gen_new(&g, sc, 0);
+					g.v[r].used = 1;
+					gen_line(&g, "%%v%d = clamp %s, -2, 2", r, c);
+					snprintf(c, sizeof c, "%%v%d", r);
+				} else
+					snprintf(c, sizeof c, "0.5");
 			}
 			r = gen_new(&g, gen_join(sa, sc), 0);
 			gen_line(&g, "%%v%d = %s %s, %s", r, bop, a, c);
@@ -257,6 +273,24 @@ gen_kernel(GenSrc *s, char *b, size_t cap)
 			gen_line(&g, "%%v%d = clamp %s, -4, 4", r, a);
 			gen_use(&g, u, 1);
 			break;
+		case 6: { /* the column index: compared with a label, or a float */
+			int j = gen_new(&g, SH_VEC, 1);
+			g.v[j].used = g.v[j].is_int = 1;
+			gen_line(&g, "%%v%d = col", j);
+			if (label >= 0 && gen_pick(s, 2)) {
+				u[0] = gen_operand(&g, a, sizeof a, &sa);
+				r = gen_new(&g, SH_TILE, 1);
+				g.v[r].used = 1;
+				gen_line(&g, "%%v%d = eq %%v%d, %%v%d", r, j, label);
+				int y = gen_new(&g, SH_TILE, 0);
+				gen_line(&g, "%%v%d = select %%v%d, %s, 0", y, r, a);
+				gen_use(&g, u, 1);
+			} else {
+				r = gen_new(&g, SH_VEC, 0);
+				gen_line(&g, "%%v%d = cast.f32 %%v%d", r, j);
+			}
+			break;
+		}
 		default: { /* a reduction, the point of the kernel */
 			int v = gen_value(&g, 0, 1);
 			if (v < 0)
@@ -302,8 +336,12 @@ gen_kernel(GenSrc *s, char *b, size_t cap)
 			continue;
 		stored[v] = 1;
 		g.v[v].used = 1;
-		unsigned t = gen_pick(s, 4);
-		const char *ty = t == 0 ? "f32" : t == 1 && g.v[v].sh == SH_ROW ? "f32" : "T";
+		unsigned t = gen_pick(s, 5);
+		const char *ty = "T";
+		if (t == 0 || (t == 1 && g.v[v].sh == SH_ROW))
+			ty = "f32";
+		else if (t == 4) /* fp8: the store rounds and saturates */
+			ty = gen_pick(s, 2) ? "f8e4m3" : "f8e5m2";
 		if (t == 3 && g.nv < GEN_MAXV) { /* a quantized output */
 			n += snprintf(b + n, cap - n, "out y%d: i8%s\n", o, gen_shape(g.v[v].sh));
 			int q = gen_new(&g, g.v[v].sh, 1); /* an integer, like a bool */
