@@ -7,6 +7,8 @@
 # env:   OUT       where logs go (default bench/out)
 #        SHAPES    the shapes, "MxN ..." (default: few, tiny, odd, long and colsum-sized rows)
 #        DTYPES    (default "bf16 f16 f32"); POLICIES (default "rkc helion2828")
+#        ARCHS     the targets compiled for (default sm_90); an H100 or H200 runs sm_80, sm_86 and
+#                  sm_89 PTX too (the driver compiles it for the device), not sm_100's
 #        KERNELS   the kernel files (default: tests' regression kernels and GENDIR's)
 #        PAD       a second run of each at rows P elements longer than N, the padding checked
 #                  unwritten (default 0: none)
@@ -19,6 +21,7 @@ OUT=${OUT:-bench/out}
 SHAPES=${SHAPES:-"1x1 3x7 5x1000 64x4097 1000x896 4x151936 2x1048576 65536x64 300x8192"}
 DTYPES=${DTYPES:-"bf16 f16 f32"}
 POLICIES=${POLICIES:-"rkc helion2828"}
+ARCHS=${ARCHS:-sm_90}
 KERNELS=${KERNELS:-"$(ls tests/heuristics/kernels/*.rk tests/analysis/plan/*.rk "$GEN"/*.rk)"}
 PAD=${PAD:-0}
 JOBS=${JOBS:-1}
@@ -27,32 +30,34 @@ mkdir -p "$OUT/robust"
 log=$OUT/robust.log
 shapes=""
 for s in $SHAPES; do shapes="$shapes --shape $s"; done
-# one line a run: kernel dtype policy pad; each run logs to its own file, joined in order after
+# one line a run: kernel dtype policy pad arch; each run logs to its own file, joined in order after
 jobs=$OUT/robust/jobs.txt
 : >"$jobs"
 for k in $KERNELS; do
 	for dt in $DTYPES; do
 		for policy in $POLICIES; do
-			echo "$k $dt $policy 0" >>"$jobs"
-			[ "$PAD" != 0 ] && echo "$k $dt $policy $PAD" >>"$jobs"
+			for arch in $ARCHS; do
+				echo "$k $dt $policy 0 $arch" >>"$jobs"
+				[ "$PAD" != 0 ] && echo "$k $dt $policy $PAD $arch" >>"$jobs"
+			done
 		done
 	done
 done
 one() {
-	local k=$1 dt=$2 policy=$3 pad=$4
-	local f=$OUT/robust/$(echo "$k-$dt-$policy-$pad" | tr '/' '_').log
+	local k=$1 dt=$2 policy=$3 pad=$4 arch=$5
+	local f=$OUT/robust/$(echo "$k-$dt-$policy-$pad-$arch" | tr '/' '_').log
 	{
-		echo "== $k $dt $policy pad=$pad"
+		echo "== $k $dt $policy pad=$pad $arch"
 		timeout 300 "$RKC" run "$k" $shapes --dtype "$dt" --policy "$policy" --pad "$pad" \
-			--check 2>&1 || echo "EXIT $? $k $dt $policy pad=$pad"
+			--arch "$arch" --check 2>&1 || echo "EXIT $? $k $dt $policy pad=$pad $arch"
 	} >"$f"
 }
 export -f one
 export OUT RKC shapes
 xargs -P "$JOBS" -L 1 bash -c 'one "$@"' _ <"$jobs"
 : >"$log"
-while read -r k dt policy pad; do
-	cat "$OUT/robust/$(echo "$k-$dt-$policy-$pad" | tr '/' '_').log" >>"$log"
+while read -r k dt policy pad arch; do
+	cat "$OUT/robust/$(echo "$k-$dt-$policy-$pad-$arch" | tr '/' '_').log" >>"$log"
 done <"$jobs"
 rm -rf "$OUT/robust"
 san=$OUT/robust-memcheck.log
