@@ -22,6 +22,13 @@ sample_rows(const Kernel *k, int64_t M, int64_t N, int64_t **rows)
 	return n;
 }
 
+/* A sum over rows is summed in row groups, each over its own rows into a partial of its own, the
+ * partials then added in group order: the group count follows the rows and N alone, never the
+ * threads, so the reference's bits do not depend on the machine. At most REF_GROUPS, of at least
+ * one interpreter call's rows each, and within REF_GROUP_DOUBLES of partials and scratch. */
+#define REF_GROUPS 64
+#define REF_GROUP_DOUBLES ((int64_t)1 << 25)
+
 typedef struct {
 	const Kernel *k;
 	double **packed;
@@ -29,13 +36,17 @@ typedef struct {
 	Diag *diags; /* one per range; ranges are found by their start row */
 	int64_t nrows;
 	int *failed;
-	double **colsum; /* per param: a colsum's output's scratch row (ranges run in turn) */
+	int ncol;	/* the params a colsum is stored into */
+	int64_t groups; /* row groups of a sum over rows (1 without one) */
+	double *
+	    *partial; /* [group * nparams + p]: group's sum for colsum output p, then its scratch */
 } Ref;
 
+/* Rows lo..hi of the reference; a colsum output's rows go to scratch[p] a call at a time and are
+ * added to sum[p]. */
 static void
-ref_range(void *ctx, int64_t lo, int64_t hi)
+ref_rows(Ref *r, int64_t lo, int64_t hi, double **sum, double **scratch)
 {
-	Ref *r = ctx;
 	const Kernel *k = r->k;
 	/* The interpreter holds every value of the body at once: bound the rows per call. */
 	int64_t step = REF_CHUNK_ELEMS / r->N > 1 ? REF_CHUNK_ELEMS / r->N : 1;
@@ -44,12 +55,11 @@ ref_range(void *ctx, int64_t lo, int64_t hi)
 		double *bufs[64];
 		for (int p = 0; p < k->nparams; p++) {
 			Shape s = k->params[p].shape;
-			bufs[p] = r->packed[p] + (s == SH_TILE ? at * r->N : s == SH_ROW ? at : 0);
+			bufs[p] = scratch && scratch[p] ? scratch[p]
+							: r->packed[p] + (s == SH_TILE	? at * r->N
+									  : s == SH_ROW ? at
+											: 0);
 		}
-		/* a colsum's output: this call's rows into scratch, added to the sum so far */
-		for (int p = 0; r->colsum && p < k->nparams; p++)
-			if (r->colsum[p])
-				bufs[p] = r->colsum[p];
 		Diag d = {0};
 		if (interp_run(k, n, r->N, bufs, &d)) {
 			/* Report the first failing range: the same message whatever the threads. */
@@ -57,23 +67,63 @@ ref_range(void *ctx, int64_t lo, int64_t hi)
 			r->diags[lo] = d;
 			return;
 		}
-		for (int p = 0; r->colsum && p < k->nparams; p++)
-			for (int64_t j = 0; r->colsum[p] && j < r->N; j++)
-				r->packed[p][j] += r->colsum[p][j];
+		for (int p = 0; scratch && p < k->nparams; p++)
+			for (int64_t j = 0; scratch[p] && j < r->N; j++)
+				sum[p][j] += scratch[p][j];
 	}
 }
 
-/* The outputs a colsum is stored into: a scratch row each (NULL for the others), or NULL. */
-static double **
-colsum_scratch(const Kernel *k, int64_t N)
+static void
+ref_range(void *ctx, int64_t lo, int64_t hi)
 {
-	if (!k->plan->ncolsum)
-		return NULL;
-	double **s = calloc((size_t)k->nparams, sizeof(double *));
+	ref_rows(ctx, lo, hi, NULL, NULL);
+}
+
+static void
+ref_groups(void *ctx, int64_t lo, int64_t hi)
+{
+	Ref *r = ctx;
+	int np = r->k->nparams;
+	for (int64_t g = lo; g < hi; g++)
+		ref_rows(r, r->nrows * g / r->groups, r->nrows * (g + 1) / r->groups,
+			 r->partial + g * np, r->partial + (r->groups + g) * np);
+}
+
+/* The row groups of a sum over rows and their partials (zeroed) and scratch rows: 0 when out of
+ * memory. */
+static int
+ref_partials(Ref *r)
+{
+	const Kernel *k = r->k;
+	int np = k->nparams;
+	r->ncol = 0;
+	for (int i = 0; i < k->nins; i++)
+		r->ncol += instr_is_colsum_store(k, &k->ins[i]);
+	int64_t step = REF_CHUNK_ELEMS / r->N > 1 ? REF_CHUNK_ELEMS / r->N : 1;
+	int64_t g = (r->nrows + step - 1) / step,
+		cap = REF_GROUP_DOUBLES / (2 * r->N * (r->ncol ? r->ncol : 1));
+	g = g < REF_GROUPS ? g : REF_GROUPS;
+	g = g < cap ? g : cap;
+	r->groups = g > 1 ? g : 1;
+	r->partial = calloc((size_t)(2 * r->groups * np), sizeof(double *));
+	if (!r->partial)
+		return 0;
 	for (int i = 0; i < k->nins; i++)
 		if (instr_is_colsum_store(k, &k->ins[i]))
-			s[k->ins[i].param] = calloc((size_t)N, sizeof(double));
-	return s;
+			for (int64_t j = 0; j < 2 * r->groups; j++) {
+				double **q = &r->partial[j * np + k->ins[i].param];
+				if (!*q && !(*q = calloc((size_t)r->N, sizeof(double))))
+					return 0;
+			}
+	return 1;
+}
+
+static void
+ref_partials_free(Ref *r)
+{
+	for (int64_t j = 0; r->partial && j < 2 * r->groups * r->k->nparams; j++)
+		free(r->partial[j]);
+	free(r->partial);
 }
 
 int
@@ -108,24 +158,34 @@ reference_rows(double **ref, const Kernel *k, const Tensor *ts, int64_t M, int64
 				packed[p][i] = elem_get(t->type, t->data, i);
 		}
 	}
-	Ref r = {k,
-		 packed,
-		 N,
-		 calloc((size_t)nrows + 1, sizeof(Diag)),
-		 nrows,
-		 calloc((size_t)nrows + 1, sizeof(int)),
-		 colsum_scratch(k, N)};
-	/* a sum over rows adds each range's in row order, one range after the other */
-	if (r.colsum) {
-		for (int p = 0; p < k->nparams; p++)
-			if (r.colsum[p])
-				memset(packed[p], 0, sizeof(double) * (size_t)N);
-		ref_range(&r, 0, nrows);
-		for (int p = 0; p < k->nparams; p++)
-			free(r.colsum[p]);
-		free(r.colsum);
-	} else {
+	Ref r = {.k = k,
+		 .packed = packed,
+		 .N = N,
+		 .diags = calloc((size_t)nrows + 1, sizeof(Diag)),
+		 .nrows = nrows,
+		 .failed = calloc((size_t)nrows + 1, sizeof(int)),
+		 .groups = 1};
+	if (!k->plan->ncolsum) {
 		parallel_for(nrows, ref_range, &r);
+	} else if (!ref_partials(&r)) {
+		ref_partials_free(&r);
+		for (int p = 0; p < k->nparams; p++)
+			free(packed[p]);
+		free(r.diags);
+		free(r.failed);
+		return diag(d, "out of memory for the reference run");
+	} else {
+		/* each group's sum over its rows, then the groups' sums in order */
+		parallel_for(r.groups, ref_groups, &r);
+		for (int p = 0; p < k->nparams; p++) {
+			if (!r.partial[p])
+				continue;
+			memset(packed[p], 0, sizeof(double) * (size_t)N);
+			for (int64_t g = 0; g < r.groups; g++)
+				for (int64_t j = 0; j < N; j++)
+					packed[p][j] += r.partial[g * k->nparams + p][j];
+		}
+		ref_partials_free(&r);
 	}
 	int rc = 0;
 	for (int64_t i = 0; i < nrows && !rc; i++)

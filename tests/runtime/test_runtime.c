@@ -445,6 +445,47 @@ test_reference_rows(void **state)
 	kernel_free(k);
 }
 
+/* A sum over rows in row groups: the columns' sums of the inputs, and the same bits whatever the
+ * threads (the groups follow the rows, not the machine). 200000 rows of 16 are 4 groups. */
+static void
+test_reference_colsum_groups(void **state)
+{
+	(void)state;
+	Kernel *k = load_kernel_file("tests/runtime/data/colsum_rows.rk");
+	char *spec = slurp_file("testdata/inputs.json");
+	Dist ds[4];
+	Tensor ts[4];
+	Diag d = {0};
+	int64_t M = 200000, N = 16;
+	assert_int_equal(inputs_spec(ds, k, "inputs.json", spec, &d), 0);
+	assert_int_equal(inputs_make(ts, k, TY_F32, M, N, 5, ds, &d), 0);
+	int64_t *rows = NULL;
+	assert_int_equal(sample_rows(k, M, N, &rows), M);
+	int x = kernel_param(k, "x"), sp = kernel_param(k, "s"), rp = kernel_param(k, "r");
+	double *one[4], *many[4];
+	setenv("RKC_THREADS", "1", 1);
+	assert_int_equal(reference_rows(one, k, ts, M, N, rows, M, &d), 0);
+	setenv("RKC_THREADS", "7", 1);
+	assert_int_equal(reference_rows(many, k, ts, M, N, rows, M, &d), 0);
+	unsetenv("RKC_THREADS");
+	assert_memory_equal(one[sp], many[sp], sizeof(double) * N);
+	for (int64_t j = 0; j < N; j++) {
+		double want = 0;
+		for (int64_t i = 0; i < M; i++)
+			want += elem_get(TY_F32, ts[x].data, i * N + j);
+		assert_true(fabs(one[sp][j] - want) <= 1e-9 * (1 + fabs(want)));
+	}
+	assert_true(one[rp][M - 1] == many[rp][M - 1]);
+	for (int p = 0; p < k->nparams; p++) {
+		free(one[p]);
+		free(many[p]);
+	}
+	free(rows);
+	tensors_free(ts, k->nparams);
+	free(spec);
+	kernel_free(k);
+}
+
 enum { CR = 4, CC = 8 };
 
 typedef struct {
@@ -1118,6 +1159,7 @@ main(void)
 	    cmocka_unit_test(test_exact_kernel_passes),
 	    cmocka_unit_test(test_sample_rows),
 	    cmocka_unit_test(test_reference_rows),
+	    cmocka_unit_test(test_reference_colsum_groups),
 	    cmocka_unit_test(test_check_tolerance_boundary),
 	    cmocka_unit_test(test_check_nan_fails),
 	    cmocka_unit_test(test_check_nonfinite_as_reference),
