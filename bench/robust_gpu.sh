@@ -11,7 +11,8 @@
 #                  sm_89 PTX too (the driver compiles it for the device), not sm_100's
 #        KERNELS   the kernel files (default: tests' regression kernels and GENDIR's)
 #        PAD       a second run of each at rows P elements longer than N, the padding checked
-#                  unwritten (default 0: none)
+#                  unwritten (default 0: none); a row stride is N plus a multiple of 8, of 16
+#                  with byte-wide (i8, fp8) arrays, so 16 suits every kernel
 #        JOBS      runs at once (default 1); MEMCHECK  kernels under memcheck (default 15)
 set -u
 cd "$(dirname "$0")/.."
