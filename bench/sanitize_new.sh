@@ -23,7 +23,8 @@
 # memory, a label, four rows a CTA, the policy's picks, and odd_types' bool beside bf16); the column
 # pass (colpass=1: 1x1, a prime width element by element over cooperative rows and kept on chip,
 # the few-rows pick's cooperative bands, an [N] input in the colsum, under the ring, and a wide
-# row kept by cp.async at 32 warps, as settle_colpass takes it). Over a
+# row kept by cp.async at 32 warps, as settle_colpass takes it); Welford over a row of equal
+# elements (welford_const: cooperative rows, a cluster, looped chunks of 12 elements a thread). Over a
 # cluster of 16 CTAs with more clusters than fit at once, synccheck reports
 # divergent barriers in plain CUDA C too (bench/synccheck/run.sh): the first five_sums line, which
 # takes the pick's cluster of 16, has a twin over 8. usage:
@@ -47,6 +48,9 @@ runs=(
 	"testdata/kernels/layer_norm.rk --shape 3x1000003 --dtype f32 --config persistent=0,r_block=4096,m_block=1,num_warps=8,vec=4,split=1,cluster=37,coop=1"
 	"testdata/kernels/softmax.rk --shape 2x50257 --dtype bf16 --config persistent=0,r_block=2048,m_block=1,num_warps=4,vec=8,split=1,smem=1,cluster=33,coop=1"
 	"testdata/kernels/welford.rk --shape 1x1000003 --dtype bf16 --config persistent=1,r_block=8192,m_block=1,num_warps=8,vec=8,split=1,cluster=132,coop=1"
+	"tests/codegen/welford_const.rk --shape 2x100000 --dtype f32 --config persistent=1,r_block=16384,m_block=1,num_warps=1,vec=4,split=1,cluster=8,coop=1"
+	"tests/codegen/welford_const.rk --shape 2x100000 --dtype bf16 --config persistent=1,r_block=16384,m_block=1,num_warps=1,vec=8,split=1,cluster=8"
+	"tests/codegen/welford_const.rk --shape 3x1000 --dtype f32 --config persistent=0,r_block=384,m_block=1,num_warps=1,vec=4,split=1"
 	"testdata/kernels/cross_entropy_ls_zloss.rk --shape 5x50257 --dtype f32 --config persistent=1,r_block=2048,m_block=2,num_warps=8,vec=4,split=1,cluster=26,coop=1"
 	"testdata/kernels/fused_add_layernorm.rk --shape 1x4194304 --dtype bf16"
 	"testdata/kernels/layer_norm_backward.rk --shape 1001x768 --dtype bf16 --config persistent=1,r_block=1024,m_block=4,num_warps=8,vec=8,grid=30"
