@@ -414,18 +414,29 @@ test_sample_rows(void **state)
 	kernel_free(k);
 }
 
+/* A kernel file and its inputs (ts: 8 at most) from testdata/inputs.json's distributions. */
+static Kernel *
+kernel_inputs(const char *file, Tensor *ts, Type dtype, int64_t M, int64_t N, uint64_t seed)
+{
+	Kernel *k = load_kernel_file(file);
+	char *spec = slurp_file("testdata/inputs.json");
+	Dist ds[8];
+	Diag d = {0};
+	assert_true(k->nparams <= 8);
+	assert_int_equal(inputs_spec(ds, k, "inputs.json", spec, &d), 0);
+	assert_int_equal(inputs_make(ts, k, dtype, M, N, seed, ds, &d), 0);
+	free(spec);
+	return k;
+}
+
 static void
 test_reference_rows(void **state)
 {
 	/* The reference on sampled rows equals the full run's rows: the packing is right. */
-	Kernel *k = load_kernel_file("testdata/kernels/rms_norm.rk");
-	char *spec = slurp_file("testdata/inputs.json");
-	Dist ds[8];
 	Tensor ts[8];
 	Diag d = {0};
 	int64_t M = 9, N = 33;
-	assert_int_equal(inputs_spec(ds, k, "inputs.json", spec, &d), 0);
-	assert_int_equal(inputs_make(ts, k, TY_BF16, M, N, 3, ds, &d), 0);
+	Kernel *k = kernel_inputs("testdata/kernels/rms_norm.rk", ts, TY_BF16, M, N, 3);
 	int64_t all[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8}, some[3] = {0, 4, 8};
 	double *full[8], *part[8];
 	assert_int_equal(reference_rows(full, k, ts, M, N, all, M, &d), 0);
@@ -441,7 +452,6 @@ test_reference_rows(void **state)
 		free(part[p]);
 	}
 	tensors_free(ts, k->nparams);
-	free(spec);
 	kernel_free(k);
 }
 
@@ -451,18 +461,14 @@ static void
 test_reference_colsum_groups(void **state)
 {
 	(void)state;
-	Kernel *k = load_kernel_file("tests/runtime/data/colsum_rows.rk");
-	char *spec = slurp_file("testdata/inputs.json");
-	Dist ds[4];
-	Tensor ts[4];
+	Tensor ts[8];
 	Diag d = {0};
 	int64_t M = 200000, N = 16;
-	assert_int_equal(inputs_spec(ds, k, "inputs.json", spec, &d), 0);
-	assert_int_equal(inputs_make(ts, k, TY_F32, M, N, 5, ds, &d), 0);
+	Kernel *k = kernel_inputs("tests/runtime/data/colsum_rows.rk", ts, TY_F32, M, N, 5);
 	int64_t *rows = NULL;
 	assert_int_equal(sample_rows(k, M, N, &rows), M);
 	int x = kernel_param(k, "x"), sp = kernel_param(k, "s"), rp = kernel_param(k, "r");
-	double *one[4], *many[4];
+	double *one[8], *many[8];
 	setenv("RKC_THREADS", "1", 1);
 	assert_int_equal(reference_rows(one, k, ts, M, N, rows, M, &d), 0);
 	setenv("RKC_THREADS", "7", 1);
@@ -482,7 +488,6 @@ test_reference_colsum_groups(void **state)
 	}
 	free(rows);
 	tensors_free(ts, k->nparams);
-	free(spec);
 	kernel_free(k);
 }
 
