@@ -38,8 +38,9 @@ typedef struct {
 	int *failed;
 	int ncol;	/* the params a colsum is stored into */
 	int64_t groups; /* row groups of a sum over rows (1 without one) */
-	double *
-	    *partial; /* [group * nparams + p]: group's sum for colsum output p, then its scratch */
+	/* [g * nparams + p]: group g's sum for colsum output p; [(groups + g) * nparams + p]: its
+	 * scratch row */
+	double **partial;
 } Ref;
 
 /* Rows lo..hi of the reference; a colsum output's rows go to scratch[p] a call at a time and are
