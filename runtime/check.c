@@ -36,7 +36,6 @@ typedef struct {
 	Diag *diags; /* one per range; ranges are found by their start row */
 	int64_t nrows;
 	int *failed;
-	int ncol;	/* the params a colsum is stored into */
 	int64_t groups; /* row groups of a sum over rows (1 without one) */
 	/* [g * nparams + p]: group g's sum for colsum output p; [(groups + g) * nparams + p]: its
 	 * scratch row */
@@ -97,12 +96,12 @@ ref_partials(Ref *r)
 {
 	const Kernel *k = r->k;
 	int np = k->nparams;
-	r->ncol = 0;
+	int ncol = 0; /* the outputs a colsum is stored into */
 	for (int i = 0; i < k->nins; i++)
-		r->ncol += instr_is_colsum_store(k, &k->ins[i]);
+		ncol += instr_is_colsum_store(k, &k->ins[i]);
 	int64_t step = REF_CHUNK_ELEMS / r->N > 1 ? REF_CHUNK_ELEMS / r->N : 1;
 	int64_t g = (r->nrows + step - 1) / step,
-		cap = REF_GROUP_DOUBLES / (2 * r->N * (r->ncol ? r->ncol : 1));
+		cap = REF_GROUP_DOUBLES / (2 * r->N * (ncol ? ncol : 1));
 	g = g < REF_GROUPS ? g : REF_GROUPS;
 	g = g < cap ? g : cap;
 	r->groups = g > 1 ? g : 1;
