@@ -166,8 +166,9 @@ static inline void
 gen_kernel(GenSrc *s, char *b, size_t cap)
 {
 	static const char *const ftypes[] = {"T", "T", "T", "f32", "bf16", "f16", "f8e4m3"};
-	static const char *const unary[] = {"neg",     "exp",  "log",	"sqrt", "rsqrt", "abs",
-					    "sigmoid", "silu", "round", "tanh", "erf"};
+	static const char *const unary[] = {"neg", "exp",	"log",	   "sqrt",  "rsqrt",
+					    "abs", "sigmoid",	"silu",	   "round", "tanh",
+					    "erf", "cast.bf16", "cast.f16"};
 	static const char *const binary[] = {"add", "sub", "mul", "div", "max", "min", "pow"};
 	static const char *const cmp[] = {"lt", "le", "gt", "ge", "eq", "ne"};
 	static const char *const red[] = {"sum", "max", "min"};
@@ -207,10 +208,13 @@ gen_kernel(GenSrc *s, char *b, size_t cap)
 			u[0] = gen_operand(&g, a, sizeof a, &sa);
 			if (sa == SH_SCALAR)
 				break;
-			const char *op = unary[gen_pick(s, 11)];
-			if (s->finite && !strcmp(op, "exp")) {
+			const char *op = unary[gen_pick(s, 13)];
+			if (s->finite && (!strcmp(op, "exp") || !strcmp(op, "cast.f16"))) {
+				/* exp's result, and an f16 one (65504 at most), stay finite */
+				int f16 = !strcmp(op, "cast.f16");
 				r = gen_new(&g, sa, 0);
-				gen_line(&g, "%%v%d = clamp %s, -4, 4", r, a);
+				gen_line(&g, "%%v%d = clamp %s, %s", r, a,
+					 f16 ? "-30000, 30000" : "-4, 4");
 				snprintf(a, sizeof a, "%%v%d", r);
 				g.v[r].used = 1;
 			} else if (s->finite && strstr("log sqrt rsqrt", op)) {
