@@ -398,9 +398,10 @@ take(Diag *d, const char *what, LLVMErrorRef e)
 /* Runs the grid: clusters one after another (so the split rows' last CTA is whichever comes
  * last), the threads of a cluster's CTAs (a cooperative row block's; one CTA without clusters)
  * all at once. A kernel with sums over rows, whose combine has every CTA wait for the others,
- * runs the whole grid at once (up to EMU_POOL_THREADS threads). Shared memory starts as 0xff bytes
- * (NaN), so a read of a word nobody wrote shows; an access its alignment does not divide
- * (check_alignment) fails the launch. */
+ * runs the whole grid at once (up to EMU_POOL_THREADS threads; the column pass has no combine,
+ * so its CTAs start as the others). Shared memory starts as 0xff bytes (NaN), so a read of a word
+ * nobody wrote shows; an access its alignment does not divide (check_alignment) fails the launch.
+ */
 static int
 launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag *d)
 {
@@ -417,7 +418,7 @@ launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag
 			    K, nt, MAX_EMU_THREADS);
 	int64_t units = (l.grid_x + K - 1) / K;
 	int n = 1;
-	if (k->plan->ncolsum) {
+	if (k->plan->ncolsum && !colsum_column(k->plan->ncolsum, k->plan->colsum_alone, &c->cfg)) {
 		if (units * all > EMU_POOL_THREADS)
 			return diag(d,
 				    "emulator: a sum over rows runs its %lld CTAs of %d threads at "
