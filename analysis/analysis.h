@@ -137,6 +137,8 @@ typedef struct {
 	int colsums;		  /* sums over rows: each an [N] partial held across rows */
 	int colsum_alone;	  /* Plan.colsum_alone: the colsums can have a pass of their own */
 	int colsum_tile_bytes;	  /* that pass's [M,N] input bytes an element (Plan.need_colsum) */
+	int colsum_only;	  /* colsum_alone, and every store a colsum's: rows do nothing */
+	int colsum_isz;		  /* the narrowest of that pass's [M,N] inputs, bytes */
 	int kept_bytes;		  /* [M,N] loads a later looped pass reads again, an element (with
 				   * the read-back: those it reads still, and the values it loads
 				   * back, at their outputs' sizes) */

@@ -278,9 +278,13 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 	f->colsum_alone = plan->colsum_alone;
 	for (int i = 0; plan->need_colsum && i < k->nins; i++)
 		if (plan->need_colsum[i] && k->ins[i].op == OP_LOAD &&
-		    k->params[k->ins[i].param].shape == SH_TILE)
-			f->colsum_tile_bytes +=
-			    type_size(type_resolve(k->params[k->ins[i].param].type, dtype));
+		    k->params[k->ins[i].param].shape == SH_TILE) {
+			int sz = type_size(type_resolve(k->params[k->ins[i].param].type, dtype));
+			f->colsum_tile_bytes += sz;
+			if (!f->colsum_isz || sz < f->colsum_isz)
+				f->colsum_isz = sz;
+		}
+	f->colsum_only = f->colsum_alone && kernel_colsum_outputs_only(k);
 	passes_compute(f, k, plan);
 	chain_compute(f, k, plan);
 

@@ -555,6 +555,19 @@ instr_is_colsum_store(const Kernel *k, const Instr *in)
 }
 
 int
+kernel_colsum_outputs_only(const Kernel *k)
+{
+	int any = 0;
+	for (int i = 0; i < k->nins; i++)
+		if (k->ins[i].op == OP_STORE) {
+			if (!instr_is_colsum_store(k, &k->ins[i]))
+				return 0;
+			any = 1;
+		}
+	return any;
+}
+
+int
 kernel_colsums(const Kernel *k)
 {
 	int n = 0;

@@ -225,6 +225,8 @@ Type arg_type(const Kernel *k, const Arg *a);
 int instr_is_colsum_store(const Kernel *k, const Instr *in);
 /* The kernel's colsum instructions. */
 int kernel_colsums(const Kernel *k);
+/* Whether every store of the kernel is a colsum's (a bias's gradient): its rows store nothing. */
+int kernel_colsum_outputs_only(const Kernel *k);
 
 /* Size limits (docs/ir.md, "Limits"): far above real reduction kernels (the 20 in
  * testdata/kernels have at most 32 instructions and 9 params), low enough that explain and

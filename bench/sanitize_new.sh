@@ -24,7 +24,9 @@
 # pass (colpass=1: 1x1, a prime width element by element over cooperative rows and kept on chip,
 # the few-rows pick's cooperative bands, an [N] input in the colsum, under the ring, and a wide
 # row kept by cp.async at 32 warps, as settle_colpass takes it); Welford over a row of equal
-# elements (welford_const: cooperative rows, a cluster, looped chunks of 12 elements a thread). Over a
+# elements (welford_const: cooperative rows, a cluster, looped chunks of 12 elements a thread); a
+# kernel whose only output is a colsum (colsum_only: vec 8 under the pre-sum and the own pass, a
+# column pass of 150 CTAs, the policy's picks of the column pass at three odd shapes). Over a
 # cluster of 16 CTAs with more clusters than fit at once, synccheck reports
 # divergent barriers in plain CUDA C too (bench/synccheck/run.sh): the first five_sums line, which
 # takes the pick's cluster of 16, has a twin over 8. usage:
@@ -104,6 +106,12 @@ runs=(
 	"bench/heldout/colonly.rk --shape 37x131072 --dtype bf16 --config persistent=0,r_block=32768,m_block=1,num_warps=32,vec=4,grid=132,colpass=1"
 	"testdata/kernels/rms_norm_backward.rk --shape 777x4000 --dtype bf16 --config persistent=1,r_block=4096,m_block=1,num_warps=8,vec=8,grid=264,ahead=2,colpass=1"
 	"testdata/kernels/layer_norm_backward.rk --shape 41x49152 --dtype bf16 --config persistent=0,r_block=8192,m_block=1,num_warps=32,vec=8,grid=132,smem=2,evict=1,colpass=1"
+	"tests/heuristics/kernels/colsum_only.rk --shape 37x64 --dtype bf16 --config persistent=1,r_block=64,m_block=8,num_warps=1,vec=8,grid=3"
+	"tests/heuristics/kernels/colsum_only.rk --shape 9x4096 --dtype bf16 --config persistent=0,r_block=1024,m_block=1,num_warps=4,vec=8,grid=4"
+	"tests/heuristics/kernels/colsum_only.rk --shape 300x96 --dtype f32 --config persistent=1,r_block=128,m_block=2,num_warps=2,vec=4,min_ctas=2,grid=150,colpass=1"
+	"tests/heuristics/kernels/colsum_only.rk --shape 301x4104 --dtype f16"
+	"tests/heuristics/kernels/colsum_only.rk --shape 1000x8200 --dtype f32"
+	"tests/heuristics/kernels/colsum_only.rk --shape 3x1000 --dtype bf16"
 )
 n=0
 for r in "${runs[@]}"; do

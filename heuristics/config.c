@@ -6,14 +6,24 @@
 
 #include "heuristics/heuristics.h"
 
+/* The widest element of the [M,N] and [N] arrays, which sets vec's 16 bytes. But for a kernel
+ * whose only outputs are colsums (kernel_colsum_outputs_only), which the combine after the rows
+ * stores 4 columns an access whatever the rows' vec: its rows only read, and their vec follows
+ * the arrays they read. Measured on an H200 (bench/results/h200-2026-12-01-heldout3.md):
+ * bias_grad (db, f32, the sum of a 16-bit dy over rows) at vec 8, with the column pass's rules of
+ * the same change, 24 points at 0.672-1.083x the time, 0.903x by geomean. The same width for
+ * kernels that also store [M,N] or [M] outputs (bias_gelu_back, colonly) ran 0.91-2.01x, ptxas
+ * spilling at the cap the model plans (128 bytes at bias_gelu_back bf16 4096x4096), so those keep
+ * the width of their f32 output. */
 int
 config_elem_size(const Kernel *k, Type dtype)
 {
-	int size = 0;
+	int size = 0, only = kernel_colsum_outputs_only(k);
 	for (int p = 0; p < k->nparams; p++) {
 		const Param *pa = &k->params[p];
 		int s = type_size(type_resolve(pa->type, dtype));
-		if (pa->kind != P_PARAM && shape_has_n(pa->shape) && s > size)
+		if (pa->kind != P_PARAM && shape_has_n(pa->shape) && s > size &&
+		    !(only && pa->kind == P_OUT))
 			size = s;
 	}
 	return size ? size : type_size(dtype);

@@ -223,7 +223,12 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	int span = lanes * c->vec * (f->load_isz > 0 ? f->load_isz : 4);
 	double sector = span < SECTOR ? (double)SECTOR / span : 1;
 	double MN = (double)M * N;
-	double hbm = MN * (f->tile_in_bytes + f->tile_out_bytes) * sector +
+	/* a kernel that stores nothing but its colsums (Facts.colsum_only), with them in a pass of
+	 * their own or the column pass, has rows with nothing to read: that pass reads the inputs,
+	 * once, from HBM */
+	int empty_rows = f->colsum_only && (colsum_column(f->colsums, f->colsum_alone, c) ||
+					    colsum_late(f->colsums, f->colsum_alone, c, N));
+	double hbm = MN * (empty_rows ? 0 : (f->tile_in_bytes + f->tile_out_bytes) * sector) +
 		     (double)N * f->vec_in_bytes + (double)M * (f->row_in_bytes + f->row_out_bytes);
 	double l2 = 0, reread = 0;
 	int passes = c->persistent ? 1 : f->passes;
@@ -253,15 +258,19 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	double tail_ns = 0;
 	if (colsum_column(f->colsums, f->colsum_alone, c)) {
 		/* the column pass reads the colsums' [M,N] inputs again after the rows: from L2 as
-		 * far as half the L2 holds them, from HBM past that; its round trips are the tail
-		 */
-		double again = (double)M * N * f->colsum_tile_bytes;
-		double hit = again > 0 ? fmin(1.0, 0.5 * t->l2_bytes / again) : 1.0;
+		 * far as half the L2 holds them, from HBM past that; its round trips are the tail.
+		 * A warp's access is its lanes' consecutive positions of a row (the rest of it
+		 * other rows): under a 32-byte sector, the rest of each sector is fetched for
+		 * nothing */
+		ColpassLanes ln;
+		int64_t nj = cdiv(cdiv(N, 4), o->ctas);
+		colpass_lanes(nj, M, threads, c->min_ctas, f->colsum_tile_bytes + 2, &ln);
+		int64_t run = (ln.lanes < nj ? ln.lanes : nj) * 4 * f->colsum_isz;
+		double again = (double)M * N * f->colsum_tile_bytes *
+			       (run < SECTOR ? (double)SECTOR / (double)run : 1);
+		double hit = again > 0 && !empty_rows ? fmin(1.0, 0.5 * t->l2_bytes / again) : 0;
 		l2 += hit * again;
 		hbm += (1 - hit) * again;
-		ColpassLanes ln;
-		colpass_lanes(cdiv(cdiv(N, 4), o->ctas), M, threads, c->min_ctas,
-			      f->colsum_tile_bytes + 2, &ln);
 		tail_ns = (double)ln.turns * ((double)ln.trips * t->mem_latency_ns +
 					      (double)f->colsums * (ln.levels + 1) * t->barrier_ns);
 	} else if (f->colsums && c->grid > 0) {

@@ -449,12 +449,16 @@ own_slots_heavy(const Facts *f, const Config *c, int64_t M, int64_t N, double *s
  * ran 1.20-1.30x (rms_norm_backward bf16 64x50257, the held-out colonly 8x1000003). In place of
  * the colsums' own pass, which reads the inputs from HBM again too, it ran 0.64-1.12x forced on
  * the same rows, and offered there the model's picks (other rows a CTA, smaller r_block) ran
- * 0.988x by geomean, 7 of 16 slower by 2-25%: not offered. */
+ * 0.988x by geomean, 7 of 16 slower by 2-25%: not offered. A kernel that stores nothing but its
+ * colsums (Facts.colsum_only) is offered it at any size: its rows read nothing, so the column
+ * pass is the inputs' one read (bench/results/h200-2026-12-01-heldout3.md: bias_grad f32
+ * 1024x131072, 246.6 -> 123.2 us, where its own pass read them twice in the model). */
 static int
 colpass_offered(const Facts *f, const Config *g, int64_t M, int64_t N, const Target *t)
 {
 	return f->colsums && f->colsum_alone && colpass_wide(g, N) &&
-	       (double)M * N * f->colsum_tile_bytes <= 0.75 * (double)t->l2_bytes;
+	       (f->colsum_only ||
+		(double)M * N * f->colsum_tile_bytes <= 0.75 * (double)t->l2_bytes);
 }
 
 /* A persistent grid over config c: SMs x the CTAs an SM holds at the grid's registers, static and
@@ -1338,14 +1342,23 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		ColpassLanes ln;
 		colpass_lanes(cdiv(cdiv(N, 4), o->ctas), M, c->num_warps * 32, c->min_ctas,
 			      f->colsum_tile_bytes + 2, &ln);
+		char why[160];
+		if (f->colsum_only)
+			snprintf(why, sizeof why,
+				 "the kernel stores nothing else, so its rows read nothing and "
+				 "the column pass reads the inputs (%.1f MB) once",
+				 (double)M * N * f->colsum_tile_bytes / 1e6);
+		else
+			snprintf(why, sizeof why,
+				 "their inputs (%.1f MB) fit 3/4 of the L2 (%.1f MB)",
+				 (double)M * N * f->colsum_tile_bytes / 1e6, t->l2_bytes / 1e6);
 		choice_reason(
 		    out,
-		    "colpass=1: no colsum needs a row reduction and their inputs (%.1f MB) "
-		    "fit 3/4 of the L2 (%.1f MB): after its rows each CTA sums %lld vectors of 4 "
-		    "columns over the %lld rows from them (%lld threads a row, %lld rows a "
-		    "trip) and stores them, no partials or slots: %.1f us of tail; %s",
-		    (double)M * N * f->colsum_tile_bytes / 1e6, t->l2_bytes / 1e6,
-		    (long long)cdiv(cdiv(N, 4), o->ctas), (long long)M, (long long)ln.lanes,
+		    "colpass=1: no colsum needs a row reduction and %s: after its rows each "
+		    "CTA sums %lld vectors of 4 columns over the %lld rows from them (%lld "
+		    "threads a row, %lld rows a trip) and stores them, no partials or slots: "
+		    "%.1f us of tail; %s",
+		    why, (long long)cdiv(cdiv(N, 4), o->ctas), (long long)M, (long long)ln.lanes,
 		    (long long)ln.u, o->combine_us,
 		    vs(alt, sizeof alt, b, best_other(cs, b, K_COLPASS)));
 	} else if (k->plan->ncolsum && c->grid > 0) {
