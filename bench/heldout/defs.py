@@ -111,6 +111,56 @@ def masked_mean(x, m):
     return {"y": s / torch.clamp_min(c, 1)}
 
 
+def bias_grad(dy):
+    return {"db": up(dy).sum(0)}
+
+
+def bias_gelu_back(x, b, dy):
+    u = up(x) + up(b)
+    u2 = u * u
+    t = torch.tanh(0.7978845608 * u * (1 + 0.044715 * u2))
+    gp = 0.5 * (1 + t) + 0.5 * u * (1 - t * t) * 0.7978845608 * (1 + 0.134145 * u2)
+    g = gp * up(dy)
+    return {"dx": g.to(x.dtype), "db": g.sum(0)}
+
+
+def softcap_ce(x, t, cap):
+    z = torch.tanh(up(x) / cap) * cap
+    zt = z.gather(1, t.long()[:, None]).squeeze(1)
+    return {"loss": torch.logsumexp(z, -1) - zt}
+
+
+def rms_fp8(x, w, eps):
+    xf = up(x)
+    y = xf * torch.rsqrt((xf * xf).mean(-1, keepdim=True) + eps) * up(w)
+    s = torch.clamp_min(y.abs().amax(-1, keepdim=True), 1e-12) / 448
+    q = y / s
+    if q.dtype != torch.float64:
+        q = q.clamp(-448, 448).to(torch.float8_e4m3fn)
+    return {"q": q, "s": s.squeeze(-1)}
+
+
+def minmax(x, eps):
+    xf = up(x)
+    lo = xf.amin(-1, keepdim=True)
+    hi = xf.amax(-1, keepdim=True)
+    return {"y": ((xf - lo) / (hi - lo + eps)).to(x.dtype)}
+
+
+def bce(x, t):
+    xf, tf = up(x), up(t)
+    n = x.shape[-1]
+    l = torch.clamp_min(xf, 0) - xf * tf + torch.log1p(torch.exp(-xf.abs()))
+    return {"loss": l.sum(-1) / n, "g": ((torch.sigmoid(xf) - tf) / n).to(x.dtype)}
+
+
+def l1norm(x, eps):
+    xf = up(x)
+    return {"y": (xf / torch.clamp_min(xf.abs().sum(-1, keepdim=True), eps)).to(x.dtype)}
+
+
 DEFS = {f.__name__: f for f in [l2norm, lse, argmax, mse, var2, stats3, dequant, gelu_norm,
                                 colonly, softcap, router, cosine, softmax_backward, log_softmax,
-                                log_softmax_backward, entropy, swiglu_norm, masked_mean]}
+                                log_softmax_backward, entropy, swiglu_norm, masked_mean,
+                                bias_grad, bias_gelu_back, softcap_ce, rms_fp8, minmax, bce,
+                                l1norm]}
