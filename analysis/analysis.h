@@ -31,6 +31,13 @@ typedef struct Plan {
 	 * operands need; else 0 and need_colsum NULL */
 	int colsum_alone;
 	char *need_colsum;
+	/* 1 when the kernel is element-wise but for its colsums: colsum_alone, no reduction over
+	 * the row, and every store a colsum's or an [M,N] one. The column pass (colpass=1) then
+	 * makes the whole kernel, stores too, and the rows do nothing (colpass_whole,
+	 * heuristics.h). need_colpass: the column pass's instructions, need_colsum and, under
+	 * colsum_whole, the [M,N] stores with their cones (NULL where colsum_alone is 0) */
+	int colsum_whole;
+	char *need_colpass;
 	int split_ok; /* one pass of plain reductions and no full-width store: a row may split */
 	int row_exchanges; /* the cross-thread exchanges of a persistent row (codegen's lazy
 			    * order: an online pair is two, a row value between reductions one) */
@@ -138,6 +145,7 @@ typedef struct {
 	int colsum_alone;	  /* Plan.colsum_alone: the colsums can have a pass of their own */
 	int colsum_tile_bytes;	  /* that pass's [M,N] input bytes an element (Plan.need_colsum) */
 	int colsum_only;	  /* colsum_alone, and every store a colsum's: rows do nothing */
+	int colsum_whole;	  /* Plan.colsum_whole: the column pass can make every store */
 	int colsum_isz;		  /* the narrowest of that pass's [M,N] inputs, bytes */
 	int kept_bytes;		  /* [M,N] loads a later looped pass reads again, an element (with
 				   * the read-back: those it reads still, and the values it loads

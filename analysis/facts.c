@@ -285,6 +285,7 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 				f->colsum_isz = sz;
 		}
 	f->colsum_only = f->colsum_alone && kernel_colsum_outputs_only(k);
+	f->colsum_whole = plan->colsum_whole;
 	passes_compute(f, k, plan);
 	chain_compute(f, k, plan);
 

@@ -184,6 +184,19 @@ assign_colsum(const Kernel *k, Plan *p, Arena *a)
 				want[argval(&k->ins[i], 0)] = 1;
 		}
 	cone(k, want, p->need_colsum, NULL);
+	p->colsum_whole = p->nreduce == 0;
+	for (int i = 0; i < ni; i++)
+		if (k->ins[i].op == OP_STORE && !instr_is_colsum_store(k, &k->ins[i]) &&
+		    k->params[k->ins[i].param].shape != SH_TILE)
+			p->colsum_whole = 0;
+	p->need_colpass = p->need_colsum;
+	if (!p->colsum_whole)
+		return;
+	p->need_colpass = arena_alloc(a, ni + 1);
+	memcpy(p->need_colpass, p->need_colsum, ni + 1);
+	for (int i = 0; i < ni; i++)
+		p->need_colpass[i] |= plan_is_tile_store(k, &k->ins[i]);
+	cone(k, want, p->need_colpass, NULL);
 }
 
 /* The instructions whose cost makes recomputing a value worth a round trip through shared
@@ -563,6 +576,9 @@ plan_print(Buf *b, const Kernel *k, const Plan *p)
 				buf_printf(b, " %s", k->params[k->ins[i].param].name);
 		buf_puts(b, "\n");
 	}
+	if (p->colsum_whole)
+		buf_puts(b,
+			 "  colsums: no row reduction, so the column pass can make every store\n");
 	for (int s = 1; p->nreload && s < p->npasses; s++) {
 		const char *at = p->reload_at + (size_t)s * (k->nins + 1);
 		const char *cut = p->need_reload + (size_t)s * (k->nins + 1);

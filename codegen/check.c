@@ -80,8 +80,13 @@ codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 	/* under cluster launch control every row block is launched, and the CTAs that run take
 	 * the blocks of those not yet started */
 	l->grid_cap = g->grid > 0 && !codegen_clc(c) ? g->grid : 0;
-	if (l->grid_cap && l->grid_cap < l->grid_x)
+	/* the whole kernel in the column pass: its grid whatever M, and --regions' slots its CTAs
+	 */
+	l->columns = colpass_whole(k->plan->colsum_whole, g);
+	if (l->grid_cap && (l->grid_cap < l->grid_x || l->columns))
 		l->grid_x = l->grid_cap;
+	if (l->columns)
+		l->blocks = l->grid_x;
 	l->block_x = g->num_warps * 32;
 	l->cluster_x = g->cluster > 1 && !g->coop ? g->cluster : 1;
 	l->cooperative = config_cooperative(g, k->plan->ncolsum, k->plan->colsum_alone, c->N);

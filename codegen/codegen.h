@@ -31,8 +31,11 @@ typedef struct {
 /* The launch, as numbers for the compile's shape (docs/codegen.md gives the formulas). Each
  * field is written to the manifest (codegen/manifest.c) as it stands. */
 typedef struct {
-	int64_t grid_x; /* cdiv(M, rows_per_cta) * segments, at most grid_cap */
-	int64_t blocks; /* cdiv(M, rows_per_cta) * segments: grid_x without the cap */
+	int64_t grid_x; /* cdiv(M, rows_per_cta) * segments, at most grid_cap; grid_cap itself
+			 * under columns */
+	int64_t blocks; /* cdiv(M, rows_per_cta) * segments: grid_x without the cap (columns:
+			 * grid_x, the --regions slots) */
+	int columns;	/* colpass_whole: every CTA a slice of the columns, whatever M */
 	int rows_per_cta;
 	int segments;	  /* CTAs a row: split, or cluster */
 	int64_t grid_cap; /* a persistent grid's CTAs (the config's grid); 0: none */

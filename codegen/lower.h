@@ -320,9 +320,10 @@ typedef struct LowerRegions LowerRegions;
 /* Where a region starts: the cp.async fill of the rows kept on chip (smem=2), a looped pass's chunk
  * loop (or the apply pass), a row's combine within the CTA (red_cross), across a cluster, a
  * persistent body (loads and elementwise work), the row outputs (or the split rows' combine), under
- * a grid the time from a block's end to the loop's head; R_END closes the block's last region: at
- * the kernel's exit, or under a persistent grid at the end of each row block. */
-enum { R_FILL, R_LOOP, R_CROSS, R_CLUSTER, R_BODY, R_ROWS, R_BETWEEN, R_END };
+ * a grid the time from a block's end to the loop's head, the CTA's column pass where it makes the
+ * whole kernel (colpass_whole); R_END closes the block's last region: at the kernel's exit, or
+ * under a persistent grid at the end of each row block. */
+enum { R_FILL, R_LOOP, R_CROSS, R_CLUSTER, R_BODY, R_ROWS, R_BETWEEN, R_COLPASS, R_END };
 /* The parameter types with the stamp buffer's pointer appended (a copy), *np counted. */
 LLVMTypeRef *regions_param_type(Lower *L, LLVMTypeRef *pt, int *np);
 /* After the prologue: the buffer and the threads that stamp. */

@@ -497,7 +497,7 @@ colsum_column_pass(Lower *L)
 	/* a row's loaded words: 4 columns of each [M,N] input, a word of each [M] one */
 	int row_words = 0;
 	for (int i = 0; i < k->nins; i++)
-		if (p->need_colsum[i] && k->ins[i].op == OP_LOAD)
+		if (p->need_colpass[i] && k->ins[i].op == OP_LOAD)
 			row_words += k->params[k->ins[i].param].shape == SH_TILE
 					 ? type_size(type_resolve(k->params[k->ins[i].param].type,
 								  L->c->dtype))
@@ -588,11 +588,21 @@ colsum_column_pass(Lower *L)
 				valid[e] = LLVMBuildAnd(L->b, ok, in, "");
 			}
 		}
+		/* the [M,N] stores (colpass_whole): a vector where its row is real and, element
+		 * by element, each element inside the row */
+		Chunk st = ch;
+		st.valid = valid;
 		L->el = ch.el;
-		for (int i = 0; i < k->nins; i++)
-			if (p->need_colsum[i] && k->ins[i].op != OP_COLSUM &&
-			    !instr_is_colsum_store(k, &k->ins[i]) && !op_is_reduce(k->ins[i].op))
-				lower_tile(L, &k->ins[i], &ch);
+		for (int i = 0; i < k->nins; i++) {
+			const Instr *in = &k->ins[i];
+			if (!p->need_colpass[i] || in->op == OP_COLSUM ||
+			    instr_is_colsum_store(k, in) || op_is_reduce(in->op))
+				continue;
+			if (in->op == OP_STORE)
+				store_tile(L, in, &st);
+			else
+				lower_tile(L, in, &ch);
+		}
 		for (int s = 0; s < ns; s++)
 			colpass_add(L, cins[s], acc[s], valid);
 	}
@@ -631,6 +641,16 @@ grid_loop(Lower *L)
 {
 	const Kernel *k = L->k;
 	const Config *g = &L->c->cfg;
+	if (colpass_whole(k->plan->colsum_whole, g)) {
+		/* the column pass makes the whole kernel: the rows have nothing to do; --regions
+		 * times each CTA's column pass, a slot a CTA */
+		colsum_begin(L);
+		regions_start(L, L->cta, NULL);
+		region_mark(L, R_COLPASS);
+		colsum_column_pass(L);
+		region_mark(L, R_END);
+		return;
+	}
 	int held = config_grid_holds(g, L->c->N);
 	Smem sm;
 	smem_layout(k, L->c->dtype, L->c->N, g, &sm, NULL, NULL);

@@ -51,6 +51,11 @@ grid(Buf *b, const Launch *l)
 		   "  \"grid\": {\"x\": %lld, \"y\": 1, \"z\": 1, \"rows_per_cta\": %d, "
 		   "\"segments\": %d, \"formula\": \"",
 		   (long long)l->grid_x, l->rows_per_cta, l->segments);
+	if (l->columns) { /* the config's grid at any M */
+		buf_printf(b, "%lld\", \"cap\": %lld, \"columns\": true},\n",
+			   (long long)l->grid_cap, (long long)l->grid_cap);
+		return;
+	}
 	if (l->grid_cap)
 		buf_puts(b, "min(");
 	if (l->rows_per_cta == 1)

@@ -81,7 +81,9 @@ regions_begin(Lower *L)
 	memset(R, 0, sizeof *R);
 	R->open = -1;
 	R->list.group = L->nseg;
-	R->grid = L->c->cfg.grid > 0;
+	/* the whole kernel in the column pass walks no row blocks: a slot a CTA, as without a grid
+	 */
+	R->grid = L->c->cfg.grid > 0 && !colpass_whole(L->k->plan->colsum_whole, &L->c->cfg);
 	R->tail = R->grid && L->k->plan->ncolsum > 0;
 	R->every = regions_every(L->c);
 	R->buf = LLVMGetParam(L->fn, (unsigned)L->np - 1);
@@ -150,6 +152,9 @@ add_region(Lower *L, LowerRegions *R, int kind)
 		break;
 	case R_BETWEEN:
 		snprintf(r->name, sizeof r->name, "between");
+		break;
+	case R_COLPASS:
+		snprintf(r->name, sizeof r->name, "colpass");
 		break;
 	default: /* R_END with a tail: the sums over rows after the grid's blocks */
 		snprintf(r->name, sizeof r->name, "%s", L->csum_cols ? "colpass" : "colsum");
@@ -378,8 +383,8 @@ regions_manifest(Buf *b, const Regions *rs, const Launch *l)
 		   "\"unit\": \"ns\", \"layout\": \"u64 [slot][cta+1, boundary 0..n]\", "
 		   "\"slot\": \"%s\", \"slots\": %lld, \"words\": %d, \"bytes_value\": %lld, "
 		   "\"group\": %d, \"every\": %d, \"list\": [",
-		   l->grid_cap ? "row block" : "cta", (long long)l->blocks, rs->n + 2,
-		   (long long)(l->blocks * (rs->n + 2) * 8), rs->group, rs->every);
+		   l->grid_cap && !l->columns ? "row block" : "cta", (long long)l->blocks,
+		   rs->n + 2, (long long)(l->blocks * (rs->n + 2) * 8), rs->group, rs->every);
 	for (int i = 0; i < rs->n; i++)
 		buf_printf(b, "%s\n    {\"name\": \"%s\", \"wait\": %s}", i ? "," : "",
 			   rs->r[i].name, rs->r[i].wait ? "true" : "false");

@@ -80,7 +80,7 @@ config_regrid(Config *g, const Config *pick, const char *forced, const Kernel *k
 		return 0;
 	Cost o;
 	cost_model(f, &h, M, N, t, &o);
-	int grid = grid_one_wave(&o, g, M, t);
+	int grid = grid_one_wave(&o, f, g, M, N, t);
 	if (grid == g->grid)
 		return 0;
 	g->grid = grid;

@@ -124,6 +124,24 @@ steps_facts(const Facts *f, const Config *c, Facts *tmp)
 	return tmp;
 }
 
+int
+colpass_in_bytes(const Facts *f, const Config *c)
+{
+	return colpass_whole(f->colsum_whole, c) ? f->tile_in_bytes : f->colsum_tile_bytes;
+}
+
+int
+colpass_min_pos(const Facts *f, const Config *c, int64_t N)
+{
+	return f->tile_out_bytes || !colpass_wide(c, N) ? COLPASS_MIN_POS : 1;
+}
+
+int
+colpass_words(const Facts *f, const Config *c)
+{
+	return colpass_in_bytes(f, c) + 2;
+}
+
 void
 cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o)
 {
@@ -152,6 +170,14 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	o->reg_limit = target_reg_limit(t, threads, c->min_ctas);
 	/* over the limit, ptxas squeezes the thread under it when the capped count fits */
 	o->capped = regs_capped(f, c->persistent, ept, c->vec) + extra;
+	if (colpass_whole(f->colsum_whole, c)) {
+		/* the rows make nothing: the column pass's u rows of words and 4 sums a colsum */
+		ColpassLanes ln;
+		int w = colpass_words(f, c);
+		colpass_lanes(cdiv(cdiv(N, 4), c->grid), M, threads, c->min_ctas, w, &ln);
+		o->regs = o->capped = COLPASS_BASE_REGS + (int)ln.u * w + 4 * f->colsums;
+		o->live_bytes = 4 * o->regs;
+	}
 	/* the combine of sums over rows, after the rows: a floor under both counts */
 	o->combine_regs = 0;
 	int one = colsum_one_slot(f->colsums, f->colsum_alone, c, N);
@@ -201,7 +227,8 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	 * clusters walks them a cluster at a time */
 	double blocks = 1;
 	if (c->grid > 0) {
-		int64_t all = row_ctas * segs;
+		/* the whole kernel in the column pass: every CTA of the grid takes a slice */
+		int64_t all = colpass_whole(f->colsum_whole, c) ? c->grid : row_ctas * segs;
 		o->ctas = c->grid < all ? c->grid : all;
 		o->ctas = o->ctas < slots ? o->ctas : slots;
 		o->ctas = o->ctas / segs * segs;
@@ -224,10 +251,12 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	double sector = span < SECTOR ? (double)SECTOR / span : 1;
 	double MN = (double)M * N;
 	/* a kernel that stores nothing but its colsums (Facts.colsum_only), with them in a pass of
-	 * their own or the column pass, has rows with nothing to read: that pass reads the inputs,
-	 * once, from HBM */
-	int empty_rows = f->colsum_only && (colsum_column(f->colsums, f->colsum_alone, c) ||
-					    colsum_late(f->colsums, f->colsum_alone, c, N));
+	 * their own or the column pass, or one made whole in the column pass (colpass_whole), has
+	 * rows with nothing to read: that pass reads the inputs, once, from HBM */
+	int whole = colpass_whole(f->colsum_whole, c);
+	int empty_rows =
+	    whole || (f->colsum_only && (colsum_column(f->colsums, f->colsum_alone, c) ||
+					 colsum_late(f->colsums, f->colsum_alone, c, N)));
 	double hbm = MN * (empty_rows ? 0 : (f->tile_in_bytes + f->tile_out_bytes) * sector) +
 		     (double)N * f->vec_in_bytes + (double)M * (f->row_in_bytes + f->row_out_bytes);
 	double l2 = 0, reread = 0;
@@ -236,7 +265,7 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	    seg * f->vec_in_bytes <= t->l1_bytes / L1_SHARE && o->ctas > slots ? slots : o->ctas;
 	if (c->grid > 0 && !held) /* every block of every CTA reads them, from L1 at best */
 		readers = (int64_t)(o->ctas * blocks);
-	for (int p = 0; p < passes && p < MAX_PASSES; p++) {
+	for (int p = 0; p < passes && p < MAX_PASSES && !empty_rows; p++) {
 		double vec = c->persistent ? f->vec_in_bytes : f->pass_vec_bytes[p];
 		l2 += (double)readers * seg * vec;
 		if (!c->persistent && !kept)
@@ -264,10 +293,14 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		 * nothing */
 		ColpassLanes ln;
 		int64_t nj = cdiv(cdiv(N, 4), o->ctas);
-		colpass_lanes(nj, M, threads, c->min_ctas, f->colsum_tile_bytes + 2, &ln);
+		/* made whole there, it reads every [M,N] input and writes the [M,N] outputs */
+		int in = colpass_in_bytes(f, c);
+		colpass_lanes(nj, M, threads, c->min_ctas, colpass_words(f, c), &ln);
 		int64_t run = (ln.lanes < nj ? ln.lanes : nj) * 4 * f->colsum_isz;
-		double again = (double)M * N * f->colsum_tile_bytes *
-			       (run < SECTOR ? (double)SECTOR / (double)run : 1);
+		double waste = run < SECTOR ? (double)SECTOR / (double)run : 1;
+		double again = (double)M * N * in * waste;
+		if (whole)
+			hbm += (double)M * N * f->tile_out_bytes * waste;
 		double hit = again > 0 && !empty_rows ? fmin(1.0, 0.5 * t->l2_bytes / again) : 0;
 		l2 += hit * again;
 		hbm += (1 - hit) * again;
@@ -321,6 +354,8 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	o->dram_ns = (double)chunks * (f->folded ? cdiv(cdiv(ept, c->vec), FOLD_VECS) : 1) *
 		     t->mem_latency_ns;
 	o->reduce_ns = f->levels * red_ns;
+	if (whole) /* the rows read nothing: the column pass streams the kernel (below) */
+		o->dram_ns = 0;
 	o->fixed_ns = c->grid > 0 ? t->cta_ns / blocks : t->cta_ns;
 	double cta_ns = o->dram_ns + o->reduce_ns + o->fixed_ns;
 	o->ticket_ns = o->passes_ns = o->cluster_ns = o->split_ns = 0;
@@ -343,7 +378,13 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 
 	double bw = t->hbm_gbps * 1e3; /* bytes per µs */
 	double us = 0;
-	if (c->grid > 0) {
+	if (whole) {
+		/* the column pass is the kernel: a CTA's bytes take its round trips (the tail) at
+		 * least, so the tail overlaps the stream instead of following it */
+		double per_cta = hbm / o->ctas;
+		double rate = per_cta / fmax(tail_ns / 1e3, o->cta_us);
+		us = o->ctas * per_cta / (bw * -expm1(-o->ctas * rate / bw));
+	} else if (c->grid > 0) {
 		/* blocks rounds of the grid; ahead keeps a second block's bytes in flight (the
 		 * ring more, which measured no faster: three blocks ahead against two) */
 		double per_block = hbm / ((double)row_ctas * segs);
@@ -376,16 +417,18 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	    t->launch_us + (c->split > 1 ? t->split_us : 0) +
 	    (c->split > SPLIT_UNROLL ? (c->split - SPLIT_UNROLL) * SPLIT_MERGE_NS / 1e3 : 0);
 	o->combine_us = tail_ns / 1e3;
-	o->us = us + o->l2_us + o->launch_us + o->combine_us;
+	o->us = us + o->l2_us + o->launch_us + (whole ? 0 : o->combine_us);
 }
 
 int
-grid_one_wave(const Cost *o, const Config *c, int64_t M, const Target *t)
+grid_one_wave(const Cost *o, const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t)
 {
 	/* o->slots: SMs x CTAs an SM; whole clusters, at most CLUSTER_GRID_PER_SM an SM, under a
 	 * grid of clusters */
 	int segs = config_segments(c);
 	int64_t blocks = cdiv(M, c->m_block) * segs, slots = o->slots;
+	if (colpass_whole(f->colsum_whole, c))
+		blocks = cdiv(cdiv(N, 4), colpass_min_pos(f, c, N));
 	if (c->cluster > 1 && !c->coop)
 		slots = cost_slots(c, t,
 				   o->ctas_per_sm < CLUSTER_GRID_PER_SM ? o->ctas_per_sm

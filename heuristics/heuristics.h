@@ -53,7 +53,9 @@
  * colpass: 1 = sums over rows that need no row reduction (Plan.colsum_alone) leave the rows'
  *   passes: after its rows each CTA of the grid sums a slice of the columns over every row,
  *   reading the colsums' inputs again, and stores the sums itself (colsum_column); no partials,
- *   no workspace, no wait for the grid. 0 = partials a CTA, combined through the workspace.
+ *   no workspace, no wait for the grid. A kernel with no row reduction (Plan.colsum_whole) is
+ *   made whole there, its [M,N] stores too, and its rows do nothing (colpass_whole). 0 =
+ *   partials a CTA, combined through the workspace.
  */
 typedef struct {
 	int persistent;
@@ -235,6 +237,21 @@ int colsum_late(int ncolsum, int alone, const Config *c, int64_t N);
  * (colsum_column_pass, codegen/lower_sched.c); no partials while the rows stream, no slots, no
  * wait for the grid, so no cooperative launch for the colsums. */
 int colsum_column(int ncolsum, int alone, const Config *c);
+/* The whole kernel in the column pass: a kernel with no row reduction (Plan.colsum_whole) under
+ * colpass=1. The column pass then makes the [M,N] stores too, over the same positions and rows
+ * (Plan.need_colpass), no rows are lowered (grid_loop, codegen/lower_sched.c), and its grid is
+ * not bounded by the row blocks: every CTA takes its slice of the columns (codegen_launch). */
+int colpass_whole(int whole, const Config *c);
+/* The bytes an element the column pass reads: the colsums' [M,N] inputs, or every [M,N] input
+ * where it makes the whole kernel; and the words a row of its loads holds in a thread (those, 2
+ * for [M] inputs) (heuristics/cost.c). Sized by the loads, not by what the element-wise chain
+ * holds (4 x Facts.held_words): bias_gelu_back then took 2 rows a round trip, not 4, at 16 warps
+ * of 64 registers and ran 1.9x the time (bench/results/h200-2026-12-01-colpass-whole.md). */
+int colpass_in_bytes(const Facts *f, const Config *c);
+int colpass_words(const Facts *f, const Config *c);
+/* The fewest positions (vectors of 4 columns) a CTA of the whole kernel in the column pass takes:
+ * COLPASS_MIN_POS where it stores [M,N] outputs or reads element by element, else 1. */
+int colpass_min_pos(const Facts *f, const Config *c, int64_t N);
 /* The one slot: a grid of one band (one CTA, or one cluster whose CTAs take a segment each) of
  * one row group walks every row, so each CTA's partials are already the sums of its columns: it
  * stores them to the outputs itself, converted (colsum_finish, or the own pass's
@@ -320,7 +337,18 @@ colsum_unroll(int64_t rows, int64_t pairs, int threads, int ctas, int *u, int *p
  * of two (dividing the threads) with the fewest round trips a thread, a tree level counted a
  * quarter of one (a barrier against an L2 round trip): all threads on positions where the rows
  * are few, row lanes where the slice is narrow. */
-enum { COLPASS_ROWS = 8 };
+enum { COLPASS_ROWS = 8, COLPASS_BASE_REGS = 32 };
+/* The whole kernel in the column pass (colpass_whole) gives a CTA COLPASS_MIN_WARPS warps and,
+ * where it stores [M,N] outputs or reads element by element, COLPASS_MIN_POS vectors of 4 columns
+ * at least, a warp's lanes on consecutive positions of a row. Measured on an H200 (bench/results/
+ * h200-2026-12-01-colpass-whole.md, calls 2 and 4): bias_gelu_back (dx stored) at 2 to 4
+ * positions a CTA (4099x3001, 4096x4096 over 132 to 528 CTAs) 1.15x to 3x the row mode's time at
+ * every grid and warps tried, at 48 and 947 (64x50257, 8x1000003) 0.4-0.7x; bias_grad (its
+ * colsum alone) at 4 positions 4 columns an access 0.92-0.99x (bf16 4096x4096), at 1 to 3
+ * element by element (4099x3001) 1.5-2.5x. CTAs of 4 warps ran 1.14-1.25x the time of 16 at
+ * 8x1000003 and 1024x131072 (and 0.80-0.85x at 64x50257); every config of 8 and 16 warps
+ * measured ran within the call-1 figures. */
+enum { COLPASS_MIN_POS = 32, COLPASS_MIN_WARPS = 8 };
 /* Whether the column pass reads 4 columns an access: rows start aligned to vec >= 4 (a multiple
  * of 4); else it reads them element by element, four loads where one would do. */
 static inline int
@@ -334,7 +362,8 @@ typedef struct {
 static inline void
 colpass_lanes(int64_t nj, int64_t M, int threads, int ctas, int row_words, ColpassLanes *o)
 {
-	int64_t umax = (colsum_thread_regs(threads, ctas) - 32) / (row_words > 0 ? row_words : 1);
+	int64_t umax = (colsum_thread_regs(threads, ctas) - COLPASS_BASE_REGS) /
+		       (row_words > 0 ? row_words : 1);
 	umax = umax < 1 ? 1 : umax < COLPASS_ROWS ? umax : COLPASS_ROWS;
 	*o = (ColpassLanes){.lanes = 1, .row_lanes = threads, .u = 1, .turns = nj, .trips = M};
 	double best = -1;
@@ -502,8 +531,10 @@ int cost_occupancy(const Facts *f, const Config *c, int64_t N, const Target *t, 
 #define CLUSTER_GRID_PER_SM 2
 /* A persistent grid over c sized to one wave: min(row blocks, SMs x the CTAs an SM o holds),
  * where o is c's cost; under a grid of clusters, the CTAs of whole clusters at no more than
- * CLUSTER_GRID_PER_SM an SM. */
-int grid_one_wave(const Cost *o, const Config *c, int64_t M, const Target *t);
+ * CLUSTER_GRID_PER_SM an SM. The whole kernel in the column pass (colpass_whole) counts its
+ * slices (colpass_min_pos vectors of 4 columns at least), not its row blocks. */
+int grid_one_wave(const Cost *o, const Facts *f, const Config *c, int64_t M, int64_t N,
+		  const Target *t);
 
 /* The default vector width: 16 bytes for any N (codegen aligns each row's body); size is the
  * widest [N]/[M,N] array's element size. */

@@ -452,10 +452,15 @@ own_slots_heavy(const Facts *f, const Config *c, int64_t M, int64_t N, double *s
  * 0.988x by geomean, 7 of 16 slower by 2-25%: not offered. A kernel that stores nothing but its
  * colsums (Facts.colsum_only) is offered it at any size: its rows read nothing, so the column
  * pass is the inputs' one read (bench/results/h200-2026-12-01-heldout3.md: bias_grad f32
- * 1024x131072, 246.6 -> 123.2 us, where its own pass read them twice in the model). */
+ * 1024x131072, 246.6 -> 123.2 us, where its own pass read them twice in the model). A kernel
+ * with no row reduction (Facts.colsum_whole) is offered it at any size and width: the column
+ * pass then makes it whole (colpass_whole), so it is the kernel's one read of its inputs, and
+ * element by element a warp's lanes still read consecutive columns. */
 static int
 colpass_offered(const Facts *f, const Config *g, int64_t M, int64_t N, const Target *t)
 {
+	if (f->colsum_whole)
+		return 1;
 	return f->colsums && f->colsum_alone && colpass_wide(g, N) &&
 	       (f->colsum_only ||
 		(double)M * N * f->colsum_tile_bytes <= 0.75 * (double)t->l2_bytes);
@@ -493,9 +498,15 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 					g.colpass = cp;
 					if (ahead >= 2 && !ring_offered(f, &g, M, N, t))
 						continue;
+					/* made whole in the column pass, the rows read nothing
+					 * to hold or copy ahead, and its CTAs are wide */
+					if (colpass_whole(f->colsum_whole, &g) &&
+					    (ahead || sm || config_segments(&g) > 1 ||
+					     g.num_warps < COLPASS_MIN_WARPS))
+						continue;
 					Cost o;
 					cost_model(f, &g, M, N, t, &o);
-					g.grid = grid_one_wave(&o, c, M, t);
+					g.grid = grid_one_wave(&o, f, &g, M, N, t);
 					if (g.grid == cdiv(M, c->m_block) && !colsum)
 						continue;
 					if (ahead >= 2 && ring_blocks(&g, M) < RING_MIN_BLOCKS)
@@ -650,7 +661,8 @@ kept_full(const Cand *x)
 }
 
 /* A sum over rows streams its rows (looped, the partials in shared memory) only where no
- * persistent row fits. A looped row reads its row again each pass and loads and stores its
+ * persistent row fits (a kernel made whole in the column pass, colpass_whole, has no rows to
+ * stream: it stays either way). A looped row reads its row again each pass and loads and stores its
  * partials in shared memory at every row, which the model does not charge; where a persistent row
  * fits, it holds both in registers (docs/heuristics.md, "Sums over rows"). Where only looped rows
  * fit, they keep the row on chip wherever a config can at COLSUM_WARPS_SM warps an SM: the row
@@ -675,7 +687,9 @@ drop_streamed_colsums(Cands *cs, const Facts *f)
 	int n = 0;
 	for (int i = 0; i < cs->n; i++) {
 		const Cand *x = &cs->v[i];
-		if (held ? x->c.persistent : kept_full(x))
+		/* made whole in the column pass, its rows stream nothing */
+		if (colpass_whole(f->colsum_whole, &x->c) ||
+		    (held ? x->c.persistent : kept_full(x)))
 			cs->v[n++] = *x;
 		else {
 			set_aside(cs, ASIDE_STREAMED, x);
@@ -1297,7 +1311,16 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	char ahead[16] = "";
 	if (c->ahead)
 		snprintf(ahead, sizeof ahead, " ahead=%d", c->ahead);
-	if (c->grid > 0)
+	int pos = colpass_min_pos(f, c, N);
+	if (colpass_whole(f->colsum_whole, c))
+		choice_reason(
+		    out,
+		    "grid=%d: SMs x CTAs an SM (%d x %d), at most a CTA %d vector(s) of 4 "
+		    "columns (%lld): the column pass makes the kernel, so every CTA takes "
+		    "a slice of the columns over every row, not a row block; %s",
+		    c->grid, t->sms, o->ctas_per_sm, pos, (long long)cdiv(cdiv(N, 4), pos),
+		    vs(alt, sizeof alt, b, best_other(cs, b, K_GRID)));
+	else if (c->grid > 0)
 		choice_reason(
 		    out,
 		    "grid=%d%s%s: a persistent grid, %d SMs x %d resident CTAs, walks %lld "
@@ -1341,9 +1364,16 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	else if (colsum_column(f->colsums, f->colsum_alone, c)) {
 		ColpassLanes ln;
 		colpass_lanes(cdiv(cdiv(N, 4), o->ctas), M, c->num_warps * 32, c->min_ctas,
-			      f->colsum_tile_bytes + 2, &ln);
-		char why[160];
-		if (f->colsum_only)
+			      colpass_words(f, c), &ln);
+		char why[200];
+		if (colpass_whole(f->colsum_whole, c) && !f->colsum_only)
+			snprintf(
+			    why, sizeof why,
+			    "nothing reduces a row, so the column pass makes the whole kernel: "
+			    "the rows read nothing, and it reads the inputs (%.1f MB) once and "
+			    "writes the outputs",
+			    (double)M * N * f->tile_in_bytes / 1e6);
+		else if (f->colsum_only)
 			snprintf(why, sizeof why,
 				 "the kernel stores nothing else, so its rows read nothing and "
 				 "the column pass reads the inputs (%.1f MB) once",
@@ -1352,14 +1382,17 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			snprintf(why, sizeof why,
 				 "their inputs (%.1f MB) fit 3/4 of the L2 (%.1f MB)",
 				 (double)M * N * f->colsum_tile_bytes / 1e6, t->l2_bytes / 1e6);
+		int whole = colpass_whole(f->colsum_whole, c) && !f->colsum_only;
 		choice_reason(
 		    out,
-		    "colpass=1: no colsum needs a row reduction and %s: after its rows each "
-		    "CTA sums %lld vectors of 4 columns over the %lld rows from them (%lld "
-		    "threads a row, %lld rows a trip) and stores them, no partials or slots: "
-		    "%.1f us of tail; %s",
-		    why, (long long)cdiv(cdiv(N, 4), o->ctas), (long long)M, (long long)ln.lanes,
+		    "colpass=1: no colsum needs a row reduction and %s: %s CTA sums %lld "
+		    "vectors of 4 columns over the %lld rows from them (%lld threads a row, "
+		    "%lld rows a trip) and stores them, no partials or slots: %.1f us of round "
+		    "trips%s; %s",
+		    why, whole ? "each" : "after its rows each",
+		    (long long)cdiv(cdiv(N, 4), o->ctas), (long long)M, (long long)ln.lanes,
 		    (long long)ln.u, o->combine_us,
+		    colpass_whole(f->colsum_whole, c) ? ", under the stream in the model" : "",
 		    vs(alt, sizeof alt, b, best_other(cs, b, K_COLPASS)));
 	} else if (k->plan->ncolsum && c->grid > 0) {
 		ColsumLayout cl;
@@ -1444,7 +1477,17 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		snprintf(edge + strlen(edge), sizeof edge - strlen(edge),
 			 "; the rows' count, under the %d the combine after them takes",
 			 o->combine_regs);
-	if (f->row_regs + words >= f->row_peak)
+	if (colpass_whole(f->colsum_whole, c)) {
+		ColpassLanes ln;
+		colpass_lanes(cdiv(cdiv(N, 4), c->grid), M, c->num_warps * 32, c->min_ctas,
+			      colpass_words(f, c), &ln);
+		choice_reason(out,
+			      "predicted %d regs/thread = %d base + %lld rows a round trip x %d "
+			      "words (a row's loads of its 4 columns) + %d sums (4 a colsum): the "
+			      "column pass's, the rows make nothing",
+			      o->regs, COLPASS_BASE_REGS, (long long)ln.u, colpass_words(f, c),
+			      4 * f->colsums);
+	} else if (f->row_regs + words >= f->row_peak)
 		choice_reason(out,
 			      "predicted %d regs/thread = %d %s + %d addresses + %d row values + "
 			      "%lld words (%s)%s",

@@ -142,6 +142,12 @@ colsum_column(int ncolsum, int alone, const Config *c)
 }
 
 int
+colpass_whole(int whole, const Config *c)
+{
+	return whole && c->colpass && c->grid > 0;
+}
+
+int
 colsum_one_slot(int ncolsum, int alone, const Config *c, int64_t N)
 {
 	return ncolsum > 0 && c->grid > 0 && !c->colpass && c->grid == config_segments(c) &&

@@ -57,6 +57,8 @@ class Compiled:
         """CTAs for a launch of M rows (docs/manifest.md: cdiv(M, rows_per_cta) * segments,
         capped by "cap" when the manifest has one)."""
         g = self.manifest["grid"]
+        if g.get("columns"):  # the whole kernel in the column pass: the cap at every M
+            return g["cap"]
         x = _ceil(self.M if M is None else M, g["rows_per_cta"]) * g["segments"]
         return min(x, g["cap"]) if "cap" in g else x
 

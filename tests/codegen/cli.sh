@@ -128,6 +128,24 @@ $rkc compile testdata/kernels/softmax.rk --shape 16x151936 --dtype bf16 --arch s
 ! grep -q -e '^\.version 7' -e 'sm_90' "$t/f.ptx" || fail "sm_100 PTX names sm_90 or PTX 7.x"
 grep -q '"arch": "sm_100"' "$t/f.json" || fail "sm_100 manifest"
 grep -q '^ptxas sm_100 softmax: ' "$t/report" || fail "sm_100 ptxas report: $(cat "$t/report")"
+# A kernel with no row reduction made whole in the column pass (colpass_whole): the rows make
+# nothing, so a persistent row of 65536 f32 over 128 threads (128 loads a thread of each input
+# when the rows run) leaves only the column pass's loads and stores, and no cooperative launch;
+# the grid is the config's at any M ("columns"); --regions times each CTA's column pass, a slot
+# a CTA: one region, two boundaries.
+wc="tests/codegen/colpass_whole.rk --shape 2x65536 --dtype f32"
+wk="persistent=1,r_block=65536,m_block=1,num_warps=4,vec=4,grid=64"
+$rkc compile $wc --config $wk,colpass=1 -o "$t/wh.ptx" || fail "colpass_whole compile"
+[ "$(grep -c 'ld.global' "$t/wh.ptx")" -lt 16 ] && [ "$(grep -c 'st.global' "$t/wh.ptx")" -lt 16 ] ||
+	fail "colpass_whole: the rows still load or store"
+grep -q '"cooperative": false' "$t/wh.json" || fail "colpass_whole: a cooperative launch"
+grep -q '"grid": {"x": 64, .*"formula": "64", "cap": 64, "columns": true}' "$t/wh.json" ||
+	fail "colpass_whole: the grid is not the config's"
+$rkc compile $wc --config $wk,colpass=1 --regions -o "$t/wr.ptx" || fail "colpass_whole --regions"
+[ "$(grep -c 'atom.global.max.u64' "$t/wr.ptx")" = 2 ] || fail "colpass_whole --regions: not 2 boundaries"
+grep -q '"slot": "cta", "slots": 64, "words": 3,' "$t/wr.json" &&
+	grep -q '{"name": "colpass", "wait": false}' "$t/wr.json" ||
+	fail "colpass_whole --regions: the slots are not its CTAs"
 if $rkc compile testdata/kernels/sum.rk --shape 8x0 --dtype fp32 -o "$t/e.ptx" 2>/dev/null; then fail "N=0 accepted"; fi
 if $rkc compile testdata/kernels/sum.rk --shape 8x8 -o "$t/e.ptx" 2>/dev/null; then fail "no dtype accepted"; fi
 echo ok
