@@ -26,7 +26,10 @@
 # row kept by cp.async at 32 warps, as settle_colpass takes it); Welford over a row of equal
 # elements (welford_const: cooperative rows, a cluster, looped chunks of 12 elements a thread); a
 # kernel whose only output is a colsum (colsum_only: vec 8 under the pre-sum and the own pass, a
-# column pass of 150 CTAs, the policy's picks of the column pass at three odd shapes). Over a
+# column pass of 150 CTAs, the policy's picks of the column pass at three odd shapes); a kernel
+# made whole in the column pass (colpass_whole: 1x1, a misaligned width over more CTAs than rows,
+# a prime width, a grid of 160 over 300 rows, and the policy's picks of three kernels at few
+# rows). Over a
 # cluster of 16 CTAs with more clusters than fit at once, synccheck reports
 # divergent barriers in plain CUDA C too (bench/synccheck/run.sh): the first five_sums line, which
 # takes the pick's cluster of 16, has a twin over 8. usage:
@@ -112,6 +115,13 @@ runs=(
 	"tests/heuristics/kernels/colsum_only.rk --shape 301x4104 --dtype f16"
 	"tests/heuristics/kernels/colsum_only.rk --shape 1000x8200 --dtype f32"
 	"tests/heuristics/kernels/colsum_only.rk --shape 3x1000 --dtype bf16"
+	"tests/codegen/colpass_whole.rk --shape 1x1 --dtype f16 --config persistent=1,r_block=32,m_block=1,num_warps=1,vec=1,grid=2,colpass=1"
+	"tests/codegen/colpass_whole.rk --shape 7x1000 --dtype bf16 --config persistent=1,r_block=1024,m_block=1,num_warps=2,vec=4,grid=9,colpass=1"
+	"tests/codegen/colpass_whole.rk --shape 37x50257 --dtype bf16"
+	"tests/codegen/colpass_whole.rk --shape 300x96 --dtype f32 --config persistent=1,r_block=128,m_block=2,num_warps=2,vec=4,grid=160,colpass=1"
+	"bench/heldout/bias_gelu_back.rk --shape 8x1000003 --dtype bf16"
+	"bench/heldout/bias_gelu_back.rk --shape 3x151936 --dtype f32"
+	"bench/heldout/bias_grad.rk --shape 5x1000003 --dtype f16"
 )
 n=0
 for r in "${runs[@]}"; do
