@@ -381,9 +381,9 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	if (whole) {
 		/* the column pass is the kernel: a CTA's bytes take its round trips (the tail) at
 		 * least, so the tail overlaps the stream instead of following it */
-		double per_cta = hbm / o->ctas;
-		double rate = per_cta / fmax(tail_ns / 1e3, o->cta_us);
-		us = o->ctas * per_cta / (bw * -expm1(-o->ctas * rate / bw));
+		double per_cta = hbm / o->ctas, trips_us = fmax(tail_ns / 1e3, o->cta_us);
+		double rate = trips_us > 0 ? per_cta / trips_us : bw;
+		us = per_cta > 0 ? o->ctas * per_cta / (bw * -expm1(-o->ctas * rate / bw)) : 0;
 	} else if (c->grid > 0) {
 		/* blocks rounds of the grid; ahead keeps a second block's bytes in flight (the
 		 * ring more, which measured no faster: three blocks ahead against two) */
