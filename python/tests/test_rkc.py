@@ -292,6 +292,19 @@ class Launch(Base):
         self.assertTrue(plan["cooperative"])
         self.assertIn("grid=6,1,1 block=128,1,1 smem=8192 cluster=2 cooperative", last_launch())
 
+    def test_columns_grid(self):
+        # the whole kernel in the column pass: the config's grid at every M, not cooperative
+        d = _cuda.driver()
+        k = rkc.load(os.path.join(SRC, "tests", "codegen", "colpass_whole.rk"),
+                     cache_dir=self.cache,
+                     config="persistent=0,r_block=1024,num_warps=8,vec=4,grid=40,colpass=1")
+        c = k.compile((8, 4096), "f32", "sm_90")
+        self.assertTrue(c.manifest["grid"]["columns"])
+        self.assertEqual((c.grid(), c.grid(2), c.grid(100000)), (40, 40, 40))
+        plan = c.launch({p["name"]: d.alloc(8 * 4096 * 8) for p in c.manifest["params"]}, M=2)
+        self.assertEqual(plan["grid"], 40)
+        self.assertFalse(plan["cooperative"])
+
 
 @unittest.skipIf(torch is None, "torch is not importable here")
 class Torch(Base):
