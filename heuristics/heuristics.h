@@ -341,13 +341,13 @@ enum { COLPASS_ROWS = 8, COLPASS_BASE_REGS = 32 };
 /* The whole kernel in the column pass (colpass_whole) gives a CTA COLPASS_MIN_WARPS warps and,
  * where it stores [M,N] outputs or reads element by element, COLPASS_MIN_POS vectors of 4 columns
  * at least, a warp's lanes on consecutive positions of a row. Measured on an H200 (bench/results/
- * h200-2026-12-01-colpass-whole.md, calls 2 and 4): bias_gelu_back (dx stored) at 2 to 4
- * positions a CTA (4099x3001, 4096x4096 over 132 to 528 CTAs) 1.15x to 3x the row mode's time at
- * every grid and warps tried, at 48 and 947 (64x50257, 8x1000003) 0.4-0.7x; bias_grad (its
- * colsum alone) at 4 positions 4 columns an access 0.92-0.99x (bf16 4096x4096), at 1 to 3
- * element by element (4099x3001) 1.5-2.5x. CTAs of 4 warps ran 1.14-1.25x the time of 16 at
- * 8x1000003 and 1024x131072 (and 0.80-0.85x at 64x50257); every config of 8 and 16 warps
- * measured ran within the call-1 figures. */
+ * h200-2026-12-01-colpass-whole.md, calls 2, 4 and 5): bias_gelu_back (dx stored) at 2 to 4
+ * positions a CTA ran 1.06x (bf16 4096x4096, 4 columns an access) to 2.6x (4099x3001, element by
+ * element) the row mode's time at the best of 12 grids and warps, at 48 and 947 positions
+ * (64x50257, 8x1000003) 0.4-0.7x; bias_grad (its colsum alone) at 4 positions 4 columns an
+ * access 0.92-0.99x (bf16 4096x4096), at 1 to 3 element by element (4099x3001) 1.1-2.5x. CTAs
+ * of 4 warps ran 1.14-1.25x the time of 16 at 8x1000003 and 1024x131072 (0.80-0.85x at
+ * 64x50257). */
 enum { COLPASS_MIN_POS = 32, COLPASS_MIN_WARPS = 8 };
 /* Whether the column pass reads 4 columns an access: rows start aligned to vec >= 4 (a multiple
  * of 4); else it reads them element by element, four loads where one would do. */
