@@ -1086,7 +1086,15 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    c->vec, (long long)N, size);
 
 	const Cand *m = best_other(cs, b, K_MODE);
-	if (c->persistent)
+	if (colpass_whole(f->colsum_whole, c))
+		choice_reason(
+		    out,
+		    "%s r_block=%lld: the column pass makes the whole kernel and no row "
+		    "is made, so neither the mode nor r_block changes the code; the CTA's "
+		    "%d threads do; %s",
+		    c->persistent ? "persistent" : "looped", (long long)c->r_block,
+		    32 * c->num_warps, vs(alt, sizeof alt, b, m));
+	else if (c->persistent)
 		choice_reason(
 		    out,
 		    "persistent r_block=%lld: a thread holds %d tile(s) x %lld elements "
