@@ -124,7 +124,8 @@ steps_facts(const Facts *f, const Config *c, Facts *tmp)
 	return tmp;
 }
 
-int
+/* The bytes an element the column pass reads (colpass_words). */
+static int
 colpass_in_bytes(const Facts *f, const Config *c)
 {
 	return colpass_whole(f->colsum_whole, c) ? f->tile_in_bytes : f->colsum_tile_bytes;

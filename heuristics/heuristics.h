@@ -242,12 +242,11 @@ int colsum_column(int ncolsum, int alone, const Config *c);
  * (Plan.need_colpass), no rows are lowered (grid_loop, codegen/lower_sched.c), and its grid is
  * not bounded by the row blocks: every CTA takes its slice of the columns (codegen_launch). */
 int colpass_whole(int whole, const Config *c);
-/* The bytes an element the column pass reads: the colsums' [M,N] inputs, or every [M,N] input
- * where it makes the whole kernel; and the words a row of its loads holds in a thread (those, 2
- * for [M] inputs) (heuristics/cost.c). Sized by the loads, not by what the element-wise chain
+/* The words a row of the column pass's loads holds in a thread: the bytes an element it reads
+ * (the colsums' [M,N] inputs, or every [M,N] input where it makes the whole kernel), 2 for [M]
+ * inputs (heuristics/cost.c). Sized by the loads, not by what the element-wise chain
  * holds (4 x Facts.held_words): bias_gelu_back then took 2 rows a round trip, not 4, at 16 warps
  * of 64 registers and ran 1.9x the time (bench/results/h200-2026-12-01-colpass-whole.md). */
-int colpass_in_bytes(const Facts *f, const Config *c);
 int colpass_words(const Facts *f, const Config *c);
 /* The fewest positions (vectors of 4 columns) a CTA of the whole kernel in the column pass takes:
  * COLPASS_MIN_POS where it stores [M,N] outputs or reads element by element, else 1. */
