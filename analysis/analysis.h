@@ -104,6 +104,14 @@ int plan_streams(const Plan *p, int persistent);
 const char *plan_no_split(const Plan *p);
 /* A store to an [N] or [M,N] output made per row (not a colsum's, made once at the end). */
 int plan_is_tile_store(const Kernel *k, const Instr *in);
+/* Whether the column pass stores [M,N] outputs (colsum_whole with any). */
+int plan_colpass_stores(const Plan *p, const Kernel *k);
+/* The 32-bit registers one row of the column pass holds for a thread's 4 columns at dtype
+ * (need_colpass) where it goes element by element, its loads in flight: a register an element
+ * of each [M,N] input, each [M] input's word or two (a row loads all of them as it is placed),
+ * and the row's 64-bit address in each [M,N] array it reads or writes. 0 without a column
+ * pass. */
+int plan_colpass_words(const Plan *p, const Kernel *k, Type dtype);
 /* Whether a persistent row may put in off to its next exchange when it waits on a reduction: it
  * reads and writes row values only (no reduction, colsum or [M,N]/[N] store or result). */
 int plan_row_deferrable(const Kernel *k, const Instr *in);
@@ -147,6 +155,7 @@ typedef struct {
 	int colsum_only;	  /* colsum_alone, and every store a colsum's: rows do nothing */
 	int colsum_whole;	  /* Plan.colsum_whole: the column pass can make every store */
 	int colsum_isz;		  /* the narrowest of that pass's [M,N] inputs, bytes */
+	int colpass_words;	  /* plan_colpass_words */
 	int kept_bytes;		  /* [M,N] loads a later looped pass reads again, an element (with
 				   * the read-back: those it reads still, and the values it loads
 				   * back, at their outputs' sizes) */

@@ -199,6 +199,39 @@ assign_colsum(const Kernel *k, Plan *p, Arena *a)
 	cone(k, want, p->need_colpass, NULL);
 }
 
+int
+plan_colpass_stores(const Plan *p, const Kernel *k)
+{
+	for (int i = 0; p->colsum_whole && i < k->nins; i++)
+		if (plan_is_tile_store(k, &k->ins[i]) &&
+		    k->params[k->ins[i].param].shape == SH_TILE)
+			return 1;
+	return 0;
+}
+
+int
+plan_colpass_words(const Plan *p, const Kernel *k, Type dtype)
+{
+	int w = 0;
+	if (!p->need_colpass)
+		return 0;
+	for (int i = 0; i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		if (in->param < 0)
+			continue;
+		const Param *pa = &k->params[in->param];
+		int sz = type_size(type_resolve(pa->type, dtype)), words = (sz + 3) / 4;
+		int load = in->op == OP_LOAD || in->op == OP_GATHER;
+		if (load && (in->op == OP_GATHER || pa->shape == SH_ROW))
+			w += words; /* all loaded as the row is placed (lower_ready_uniform) */
+		else if (pa->shape == SH_TILE && p->need_colpass[i] && (load || in->op == OP_STORE))
+			/* the row's 64-bit address in the array, and a register an element
+			 * it loads */
+			w += 2 + (load ? 4 * words : 0);
+	}
+	return w;
+}
+
 /* The instructions whose cost makes recomputing a value worth a round trip through shared
  * memory: a transcendental (ex2, lg2, sqrt, rcp and the like on the GPU) or a division. */
 static int

@@ -471,6 +471,104 @@ colpass_row(Lower *L, LLVMValueRef r)
 	lower_ready_uniform(L);
 }
 
+/* A round trip of the column pass: rows r, r + RL, ... (ln->u of them) on the thread's 4 columns
+ * from col, their [M,N] stores and their colsums' operands added to acc (ns colsums, instructions
+ * cins). whole: every row is real, the position okp and its 4 columns inside the row, so nothing
+ * is tested; else each row where it is real and each element inside the row. */
+static void
+colpass_trip(Lower *L, LLVMValueRef r, const ColpassLanes *ln, int wide, int whole,
+	     LLVMValueRef okp, LLVMValueRef col, const int *cins, int ns, LLVMValueRef (*acc)[4])
+{
+	const Kernel *k = L->k;
+	const Plan *p = L->plan;
+	LLVMValueRef yes = LLVMConstInt(LLVMInt1TypeInContext(L->cx), 1, 0);
+	for (int u = 0; u < ln->u; u++) {
+		LLVMValueRef ru = LLVMBuildAdd(L->b, r, ci64(L, u * ln->row_lanes), "");
+		colpass_row(L, ru); /* a row past M reads row M-1 and adds nothing */
+		LLVMValueRef ok = whole ? yes : LLVMBuildAnd(L->b, okp, L->rowok, "");
+		Chunk ch = {.vec = wide ? 4 : 1, .nvec = wide ? 1 : 4, .E = 4, .col = col};
+		ch.valid = arena_alloc(L->a, sizeof(LLVMValueRef) * 4);
+		ch.el = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nvals + 1));
+		LLVMValueRef *valid = arena_alloc(L->a, sizeof(LLVMValueRef) * 4);
+		for (int e = 0; e < 4; e++) {
+			ch.valid[e] = yes; /* every address is in the arrays: no branch */
+			valid[e] = ok;
+		}
+		if (!wide) {
+			ch.vcol = arena_alloc(L->a, sizeof(LLVMValueRef) * 4);
+			for (int e = 0; e < 4; e++) {
+				LLVMValueRef c = LLVMBuildAdd(L->b, col, ci64(L, e), "");
+				if (whole) {
+					ch.vcol[e] = c;
+					continue;
+				}
+				LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntSLT, c, L->N, "");
+				ch.vcol[e] = LLVMBuildSelect(L->b, in, c, col, "");
+				valid[e] = LLVMBuildAnd(L->b, ok, in, "");
+			}
+		}
+		/* the [M,N] stores (colpass_whole): a vector where its row is real and, element
+		 * by element, each element inside the row */
+		Chunk st = ch;
+		st.valid = valid;
+		L->el = ch.el;
+		for (int i = 0; i < k->nins; i++) {
+			const Instr *in = &k->ins[i];
+			if (!p->need_colpass[i] || in->op == OP_COLSUM ||
+			    instr_is_colsum_store(k, in) || op_is_reduce(in->op))
+				continue;
+			if (in->op == OP_STORE)
+				store_tile(L, in, &st);
+			else
+				lower_tile(L, in, &ch);
+		}
+		for (int s = 0; s < ns; s++)
+			colpass_add(L, cins[s], acc[s], valid);
+	}
+}
+
+/* A round trip of a column pass that stores [M,N] outputs element by element (rows that start
+ * misaligned), for a position inside the slice: a
+ * trip that is whole (every row real and the 4 columns inside the row) runs without a branch, so
+ * that its rows' loads go out together; one at an edge tests each row and element, and its
+ * stores branch (a load after a branch waits for it: rows lowered so took one row's loads in
+ * flight, not u). A position past the slice skips the trip. The sums leave as phis in acc. */
+static void
+colpass_split_trip(Lower *L, LLVMValueRef r, const ColpassLanes *ln, LLVMValueRef okp,
+		   LLVMValueRef col, const int *cins, int ns, LLVMValueRef (*acc)[4])
+{
+	LLVMBasicBlockRef pb[3] = {LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.whole"),
+				   LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.edge"),
+				   LLVMGetInsertBlock(L->b)};
+	LLVMBasicBlockRef test = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.test");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.trip");
+	/* a position past the slice does nothing: it takes neither trip beside its warp's */
+	LLVMBuildCondBr(L->b, okp, test, join);
+	LLVMPositionBuilderAtEnd(L->b, test);
+	LLVMValueRef last = LLVMBuildAdd(L->b, r, ci64(L, (ln->u - 1) * ln->row_lanes), "");
+	LLVMValueRef full = LLVMBuildAnd(
+	    L->b, LLVMBuildICmp(L->b, LLVMIntSLT, last, L->M, ""),
+	    LLVMBuildICmp(L->b, LLVMIntSLT, LLVMBuildAdd(L->b, col, ci64(L, 3), ""), L->N, ""), "");
+	LLVMBuildCondBr(L->b, full, pb[0], pb[1]);
+	LLVMValueRef(*pacc[3])[4];
+	pacc[2] = acc;
+	for (int w = 0; w < 2; w++) {
+		LLVMPositionBuilderAtEnd(L->b, pb[w]);
+		pacc[w] = arena_alloc(L->a, sizeof(LLVMValueRef[4]) * (size_t)ns);
+		memcpy(pacc[w], acc, sizeof(LLVMValueRef[4]) * (size_t)ns);
+		colpass_trip(L, r, ln, 0, w == 0, okp, col, cins, ns, pacc[w]);
+		pb[w] = LLVMGetInsertBlock(L->b);
+		LLVMBuildBr(L->b, join);
+	}
+	LLVMPositionBuilderAtEnd(L->b, join);
+	for (int s = 0; s < ns; s++)
+		for (int e = 0; e < 4; e++) {
+			LLVMValueRef in[3] = {pacc[0][s][e], pacc[1][s][e], pacc[2][s][e]};
+			acc[s][e] = LLVMBuildPhi(L->b, L->f32, "");
+			LLVMAddIncoming(acc[s][e], in, pb, 3);
+		}
+}
+
 /*
  * The column pass (colpass=1, colsum_column), after the CTA's rows: the sums over rows of the
  * columns of a slice, from the inputs. The positions are vectors of 4 columns, nj =
@@ -494,9 +592,12 @@ colsum_column_pass(Lower *L)
 	int wide = colpass_wide(g, N);
 	Launch l;
 	codegen_launch(k, L->c, &l);
-	/* a row's loaded words: 4 columns of each [M,N] input, a word of each [M] one */
-	int row_words = 0;
-	for (int i = 0; i < k->nins; i++)
+	/* a row's words (colpass_words): where the pass stores [M,N] outputs element by element,
+	 * plan_colpass_words; else 4 columns of each [M,N] input and a word of each [M] one */
+	int split = plan_colpass_stores(p, k) && !wide, row_words = 0;
+	if (split)
+		row_words = plan_colpass_words(p, k, L->c->dtype);
+	for (int i = 0; !split && i < k->nins; i++)
 		if (p->need_colpass[i] && k->ins[i].op == OP_LOAD)
 			row_words += k->params[k->ins[i].param].shape == SH_TILE
 					 ? type_size(type_resolve(k->params[k->ins[i].param].type,
@@ -566,46 +667,10 @@ colsum_column_pass(Lower *L)
 		}
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, r, L->M, ""), rbody, rdone);
 	LLVMPositionBuilderAtEnd(L->b, rbody);
-	LLVMValueRef yes = LLVMConstInt(LLVMInt1TypeInContext(L->cx), 1, 0);
-	for (int u = 0; u < ln.u; u++) {
-		LLVMValueRef ru = LLVMBuildAdd(L->b, r, ci64(L, u * RL), "");
-		colpass_row(L, ru); /* a row past M reads row M-1 and adds nothing */
-		LLVMValueRef ok = LLVMBuildAnd(L->b, okp, L->rowok, "");
-		Chunk ch = {.vec = wide ? 4 : 1, .nvec = wide ? 1 : 4, .E = 4, .col = col};
-		ch.valid = arena_alloc(L->a, sizeof(LLVMValueRef) * 4);
-		ch.el = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nvals + 1));
-		LLVMValueRef valid[4];
-		for (int e = 0; e < 4; e++) {
-			ch.valid[e] = yes; /* every address is in the arrays: no branch */
-			valid[e] = ok;
-		}
-		if (!wide) {
-			ch.vcol = arena_alloc(L->a, sizeof(LLVMValueRef) * 4);
-			for (int e = 0; e < 4; e++) {
-				LLVMValueRef c = LLVMBuildAdd(L->b, col, ci64(L, e), "");
-				LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntSLT, c, L->N, "");
-				ch.vcol[e] = LLVMBuildSelect(L->b, in, c, col, "");
-				valid[e] = LLVMBuildAnd(L->b, ok, in, "");
-			}
-		}
-		/* the [M,N] stores (colpass_whole): a vector where its row is real and, element
-		 * by element, each element inside the row */
-		Chunk st = ch;
-		st.valid = valid;
-		L->el = ch.el;
-		for (int i = 0; i < k->nins; i++) {
-			const Instr *in = &k->ins[i];
-			if (!p->need_colpass[i] || in->op == OP_COLSUM ||
-			    instr_is_colsum_store(k, in) || op_is_reduce(in->op))
-				continue;
-			if (in->op == OP_STORE)
-				store_tile(L, in, &st);
-			else
-				lower_tile(L, in, &ch);
-		}
-		for (int s = 0; s < ns; s++)
-			colpass_add(L, cins[s], acc[s], valid);
-	}
+	if (split)
+		colpass_split_trip(L, r, &ln, okp, col, cins, ns, acc);
+	else
+		colpass_trip(L, r, &ln, wide, 0, okp, col, cins, ns, acc);
 	LLVMValueRef r2 = LLVMBuildAdd(L->b, r, ci64(L, ln.u * RL), "");
 	LLVMBasicBlockRef rlatch = LLVMGetInsertBlock(L->b);
 	LLVMBuildBr(L->b, rhead);

@@ -138,8 +138,10 @@ colpass_min_pos(const Facts *f, const Config *c, int64_t N)
 }
 
 int
-colpass_words(const Facts *f, const Config *c)
+colpass_words(const Facts *f, const Config *c, int64_t N)
 {
+	if (colpass_whole(f->colsum_whole, c) && f->tile_out_bytes && !colpass_wide(c, N))
+		return f->colpass_words;
 	return colpass_in_bytes(f, c) + 2;
 }
 
@@ -174,7 +176,7 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	if (colpass_whole(f->colsum_whole, c)) {
 		/* the rows make nothing: the column pass's u rows of words and 4 sums a colsum */
 		ColpassLanes ln;
-		int w = colpass_words(f, c);
+		int w = colpass_words(f, c, N);
 		colpass_lanes(cdiv(cdiv(N, 4), c->grid), M, threads, c->min_ctas, w, &ln);
 		o->regs = o->capped = COLPASS_BASE_REGS + (int)ln.u * w + 4 * f->colsums;
 		o->live_bytes = 4 * o->regs;
@@ -296,7 +298,7 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		int64_t nj = cdiv(cdiv(N, 4), o->ctas);
 		/* made whole there, it reads every [M,N] input and writes the [M,N] outputs */
 		int in = colpass_in_bytes(f, c);
-		colpass_lanes(nj, M, threads, c->min_ctas, colpass_words(f, c), &ln);
+		colpass_lanes(nj, M, threads, c->min_ctas, colpass_words(f, c, N), &ln);
 		int64_t run = (ln.lanes < nj ? ln.lanes : nj) * 4 * f->colsum_isz;
 		double waste = run < SECTOR ? (double)SECTOR / (double)run : 1;
 		double again = (double)M * N * in * waste;

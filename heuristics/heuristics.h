@@ -242,12 +242,14 @@ int colsum_column(int ncolsum, int alone, const Config *c);
  * (Plan.need_colpass), no rows are lowered (grid_loop, codegen/lower_sched.c), and its grid is
  * not bounded by the row blocks: every CTA takes its slice of the columns (codegen_launch). */
 int colpass_whole(int whole, const Config *c);
-/* The words a row of the column pass's loads holds in a thread: the bytes an element it reads
- * (the colsums' [M,N] inputs, or every [M,N] input where it makes the whole kernel), 2 for [M]
- * inputs (heuristics/cost.c). Sized by the loads, not by what the element-wise chain
+/* The words a row of the column pass holds in a thread, which size its round trips here and in
+ * codegen: where it stores [M,N] outputs element by element, Facts.colpass_words (its loads a
+ * register an element, its [M] values and its addresses: plan_colpass_words), as its whole trips
+ * run without a branch and ptxas issues all their rows' loads at once (colpass_split_trip);
+ * else the bytes an element of its [M,N] inputs and 2 for [M] values. Not by what the chain
  * holds (4 x Facts.held_words): bias_gelu_back then took 2 rows a round trip, not 4, at 16 warps
  * of 64 registers and ran 1.9x the time (bench/results/h200-2026-12-01-colpass-whole.md). */
-int colpass_words(const Facts *f, const Config *c);
+int colpass_words(const Facts *f, const Config *c, int64_t N);
 /* The fewest positions (vectors of 4 columns) a CTA of the whole kernel in the column pass takes:
  * COLPASS_MIN_POS where it stores [M,N] outputs or reads element by element, else 1. */
 int colpass_min_pos(const Facts *f, const Config *c, int64_t N);
@@ -331,9 +333,10 @@ colsum_unroll(int64_t rows, int64_t pairs, int threads, int ctas, int *u, int *p
  * threads, `ctas` an SM, sums nj positions (vectors of 4 columns) over M rows. `lanes`
  * consecutive threads take as many positions a turn, and the CTA's threads / lanes "row lanes"
  * rows l, l + row lanes, ..., u rows a round trip: as many as the rows need, up to COLPASS_ROWS
- * and to what the thread's registers hold of `row_words` loaded words a row. A turn's row lanes
- * then add their sums in a tree through shared memory, a barrier a level. The lanes are the power
- * of two (dividing the threads) with the fewest round trips a thread, a tree level counted a
+ * and to what the thread's registers hold of `row_words` loaded words a row, then spread evenly
+ * over the round trips that takes (9 rows at up to 8 a trip: 5 and 5, not 8 and 8). A turn's row
+ * lanes then add their sums in a tree through shared memory, a barrier a level. The lanes are the
+ * power of two (dividing the threads) with the fewest round trips a thread, a tree level counted a
  * quarter of one (a barrier against an L2 round trip): all threads on positions where the rows
  * are few, row lanes where the slice is narrow. */
 enum { COLPASS_ROWS = 8, COLPASS_BASE_REGS = 32 };
@@ -372,6 +375,8 @@ colpass_lanes(int64_t nj, int64_t M, int threads, int ctas, int row_words, Colpa
 		x.u = x.u < 1 ? 1 : x.u < umax ? x.u : umax;
 		x.turns = (nj + w - 1) / w;
 		x.trips = (M + x.row_lanes * x.u - 1) / (x.row_lanes * x.u);
+		/* the same trips with the fewest rows each: a trip past M tests every row */
+		x.u = ((M + x.row_lanes - 1) / x.row_lanes + x.trips - 1) / x.trips;
 		while (((int64_t)1 << x.levels) < x.row_lanes)
 			x.levels++;
 		double cost = (double)x.turns * ((double)x.trips + x.levels / 4.0);
