@@ -28,8 +28,9 @@
 # kernel whose only output is a colsum (colsum_only: vec 8 under the pre-sum and the own pass, a
 # column pass of 150 CTAs, the policy's picks of the column pass at three odd shapes); a kernel
 # made whole in the column pass (colpass_whole: 1x1, a misaligned width over more CTAs than rows,
-# a prime width, a grid of 160 over 300 rows, and the policy's picks of three kernels at few
-# rows). Over a
+# a prime width, a grid of 160 over 300 rows, the policy's picks of three kernels at few rows,
+# and 11 misaligned rows of bias_gelu_back: whole round trips without a branch, and edge ones).
+# Over a
 # cluster of 16 CTAs with more clusters than fit at once, synccheck reports
 # divergent barriers in plain CUDA C too (bench/synccheck/run.sh): the first five_sums line, which
 # takes the pick's cluster of 16, has a twin over 8. usage:
@@ -119,6 +120,7 @@ runs=(
 	"tests/codegen/colpass_whole.rk --shape 7x1000 --dtype bf16 --config persistent=1,r_block=1024,m_block=1,num_warps=2,vec=4,grid=9,colpass=1"
 	"tests/codegen/colpass_whole.rk --shape 37x50257 --dtype bf16"
 	"tests/codegen/colpass_whole.rk --shape 300x96 --dtype f32 --config persistent=1,r_block=128,m_block=2,num_warps=2,vec=4,grid=160,colpass=1"
+	"bench/heldout/bias_gelu_back.rk --shape 11x65537 --dtype bf16 --config persistent=1,r_block=65792,m_block=1,num_warps=8,vec=1,grid=64,colpass=1"
 	"bench/heldout/bias_gelu_back.rk --shape 8x1000003 --dtype bf16"
 	"bench/heldout/bias_gelu_back.rk --shape 3x151936 --dtype f32"
 	"bench/heldout/bias_grad.rk --shape 5x1000003 --dtype f16"

@@ -146,6 +146,14 @@ $rkc compile $wc --config $wk,colpass=1 --regions -o "$t/wr.ptx" || fail "colpas
 grep -q '"slot": "cta", "slots": 64, "words": 3,' "$t/wr.json" &&
 	grep -q '{"name": "colpass", "wait": false}' "$t/wr.json" ||
 	fail "colpass_whole --regions: the slots are not its CTAs"
+# Rows that start misaligned go element by element, their [M,N] stores a branch each: a trip of
+# the column pass whose rows are all real and columns inside the row runs without one, so that
+# its 4 rows' 16 element loads of dy share a basic block (an edge trip keeps one row's 4 a block).
+$rkc compile tests/codegen/colpass_whole.rk --shape 4x65537 --dtype bf16 -o "$t/wm.ptx" \
+	--config persistent=1,r_block=65792,m_block=1,num_warps=8,vec=1,grid=64,colpass=1 ||
+	fail "colpass_whole misaligned compile"
+most=$(awk '/^\$L__/ { n = 0 } /ld\.global\.nc\.u16/ { if (++n > m) m = n } END { print m + 0 }' "$t/wm.ptx")
+[ "$most" -ge 16 ] || fail "colpass_whole misaligned: at most $most element loads a block, not a trip's 16"
 if $rkc compile testdata/kernels/sum.rk --shape 8x0 --dtype fp32 -o "$t/e.ptx" 2>/dev/null; then fail "N=0 accepted"; fi
 if $rkc compile testdata/kernels/sum.rk --shape 8x8 -o "$t/e.ptx" 2>/dev/null; then fail "no dtype accepted"; fi
 echo ok
