@@ -155,6 +155,7 @@ typedef struct {
 	int colsum_only;	  /* colsum_alone, and every store a colsum's: rows do nothing */
 	int colsum_whole;	  /* Plan.colsum_whole: the column pass can make every store */
 	int colsum_isz;		  /* the narrowest of that pass's [M,N] inputs, bytes */
+	int colpass_stores;	  /* plan_colpass_stores */
 	int colpass_words;	  /* plan_colpass_words */
 	int kept_bytes;		  /* [M,N] loads a later looped pass reads again, an element (with
 				   * the read-back: those it reads still, and the values it loads

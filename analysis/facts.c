@@ -286,6 +286,7 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 		}
 	f->colsum_only = f->colsum_alone && kernel_colsum_outputs_only(k);
 	f->colsum_whole = plan->colsum_whole;
+	f->colpass_stores = plan_colpass_stores(plan, k);
 	f->colpass_words = plan_colpass_words(plan, k, dtype);
 	passes_compute(f, k, plan);
 	chain_compute(f, k, plan);

@@ -594,7 +594,7 @@ colsum_column_pass(Lower *L)
 	codegen_launch(k, L->c, &l);
 	/* a row's words (colpass_words): where the pass stores [M,N] outputs element by element,
 	 * plan_colpass_words; else 4 columns of each [M,N] input and a word of each [M] one */
-	int split = plan_colpass_stores(p, k) && !wide, row_words = 0;
+	int split = colpass_split(plan_colpass_stores(p, k), g, N), row_words = 0;
 	if (split)
 		row_words = plan_colpass_words(p, k, L->c->dtype);
 	for (int i = 0; !split && i < k->nins; i++)

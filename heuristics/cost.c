@@ -140,7 +140,7 @@ colpass_min_pos(const Facts *f, const Config *c, int64_t N)
 int
 colpass_words(const Facts *f, const Config *c, int64_t N)
 {
-	if (colpass_whole(f->colsum_whole, c) && f->tile_out_bytes && !colpass_wide(c, N))
+	if (colpass_split(f->colpass_stores, c, N))
 		return f->colpass_words;
 	return colpass_in_bytes(f, c) + 2;
 }

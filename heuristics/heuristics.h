@@ -243,12 +243,13 @@ int colsum_column(int ncolsum, int alone, const Config *c);
  * not bounded by the row blocks: every CTA takes its slice of the columns (codegen_launch). */
 int colpass_whole(int whole, const Config *c);
 /* The words a row of the column pass holds in a thread, which size its round trips here and in
- * codegen: where it stores [M,N] outputs element by element, Facts.colpass_words (its loads a
- * register an element, its [M] values and its addresses: plan_colpass_words), as its whole trips
- * run without a branch and ptxas issues all their rows' loads at once (colpass_split_trip);
- * else the bytes an element of its [M,N] inputs and 2 for [M] values. Not by what the chain
- * holds (4 x Facts.held_words): bias_gelu_back then took 2 rows a round trip, not 4, at 16 warps
- * of 64 registers and ran 1.9x the time (bench/results/h200-2026-12-01-colpass-whole.md). */
+ * codegen: under colpass_split (it stores [M,N] outputs element by element), Facts.colpass_words
+ * (its loads a register an element, its [M] values and its addresses: plan_colpass_words), as its
+ * whole trips run without a branch and ptxas issues all their rows' loads at once
+ * (colpass_split_trip); else the bytes an element of its [M,N] inputs and 2 for [M] values. Not by
+ * what the chain holds (4 x Facts.held_words): bias_gelu_back then took 2 rows a round trip, not 4,
+ * at 16 warps of 64 registers and ran 1.9x the time
+ * (bench/results/h200-2026-12-01-colpass-whole.md). */
 int colpass_words(const Facts *f, const Config *c, int64_t N);
 /* The fewest positions (vectors of 4 columns) a CTA of the whole kernel in the column pass takes:
  * COLPASS_MIN_POS where it stores [M,N] outputs or reads element by element, else 1. */
@@ -357,6 +358,16 @@ static inline int
 colpass_wide(const Config *c, int64_t N)
 {
 	return c->vec >= 4 && N % 4 == 0 && config_rows_aligned(c, N);
+}
+/* Whether the column pass's whole round trips run without a branch (codegen/lower_sched.c,
+ * colpass_split_trip) and its rows a trip count Facts.colpass_words (colpass_words): it stores
+ * [M,N] outputs (stores: plan_colpass_stores) element by element. Where it stores 4 columns an
+ * access the same trips ran up to 1.8x the time (bias_gelu_back bf16 8x1000000: ptxas, given
+ * every row at once, spilled the GELU chain; bench/results/h200-2026-12-01-oddcols.md). */
+static inline int
+colpass_split(int stores, const Config *c, int64_t N)
+{
+	return stores && !colpass_wide(c, N);
 }
 typedef struct {
 	int64_t lanes, row_lanes, u, turns, trips, levels;

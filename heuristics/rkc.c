@@ -1489,13 +1489,13 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		ColpassLanes ln;
 		colpass_lanes(cdiv(cdiv(N, 4), c->grid), M, c->num_warps * 32, c->min_ctas,
 			      colpass_words(f, c, N), &ln);
-		int own = f->tile_out_bytes && !colpass_wide(c, N);
 		choice_reason(out,
 			      "predicted %d regs/thread = %d base + %lld rows a round trip x %d "
 			      "words (%s) + %d sums (4 a colsum): the column pass's, the rows make "
 			      "nothing",
 			      o->regs, COLPASS_BASE_REGS, (long long)ln.u, colpass_words(f, c, N),
-			      own ? "a row's loads of its 4 columns a register an element, its [M] "
+			      colpass_split(f->colpass_stores, c, N)
+				  ? "a row's loads of its 4 columns a register an element, its [M] "
 				    "values and addresses, as a whole trip's loads go out at once"
 				  : "a row's loads of its 4 columns",
 			      4 * f->colsums);
