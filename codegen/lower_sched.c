@@ -527,12 +527,12 @@ colpass_trip(Lower *L, LLVMValueRef r, const ColpassLanes *ln, int wide, int who
 	}
 }
 
-/* A round trip of a column pass that stores [M,N] outputs element by element (rows that start
- * misaligned), for a position inside the slice: a
- * trip that is whole (every row real and the 4 columns inside the row) runs without a branch, so
- * that its rows' loads go out together; one at an edge tests each row and element, and its
- * stores branch (a load after a branch waits for it: rows lowered so took one row's loads in
- * flight, not u). A position past the slice skips the trip. The sums leave as phis in acc. */
+/* A round trip of a column pass that stores [M,N] outputs element by element (colpass_split),
+ * for a position inside the slice: a trip that is whole (every row real and the 4 columns inside
+ * the row) runs without a branch, so that its rows' loads go out together; one at an edge tests
+ * each row and element, and its stores branch (a load after a branch waits for it: rows lowered
+ * so took one row's loads in flight, not u). A position past the slice skips the trip. The sums
+ * leave as phis in acc. */
 static void
 colpass_split_trip(Lower *L, LLVMValueRef r, const ColpassLanes *ln, LLVMValueRef okp,
 		   LLVMValueRef col, const int *cins, int ns, LLVMValueRef (*acc)[4])
