@@ -8,11 +8,14 @@
 
 #define MAX_TOP 256
 /* Candidates past the ranking's: helion2828's pick, the other fill, the other stash, the other
- * steps, odd warps, the row over clusters of 2 and 4 CTAs, one CTA an SM more, a looser cap, the
- * seed as ranked, and the best each dropping rule set aside. */
-#define MAX_EXTRA (10 + RKC_ASIDE)
+ * steps, odd warps, the row over clusters of 2 and 4 CTAs, the column pass at 2 and 4 CTAs an SM,
+ * one CTA an SM more, a looser cap, the seed as ranked, and the best each dropping rule set
+ * aside. */
+#define MAX_EXTRA (12 + RKC_ASIDE)
 /* The cluster sizes cand c tries (cluster_variant). */
 static const int variant_clusters[] = {2, 4};
+/* The CTAs an SM cand p tries (colpass_variant). */
+static const int variant_colpass_ctas[] = {2, 4};
 /* Cand k: at most this many registers over the cap one CTA higher (squeeze_variant). */
 enum { SQUEEZE_REGS = 8 };
 
@@ -23,9 +26,10 @@ typedef struct {
 	int seed, helion;
 	char variant; /* 'f': the seed with its kept rows' other fill; 's': with the other stash;
 		       * 't': with the other steps; 'o': over an odd count of warps; 'c': over a
-		       * cluster; 'k': one CTA an SM more; 'r': a register cap that holds the
-		       * predicted registers; 'w': the seed as ranked, before a settle rule
-		       * changed a ranked knob; 'x': set aside by a rule of the policy (rule) */
+		       * cluster; 'p': the column pass at more CTAs an SM of fewer warps; 'k':
+		       * one CTA an SM more; 'r': a register cap that holds the predicted
+		       * registers; 'w': the seed as ranked, before a settle rule changed a
+		       * ranked knob; 'x': set aside by a rule of the policy (rule) */
 	const char *rule;
 	enum { T_OK, T_UNCHECKED, T_FAIL, T_ERROR } status;
 	double us, copy_pct;
@@ -52,9 +56,9 @@ by_time(const void *pa, const void *pb)
 /* A candidate's row in the table, rank its place by time; cand: its place in the rkc policy's
  * ranking ("h": helion2828's pick; added, "f": the seed with its kept rows' other fill, "s": the
  * seed with the other stash, "t": the seed with the other steps, "o": the seed over an odd count
- * of warps, "c": the seed's row over a cluster, "k": the seed one CTA an SM higher, "r": the seed
- * at a cap that holds its predicted registers, "w": the seed as ranked, "x": the best candidate a
- * rule set aside). */
+ * of warps, "c": the seed's row over a cluster, "p": the seed's column pass at more CTAs an SM,
+ * "k": the seed one CTA an SM higher, "r": the seed at a cap that holds its predicted registers,
+ * "w": the seed as ranked, "x": the best candidate a rule set aside). */
 static void
 print_row(const Trial *tr, int rank, int c, int nrkc)
 {
@@ -89,6 +93,7 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 								     : "<- the seed with steps=0")
 			   : tr->variant == 'o' ? "<- the seed over odd warps"
 			   : tr->variant == 'c' ? "<- the seed over a cluster"
+			   : tr->variant == 'p' ? "<- the column pass at more CTAs an SM"
 			   : tr->variant == 'k' ? "<- the seed one CTA an SM higher"
 			   : tr->variant == 'r' ? "<- the seed at a cap that holds its registers"
 			   : tr->variant == 'w' ? "<- the seed as ranked (before settle_kept_chunk)"
@@ -101,7 +106,7 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 }
 
 /* The row as rkc tune --json prints it: rank null where the table has '-', cand "h", "f", "s",
- * "t", "o", "c", "k", "r", "w" or "x" (with "rule", the rule that set it aside). */
+ * "t", "o", "c", "p", "k", "r", "w" or "x" (with "rule", the rule that set it aside). */
 static void
 print_row_json(const Trial *tr, int rank, int c, int nrkc)
 {
@@ -116,6 +121,7 @@ print_row_json(const Trial *tr, int rank, int c, int nrkc)
 					     : tr->variant == 't' ? "t"
 					     : tr->variant == 'o' ? "o"
 					     : tr->variant == 'c' ? "c"
+					     : tr->variant == 'p' ? "p"
 					     : tr->variant == 'k' ? "k"
 					     : tr->variant == 'r' ? "r"
 					     : tr->variant == 'w' ? "w"
@@ -245,6 +251,31 @@ cluster_variant(const Choice *seed, int K, const Kernel *k, const Facts *f, int6
 	return config_force(o, forced, k, f, M, N, t, POLICY_RKC, NULL);
 }
 
+/* The seed whose column pass makes the whole kernel (colpass_whole) over CTAs of
+ * COLPASS_MIN_WARPS warps, m of them an SM (min_ctas m, so ptxas caps the thread's registers
+ * there), a grid of the SMs times m where the columns give each CTA a vector of 4. The policy
+ * sizes the pass's rows a round trip to what its registers hold, up to 8, and so often takes one
+ * CTA an SM. On an H200 (bench/results/h200-2026-12-02-colpass-odd.md, calls 4 and 5), 4 CTAs of 8
+ * warps ran 0.52-0.88x the pick's time at 15 points of bias_gelu_back of 3 to 256 rows (odd
+ * widths, bf16 and fp32), but 1.02-1.42x at 6 of 200 to 777 rows, 0.89-2.74x at 10 of a kernel
+ * with two stores and two sums over rows (tests/codegen/colpass_whole.rk) and 1.00-1.11x at 2 of
+ * bias_grad; nothing the model holds tells them apart, so tune times 2 and 4. 0 with *o set, or
+ * -1 where none applies. */
+static int
+colpass_variant(const Choice *seed, int m, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+		const Target *t, Config *o)
+{
+	const Config *c = &seed->cfg;
+	int64_t grid = (int64_t)t->sms * m;
+	if (!colpass_whole(f->colsum_whole, c) || grid > (N + 3) / 4)
+		return -1;
+	char forced[96];
+	snprintf(forced, sizeof forced, "num_warps=%d,min_ctas=%d,grid=%lld", COLPASS_MIN_WARPS, m,
+		 (long long)grid);
+	*o = *c;
+	return config_force(o, forced, k, f, M, N, t, POLICY_RKC, NULL);
+}
+
 /* The seed one CTA an SM higher (min_ctas + 1), where its register cap there is all that keeps
  * the policy from it: the capped count lands over that cap by at most SQUEEZE_REGS, which the
  * spill verdict rejects, while ptxas often fits the thread there anyway. On the H200 at 34 such
@@ -317,7 +348,8 @@ listed(const Choice *cs, int n)
  * and, where the seed's persistent row has a tail, the seed with the other steps and the CTAs an
  * SM rkc_min_ctas binds it to (the policy ranks no steps; *steps is its index, else -1) and,
  * outside the batch-invariant mode, the seed over an odd count of warps (odd_variant; *odd is its
- * index, else -1) and its row over clusters (cluster_variant; from *clu, *nclu of them), and the
+ * index, else -1) and its row over clusters (cluster_variant; from *clu, *nclu of them) and its
+ * column pass at more CTAs an SM (colpass_variant; from *cpv, *ncpv of them), and the
  * seed one CTA an SM higher (squeeze_variant; *squeeze is its index, else -1), and the seed at a
  * cap that holds its predicted registers (loose_variant; *loose is its index, else -1), and,
  * outside the batch-invariant mode, the seed as the ranking had it where a settle rule changed a
@@ -327,9 +359,9 @@ listed(const Choice *cs, int n)
  * Returns how many, or -1 with d set. */
 static int
 candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill, int *stash,
-	   int *steps, int *odd, int *clu, int *nclu, int *squeeze, int *loose, int *ranked,
-	   int *asd, int *nasd, const char **rule, const Kernel *k, const Facts *f, int64_t M,
-	   int64_t N, const Target *t, Diag *d)
+	   int *steps, int *odd, int *clu, int *nclu, int *cpv, int *ncpv, int *squeeze, int *loose,
+	   int *ranked, int *asd, int *nasd, const char **rule, const Kernel *k, const Facts *f,
+	   int64_t M, int64_t N, const Target *t, Diag *d)
 {
 	int n = invariant ? rkc_invariant_candidates(k, f, M, N, t, cs, top, d)
 			  : rkc_candidates(k, f, M, N, t, cs, top);
@@ -387,6 +419,17 @@ candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill
 		cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
 		n++;
 		++*nclu;
+	}
+	*cpv = n;
+	*ncpv = 0;
+	for (size_t j = 0;
+	     !invariant && j < sizeof variant_colpass_ctas / sizeof *variant_colpass_ctas; j++) {
+		if (colpass_variant(&cs[0], variant_colpass_ctas[j], k, f, M, N, t, &cs[n].cfg) ||
+		    listed(cs, n) < n)
+			continue;
+		cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
+		n++;
+		++*ncpv;
 	}
 	*squeeze = -1;
 	if (!squeeze_variant(&cs[0], k, f, M, N, t, &cs[n]) && listed(cs, n) == n)
@@ -451,7 +494,8 @@ tune_run(const Args *a)
 	char *in_json = NULL, *tol_json = NULL;
 	Gpu *g = NULL;
 	int status = 1, n = 0, nrkc = 0, helion = 0, fill = -1, stash = -1, steps = -1, odd = -1,
-	    clu = 0, nclu = 0, squeeze = -1, loose = -1, ranked = -1, asd = 0, nasd = 0;
+	    clu = 0, nclu = 0, cpv = 0, ncpv = 0, squeeze = -1, loose = -1, ranked = -1, asd = 0,
+	    nasd = 0;
 	const char *rule[RKC_ASIDE];
 	/* the pipeline's facts and target, then the candidates it compiles one by one */
 	rq.k = k;
@@ -462,8 +506,8 @@ tune_run(const Args *a)
 	rkc_result_free(&base);
 	if (failed ||
 	    (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, &fill, &stash, &steps,
-			    &odd, &clu, &nclu, &squeeze, &loose, &ranked, &asd, &nasd, rule, k, &f,
-			    M, N, &t, &d)) < 0 ||
+			    &odd, &clu, &nclu, &cpv, &ncpv, &squeeze, &loose, &ranked, &asd, &nasd,
+			    rule, k, &f, M, N, &t, &d)) < 0 ||
 	    !(in_json = tool_read_data(NULL, "inputs.json", &ro.inputs_file, &d)) ||
 	    !(tol_json = tool_read_data(NULL, "tolerances.json", &ro.tol_file, &d)) ||
 	    !(g = gpu_open(&d)))
@@ -476,7 +520,7 @@ tune_run(const Args *a)
 	if (!json) {
 		printf("device: %s\n", gpu_describe(g));
 		printf("%s %s %lldx%lld: %d candidates: the rkc policy's first %d by its "
-		       "ranking%s%s%s%s%s%s%s%s%s%s\n",
+		       "ranking%s%s%s%s%s%s%s%s%s%s%s\n",
 		       k->name, dtype_s, (long long)M, (long long)N, n, nrkc,
 		       helion == nrkc ? ", then helion2828's pick"
 				      : " (helion2828's pick among them)",
@@ -491,6 +535,7 @@ tune_run(const Args *a)
 					     : ", then the seed with steps=0",
 		       odd < 0 ? "" : ", then the seed over odd warps",
 		       !nclu ? "" : ", then the seed over clusters",
+		       !ncpv ? "" : ", then the column pass at more CTAs an SM",
 		       squeeze < 0 ? "" : ", then the seed one CTA an SM higher",
 		       loose < 0 ? "" : ", then the seed at a cap that holds its registers",
 		       ranked < 0 ? "" : ", then the seed as ranked",
@@ -508,6 +553,7 @@ tune_run(const Args *a)
 			      : i == steps		   ? 't'
 			      : i == odd		   ? 'o'
 			      : i >= clu && i < clu + nclu ? 'c'
+			      : i >= cpv && i < cpv + ncpv ? 'p'
 			      : i == squeeze		   ? 'k'
 			      : i == loose		   ? 'r'
 			      : i == ranked		   ? 'w'
@@ -624,8 +670,10 @@ const Cmd cmd_tune = {
 	"other stash\n(stash=0 or 1), and, where the seed's persistent row has a tail, the other "
 	"steps (steps=0\nor 1), and, where an odd count of warps splits its persistent row evenly, "
 	"the seed over the\nnearest such count, and, where the seed's persistent row is alone on "
-	"its SM, the row over\nclusters of 2 and 4 CTAs, and, where its register cap alone keeps "
-	"one CTA an SM more\nfrom it, the seed so, and, where its cap is under the registers the "
+	"its SM, the row over\nclusters of 2 and 4 CTAs, and, where the column pass makes the "
+	"whole kernel, that pass\nat 2 and 4 CTAs an SM of 8 warps, and, where its register cap "
+	"alone keeps one CTA an SM\nmore from it, the seed so, and, where its cap is under the "
+	"registers the "
 	"model predicts, the\nseed at the most CTAs an SM whose cap holds them, and, where a "
 	"settle rule changed the\nseed's r_block, the seed as ranked, and the best candidate each "
 	"of the policy's dropping\nrules set aside; checks each against the reference and prints "

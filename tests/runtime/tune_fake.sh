@@ -56,6 +56,24 @@ expect 0 "TUNE kernel=rms_norm" -- tune $k --shape 64x128 --dtype bf16 --top 1 -
 	--copy-gbps 3000
 case $out in *"over a cluster"*) fail "tune: a cluster candidate for a seed that shares its SM" ;; esac
 
+# A seed whose column pass makes the whole kernel (bias_gelu_back bf16 64x50257: one CTA of 16
+# warps an SM): that pass over CTAs of 8 warps, 2 and 4 an SM, on grids of 264 and 528, marked.
+expect 0 ", then the column pass at more CTAs an SM" "   p  P r50688 m1 w8 v1 g264 cp e k2" \
+	"   p  P r50688 m1 w8 v1 g528 cp e k4" "<- the column pass at more CTAs an SM" -- \
+	tune bench/heldout/bias_gelu_back.rk --shape 64x50257 --dtype bf16 --top 1 --no-check \
+	--copy-gbps 3000
+expect 0 '"cand":"p"' -- tune bench/heldout/bias_gelu_back.rk --shape 64x50257 --dtype bf16 \
+	--top 1 --no-check --copy-gbps 3000 --json
+# Not where the columns are fewer than the grid's CTAs (3x5: 2 vectors), nor where the seed has no
+# column pass (rms_norm 64x128), nor in the batch-invariant mode.
+for pt in "bench/heldout/bias_gelu_back.rk 3x5" "$k 64x128" \
+	"bench/heldout/bias_gelu_back.rk 64x50257 --batch-invariant"; do
+	set -- $pt
+	expect 0 "TUNE kernel=" -- tune $1 --shape $2 --dtype bf16 --top 1 --no-check \
+		--copy-gbps 3000 ${3:-}
+	case $out in *"more CTAs an SM"*) fail "tune: a cand p at $pt" ;; esac
+done
+
 # A seed whose capped count lands within 8 registers over the cap one CTA higher (welford bf16
 # 8192x3584: 7 warps, min_ctas 5): the seed at min_ctas 6 added, marked.
 expect 0 ", then the seed one CTA an SM higher" "   k  P r3584 m1 w7 v8 k6" \
