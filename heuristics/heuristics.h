@@ -249,7 +249,12 @@ int colpass_whole(int whole, const Config *c);
  * (colpass_split_trip); else the bytes an element of its [M,N] inputs and 2 for [M] values. Not by
  * what the chain holds (4 x Facts.held_words): bias_gelu_back then took 2 rows a round trip, not 4,
  * at 16 warps of 64 registers and ran 1.9x the time
- * (bench/results/h200-2026-12-01-colpass-whole.md). */
+ * (bench/results/h200-2026-12-01-colpass-whole.md). Where it stores nothing element by element,
+ * codegen sizes its trips by its own count (the bytes an element of the [M,N] inputs the pass
+ * loads and a word of each other input it loads): the model ranking by that count moved 41
+ * held-out picks of the whole kernel in the column pass (more CTAs an SM) and ran 1.035x the
+ * time, 21 slower (bench/results/h200-2026-12-02-colpass-odd.md, call 7), so the model keeps
+ * this one; codegen taking it instead is not measured. */
 int colpass_words(const Facts *f, const Config *c, int64_t N);
 /* The fewest positions (vectors of 4 columns) a CTA of the whole kernel in the column pass takes:
  * COLPASS_MIN_POS where it stores [M,N] outputs or reads element by element, else 1. */
