@@ -592,8 +592,9 @@ colsum_column_pass(Lower *L)
 	int wide = colpass_wide(g, N);
 	Launch l;
 	codegen_launch(k, L->c, &l);
-	/* a row's words (colpass_words): where the pass stores [M,N] outputs element by element,
-	 * plan_colpass_words; else 4 columns of each [M,N] input and a word of each [M] one */
+	/* a row's words: where the pass stores [M,N] outputs element by element,
+	 * plan_colpass_words, the model's count too (colpass_words); else 4 columns of each [M,N]
+	 * input it loads and a word of each other one (the model's differs: colpass_words) */
 	int split = colpass_split(plan_colpass_stores(p, k), g, N), row_words = 0;
 	if (split)
 		row_words = plan_colpass_words(p, k, L->c->dtype);
