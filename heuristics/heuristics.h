@@ -357,6 +357,22 @@ enum { COLPASS_ROWS = 8, COLPASS_BASE_REGS = 32 };
  * of 4 warps ran 1.14-1.25x the time of 16 at 8x1000003 and 1024x131072 (0.80-0.85x at
  * 64x50257). */
 enum { COLPASS_MIN_POS = 32, COLPASS_MIN_WARPS = 8 };
+/* The column pass that makes the whole kernel over CTAs of COLPASS_MIN_WARPS warps, m of them an
+ * SM (min_ctas m, so ptxas caps the thread's registers there), a grid of the SMs times m: set on
+ * g, 0; -1 where the columns do not give each CTA a vector of 4. rkc tune's cand p times it at 2
+ * and 4 an SM (tools/tune.c); the policy takes COLPASS_CTAS of them where a thread's round trips
+ * are few (heuristics/rkc.c, settle_colpass_ctas). */
+static inline int
+colpass_ctas_config(Config *g, int m, int sms, int64_t N)
+{
+	int64_t grid = (int64_t)sms * m;
+	if (grid > (N + 3) / 4)
+		return -1;
+	g->num_warps = COLPASS_MIN_WARPS;
+	g->min_ctas = m;
+	g->grid = grid;
+	return 0;
+}
 /* Whether the column pass reads 4 columns an access: rows start aligned to vec >= 4 (a multiple
  * of 4); else it reads them element by element, four loads where one would do. */
 static inline int

@@ -1769,6 +1769,54 @@ settle_colpass(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t 
 	out->cost = o;
 }
 
+/* A pick whose column pass makes the whole kernel (colpass_whole), stores its [M,N] outputs element
+ * by element (colpass_split: rows start misaligned) and sums one colsum takes COLPASS_CTAS CTAs an
+ * SM of COLPASS_MIN_WARPS warps (colpass_ctas_config) where a thread's round trips there (of the
+ * rows a trip that register cap holds: one for bias_gelu_back) are COLPASS_CTAS_TRIPS or fewer. The
+ * ranking sizes the pass's rows a trip to the registers of one or two CTAs an SM and charges a trip
+ * a DRAM round trip; the element-wise chain's instructions and the CTA's warps in step are not in
+ * the model. Measured on an H200, the rule's config forced against the pick
+ * (bench/results/h200-2026-12-02-colpass-odd.md and h200-2026-12-02-colpass-ctas.md):
+ * bias_gelu_back at 23 points of 1 to 19 trips (3 to 300 rows, odd widths, bf16 and fp32)
+ * 0.52-0.88x the time; at 7 points of 24 to 147 trips 1.02-1.42x; tests/codegen/colpass_whole.rk
+ * (two colsums, two stores) 0.80-2.74x at 13 points; bias_grad (no [M,N] store) 0.99-1.11x. The old
+ * pick against the new at 19 points the rule moves, 11 of two kernels never measured before: 0.793x
+ * the time by geomean, none slower. Not in the batch-invariant mode (the rows a trip follow M).
+ * After min_ctas, which this sets. */
+enum { COLPASS_CTAS = 4, COLPASS_CTAS_TRIPS = 20 };
+static void
+settle_colpass_ctas(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+		    const Target *t, int mode)
+{
+	Config *c = &out->cfg, g = *c;
+	if (mode != SETTLE_NORMAL || !colpass_whole(f->colsum_whole, c) || f->colsums != 1 ||
+	    !colpass_split(f->colpass_stores, c, N) ||
+	    (c->num_warps == COLPASS_MIN_WARPS && c->min_ctas == COLPASS_CTAS) ||
+	    colpass_ctas_config(&g, COLPASS_CTAS, t->sms, N) ||
+	    config_check_emit(k, f->dtype, M, N, &g, NULL) ||
+	    config_check_target(k, f->dtype, N, &g, t, NULL))
+		return;
+	ColpassLanes ln;
+	colpass_lanes(cdiv(cdiv(N, 4), g.grid), M, 32 * g.num_warps, g.min_ctas,
+		      colpass_words(f, &g, N), &ln);
+	if (ln.turns * ln.trips > COLPASS_CTAS_TRIPS)
+		return;
+	Cost o;
+	cost_model(f, &g, M, N, t, &o);
+	choice_reason(out,
+		      "num_warps=%d, min_ctas=%d, grid=%lld, not the ranking's %d warps at %d "
+		      "CTA(s) an SM: the column pass makes the whole kernel, stores element by "
+		      "element and sums one colsum, and at %d CTAs an SM of %d warps a thread "
+		      "makes %lld round trip(s) of %lld row(s), %d or fewer, where the resident "
+		      "warps measured faster than more rows a trip (the model has no term for the "
+		      "chain's instructions: it says %.1f us, not %.1f)",
+		      g.num_warps, g.min_ctas, (long long)g.grid, c->num_warps, c->min_ctas,
+		      COLPASS_CTAS, COLPASS_MIN_WARPS, (long long)(ln.turns * ln.trips),
+		      (long long)ln.u, COLPASS_CTAS_TRIPS, o.us, out->cost.us);
+	*c = g;
+	out->cost = o;
+}
+
 /* A pick with the next block ahead in registers (ahead=1) for a kernel with sums over rows whose
  * persistent row spends RING_MATH_OPS instructions an element or more takes the ring
  * (ahead=RING_AHEAD) where it can be emitted and keeps the CTAs an SM the model plans. Not under
@@ -1882,6 +1930,7 @@ settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const
 			      : cdiv(o.ctas, t->sms) < 2 ? "the grid is a single wave"
 							 : "at two CTAs an SM the capped count "
 							   "would not fit ptxas's cap");
+	settle_colpass_ctas(out, k, f, M, N, t, mode);
 	int reread = 0;
 	for (int p = 1; !c->persistent && c->split == 1 && p < f->passes && p < MAX_PASSES; p++)
 		reread |= f->pass_tile_bytes[p] > 0;

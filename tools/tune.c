@@ -96,7 +96,7 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 			   : tr->variant == 'p' ? "<- the column pass at more CTAs an SM"
 			   : tr->variant == 'k' ? "<- the seed one CTA an SM higher"
 			   : tr->variant == 'r' ? "<- the seed at a cap that holds its registers"
-			   : tr->variant == 'w' ? "<- the seed as ranked (before settle_kept_chunk)"
+			   : tr->variant == 'w' ? "<- the seed as ranked (before the settle rules)"
 			   : tr->variant == 'x' ? "<- set aside by "
 						: "",
 			   tr->variant == 'x' ? tr->rule : "",
@@ -259,21 +259,20 @@ cluster_variant(const Choice *seed, int K, const Kernel *k, const Facts *f, int6
  * warps ran 0.52-0.88x the pick's time at 15 points of bias_gelu_back of 3 to 256 rows (odd
  * widths, bf16 and fp32), but 1.02-1.42x at 6 of 200 to 777 rows, 0.89-2.74x at 10 of a kernel
  * with two stores and two sums over rows (tests/codegen/colpass_whole.rk) and 1.00-1.11x at 2 of
- * bias_grad; nothing the model holds tells them apart, so tune times 2 and 4. 0 with *o set, or
- * -1 where none applies. */
+ * bias_grad. The policy takes 4 where a thread's round trips there are few
+ * (heuristics/rkc.c, settle_colpass_ctas); tune times 2 and 4 beside any such seed (a seed
+ * already at 4 is not listed twice). 0 with *o set, or -1 where none applies. */
 static int
 colpass_variant(const Choice *seed, int m, const Kernel *k, const Facts *f, int64_t M, int64_t N,
 		const Target *t, Config *o)
 {
 	const Config *c = &seed->cfg;
-	int64_t grid = (int64_t)t->sms * m;
-	if (!colpass_whole(f->colsum_whole, c) || grid > (N + 3) / 4)
-		return -1;
-	char forced[96];
-	snprintf(forced, sizeof forced, "num_warps=%d,min_ctas=%d,grid=%lld", COLPASS_MIN_WARPS, m,
-		 (long long)grid);
 	*o = *c;
-	return config_force(o, forced, k, f, M, N, t, POLICY_RKC, NULL);
+	if (!colpass_whole(f->colsum_whole, c) || colpass_ctas_config(o, m, t->sms, N) ||
+	    config_check_emit(k, f->dtype, M, N, o, NULL) ||
+	    config_check_target(k, f->dtype, N, o, t, NULL))
+		return -1;
+	return 0;
 }
 
 /* The seed one CTA an SM higher (min_ctas + 1), where its register cap there is all that keeps
@@ -675,7 +674,8 @@ const Cmd cmd_tune = {
 	"alone keeps one CTA an SM\nmore from it, the seed so, and, where its cap is under the "
 	"registers the "
 	"model predicts, the\nseed at the most CTAs an SM whose cap holds them, and, where a "
-	"settle rule changed the\nseed's r_block, the seed as ranked, and the best candidate each "
+	"settle rule changed a\nknob the ranking chose, the seed as ranked, and the best candidate "
+	"each "
 	"of the policy's dropping\nrules set aside; checks each against the reference and prints "
 	"them fastest first, then a\nTUNE line with the seed's time over the best one's.\nExit 0 "
 	"when the seed and at least one candidate ran and "

@@ -56,14 +56,22 @@ expect 0 "TUNE kernel=rms_norm" -- tune $k --shape 64x128 --dtype bf16 --top 1 -
 	--copy-gbps 3000
 case $out in *"over a cluster"*) fail "tune: a cluster candidate for a seed that shares its SM" ;; esac
 
-# A seed whose column pass makes the whole kernel (bias_gelu_back bf16 64x50257: one CTA of 16
-# warps an SM): that pass over CTAs of 8 warps, 2 and 4 an SM, on grids of 264 and 528, marked.
-expect 0 ", then the column pass at more CTAs an SM" "   p  P r50688 m1 w8 v1 g264 cp e k2" \
-	"   p  P r50688 m1 w8 v1 g528 cp e k4" "<- the column pass at more CTAs an SM" -- \
+# A seed whose column pass makes the whole kernel (bias_gelu_back bf16 512x20011: one CTA of 16
+# warps an SM, as 24 round trips a thread at 4 CTAs an SM are over settle_colpass_ctas's 20):
+# that pass over CTAs of 8 warps, 2 and 4 an SM, on grids of 264 and 528, marked.
+expect 0 ", then the column pass at more CTAs an SM" "   p  P r20480 m1 w8 v1 g264 cp k2" \
+	"   p  P r20480 m1 w8 v1 g528 cp k4" "<- the column pass at more CTAs an SM" -- \
+	tune bench/heldout/bias_gelu_back.rk --shape 512x20011 --dtype bf16 --top 1 --no-check \
+	--copy-gbps 3000
+expect 0 '"cand":"p"' -- tune bench/heldout/bias_gelu_back.rk --shape 512x20011 --dtype bf16 \
+	--top 1 --no-check --copy-gbps 3000 --json
+# Where settle_colpass_ctas took 4 CTAs an SM (64x50257: 8 round trips a thread), the seed is
+# cand p's config at 4, which is not listed twice; the 2 an SM and the seed as ranked are.
+expect 0 "   1     1  P r50688 m1 w8 v1 g528 cp e k4" "   p  P r50688 m1 w8 v1 g264 cp e k2" \
+	"   w  P r50688 m1 w16 v1 g132 cp e" "<- the seed as ranked (before the settle rules)" -- \
 	tune bench/heldout/bias_gelu_back.rk --shape 64x50257 --dtype bf16 --top 1 --no-check \
 	--copy-gbps 3000
-expect 0 '"cand":"p"' -- tune bench/heldout/bias_gelu_back.rk --shape 64x50257 --dtype bf16 \
-	--top 1 --no-check --copy-gbps 3000 --json
+case $out in *"g528 cp e k4 "*"g528 cp e k4 "*) fail "tune: the seed's config listed twice" ;; esac
 # Not where the columns are fewer than the grid's CTAs (3x5: 2 vectors), nor where the seed has no
 # column pass (rms_norm 64x128), nor in the batch-invariant mode.
 for pt in "bench/heldout/bias_gelu_back.rk 3x5" "$k 64x128" \
@@ -141,7 +149,7 @@ case $out in *"set aside"*) fail "tune: a set-aside candidate in the batch-invar
 # The seed as ranked, where settle_kept_chunk halved its r_block (rms_norm bf16 2048x151936: the
 # ranking's L16384 at 2 CTAs an SM), in --json as cand "w"; none in the batch-invariant mode.
 expect 0 ", then the seed as ranked" "   w  L16384 m1 w8 v8 c4 S e k2" \
-	"<- the seed as ranked (before settle_kept_chunk)" -- \
+	"<- the seed as ranked (before the settle rules)" -- \
 	tune testdata/kernels/rms_norm.rk --shape 2048x151936 --dtype bf16 --top 1 --no-check \
 	--copy-gbps 3000
 case $out in *"L8192 m1 w8 v8 c4 S e k3 "*"<- seed (rkc)"*) ;; *) fail "tune: the seed is not L8192 c4 k3" ;; esac
