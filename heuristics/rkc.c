@@ -1769,28 +1769,36 @@ settle_colpass(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t 
 	out->cost = o;
 }
 
-/* A pick whose column pass makes the whole kernel (colpass_whole), stores its [M,N] outputs element
- * by element (colpass_split: rows start misaligned) and sums one colsum takes COLPASS_CTAS CTAs an
- * SM of COLPASS_MIN_WARPS warps (colpass_ctas_config) where a thread's round trips there (of the
- * rows a trip that register cap holds: one for bias_gelu_back) are COLPASS_CTAS_TRIPS or fewer. The
- * ranking sizes the pass's rows a trip to the registers of one or two CTAs an SM and charges a trip
- * a DRAM round trip; the element-wise chain's instructions and the CTA's warps in step are not in
- * the model. Measured on an H200, the rule's config forced against the pick
- * (bench/results/h200-2026-12-02-colpass-odd.md and h200-2026-12-02-colpass-ctas.md):
- * bias_gelu_back at 23 points of 1 to 19 trips (3 to 300 rows, odd widths, bf16 and fp32)
- * 0.52-0.88x the time; at 7 points of 24 to 147 trips 1.02-1.42x; tests/codegen/colpass_whole.rk
- * (two colsums, two stores) 0.80-2.74x at 13 points; bias_grad (no [M,N] store) 0.99-1.11x. The old
- * pick against the new at 19 points the rule moves, 11 of two kernels never measured before: 0.793x
- * the time by geomean, none slower. Not in the batch-invariant mode (the rows a trip follow M).
- * After min_ctas, which this sets. */
+/* The whole kernel in the column pass (colpass_whole) at COLPASS_CTAS CTAs an SM of
+ * COLPASS_MIN_WARPS warps (colpass_ctas_config), which the ranking does not reach: it sizes the
+ * pass's rows a trip to the registers of the CTAs an SM it starts from (one), and so lands on one
+ * to three. Two classes take it:
+ * - a pass that stores its [M,N] outputs element by element (colpass_split: rows start
+ *   misaligned) and sums one colsum, where a thread's round trips there (of the rows a trip that
+ *   register cap holds: one for bias_gelu_back) are COLPASS_CTAS_TRIPS or fewer. The model charges
+ *   a trip a DRAM round trip, not the element-wise chain's instructions with the CTA's warps in
+ *   step, and ranks it behind. Measured on an H200, the config forced against the pick
+ *   (bench/results/h200-2026-12-02-colpass-odd.md and h200-2026-12-02-colpass-ctas.md):
+ *   bias_gelu_back at 23 points of 1 to 19 trips (3 to 300 rows, odd widths, bf16 and fp32)
+ *   0.52-0.88x the time; at 7 points of 24 to 147 trips 1.02-1.42x; tests/codegen/colpass_whole.rk
+ *   (two colsums, two stores) 0.80-2.74x at 13 points. The old pick against the new at 19 points
+ *   the rule moves, 11 of two kernels never measured before: 0.793x the time by geomean, none
+ *   slower;
+ * - a pass that stores nothing but its colsums (Facts.colsum_only: a bias's gradient), where the
+ *   model says it is faster and its registers fit ptxas's cap there: its count (the rows' loads,
+ *   their addresses, the sums) is over the seven eighths of the cap the ranking's budget allows,
+ *   but the pass has no chain for the model to miss (bias_grad bf16 1024x131072: 60 predicted, 62
+ *   by ptxas, no spill; forced, 69.6 us against the pick's 85.0, rkc tune, same file, call 4).
+ * Not in the batch-invariant mode (the rows a trip follow M). After min_ctas, which this sets. */
 enum { COLPASS_CTAS = 4, COLPASS_CTAS_TRIPS = 20 };
 static void
 settle_colpass_ctas(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N,
 		    const Target *t, int mode)
 {
 	Config *c = &out->cfg, g = *c;
-	if (mode != SETTLE_NORMAL || !colpass_whole(f->colsum_whole, c) || f->colsums != 1 ||
-	    !colpass_split(f->colpass_stores, c, N) ||
+	int split = colpass_split(f->colpass_stores, c, N);
+	if (mode != SETTLE_NORMAL || !colpass_whole(f->colsum_whole, c) ||
+	    (split ? f->colsums != 1 : !f->colsum_only) ||
 	    (c->num_warps == COLPASS_MIN_WARPS && c->min_ctas == COLPASS_CTAS) ||
 	    colpass_ctas_config(&g, COLPASS_CTAS, t->sms, N) ||
 	    config_check_emit(k, f->dtype, M, N, &g, NULL) ||
@@ -1799,20 +1807,35 @@ settle_colpass_ctas(Choice *out, const Kernel *k, const Facts *f, int64_t M, int
 	ColpassLanes ln;
 	colpass_lanes(cdiv(cdiv(N, 4), g.grid), M, 32 * g.num_warps, g.min_ctas,
 		      colpass_words(f, &g, N), &ln);
-	if (ln.turns * ln.trips > COLPASS_CTAS_TRIPS)
-		return;
-	Cost o;
+	Cost o, now;
 	cost_model(f, &g, M, N, t, &o);
-	choice_reason(out,
-		      "num_warps=%d, min_ctas=%d, grid=%lld, not the ranking's %d warps at %d "
-		      "CTA(s) an SM: the column pass makes the whole kernel, stores element by "
-		      "element and sums one colsum, and at %d CTAs an SM of %d warps a thread "
-		      "makes %lld round trip(s) of %lld row(s), %d or fewer, where the resident "
-		      "warps measured faster than more rows a trip (the model has no term for the "
-		      "chain's instructions: it says %.1f us, not %.1f)",
-		      g.num_warps, g.min_ctas, (long long)g.grid, c->num_warps, c->min_ctas,
-		      COLPASS_CTAS, COLPASS_MIN_WARPS, (long long)(ln.turns * ln.trips),
-		      (long long)ln.u, COLPASS_CTAS_TRIPS, o.us, out->cost.us);
+	cost_model(f, c, M, N, t, &now);
+	if (split ? ln.turns * ln.trips > COLPASS_CTAS_TRIPS
+		  : o.us >= now.us || o.regs > o.reg_limit)
+		return;
+	if (split)
+		choice_reason(
+		    out,
+		    "num_warps=%d, min_ctas=%d, grid=%lld, not the ranking's %d warps at %d "
+		    "CTA(s) an SM: the column pass makes the whole kernel, stores element by "
+		    "element and sums one colsum, and at %d CTAs an SM of %d warps a thread makes "
+		    "%lld round trip(s) of %lld row(s), %d or fewer, where the resident warps "
+		    "measured faster than more rows a trip (the model has no term for the chain's "
+		    "instructions: it says %.1f us, not %.1f)",
+		    g.num_warps, g.min_ctas, (long long)g.grid, c->num_warps, c->min_ctas,
+		    COLPASS_CTAS, COLPASS_MIN_WARPS, (long long)(ln.turns * ln.trips),
+		    (long long)ln.u, COLPASS_CTAS_TRIPS, o.us, now.us);
+	else
+		choice_reason(
+		    out,
+		    "num_warps=%d, min_ctas=%d, grid=%lld, not the ranking's %d warps at %d "
+		    "CTA(s) an SM: the column pass makes the whole kernel and stores only its "
+		    "colsums; at %d CTAs an SM of %d warps, %lld row(s) a trip, the model says "
+		    "%.1f us, not %.1f, at %d regs, within ptxas's cap of %d though over the "
+		    "ranking's budget (%d): the pass has no chain the count could miss",
+		    g.num_warps, g.min_ctas, (long long)g.grid, c->num_warps, c->min_ctas,
+		    COLPASS_CTAS, COLPASS_MIN_WARPS, (long long)ln.u, o.us, now.us, o.regs,
+		    o.reg_limit, o.reg_limit - o.reg_limit / 8);
 	*c = g;
 	out->cost = o;
 }
