@@ -360,8 +360,9 @@ enum { COLPASS_MIN_POS = 32, COLPASS_MIN_WARPS = 8 };
 /* The column pass that makes the whole kernel over CTAs of COLPASS_MIN_WARPS warps, m of them an
  * SM (min_ctas m, so ptxas caps the thread's registers there), a grid of the SMs times m: set on
  * g, 0; -1 where the columns do not give each CTA a vector of 4. rkc tune's cand p times it at 2
- * and 4 an SM (tools/tune.c); the policy takes COLPASS_CTAS of them where a thread's round trips
- * are few (heuristics/rkc.c, settle_colpass_ctas). */
+ * and 4 an SM (tools/tune.c); the policy takes COLPASS_CTAS of them where the pass stores element
+ * by element and a thread's round trips are few, or stores only its colsums and the model says
+ * faster (heuristics/rkc.c, settle_colpass_ctas). */
 static inline int
 colpass_ctas_config(Config *g, int m, int sms, int64_t N)
 {
