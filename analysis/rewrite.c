@@ -1,4 +1,4 @@
-/* Algebraic rewrites before the plan: 1 ± tanh x as a sigmoid, pow by 2 or 3 as multiplies. */
+/* Algebraic rewrites before the plan: 1 ± tanh, 1 - tanh^2 as sigmoids; pow by 2, 3 as products. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,26 +125,6 @@ make(Instr *in, Op op, Arg a, Arg b)
 	in->args[1] = b;
 }
 
-/* Rewrites the tanh at ins[i] used once, by ins[j] (sign: one_plus). */
-static void
-rewrite_one(Kernel *k, int i, int j, int sign)
-{
-	int t = k->ins[i].res[0];
-	Loc loc = k->ins[i].loc;
-	int s = new_value(k, fresh_name(k, k->vals[t].name, ".s"), k->vals[t].shape);
-	k->vals[t].name = fresh_name(k, k->vals[t].name, ".x2");
-	Instr *sg = insert_after(k, i);
-	sg->op = OP_SIGMOID;
-	sg->nres = 1;
-	sg->res[0] = s;
-	sg->nargs = 1;
-	sg->args[0] = val(t, loc);
-	make(&k->ins[i], OP_MUL, k->ins[i].args[0], imm(2.0 * sign, loc));
-	Instr *r = &k->ins[j + 1];
-	make(r, OP_MUL, val(s, r->loc), imm(2, r->loc));
-	fix_defs(k);
-}
-
 /* The uses of value v, from ins[from] on; *last the last user. */
 static int
 uses_from(const Kernel *k, int v, int from, int *last)
@@ -168,18 +148,36 @@ mul_literal(const Instr *in)
 	return in->args[1].kind == ARG_IMM ? 1 : in->args[0].kind == ARG_IMM ? 0 : -1;
 }
 
-/* The tanh at ins[i] of a product with a literal at ins[d], used by it alone: the literal takes
- * the 2, the tanh becomes the sigmoid and ins[j] the doubling. */
-static void
-rewrite_folded(Kernel *k, int d, int i, int j, int sign)
+/*
+ * The tanh at ins[i] becomes sigmoid(2 sign k), its value renamed: in place, the 2 going into k's
+ * literal, where k is a product with a literal used by the tanh alone; else the tanh becomes the
+ * doubling (`%t.x2 = mul %k, 2 sign`) and a new statement after it the sigmoid, of a new value.
+ * Returns the sigmoid's statement.
+ */
+static int
+to_sigmoid(Kernel *k, int i, int sign)
 {
-	Instr *kd = &k->ins[d], *th = &k->ins[i], *r = &k->ins[j];
-	int c = mul_literal(kd), x2 = kd->res[0], t = th->res[0];
-	kd->args[c].imm *= 2.0 * sign;
-	k->vals[x2].name = fresh_name(k, k->vals[x2].name, ".x2");
-	k->vals[t].name = fresh_name(k, k->vals[t].name, ".s");
-	th->op = OP_SIGMOID;
-	make(r, OP_MUL, val(t, r->loc), imm(2, r->loc));
+	Instr *th = &k->ins[i];
+	int t = th->res[0], kv = argval(th, 0), d = kv >= 0 ? k->vals[kv].def : -1, last = -1;
+	Loc loc = th->loc;
+	if (d >= 0 && mul_literal(&k->ins[d]) >= 0 && uses_from(k, kv, d + 1, &last) == 1) {
+		k->ins[d].args[mul_literal(&k->ins[d])].imm *= 2.0 * sign;
+		k->vals[kv].name = fresh_name(k, k->vals[kv].name, ".x2");
+		k->vals[t].name = fresh_name(k, k->vals[t].name, ".s");
+		th->op = OP_SIGMOID;
+		return i;
+	}
+	int s = new_value(k, fresh_name(k, k->vals[t].name, ".s"), k->vals[t].shape);
+	k->vals[t].name = fresh_name(k, k->vals[t].name, ".x2");
+	Instr *sg = insert_after(k, i);
+	sg->op = OP_SIGMOID;
+	sg->nres = 1;
+	sg->res[0] = s;
+	sg->nargs = 1;
+	sg->args[0] = val(t, loc);
+	make(&k->ins[i], OP_MUL, k->ins[i].args[0], imm(2.0 * sign, loc));
+	fix_defs(k);
+	return i + 1;
 }
 
 /* Removes the statements marked dead and the values only they made; the rest keep their order and
@@ -236,12 +234,12 @@ compact(Kernel *k, const char *dead)
  * without, bench/results/h200-2026-11-30-rewrites.md). Where the doubling is halved itself
  * (`%h = mul %r, 0.5`, GELU written 0.5 (1 + tanh k) g), h's users read s: exactly (s <= 1).
  */
-static void
+static int
 cancel_half(Kernel *k, int j)
 {
 	int r = k->ins[j].res[0], s = argval(&k->ins[j], 0), u = -1, last = -1;
 	if (uses_from(k, r, j + 1, &u) != 1 || k->ins[u].op != OP_MUL)
-		return;
+		return 0;
 	Instr *in = &k->ins[u];
 	int c = argval(in, 0) == r, h = argval(in, c), d = h >= 0 ? k->vals[h].def : -1;
 	char *dead = calloc((size_t)k->nins + 1, 1);
@@ -253,18 +251,113 @@ cancel_half(Kernel *k, int j)
 		dead[j] = dead[u] = 1;
 		compact(k, dead);
 		free(dead);
-		return;
+		return 1;
 	}
 	int l = d >= 0 ? mul_literal(&k->ins[d]) : -1;
 	if (l < 0 || k->ins[d].args[l].imm != 0.5 || uses_from(k, h, d + 1, &last) != 1) {
 		free(dead);
-		return;
+		return 0;
 	}
 	in->args[1 - c] = val(s, in->loc);
 	in->args[c] = k->ins[d].args[1 - l];
 	dead[j] = dead[d] = 1;
 	compact(k, dead);
 	free(dead);
+	return 1;
+}
+
+/* Whether in is t * t, whose one use, at *sub, is 1 - t * t. */
+static int
+square_in_one_minus(const Kernel *k, const Instr *in, int t, int *sub)
+{
+	if (in->op != OP_MUL || argval(in, 0) != t || argval(in, 1) != t)
+		return 0;
+	const Instr *u = NULL;
+	if (uses_from(k, in->res[0], 0, sub) == 1)
+		u = &k->ins[*sub];
+	return u && u->op == OP_SUB && u->args[0].kind == ARG_IMM && u->args[0].imm == 1 &&
+	       argval(u, 1) == in->res[0];
+}
+
+/*
+ * A tanh used more than once, or as a square, where each use is 1 + t, 1 - t or the square in
+ * 1 - t^2 (tanh's derivative, as GELU's tanh form and a softcap's backward write it): every one of
+ * them is the sigmoid s = sigmoid(2k) and c = 1 - s,
+ *
+ *     1 + t = 2 s          1 - t = 2 c          1 - t^2 = (1 - t)(1 + t) = 4 s c
+ *
+ *     %t  = tanh %k               %k.x2 = mul %x, 2c
+ *     %t1 = add %t, 1             %t.s  = sigmoid %k.x2
+ *     %tt = mul %t, %t     ->     %t.c  = sub 1, %t.s      (only where a use needs it)
+ *     %q  = sub 1, %tt            %t1   = mul %t.s, 2
+ *                                 %tt   = mul %t.s, %t.c
+ *                                 %q    = mul %tt, 4
+ *
+ * Equal in exact arithmetic. In f32, 1 - t^2 cancels where |k| is large in both forms (1 - t*t
+ * and 1 - s each lose what is under 2^-24 of 1); where k is very negative 4 s c keeps s's relative
+ * accuracy, which t*t near 1 does not. An exponential, an add, a reciprocal and three multiplies
+ * an element where the tanh took both of its branches (about 18 instructions) and a multiply and a
+ * subtract. The doublings' halvings cancel as above.
+ */
+static int
+sech_uses(const Kernel *k, int i, int t, int *need_c)
+{
+	int uses = 0, sub = -1;
+	*need_c = 0;
+	for (int x = i + 1; x < k->nins; x++)
+		for (int a = 0; a < k->ins[x].nargs; a++) {
+			if (argval(&k->ins[x], a) != t)
+				continue;
+			uses++;
+			int sign = one_plus(&k->ins[x], t);
+			if (sign < 0)
+				*need_c = 1;
+			else if (!sign && square_in_one_minus(k, &k->ins[x], t, &sub))
+				*need_c = 1, a++; /* t * t: both operands, one use */
+			else if (!sign)
+				return 0;
+		}
+	return uses;
+}
+
+static void
+rewrite_sech(Kernel *k, int i)
+{
+	int t = k->ins[i].res[0], need_c, sub = -1;
+	Shape sh = k->vals[t].shape;
+	sech_uses(k, i, t, &need_c);
+	const char *cname = need_c ? fresh_name(k, k->vals[t].name, ".c") : NULL;
+	int at = to_sigmoid(k, i, 1), s = k->ins[at].res[0], c = -1;
+	if (need_c) {
+		c = new_value(k, cname, sh);
+		Instr *ci = insert_after(k, at);
+		ci->nres = 1;
+		ci->res[0] = c;
+		make(ci, OP_SUB, imm(1, ci->loc), val(s, ci->loc));
+		fix_defs(k);
+	}
+	/* the tanh's uses still name t: the sigmoid itself where it was made in place, else the
+	 * doubling before it */
+	for (int x = at + 1 + need_c; x < k->nins; x++) {
+		Instr *in = &k->ins[x];
+		int sign = one_plus(in, t);
+		if (sign)
+			make(in, OP_MUL, val(sign > 0 ? s : c, in->loc), imm(2, in->loc));
+		else if (square_in_one_minus(k, in, t, &sub)) {
+			make(in, OP_MUL, val(s, in->loc), val(c, in->loc));
+			make(&k->ins[sub], OP_MUL, val(in->res[0], k->ins[sub].loc),
+			     imm(4, k->ins[sub].loc));
+		}
+	}
+	fix_defs(k);
+	const char *sname = k->vals[s].name;
+	for (int x = 0; x < k->nins; x++) {
+		const Instr *in = &k->ins[x];
+		int v = argval(in, 0);
+		if (in->op == OP_MUL && v >= 0 && k->vals[v].name == sname &&
+		    in->args[1].kind == ARG_IMM && in->args[1].imm == 2 && cancel_half(k, x))
+			x = -1;
+	}
 }
 
 static void
@@ -273,20 +366,22 @@ rewrite_tanhs(Kernel *k)
 	/* each rewrite leaves one tanh fewer and may move statements: scan again from the top */
 	for (int i = 0; i < k->nins; i++) {
 		const Instr *in = &k->ins[i];
-		int t = in->op == OP_TANH ? in->res[0] : -1, j = -1, last = -1;
+		int t = in->op == OP_TANH ? in->res[0] : -1, j = -1, need_c;
 		if (t < 0)
 			continue;
 		int sign = uses_from(k, t, i + 1, &j) == 1 ? one_plus(&k->ins[j], t) : 0;
-		if (!sign)
-			continue;
-		int kv = argval(in, 0), d = kv >= 0 ? k->vals[kv].def : -1;
-		if (d >= 0 && mul_literal(&k->ins[d]) >= 0 && uses_from(k, kv, d + 1, &last) == 1) {
-			rewrite_folded(k, d, i, j, sign);
+		if (sign) {
+			int at = to_sigmoid(k, i, sign);
+			j += at - i;
+			Instr *r = &k->ins[j];
+			make(r, OP_MUL, val(k->ins[at].res[0], r->loc), imm(2, r->loc));
+			fix_defs(k);
+			cancel_half(k, j);
+		} else if (sech_uses(k, i, t, &need_c) > 0) {
+			rewrite_sech(k, i);
 		} else {
-			rewrite_one(k, i, j, sign);
-			j++;
+			continue;
 		}
-		cancel_half(k, j);
 		i = -1;
 	}
 }
@@ -329,6 +424,6 @@ rewrite_pows(Kernel *k)
 void
 rewrite_kernel(Kernel *k)
 {
+	rewrite_pows(k); /* first, so that tanh's rewrite sees pow(t, 2) as t * t */
 	rewrite_tanhs(k);
-	rewrite_pows(k);
 }

@@ -1083,9 +1083,12 @@ printed_has(const Kernel *k, const char *const *has)
 /* 1 + tanh and 1 - tanh become 2 sigmoid(+-2x) (analysis/rewrite.c), on tiles and on a row
  * value, with new names that miss the kernel's own (p.s is taken), the 2 folded into a literal
  * factor (h = 0.5x), the 2 and a halving cancelled (f, GELU's form, and z, the doubling halved;
- * not in g, whose halving is used twice); a tanh used twice, or plus 2, stays. The source order
- * stays a permutation. The canonical text shows which; the values are the math as written, from C's
- * tanh. */
+ * not in g, whose halving is used twice); a tanh used twice, or plus 2, stays. A tanh whose uses
+ * are all 1 + t, 1 - t or the square in 1 - t^2 becomes one sigmoid s and c = 1 - s (sa: (1 + t)
+ * (1 - t^2); ba: (1 + t)(1 - t) of a folded literal; pa: 1 - pow(t, 2); ga: GELU's derivative
+ * form, its halving cancelled), but not where the square has another use (qa). The source order
+ * stays a permutation. The canonical text shows which; the values are the math as written, from
+ * C's tanh (1 - t^2 as 1 / cosh^2, exact in float64 where 1 - t^2 cancels). */
 static void
 test_tanh_rewrite(void **state)
 {
@@ -1100,6 +1103,11 @@ test_tanh_rewrite(void **state)
 					"out f: f32[M,N]\n"
 					"out g: f32[M,N]\n"
 					"out z: f32[M,N]\n"
+					"out sa: f32[M,N]\n"
+					"out ba: f32[M,N]\n"
+					"out pa: f32[M,N]\n"
+					"out ga: f32[M,N]\n"
+					"out qa: f32[M,N]\n"
 					"%x = load x\n"
 					"%p = tanh %x\n"
 					"%p.s = mul %x, 3\n"
@@ -1129,6 +1137,29 @@ test_tanh_rewrite(void **state)
 					"%z1 = add 1, %zt\n"
 					"%zh = mul %z1, 0.5\n"
 					"%z = mul %x, %zh\n"
+					"%st = tanh %x\n"
+					"%s1 = add %st, 1\n"
+					"%s2 = mul %st, %st\n"
+					"%s3 = sub 1, %s2\n"
+					"%sa = mul %s1, %s3\n"
+					"%h2 = mul %x, 0.25\n"
+					"%bt = tanh %h2\n"
+					"%b1 = add 1, %bt\n"
+					"%b2 = sub 1, %bt\n"
+					"%ba = mul %b1, %b2\n"
+					"%pt = tanh %x\n"
+					"%pp = pow %pt, 2\n"
+					"%pa = sub 1, %pp\n"
+					"%gt = tanh %x\n"
+					"%g1 = add %gt, 1\n"
+					"%gh = mul %g1, 0.5\n"
+					"%gs = mul %gt, %gt\n"
+					"%gm = sub 1, %gs\n"
+					"%ga = add %gh, %gm\n"
+					"%qt = tanh %x\n"
+					"%q2 = mul %qt, %qt\n"
+					"%q3 = sub 1, %q2\n"
+					"%qa = add %q3, %q2\n"
 					"store a, %a\n"
 					"store b, %b\n"
 					"store c, %c\n"
@@ -1136,7 +1167,12 @@ test_tanh_rewrite(void **state)
 					"store e, %e\n"
 					"store f, %f\n"
 					"store g, %g\n"
-					"store z, %z\n");
+					"store z, %z\n"
+					"store sa, %sa\n"
+					"store ba, %ba\n"
+					"store pa, %pa\n"
+					"store ga, %ga\n"
+					"store qa, %qa\n");
 	static const char *const has[] = {
 	    "%p.x2 = mul %x, 2\n%p.s1 = sigmoid %p.x2\n",
 	    "%a = mul %p.s1, 2\n",
@@ -1147,11 +1183,20 @@ test_tanh_rewrite(void **state)
 	    "%v.x2 = mul %d0, 2\n%v.s = sigmoid %v.x2\n%f = mul %x, %v.s\n",
 	    "%w.s = sigmoid %w.x2\n%w1 = mul %w.s, 2\n%g0 = mul %w1, %hy\n",
 	    "%zt.s = sigmoid %zt.x2\n%z = mul %x, %zt.s\n",
+	    "%st.x2 = mul %x, 2\n%st.s = sigmoid %st.x2\n%st.c = sub 1, %st.s\n"
+	    "%s1 = mul %st.s, 2\n%s2 = mul %st.s, %st.c\n%s3 = mul %s2, 4\n",
+	    "%h2.x2 = mul %x, 0.5\n%bt.s = sigmoid %h2.x2\n%bt.c = sub 1, %bt.s\n"
+	    "%b1 = mul %bt.s, 2\n%b2 = mul %bt.c, 2\n",
+	    "%pt.s = sigmoid %pt.x2\n%pt.c = sub 1, %pt.s\n%pp = mul %pt.s, %pt.c\n%pa = mul %pp, "
+	    "4\n",
+	    "%gt.c = sub 1, %gt.s\n%gs = mul %gt.s, %gt.c\n%gm = mul %gs, 4\n%ga = add %gt.s, "
+	    "%gm\n",
+	    "%qt = tanh %x\n%q2 = mul %qt, %qt\n",
 	    NULL,
 	};
 	printed_has(k, has);
-	char seen[64] = {0};
-	assert_true(k->nins <= 64);
+	char seen[128] = {0};
+	assert_true(k->nins <= 128);
 	for (int i = 0; i < k->nins; i++) {
 		int s = k->ins[i].src;
 		assert_true(s >= 0 && s < k->nins && !seen[s]);
@@ -1179,6 +1224,12 @@ test_tanh_rewrite(void **state)
 			near(buf(&r, "f")[e], 0.5 * v * (1 + tanh(t + 2)), 1e-8, "f", e);
 			near(buf(&r, "g")[e], 0.5 * v * (1 + t) + 0.5 * v, 1e-8, "g", e);
 			near(buf(&r, "z")[e], v * 0.5 * (1 + t), 1e-8, "z", e);
+			double sech2 = 1 / (cosh(v) * cosh(v));
+			near(buf(&r, "sa")[e], (1 + t) * sech2, 1e-7, "sa", e);
+			near(buf(&r, "ba")[e], 1 / (cosh(v / 4) * cosh(v / 4)), 1e-7, "ba", e);
+			near(buf(&r, "pa")[e], sech2, 1e-7, "pa", e);
+			near(buf(&r, "ga")[e], 0.5 * (1 + t) + sech2, 1e-7, "ga", e);
+			near(buf(&r, "qa")[e], 1 - t * t + t * t, TOL, "qa", e);
 		}
 		near(buf(&r, "e")[i], 1 - tanh(m), 1e-8, "e", i);
 	}
