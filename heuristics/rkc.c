@@ -70,6 +70,13 @@
  * fp32) 0.98-1.04x at 7; three blocks ahead ran no faster than two. */
 #define RING_AHEAD 2
 #define RING_MATH_OPS 16
+/* Among persistent grids within a tie (TIE), the least machinery, no row ahead, goes first, but
+ * where the row spends AHEAD_MATH_OPS instructions an element or more the next block ahead does:
+ * without it a CTA's next loads wait for all of this block's math, which the model does not
+ * count. Measured on an H200 (bench/results/h200-2026-12-02-sech.md): bias_gelu_back bf16 (25
+ * instructions an element) at 4096x4096, 8192x4096, 16384x1024 and 4096x2048, the tie's pick
+ * with no row ahead against the alternative with it: 0.69-0.87x the time. */
+#define AHEAD_MATH_OPS RING_MATH_OPS
 /* ...and only where a CTA walks RING_MIN_BLOCKS row blocks or more: the ring fills RING_AHEAD
  * blocks before the first and drains them after the last, which few blocks do not repay
  * (layer_norm_backward bf16 8192x1024 at 7.8 blocks a CTA, 1.024x; the norm backward kernels at
@@ -116,6 +123,7 @@ typedef struct {
 	Cost cost;
 	double score; /* modelled us, with the occupancy penalties */
 	int serial; /* ranked SHORT_ROW_SERIAL behind: the elements a thread of its row (else 0) */
+	int heavy;  /* the row's math is heavy (AHEAD_MATH_OPS): ties go to the row ahead */
 } Cand;
 
 /* The rules that drop ranked candidates (enumerate), in the order they run: each keeps the best
@@ -149,9 +157,10 @@ dispatch_near(const Cost *o)
 	return o->dispatch_us >= DISPATCH_NEAR * o->stream_us;
 }
 
-/* The ties' structural knobs, in order: 1 when a's is preferred, -1 when b's, 0 when they agree. */
+/* The ties' structural knobs, in order: 1 when a's is preferred, -1 when b's, 0 when they agree;
+ * heavy (Cand.heavy) turns the row ahead's order round. */
 static int
-structure_tie(const Config *a, const Config *b)
+structure_tie(const Config *a, const Config *b, int heavy)
 {
 	if (a->cluster != b->cluster)
 		return a->cluster < b->cluster ? 1 : -1;
@@ -168,7 +177,7 @@ structure_tie(const Config *a, const Config *b)
 	if (a->dynamic != b->dynamic)
 		return a->dynamic < b->dynamic ? 1 : -1;
 	if (a->ahead != b->ahead)
-		return a->ahead < b->ahead ? 1 : -1;
+		return (a->ahead < b->ahead) != heavy ? 1 : -1;
 	return 0;
 }
 
@@ -194,7 +203,7 @@ better(const Cand *a, const Cand *b)
 		return 1;
 	if (tb < ta * (1 - TIE))
 		return 0;
-	int st = structure_tie(&a->c, &b->c);
+	int st = structure_tie(&a->c, &b->c, a->heavy);
 	if (st)
 		return st > 0;
 	if (dispatch_tie(a, b))
@@ -337,17 +346,20 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 	if (config_check_emit(k, f->dtype, M, N, c, NULL) ||
 	    config_check_target(k, f->dtype, N, c, t, NULL))
 		return;
-	Cand x = {*c, {0}, 0, 0};
+	Cand x = {*c, {0}, 0, 0, 0};
 	cost_model(f, c, M, N, t, &x.cost);
 	if (!within_budget(&x.cost) || (c->ahead == 1 && x.cost.reg_limit <= AHEAD_MIN_REGS))
 		return;
-	/* a cooperative launch must hold every CTA at once (min_ctas binds ptxas to it) */
+	/* a cooperative launch must hold every CTA at once (min_ctas binds ptxas to it): the
+	 * modelled CTAs (the grid clamped to what fits) and the grid itself */
 	if (config_cooperative(c, f->colsums, f->colsum_alone, N) &&
-	    x.cost.ctas > cost_slots(c, t, x.cost.ctas_per_sm))
+	    (x.cost.ctas > cost_slots(c, t, x.cost.ctas_per_sm) ||
+	     c->grid > cost_slots(c, t, x.cost.ctas_per_sm)))
 		return;
 	x.score = x.cost.us * (1 + occupancy_penalty(f, &x.cost, c, t, M, N)) *
 		  (c->grid > 0 ? GRID_COST : 1);
 	x.serial = serial_elems(c, N);
+	x.heavy = f->ops >= AHEAD_MATH_OPS;
 	if (x.serial)
 		x.score *= 1 + SHORT_ROW_SERIAL;
 	if (cs->n == cs->cap) {
@@ -507,6 +519,11 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 					Cost o;
 					cost_model(f, &g, M, N, t, &o);
 					g.grid = grid_one_wave(&o, f, &g, M, N, t);
+					/* the grid's own combine may take more registers than the
+					 * probe's, and so fewer CTAs an SM: sized again at them */
+					cost_model(f, &g, M, N, t, &o);
+					if (grid_one_wave(&o, f, &g, M, N, t) < g.grid)
+						g.grid = grid_one_wave(&o, f, &g, M, N, t);
 					if (g.grid == cdiv(M, c->m_block) && !colsum)
 						continue;
 					if (ahead >= 2 && ring_blocks(&g, M) < RING_MIN_BLOCKS)
@@ -1002,7 +1019,7 @@ tied_loser(const Cands *cs, const Cand *b, int (*lost)(const Cand *x, const Cand
 	for (int i = 0; i < cs->n; i++) {
 		const Cand *x = &cs->v[i];
 		if (x->score < b->score * (1 - TIE) || b->score < x->score * (1 - TIE) ||
-		    structure_tie(&x->c, &b->c) || !lost(x, b))
+		    structure_tie(&x->c, &b->c, x->heavy) || !lost(x, b))
 			continue;
 		if (!y || x->score < y->score)
 			y = x;
@@ -1025,12 +1042,43 @@ lost_rows(const Cand *x, const Cand *b)
 	       !dispatch_tie(x, b);
 }
 
+/* The best candidate within a tie of b that lost only at the row ahead's knob, turned round for
+ * heavy math (Cand.heavy): a grid like b's but with fewer blocks ahead; or NULL. */
+static const Cand *
+ahead_loser(const Cands *cs, const Cand *b)
+{
+	const Cand *y = NULL;
+	for (int i = 0; b->heavy && i < cs->n; i++) {
+		const Cand *x = &cs->v[i];
+		Config g = x->c;
+		g.ahead = b->c.ahead;
+		if (x->score < b->score * (1 - TIE) || b->score < x->score * (1 - TIE) ||
+		    x->c.ahead >= b->c.ahead || structure_tie(&g, &b->c, 0))
+			continue;
+		if (!y || x->score < y->score)
+			y = x;
+	}
+	return y;
+}
+
 /* The reasons for a pick the ties decided: the best candidate each tie set aside, and the
  * numbers behind it. */
 static void
-tie_reasons(Choice *out, const Cands *cs, const Cand *b)
+tie_reasons(Choice *out, const Cands *cs, const Cand *b, const Facts *f)
 {
 	Buf s = {0};
+	const Cand *a = ahead_loser(cs, b);
+	if (a) {
+		config_short(&s, &a->c);
+		choice_reason(
+		    out,
+		    "a tie (within %.0f%%) with %s (%.1f us, %d blocks ahead) goes to the "
+		    "next block ahead (ahead=%d): the row spends %d instructions an element "
+		    "(%d or more), math the model does not count, through which a CTA "
+		    "without the next block's loads waits for them",
+		    100 * TIE, s.s, a->cost.us, a->c.ahead, b->c.ahead, f->ops, AHEAD_MATH_OPS);
+		buf_free(&s);
+	}
 	const Cand *y = tied_loser(cs, b, lost_dispatch);
 	if (y) {
 		const Cost *n = dispatch_near(&y->cost) ? &y->cost : &b->cost;
@@ -1159,7 +1207,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		      "resident per SM (%s-limited), %.2f waves%s; %s",
 		      c->m_block, (long long)mcap, (long long)o->ctas, o->ctas_per_sm, o->limit,
 		      o->waves, packed, vs(alt, sizeof alt, b, best_other(cs, b, K_MBLOCK)));
-	tie_reasons(out, cs, b);
+	tie_reasons(out, cs, b, f);
 	if (!f->split_ok)
 		choice_reason(out, "split=1: not applicable, the kernel has %s",
 			      plan_no_split(k->plan));
@@ -2182,7 +2230,7 @@ invariant_cands(Cands *cs, const Config *ref, const Kernel *k, const Facts *f, i
 			    "batch-invariant: no config at M = %lld keeps the order fixed at "
 			    "%d rows: %s",
 			    (long long)M, M_REF, e.msg);
-	Cand x = {c, {0}, 0, 0};
+	Cand x = {c, {0}, 0, 0, 0};
 	cost_model(f, &c, M, N, t, &x.cost);
 	x.score = x.cost.us;
 	cs->cap = 1;
