@@ -295,9 +295,10 @@ square_in_one_minus(const Kernel *k, const Instr *in, int t, int *sub)
  *
  * Equal in exact arithmetic. In f32, 1 - t^2 cancels where |k| is large in both forms (1 - t*t
  * and 1 - s each lose what is under 2^-24 of 1); where k is very negative 4 s c keeps s's relative
- * accuracy, which t*t near 1 does not. An exponential, an add, a reciprocal and three multiplies
- * an element where the tanh took both of its branches (about 18 instructions) and a multiply and a
- * subtract. The doublings' halvings cancel as above.
+ * accuracy, which t*t near 1 does not. The sigmoid (an exponential, an add, a reciprocal), a
+ * subtract and the products an element, where the tanh took both of its branches (about 18
+ * instructions): bias_gelu_back from 42 to 25 (bench/results/h200-2026-12-02-sech.md). The
+ * doublings' halvings cancel as above.
  */
 static int
 sech_uses(const Kernel *k, int i, int t, int *need_c)

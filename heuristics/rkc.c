@@ -8,7 +8,8 @@
 /* Configs within 1% are a tie: prefer no cluster (no exchange between CTAs; then the smaller, then
  * a hardware cluster before a cooperative group of the same size), then persistent (one
  * read), then rows not kept in shared memory, then no split, then no persistent grid (then a
- * static one, then no row ahead: the least machinery), then, near the CTAs' dispatch bound
+ * static one, then no row ahead: the least machinery, but the row ahead first where the row's
+ * math is heavy, AHEAD_MATH_OPS), then, near the CTAs' dispatch bound
  * (DISPATCH_NEAR), fewer CTAs, then fewer chunks (less loop overhead, which the model leaves
  * out), then, for persistent rows a CTA a row block, fewer rows a CTA (better(), "the rows
  * tie"), then the fewest registers (the most headroom for the register model's error). */
