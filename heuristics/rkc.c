@@ -8,8 +8,8 @@
 /* Configs within 1% are a tie: prefer no cluster (no exchange between CTAs; then the smaller, then
  * a hardware cluster before a cooperative group of the same size), then persistent (one
  * read), then rows not kept in shared memory, then no split, then no persistent grid (then a
- * static one, then no row ahead: the least machinery, but the row ahead first where the row's
- * math is heavy, AHEAD_MATH_OPS), then, near the CTAs' dispatch bound
+ * static one, then no row ahead: the least machinery, but the row ahead first at the same r_block
+ * where the row's math is heavy, AHEAD_MATH_OPS), then, near the CTAs' dispatch bound
  * (DISPATCH_NEAR), fewer CTAs, then fewer chunks (less loop overhead, which the model leaves
  * out), then, for persistent rows a CTA a row block, fewer rows a CTA (better(), "the rows
  * tie"), then the fewest registers (the most headroom for the register model's error). */
@@ -72,12 +72,16 @@
 #define RING_AHEAD 2
 #define RING_MATH_OPS 16
 /* Among persistent grids within a tie (TIE), the least machinery, no row ahead, goes first, but
- * where the row spends AHEAD_MATH_OPS instructions an element or more the next block ahead does:
- * without it a CTA's next loads wait for all of this block's math, which the model does not
- * count. Measured on an H200 (bench/results/h200-2026-12-02-sech.md): bias_gelu_back bf16 (25
- * instructions an element) at 4096x4096, 8192x4096, 16384x1024 and 4096x2048, the tie's pick
- * with no row ahead against the alternative with it: 0.69-0.87x the time. */
-#define AHEAD_MATH_OPS RING_MATH_OPS
+ * where the row spends AHEAD_MATH_OPS instructions an element or more the next block ahead does,
+ * between configs of the same r_block: without it a CTA's next loads wait for all of this block's
+ * math, which the model does not count. Measured on an H200
+ * (bench/results/h200-2026-12-02-sech.md), the tie's pick with no row ahead against the one with
+ * it: bias_gelu_back bf16 (25 instructions an element) 0.69-0.87x the time at 4 points, then as a
+ * rule 0.850x at 31 points of it and a GELU-erf backward (41); bias_silu_back (15) 0.48-0.97x at 20
+ * points, the lightest measured. At 8, rms_norm_backward (14) moved to configs that also padded its
+ * rows (r_block 1024 for 768 columns) and ran 1.08-1.42x: the padded lanes are math too, hence the
+ * same r_block. */
+#define AHEAD_MATH_OPS 15
 /* ...and only where a CTA walks RING_MIN_BLOCKS row blocks or more: the ring fills RING_AHEAD
  * blocks before the first and drains them after the last, which few blocks do not repay
  * (layer_norm_backward bf16 8192x1024 at 7.8 blocks a CTA, 1.024x; the norm backward kernels at
@@ -159,7 +163,7 @@ dispatch_near(const Cost *o)
 }
 
 /* The ties' structural knobs, in order: 1 when a's is preferred, -1 when b's, 0 when they agree;
- * heavy (Cand.heavy) turns the row ahead's order round. */
+ * heavy (Cand.heavy) turns the row ahead's order round between configs of the same r_block. */
 static int
 structure_tie(const Config *a, const Config *b, int heavy)
 {
@@ -178,7 +182,7 @@ structure_tie(const Config *a, const Config *b, int heavy)
 	if (a->dynamic != b->dynamic)
 		return a->dynamic < b->dynamic ? 1 : -1;
 	if (a->ahead != b->ahead)
-		return (a->ahead < b->ahead) != heavy ? 1 : -1;
+		return (a->ahead < b->ahead) != (heavy && a->r_block == b->r_block) ? 1 : -1;
 	return 0;
 }
 
@@ -1054,7 +1058,8 @@ ahead_loser(const Cands *cs, const Cand *b)
 		Config g = x->c;
 		g.ahead = b->c.ahead;
 		if (x->score < b->score * (1 - TIE) || b->score < x->score * (1 - TIE) ||
-		    x->c.ahead >= b->c.ahead || structure_tie(&g, &b->c, 0))
+		    x->c.ahead >= b->c.ahead || x->c.r_block != b->c.r_block ||
+		    structure_tie(&g, &b->c, 0))
 			continue;
 		if (!y || x->score < y->score)
 			y = x;
