@@ -321,12 +321,12 @@ sech_uses(const Kernel *k, int i, int t, int *need_c)
 	return uses;
 }
 
+/* The tanh at ins[i], whose uses sech_uses accepted (need_c: its answer). */
 static void
-rewrite_sech(Kernel *k, int i)
+rewrite_sech(Kernel *k, int i, int need_c)
 {
-	int t = k->ins[i].res[0], need_c, sub = -1;
+	int t = k->ins[i].res[0], sub = -1;
 	Shape sh = k->vals[t].shape;
-	sech_uses(k, i, t, &need_c);
 	const char *cname = need_c ? fresh_name(k, k->vals[t].name, ".c") : NULL;
 	int at = to_sigmoid(k, i, 1), s = k->ins[at].res[0], c = -1;
 	if (need_c) {
@@ -379,7 +379,7 @@ rewrite_tanhs(Kernel *k)
 			fix_defs(k);
 			cancel_half(k, j);
 		} else if (sech_uses(k, i, t, &need_c) > 0) {
-			rewrite_sech(k, i);
+			rewrite_sech(k, i, need_c);
 		} else {
 			continue;
 		}

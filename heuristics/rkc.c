@@ -357,9 +357,9 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 		return;
 	/* a cooperative launch must hold every CTA at once (min_ctas binds ptxas to it): the
 	 * modelled CTAs (the grid clamped to what fits) and the grid itself */
+	int64_t slots = cost_slots(c, t, x.cost.ctas_per_sm);
 	if (config_cooperative(c, f->colsums, f->colsum_alone, N) &&
-	    (x.cost.ctas > cost_slots(c, t, x.cost.ctas_per_sm) ||
-	     c->grid > cost_slots(c, t, x.cost.ctas_per_sm)))
+	    (x.cost.ctas > slots || c->grid > slots))
 		return;
 	x.score = x.cost.us * (1 + occupancy_penalty(f, &x.cost, c, t, M, N)) *
 		  (c->grid > 0 ? GRID_COST : 1);
@@ -527,8 +527,8 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 					/* the grid's own combine may take more registers than the
 					 * probe's, and so fewer CTAs an SM: sized again at them */
 					cost_model(f, &g, M, N, t, &o);
-					if (grid_one_wave(&o, f, &g, M, N, t) < g.grid)
-						g.grid = grid_one_wave(&o, f, &g, M, N, t);
+					int again = grid_one_wave(&o, f, &g, M, N, t);
+					g.grid = again < g.grid ? again : g.grid;
 					if (g.grid == cdiv(M, c->m_block) && !colsum)
 						continue;
 					if (ahead >= 2 && ring_blocks(&g, M) < RING_MIN_BLOCKS)
