@@ -325,7 +325,8 @@ main(int argc, char **argv)
 		char *src = read_file(path, NULL, &d);
 		Kernel *k = src ? parse_kernel(path, src, &d) : NULL;
 		free(src);
-		if (!k || dtype_parse(dt, &c.dtype) || config_parse(cfg, &c.cfg, &d)) {
+		if (!k || dtype_parse(dt, &c.dtype) || config_parse(cfg, &c.cfg, &d) ||
+		    codegen_check(k, &c, &d)) {
 			fprintf(stderr, "%s: %s\n", line, d.msg);
 			return 1;
 		}
