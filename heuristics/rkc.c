@@ -573,6 +573,8 @@ cuts(Cut *out, const Facts *f, int64_t M, int64_t N, int vec, const Target *t)
 	if (f->split_ok)
 		for (int s = 2; s <= 1024 && M * s <= 16 * t->sms; s *= 2)
 			out[n++] = (Cut){s, 1, 0};
+	/* powers of two: clusters of 3 to 15 CTAs ran 1.03-1.55x the time of the pick at 20 kept-row
+	 * points (bench/results/h200-2026-12-02-cluster-sizes.md) */
 	for (int c = 2; c <= t->cluster_max; c *= 2)
 		out[n++] = (Cut){1, c, 0};
 	int most = t->cluster_max > 1 ? t->cluster_max : 1;
