@@ -493,6 +493,11 @@ typedef struct {
 	/* the SMs of each GPC (a cluster's CTAs are placed in one), ngpc of them; 0 where unknown
 	 */
 	int ngpc, gpc_sms[32];
+	/* the CTAs the device holds at once in clusters of c CTAs at k CTAs an SM, as the driver
+	 * answers (cuOccupancyMaxActiveClusters x c): cluster_ctas[c][k - 1] for k up to
+	 * ncluster_ctas[c], 0 where none are listed (cost_slots takes the fewer of it and the GPCs)
+	 */
+	int ncluster_ctas[17], cluster_ctas[17][32];
 	int64_t l1_bytes, l2_bytes; /* L1: per SM, with shared memory */
 	double hbm_gbps_spec;
 	double hbm_gbps; /* measured copy bandwidth (or an estimate; the file says which) */
@@ -508,6 +513,8 @@ typedef struct {
 } Target;
 
 int target_load(const char *arch, Target *t, Diag *d);
+/* A target file's text, as target_load reads it (arch names it in the diagnostics). */
+int target_parse(const char *arch, const char *src, Target *t, Diag *d);
 /* The registers a thread may use when ctas CTAs of threads share an SM: ptxas's cap, one
  * sub-partition's register file over the warps of the fullest one, rounded down to 8, at most
  * the per-thread maximum. */
@@ -530,8 +537,8 @@ typedef struct {
 	    *limit; /* which of those: "threads", "registers", "the CTA cap" or "shared memory" */
 	int64_t ctas;
 	int64_t slots; /* the CTAs resident at once: SMs x ctas_per_sm, or whole clusters a GPC */
-	int by_gpc;    /* slots counted GPC by GPC (clusters of more than 2 CTAs) */
-	double waves;  /* ctas over slots */
+	const char *slots_by; /* how cost_slots counted them: "over the SMs", "GPC by GPC", ... */
+	double waves;	      /* ctas over slots */
 	double hbm_bytes, l2_bytes;
 	/* looped passes that read the row again: the share of that re-read the L2 keeps (half the
 	 * L2 over the rows in flight, at most 1); 1 where nothing is read again */
@@ -555,8 +562,9 @@ typedef struct {
 void cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *out);
 /* The CTAs resident at once at per_sm CTAs an SM: SMs x per_sm, or the CTAs of whole clusters
  * (a cluster's CTAs run together in one GPC, so clusters over 2 CTAs are counted GPC by GPC where
- * the target lists them; cost_model says what was measured). */
-int64_t cost_slots(const Config *c, const Target *t, int per_sm);
+ * the target lists them, and never over the driver's count where it lists that; cost_model says
+ * what was measured). *by, when not NULL, says which count it took. */
+int64_t cost_slots(const Config *c, const Target *t, int per_sm, const char **by);
 /* The CTAs an SM cost_model counts, at regs registers a thread instead of its own estimate
  * (explain --ptxas: at the registers ptxas took); *limit names the bound. */
 int cost_occupancy(const Facts *f, const Config *c, int64_t N, const Target *t, int regs,

@@ -357,7 +357,7 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 		return;
 	/* a cooperative launch must hold every CTA at once (min_ctas binds ptxas to it): the
 	 * modelled CTAs (the grid clamped to what fits) and the grid itself */
-	int64_t slots = cost_slots(c, t, x.cost.ctas_per_sm);
+	int64_t slots = cost_slots(c, t, x.cost.ctas_per_sm, NULL);
 	if (config_cooperative(c, f->colsums, f->colsum_alone, N) &&
 	    (x.cost.ctas > slots || c->grid > slots))
 		return;
@@ -573,8 +573,8 @@ cuts(Cut *out, const Facts *f, int64_t M, int64_t N, int vec, const Target *t)
 	if (f->split_ok)
 		for (int s = 2; s <= 1024 && M * s <= 16 * t->sms; s *= 2)
 			out[n++] = (Cut){s, 1, 0};
-	/* powers of two: clusters of 3 to 15 CTAs ran 1.03-1.55x the time of the pick at 20 kept-row
-	 * points (bench/results/h200-2026-12-02-cluster-sizes.md) */
+	/* powers of two: clusters of 3 to 15 CTAs ran 1.03-1.55x the time of the pick at 20
+	 * kept-row points (bench/results/h200-2026-12-02-cluster-sizes.md) */
 	for (int c = 2; c <= t->cluster_max; c *= 2)
 		out[n++] = (Cut){1, c, 0};
 	int most = t->cluster_max > 1 ? t->cluster_max : 1;
@@ -1209,7 +1209,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	if (o->slots < (int64_t)t->sms * o->ctas_per_sm)
 		snprintf(packed, sizeof packed, " of %lld slots (whole clusters of %d, %s)",
 			 (long long)o->slots, c->cluster,
-			 o->by_gpc ? "GPC by GPC" : "over the SMs");
+			 o->slots_by ? o->slots_by : "over the SMs");
 	choice_reason(out,
 		      "m_block=%d (cap %lld = pp2(M/SMs), so every SM gets a CTA): %lld CTAs, %d "
 		      "resident per SM (%s-limited), %.2f waves%s; %s",
@@ -1621,7 +1621,7 @@ rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target
 	 * one cluster of 16, so 8 clusters of 16 need two: the driver refused the cooperative
 	 * launch of 8 at min_ctas 1) */
 	int coop = config_cooperative(c, f->colsums, f->colsum_alone, N);
-	while (coop && waves < o->ctas_per_sm && cost_slots(c, t, (int)waves) < o->ctas)
+	while (coop && waves < o->ctas_per_sm && cost_slots(c, t, (int)waves, NULL) < o->ctas)
 		waves++;
 	int k = o->ctas_per_sm < waves ? o->ctas_per_sm : (int)waves;
 	while (k > 1 && !(coop && k <= waves) && !min_ctas_fits(t, threads, k, o->capped))

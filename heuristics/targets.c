@@ -1,5 +1,6 @@
 /* Targets: GPUs as data, parsed from the JSON files embedded at build time. */
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "heuristics/heuristics.h"
@@ -25,6 +26,42 @@ num(json_t *o, const char *key, double *out, const char *arch, Diag *d)
 	return 0;
 }
 
+/* The optional "cluster_ctas": {"c": [CTAs held at 1, 2, ... CTAs an SM], ...}, c from 2 to
+ * cluster_max, each count a multiple of c and at most sms x k. */
+static int
+cluster_ctas(Target *t, json_t *o, const char *arch, Diag *d)
+{
+	if (!o)
+		return 0;
+	const char *key;
+	json_t *v;
+	int bad = !json_is_object(o);
+	json_object_foreach(o, key, v)
+	{
+		char *end;
+		long c = strtol(key, &end, 10);
+		size_t n = json_array_size(v);
+		bad |= *end || c < 2 || c > t->cluster_max || c > 16 || !n || n > 32;
+		for (size_t k = 0; !bad && k < n; k++) {
+			json_t *e = json_array_get(v, k);
+			int ctas = json_is_integer(e) ? (int)json_integer_value(e) : -1;
+			bad = ctas < 0 || ctas % c || ctas > t->sms * (int)(k + 1);
+			t->cluster_ctas[c][k] = ctas;
+		}
+		if (bad)
+			break;
+		t->ncluster_ctas[c] = (int)n;
+	}
+	if (bad)
+		return diag(
+		    d,
+		    "target %s: 'cluster_ctas' maps a cluster size (2 to cluster_max) to 1 "
+		    "to 32 counts of CTAs, each a multiple of the size and at most sms times "
+		    "the CTAs an SM",
+		    arch);
+	return 0;
+}
+
 int
 target_load(const char *arch, Target *t, Diag *d)
 {
@@ -40,6 +77,12 @@ target_load(const char *arch, Target *t, Diag *d)
 		buf_free(&b);
 		return -1;
 	}
+	return target_parse(arch, src, t, d);
+}
+
+int
+target_parse(const char *arch, const char *src, Target *t, Diag *d)
+{
 	json_error_t je;
 	json_t *o = json_loads(src, 0, &je);
 	if (!json_is_object(o)) {
@@ -110,6 +153,8 @@ target_load(const char *arch, Target *t, Diag *d)
 		rc = diag(
 		    d, "target %s: 'gpc_sms' must be 1 to 32 positive integers that add up to sms",
 		    arch);
+	if (!rc)
+		rc = cluster_ctas(t, json_object_get(o, "cluster_ctas"), arch, d);
 	json_decref(o);
 	if (!rc &&
 	    (t->sms < 1 || t->hbm_gbps <= 0 || t->max_threads_cta < 32 || t->sub_partitions < 1))

@@ -655,15 +655,84 @@ cluster_slots(void **state)
 	c.cluster = 16;
 	c.r_block = 512;
 	cost_model(&f, &c, 64, 50257, &t, &o); /* 128 CTAs: one wave, GPC by GPC too */
-	assert_int_equal(o.by_gpc, 1);
+	assert_string_equal(o.slots_by, "GPC by GPC");
 	assert_true(fabs(o.waves - 128.0 / 224) < 1e-9);
 	c.m_block = 1;
 	c.cluster = 2;
 	c.r_block = 4096;
 	cost_model(&f, &c, 64, 50257, &t, &o); /* 128 CTAs of 2-CTA clusters: the pool's count */
-	assert_int_equal(o.by_gpc, 0);
+	assert_string_equal(o.slots_by, "over the SMs");
 	assert_true(fabs(o.waves - 128.0 / 264) < 1e-9);
 	kernel_free(k);
+}
+
+/* Where the target lists the driver's count (sm_90's cluster_ctas, measured on the H200), a
+ * cluster size's slots are the fewer of it and the GPCs': clusters of 16 at 5 CTAs an SM, 608 by
+ * the GPCs and 560 by the driver; of 4 at 3 an SM, 376 and 368; of 16 at 1 an SM, 96 by the GPCs
+ * where the driver holds 112 (not taken); at 9 CTAs an SM nothing is listed. */
+static void
+cluster_slots_driver(void **state)
+{
+	Target t = h100();
+	Config c = {.cluster = 16};
+	const char *by;
+	assert_int_equal(cost_slots(&c, &t, 5, &by), 560);
+	assert_string_equal(by, "as the driver holds them");
+	assert_int_equal(cost_slots(&c, &t, 1, &by), 96);
+	assert_string_equal(by, "GPC by GPC");
+	assert_int_equal(cost_slots(&c, &t, 9, &by), 6 * 144 + 2 * 128);
+	assert_string_equal(by, "GPC by GPC");
+	c.cluster = 4;
+	assert_int_equal(cost_slots(&c, &t, 3, &by), 368);
+	c.coop = 1; /* cooperating CTAs are not placed in a GPC */
+	assert_int_equal(cost_slots(&c, &t, 3, &by), 396);
+	assert_string_equal(by, "over the SMs");
+	(void)state;
+}
+
+/* A target's cluster_ctas that is not what cost_slots can read is refused with one diagnostic:
+ * sm_90's file with its table replaced by each of these. */
+static void
+cluster_ctas_refused(void **state)
+{
+	static const char *const bad[] = {
+	    "[1]",		 /* not an object */
+	    "{\"3x\": [3]}",	 /* not a size */
+	    "{\"1\": [1]}",	 /* under 2 */
+	    "{\"32\": [32]}",	 /* over cluster_max */
+	    "{\"4\": []}",	 /* no counts */
+	    "{\"4\": [6]}",	 /* not whole clusters */
+	    "{\"4\": [4, 400]}", /* over 2 CTAs an SM of 132 SMs */
+	    "{\"4\": [4.5]}",	 /* not an integer */
+	};
+	Diag d = {0};
+	char *file = read_file("heuristics/targets/sm_90.json", NULL, &d);
+	if (!file)
+		fail_msg("%s", d.msg);
+	char *from = strstr(file, "\"cluster_ctas\": "),
+	     *to = strstr(file, "\"cluster_ctas_note\"");
+	assert_non_null(from);
+	assert_non_null(to);
+	from += strlen("\"cluster_ctas\": ");
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		Buf src = {0};
+		buf_printf(&src, "%.*s%s, %s", (int)(from - file), file, bad[i], to);
+		Target t;
+		assert_int_not_equal(target_parse("x", src.s, &t, &d), 0);
+		assert_string_equal(d.msg,
+				    "error: target x: 'cluster_ctas' maps a cluster size (2 to "
+				    "cluster_max) to 1 to 32 counts of CTAs, each a "
+				    "multiple of the size and at most sms times the CTAs an SM");
+		buf_free(&src);
+	}
+	Buf src = {0}; /* the file itself parses */
+	buf_printf(&src, "%s", file);
+	Target t;
+	assert_int_equal(target_parse("x", src.s, &t, &d), 0);
+	assert_int_equal(t.ncluster_ctas[16], 8);
+	buf_free(&src);
+	free(file);
+	(void)state;
 }
 
 /* A forced config keeps the policy's other knobs but works out min_ctas again for its own
@@ -1080,6 +1149,8 @@ main(void)
 	    cmocka_unit_test(one_slot),
 	    cmocka_unit_test(remote_regs),
 	    cmocka_unit_test(cluster_slots),
+	    cmocka_unit_test(cluster_slots_driver),
+	    cmocka_unit_test(cluster_ctas_refused),
 	    cmocka_unit_test(forced_min_ctas),
 	    cmocka_unit_test(candidates_start_with_the_pick),
 	    cmocka_unit_test(check_rejects),
