@@ -98,7 +98,7 @@ cost_occupancy(const Facts *f, const Config *c, int64_t N, const Target *t, int 
 }
 
 int64_t
-cost_slots(const Config *c, const Target *t, int per_sm, const char **by)
+cost_slots(const Config *c, const Target *t, int per_sm, int64_t M, const char **by)
 {
 	int64_t slots = (int64_t)t->sms * per_sm;
 	const char *how = "over the SMs";
@@ -111,9 +111,11 @@ cost_slots(const Config *c, const Target *t, int per_sm, const char **by)
 				slots += (int64_t)t->gpc_sms[g] * per_sm / c->cluster * c->cluster;
 			how = "GPC by GPC";
 		}
-		/* the driver's count, where it is under that: see cost_model */
+		/* the driver's count, where it is under that and the rows fill the SMs: see
+		 * cost_model */
 		if (c->cluster <= 16 && per_sm >= 1 && per_sm <= t->ncluster_ctas[c->cluster] &&
-		    t->cluster_ctas[c->cluster][per_sm - 1] < slots) {
+		    t->cluster_ctas[c->cluster][per_sm - 1] < slots &&
+		    cdiv(M, c->m_block) >= t->sms) {
 			slots = t->cluster_ctas[c->cluster][per_sm - 1];
 			how = "as the driver holds them";
 		}
@@ -237,16 +239,19 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	 * 12-25%. Counting clusters of 2 that way as well had moved 64-row picks off 2-CTA clusters
 	 * that the driver holds in one wave, 1.08-1.22x slower. From 3 CTAs an SM up the GPCs count
 	 * more than the driver holds (clusters of 4 at 3 an SM: 376 CTAs, the driver 368; of 16 at
-	 * 5: 608, the driver 560), so where the target lists the driver's count (cluster_ctas) the
-	 * fewer of the two is taken. Measured on the H200, the old pick forced against the new
-	 * (bench/results/h200-2026-12-02-cluster-sizes.md): the 29 sm_90 golden picks it moves
-	 * 0.981x the time by geomean, 14 faster by over 2%, 10 slower (to 1.19x); 46 fresh points
-	 * of 16 kernels at 24-3000 rows of 100000-520000 columns 0.981x, 24 faster
-	 * (fused_linear_jsd, welford and layer_norm bf16 from clusters of 16 to 8, 0.85-0.90x), 16
-	 * slower (gated_rmsnorm bf16 1.13-1.16x). The driver's count alone, where it is over the
-	 * GPCs' too (clusters of 8 and 16 at 1 CTA an SM), moved picks to 16-CTA clusters of one
-	 * CTA an SM that ran 1.35-1.44x the time: that side is not taken. */
-	slots = cost_slots(c, t, o->ctas_per_sm, &o->slots_by);
+	 * 5: 608, the driver 560), so where the target lists the driver's count (cluster_ctas) and
+	 * the row blocks fill the SMs (a grid of many waves, whose steady state is what the driver
+	 * holds) the fewer of the two is taken. Measured on the H200, the old pick forced against
+	 * the new (bench/results/h200-2026-12-02-cluster-sizes.md), with the count taken at any
+	 * rows: 29 sm_90 golden picks 0.981x the time by geomean, 46 fresh points of 16 kernels at
+	 * 24-3000 rows of 100000-520000 columns 0.981x. Split by rows, at 300 rows or more 0.949x
+	 * (15 golden) and 0.977x (42 fresh: fused_linear_jsd, welford and layer_norm bf16 from
+	 * clusters of 16 to 8, 0.85-0.90x; gated_rmsnorm bf16 1.13-1.16x), under the SMs 1.017x (14
+	 * golden, cross_entropy bf16 37x1000003 1.15x) and 1.024x (4 fresh), where the GPCs' count
+	 * at one wave had measured 0.836x (above). That split is read off the same points. The
+	 * driver's count where it is over the GPCs' (clusters of 8 and 16 at 1 CTA an SM) moved
+	 * picks to 16-CTA clusters of one CTA an SM that ran 1.35-1.44x the time: not taken. */
+	slots = cost_slots(c, t, o->ctas_per_sm, M, &o->slots_by);
 	/* a persistent grid: blocks row blocks a CTA, every CTA resident (one wave); a grid of
 	 * clusters walks them a cluster at a time */
 	double blocks = 1;
@@ -457,6 +462,6 @@ grid_one_wave(const Cost *o, const Facts *f, const Config *c, int64_t M, int64_t
 		slots = cost_slots(c, t,
 				   o->ctas_per_sm < CLUSTER_GRID_PER_SM ? o->ctas_per_sm
 									: CLUSTER_GRID_PER_SM,
-				   NULL);
+				   M, NULL);
 	return (int)((blocks < slots ? blocks : slots) / segs * segs);
 }

@@ -495,7 +495,7 @@ typedef struct {
 	int ngpc, gpc_sms[32];
 	/* the CTAs the device holds at once in clusters of c CTAs at k CTAs an SM, as the driver
 	 * answers (cuOccupancyMaxActiveClusters x c): cluster_ctas[c][k - 1] for k up to
-	 * ncluster_ctas[c], 0 where none are listed (cost_slots takes the fewer of it and the GPCs)
+	 * ncluster_ctas[c], 0 where none are listed (cost_slots: the fewer of it and the GPCs')
 	 */
 	int ncluster_ctas[17], cluster_ctas[17][32];
 	int64_t l1_bytes, l2_bytes; /* L1: per SM, with shared memory */
@@ -562,9 +562,10 @@ typedef struct {
 void cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *out);
 /* The CTAs resident at once at per_sm CTAs an SM: SMs x per_sm, or the CTAs of whole clusters
  * (a cluster's CTAs run together in one GPC, so clusters over 2 CTAs are counted GPC by GPC where
- * the target lists them, and never over the driver's count where it lists that; cost_model says
- * what was measured). *by, when not NULL, says which count it took. */
-int64_t cost_slots(const Config *c, const Target *t, int per_sm, const char **by);
+ * the target lists them, and where M rows' blocks fill the SMs never over the driver's count
+ * where it lists that; cost_model says what was measured). *by, when not NULL, says which count
+ * it took. */
+int64_t cost_slots(const Config *c, const Target *t, int per_sm, int64_t M, const char **by);
 /* The CTAs an SM cost_model counts, at regs registers a thread instead of its own estimate
  * (explain --ptxas: at the registers ptxas took); *limit names the bound. */
 int cost_occupancy(const Facts *f, const Config *c, int64_t N, const Target *t, int regs,

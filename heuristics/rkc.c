@@ -357,7 +357,7 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 		return;
 	/* a cooperative launch must hold every CTA at once (min_ctas binds ptxas to it): the
 	 * modelled CTAs (the grid clamped to what fits) and the grid itself */
-	int64_t slots = cost_slots(c, t, x.cost.ctas_per_sm, NULL);
+	int64_t slots = cost_slots(c, t, x.cost.ctas_per_sm, M, NULL);
 	if (config_cooperative(c, f->colsums, f->colsum_alone, N) &&
 	    (x.cost.ctas > slots || c->grid > slots))
 		return;
@@ -1621,7 +1621,7 @@ rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target
 	 * one cluster of 16, so 8 clusters of 16 need two: the driver refused the cooperative
 	 * launch of 8 at min_ctas 1) */
 	int coop = config_cooperative(c, f->colsums, f->colsum_alone, N);
-	while (coop && waves < o->ctas_per_sm && cost_slots(c, t, (int)waves, NULL) < o->ctas)
+	while (coop && waves < o->ctas_per_sm && cost_slots(c, t, (int)waves, M, NULL) < o->ctas)
 		waves++;
 	int k = o->ctas_per_sm < waves ? o->ctas_per_sm : (int)waves;
 	while (k > 1 && !(coop && k <= waves) && !min_ctas_fits(t, threads, k, o->capped))

@@ -666,26 +666,33 @@ cluster_slots(void **state)
 	kernel_free(k);
 }
 
-/* Where the target lists the driver's count (sm_90's cluster_ctas, measured on the H200), a
- * cluster size's slots are the fewer of it and the GPCs': clusters of 16 at 5 CTAs an SM, 608 by
- * the GPCs and 560 by the driver; of 4 at 3 an SM, 376 and 368; of 16 at 1 an SM, 96 by the GPCs
- * where the driver holds 112 (not taken); at 9 CTAs an SM nothing is listed. */
+/* Where the target lists the driver's count (sm_90's cluster_ctas, measured on the H200) and the
+ * row blocks fill the SMs, a cluster size's slots are the fewer of it and the GPCs': clusters of
+ * 16 at 5 CTAs an SM, 608 by the GPCs and 560 by the driver (at 4096 rows; at 37, the GPCs'); of
+ * 4 at 3 an SM, 376 and 368; of 16 at 1 an SM, 96 by the GPCs where the driver holds 112 (not
+ * taken); at 9 CTAs an SM nothing is listed. */
 static void
 cluster_slots_driver(void **state)
 {
 	Target t = h100();
-	Config c = {.cluster = 16};
+	Config c = {.cluster = 16, .m_block = 1};
 	const char *by;
-	assert_int_equal(cost_slots(&c, &t, 5, &by), 560);
+	assert_int_equal(cost_slots(&c, &t, 5, 4096, &by), 560);
 	assert_string_equal(by, "as the driver holds them");
-	assert_int_equal(cost_slots(&c, &t, 1, &by), 96);
+	assert_int_equal(cost_slots(&c, &t, 5, 37, &by), 608);
 	assert_string_equal(by, "GPC by GPC");
-	assert_int_equal(cost_slots(&c, &t, 9, &by), 6 * 144 + 2 * 128);
+	assert_int_equal(cost_slots(&c, &t, 5, 132, NULL), 560);
+	c.m_block = 2; /* 66 row blocks of 132 rows */
+	assert_int_equal(cost_slots(&c, &t, 5, 132, NULL), 608);
+	c.m_block = 1;
+	assert_int_equal(cost_slots(&c, &t, 1, 4096, &by), 96);
+	assert_string_equal(by, "GPC by GPC");
+	assert_int_equal(cost_slots(&c, &t, 9, 4096, &by), 6 * 144 + 2 * 128);
 	assert_string_equal(by, "GPC by GPC");
 	c.cluster = 4;
-	assert_int_equal(cost_slots(&c, &t, 3, &by), 368);
+	assert_int_equal(cost_slots(&c, &t, 3, 4096, &by), 368);
 	c.coop = 1; /* cooperating CTAs are not placed in a GPC */
-	assert_int_equal(cost_slots(&c, &t, 3, &by), 396);
+	assert_int_equal(cost_slots(&c, &t, 3, 4096, &by), 396);
 	assert_string_equal(by, "over the SMs");
 	(void)state;
 }
