@@ -218,7 +218,11 @@ red_local(Lower *L, Red *r, const Chunk *ch)
 				   LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, -INFINITY), ""));
 		}
 		LLVMValueRef m = fmax2(L, r->acc[0], cm);
-		/* each fused sum's terms are exp(t - m); t comes from that sum's sub */
+		/* each fused sum's terms are exp(t - m), t from that sum's sub; while every element so
+		 * far is -inf (a row whose first chunks are masked, or a cluster's segment wholly so)
+		 * they are exp(t - 0), 0, not exp(-inf - -inf), a NaN that the rescale cannot undo */
+		LLVMValueRef inf = LLVMBuildFCmp(L->b, LLVMRealOEQ, m, cf(L, -INFINITY), "");
+		LLVMValueRef mt = LLVMBuildSelect(L->b, inf, cf(L, 0), m, "");
 		for (int k = 0; k < r->nsums; k++) {
 			const Instr *sum = &L->k->ins[r->sums[k]];
 			const Instr *ex = &L->k->ins[L->k->vals[sum->args[0].idx].def];
@@ -228,7 +232,7 @@ red_local(Lower *L, Red *r, const Chunk *ch)
 			for (int j = 0; j < ch->nvec; j++) {
 				LLVMValueRef v = cf(L, 0);
 				for (int e = 0; e < ch->vec; e++)
-					v = ffadd(L, v, fexp_sub(L, t[j * ch->vec + e], m));
+					v = ffadd(L, v, fexp_sub(L, t[j * ch->vec + e], mt));
 				s = ffadd(L, s,
 					  LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, 0), ""));
 			}

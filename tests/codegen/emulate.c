@@ -328,6 +328,10 @@ main(int argc, char **argv)
 		if (!k || dtype_parse(dt, &c.dtype) || config_parse(cfg, &c.cfg, &d) ||
 		    codegen_check(k, &c, &d)) {
 			fprintf(stderr, "%s: %s\n", line, d.msg);
+			kernel_free(k);
+			fclose(f);
+			free(inputs_json);
+			free(tol_json);
 			return 1;
 		}
 		int bad = point(line, k, &c, pad);
