@@ -218,9 +218,10 @@ red_local(Lower *L, Red *r, const Chunk *ch)
 				   LLVMBuildSelect(L->b, ch->valid[j], v, cf(L, -INFINITY), ""));
 		}
 		LLVMValueRef m = fmax2(L, r->acc[0], cm);
-		/* each fused sum's terms are exp(t - m), t from that sum's sub; while every element so
-		 * far is -inf (a row whose first chunks are masked, or a cluster's segment wholly so)
-		 * they are exp(t - 0), 0, not exp(-inf - -inf), a NaN that the rescale cannot undo */
+		/* each fused sum's terms are exp(t - m), t from that sum's sub; while every element
+		 * so far is -inf (a row whose first chunks are masked, or a cluster's segment
+		 * wholly so) they are exp(t - 0), 0, not exp(-inf - -inf), a NaN that the rescale
+		 * cannot undo */
 		LLVMValueRef inf = LLVMBuildFCmp(L->b, LLVMRealOEQ, m, cf(L, -INFINITY), "");
 		LLVMValueRef mt = LLVMBuildSelect(L->b, inf, cf(L, 0), m, "");
 		for (int k = 0; k < r->nsums; k++) {
