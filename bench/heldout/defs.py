@@ -159,8 +159,72 @@ def l1norm(x, eps):
     return {"y": (xf / torch.clamp_min(xf.abs().sum(-1, keepdim=True), eps)).to(x.dtype)}
 
 
+def focal_ce(x, t, g):
+    lp = torch.log_softmax(up(x), -1).gather(1, t.long()[:, None]).squeeze(1)
+    return {"loss": -torch.pow(1 - torch.exp(lp), g) * lp}
+
+
+def varlen_softmax(x, len):
+    xf = up(x)
+    col = torch.arange(x.shape[-1], device=x.device)
+    xm = torch.where(col[None, :] <= len[:, None], xf, float("-inf"))
+    return {"y": torch.softmax(xm, -1).to(x.dtype)}
+
+
+def masked_bce(x, t, mk):
+    xf, tf = up(x), up(t)
+    l = torch.clamp_min(xf, 0) - xf * tf + torch.log1p(torch.exp(-xf.abs()))
+    c = torch.clamp_min(mk.to(xf.dtype).sum(-1, keepdim=True), 1)
+    z = torch.zeros_like(xf)
+    g = torch.where(mk, (torch.sigmoid(xf) - tf) / c, z)
+    return {"loss": torch.where(mk, l, z).sum(-1) / c.squeeze(-1), "g": g.to(x.dtype)}
+
+
+def gelu_layernorm(x, w, b, eps):
+    xf = up(x)
+    h = 0.5 * xf * (1 + torch.erf(xf * 0.7071067811865476))
+    mu = h.mean(-1, keepdim=True)
+    d = h - mu
+    r = torch.rsqrt((d * d).mean(-1, keepdim=True) + eps)
+    return {"y": (d * r * up(w) + up(b)).to(x.dtype)}
+
+
+def linf_norm(x, eps):
+    a = x.abs().amax(-1, keepdim=True)
+    y = x / torch.clamp_min(a, eps)
+    return {"y": y if y.dtype == torch.float64 else y.to(torch.float16), "amax": a.squeeze(-1)}
+
+
+def rms_colsum(x, s, eps):
+    xf = up(x)
+    r = torch.rsqrt((xf * xf).mean(-1) + eps)
+    return {"dw": (xf * (r * up(s))[:, None]).sum(0), "r": r}
+
+
+def asym_quant(x):
+    xf = up(x)
+    hi = xf.amax(-1, keepdim=True)
+    lo = xf.amin(-1, keepdim=True)
+    sc = torch.clamp_min(hi - lo, 1e-8) / 255
+    q = torch.round((xf - lo) / sc).clamp(0, 255) - 128
+    return {"q": q if q.dtype == torch.float64 else q.to(torch.int8), "sc": sc.squeeze(-1),
+            "lo": lo.squeeze(-1)}
+
+
+def ln_bwd_recompute(x, dy, w, eps):
+    xf, gf = up(x), up(dy)
+    mu = xf.mean(-1, keepdim=True)
+    d = xf - mu
+    r = torch.rsqrt((d * d).mean(-1, keepdim=True) + eps)
+    xh = d * r
+    g = gf * up(w)
+    dx = r * (g - g.mean(-1, keepdim=True) - xh * (g * xh).mean(-1, keepdim=True))
+    return {"dx": dx.to(x.dtype), "dw": (gf * xh).sum(0), "db": gf.sum(0)}
+
+
 DEFS = {f.__name__: f for f in [l2norm, lse, argmax, mse, var2, stats3, dequant, gelu_norm,
                                 colonly, softcap, router, cosine, softmax_backward, log_softmax,
                                 log_softmax_backward, entropy, swiglu_norm, masked_mean,
                                 bias_grad, bias_gelu_back, softcap_ce, rms_fp8, minmax, bce,
-                                l1norm]}
+                                l1norm, focal_ce, varlen_softmax, masked_bce, gelu_layernorm,
+                                linf_norm, rms_colsum, asym_quant, ln_bwd_recompute]}
