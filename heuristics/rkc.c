@@ -408,11 +408,33 @@ colsum_smem(const Facts *f, const Config *c, int ahead, int64_t M, int64_t N, co
  * took 64 of 132 SMs; cooperative bands take the cuts' K (cuts: M times the largest cluster under
  * the SMs, or a row of one exchange) and fill them: against the picks they replace, 0.815x the
  * time by geomean at 133 points of 1 to 128 rows, 15 slower by over 2%, 12 of them the held-out
- * colonly, 11 at fp32 (to 1.33x; bench/results/h200-2026-11-30-coop-bands.md). */
+ * colonly, 11 at fp32 (to 1.33x; bench/results/h200-2026-11-30-coop-bands.md).
+ * At any rows, where a colsum needs a row reduction (not Facts.colsum_alone: no own pass, no
+ * column pass) and a whole row's partials, one row group, pass a CTA's shared memory
+ * (ws_colsums): whole rows then load and store every row's partials through the workspace slots
+ * (N floats a colsum a row, through L2 and past half of it HBM), where a band's CTAs keep their
+ * segment's partials on chip. Old pick against new at 21 points of two held-out kernels of that
+ * class (rms_colsum, ln_bwd_recompute; 150-8192 rows of 32768-262144 columns): 0.610x the time
+ * by geomean, 19 faster by over 2%, one slower (ln_bwd_recompute fp32 2048x65536, 1.048x;
+ * bench/results/h200-2026-12-02-heldout4.md). */
+enum { BAND_NO, BAND_FEW_ROWS, BAND_PARTIALS };
+
+/* Which case lets config c take a grid of bands (BAND_NO: neither); *row_bytes: a whole row's
+ * partials at one row group, for the reason. */
 static int
-band_grid_fits(const Facts *f, const Config *c, int64_t M, const Target *t)
+band_grid_fits(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t,
+	       int64_t *row_bytes)
 {
-	return f->colsums && c->cluster > 1 && cdiv(M, c->m_block) < t->sms;
+	Config w = *c;
+	w.cluster = 1;
+	w.coop = 0;
+	w.m_block = 1;
+	*row_bytes = (int64_t)f->colsums * smem_colsum_cols(&w, N) * 4;
+	if (!f->colsums || c->cluster == 1)
+		return BAND_NO;
+	if (cdiv(M, c->m_block) < t->sms)
+		return BAND_FEW_ROWS;
+	return !f->colsum_alone && ws_colsums(f->colsums, &w, N) ? BAND_PARTIALS : BAND_NO;
 }
 
 /* The row blocks every CTA of a static grid walks (the fewest; 0 without a grid). */
@@ -493,7 +515,8 @@ static void
 add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int64_t N,
 	  const Target *t)
 {
-	if (config_segments(c) > 1 && !band_grid_fits(f, c, M, t))
+	int64_t row_bytes;
+	if (config_segments(c) > 1 && !band_grid_fits(f, c, M, N, t, &row_bytes))
 		return;
 	/* a sum over rows takes a static grid, whatever the rows (it is the only mode it has); a
 	 * persistent row's partials may go to shared memory (colsum_smem), a looped row's always do
@@ -1372,7 +1395,14 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    c->num_warps, 2.0 * t->sms * N * f->kept_bytes / 1e6, t->l2_bytes / 1e6,
 		    (double)t->sms * N * f->kept_bytes / 1e6);
 	int64_t blocks = cdiv(M, c->m_block);
-	char ahead[16] = "";
+	char ahead[16] = "", band[256] = "";
+	int64_t row_bytes;
+	if (config_band_grid(c) && band_grid_fits(f, c, M, N, t, &row_bytes) == BAND_PARTIALS)
+		snprintf(band, sizeof band,
+			 ", bands at %lld row blocks because a colsum needs a row reduction and a "
+			 "whole row's partials (%lld bytes) pass a CTA's shared memory (%d), "
+			 "where a band's CTAs keep their segments' on chip",
+			 (long long)blocks, (long long)row_bytes, MAX_DYN_SMEM);
 	if (c->ahead)
 		snprintf(ahead, sizeof ahead, " ahead=%d", c->ahead);
 	int pos = colpass_min_pos(f, c, N);
@@ -1388,7 +1418,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		choice_reason(
 		    out,
 		    "grid=%d%s%s: a persistent grid, %d SMs x %d resident CTAs, walks %lld "
-		    "row blocks (%.1f a %s)%s%s; %s",
+		    "row blocks (%.1f a %s)%s%s%s; %s",
 		    c->grid, c->dynamic ? " dynamic=1" : "", ahead, t->sms, o->ctas_per_sm,
 		    (long long)blocks, (double)blocks * config_segments(c) / o->ctas,
 		    config_cluster_grid(c) ? "cluster, each CTA a segment of the row"
@@ -1402,7 +1432,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    : c->ahead	 ? ", the next block's loads issued before this block's "
 				   "reductions"
 				 : "",
-		    vs(alt, sizeof alt, b, best_other(cs, b, K_GRID)));
+		    band, vs(alt, sizeof alt, b, best_other(cs, b, K_GRID)));
 	else if (config_segments(c) > 1)
 		choice_reason(out, "grid=0: a CTA per row segment (a persistent grid walks whole "
 				   "rows)");
