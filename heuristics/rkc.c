@@ -397,8 +397,10 @@ colsum_smem(const Facts *f, const Config *c, int ahead, int64_t M, int64_t N, co
 	return !within_budget(&o);
 }
 
+enum { BAND_NO, BAND_FEW_ROWS, BAND_PARTIALS };
+
 /* A grid of bands (config_band_grid: hardware clusters, or cooperating CTAs under coop=1) for a
- * kernel with sums over rows only where its row blocks are fewer than the SMs: a grid of whole
+ * kernel with sums over rows, first where its row blocks are fewer than the SMs: a grid of whole
  * rows then runs a CTA a row block and leaves the other SMs idle (held-out colonly bf16
  * 8x1000003: 8 CTAs, 0.09x torch.compile), where the band's CTAs each take a segment of every
  * row. Where the row blocks fill the SMs a grid of clusters measured slower than whole rows at 27
@@ -416,11 +418,8 @@ colsum_smem(const Facts *f, const Config *c, int ahead, int64_t M, int64_t N, co
  * segment's partials on chip. Old pick against new at 21 points of two held-out kernels of that
  * class (rms_colsum, ln_bwd_recompute; 150-8192 rows of 32768-262144 columns): 0.610x the time
  * by geomean, 19 faster by over 2%, one slower (ln_bwd_recompute fp32 2048x65536, 1.048x;
- * bench/results/h200-2026-12-02-heldout4.md). */
-enum { BAND_NO, BAND_FEW_ROWS, BAND_PARTIALS };
-
-/* Which case lets config c take a grid of bands (BAND_NO: neither); *row_bytes: a whole row's
- * partials at one row group, for the reason. */
+ * bench/results/h200-2026-12-02-heldout4.md). Returns the case (BAND_NO: neither); *row_bytes:
+ * a whole row's partials at one row group, for the reason. */
 static int
 band_grid_fits(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t,
 	       int64_t *row_bytes)
@@ -1401,7 +1400,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		snprintf(band, sizeof band,
 			 ", bands at %lld row blocks because a colsum needs a row reduction and a "
 			 "whole row's partials (%lld bytes) pass a CTA's shared memory (%d), "
-			 "where a band's CTAs keep their segments' on chip",
+			 "where a band's CTAs keep their segments' partials on chip",
 			 (long long)blocks, (long long)row_bytes, MAX_DYN_SMEM);
 	if (c->ahead)
 		snprintf(ahead, sizeof ahead, " ahead=%d", c->ahead);
