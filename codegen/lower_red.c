@@ -739,9 +739,18 @@ red_finish(Lower *L, Red *rs, int n)
 		for (int c = 0; c < in->nres; c++)
 			if (in->res[c] >= 0)
 				L->uni[in->res[c]] = rs[i].acc[c];
+		/* a row whose every element is -inf: its sums are exp(-inf - -inf) added, NaN, as
+		 * the interpreter and a persistent row give them; red_local's terms took 0 there */
+		LLVMValueRef none =
+		    rs[i].kind == K_MAXSUM
+			? LLVMBuildFCmp(L->b, LLVMRealOEQ, rs[i].acc[0], cf(L, -INFINITY), "")
+			: NULL;
 		for (int k = 0; k < rs[i].nsums; k++)
 			if (L->k->ins[rs[i].sums[k]].res[0] >= 0)
-				L->uni[L->k->ins[rs[i].sums[k]].res[0]] = rs[i].acc[1 + k];
+				L->uni[L->k->ins[rs[i].sums[k]].res[0]] =
+				    none ? LLVMBuildSelect(L->b, none, cf(L, NAN), rs[i].acc[1 + k],
+							   "")
+					 : rs[i].acc[1 + k];
 	}
 }
 
