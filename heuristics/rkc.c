@@ -418,8 +418,8 @@ enum { BAND_NO, BAND_FEW_ROWS, BAND_PARTIALS };
  * segment's partials on chip. Old pick against new at 21 points of two held-out kernels of that
  * class (rms_colsum, ln_bwd_recompute; 150-8192 rows of 32768-262144 columns): 0.610x the time
  * by geomean, 19 faster by over 2%, one slower (ln_bwd_recompute fp32 2048x65536, 1.048x;
- * bench/results/h200-2026-12-02-heldout4.md). Returns the case (BAND_NO: neither); *row_bytes:
- * a whole row's partials at one row group, for the reason. */
+ * bench/results/h200-2026-12-02-heldout4.md). Returns the case (BAND_NO: neither); *row_bytes
+ * (where not NULL): a whole row's partials at one row group, for the reason. */
 static int
 band_grid_fits(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t,
 	       int64_t *row_bytes)
@@ -428,7 +428,8 @@ band_grid_fits(const Facts *f, const Config *c, int64_t M, int64_t N, const Targ
 	w.cluster = 1;
 	w.coop = 0;
 	w.m_block = 1;
-	*row_bytes = (int64_t)f->colsums * smem_colsum_cols(&w, N) * 4;
+	if (row_bytes)
+		*row_bytes = (int64_t)f->colsums * smem_colsum_cols(&w, N) * 4;
 	if (!f->colsums || c->cluster == 1)
 		return BAND_NO;
 	if (cdiv(M, c->m_block) < t->sms)
@@ -514,8 +515,7 @@ static void
 add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int64_t N,
 	  const Target *t)
 {
-	int64_t row_bytes;
-	if (config_segments(c) > 1 && !band_grid_fits(f, c, M, N, t, &row_bytes))
+	if (config_segments(c) > 1 && !band_grid_fits(f, c, M, N, t, NULL))
 		return;
 	/* a sum over rows takes a static grid, whatever the rows (it is the only mode it has); a
 	 * persistent row's partials may go to shared memory (colsum_smem), a looped row's always do
