@@ -222,9 +222,74 @@ def ln_bwd_recompute(x, dy, w, eps):
     return {"dx": dx.to(x.dtype), "dw": (gf * xh).sum(0), "db": gf.sum(0)}
 
 
+def ln_of_rms(x, w, eps):
+    xf = up(x)
+    h = xf * torch.rsqrt((xf * xf).mean(-1, keepdim=True) + eps) * up(w)
+    d = h - h.mean(-1, keepdim=True)
+    return {"y": (d * torch.rsqrt((d * d).mean(-1, keepdim=True) + eps)).to(x.dtype)}
+
+
+def logit_stats(x):
+    xf = up(x)
+    lse = torch.logsumexp(xf, -1)
+    p = torch.softmax(xf, -1)
+    return {"mx": xf.amax(-1), "lse": lse, "ent": lse - (p * xf).sum(-1),
+            "mean": xf.mean(-1), "std": xf.std(-1, correction=0)}
+
+
+def keep_mask(x, k):
+    xf = up(x)
+    th = xf.mean(-1, keepdim=True) + k * xf.std(-1, correction=0, keepdim=True)
+    kp = xf > th
+    return {"keep": kp, "y": torch.where(kp, xf, 0).to(x.dtype),
+            "n": kp.sum(-1).to(torch.int32)}
+
+
+def e5m2_quant(x):
+    xf = up(x)
+    m = torch.clamp_min(xf.abs().amax(-1, keepdim=True), 1e-12)
+    q = xf * (57344 / m)
+    if q.dtype != torch.float64:
+        q = q.clamp(-57344, 57344).to(torch.float8_e5m2)
+    return {"q": q, "s": (m / 57344).squeeze(-1)}
+
+
+def fp8_in_rms(q, s, w, eps):
+    x = up(q) * up(s)[:, None]
+    y = x * torch.rsqrt((x * x).mean(-1, keepdim=True) + eps) * up(w)
+    return {"y": y.to(w.dtype)}
+
+
+def row_masked_ce(x, t, keep):
+    xf = up(x)
+    lse = torch.logsumexp(xf, -1)
+    tl = t.long()
+    loss = lse - xf.gather(-1, tl[:, None]).squeeze(-1)
+    g = torch.softmax(xf, -1)
+    g[torch.arange(x.shape[0], device=x.device), tl] -= 1
+    return {"loss": torch.where(keep, loss, 0), "dx": torch.where(keep[:, None], g, 0).to(x.dtype)}
+
+
+def moe_aux(x):
+    xf = up(x)
+    p = torch.softmax(xf, -1)
+    lse = torch.logsumexp(xf, -1)
+    return {"p": p.to(x.dtype), "psum": p.sum(0), "z": lse * lse}
+
+
+def huber(x, t, delta):
+    d = up(x) - up(t)
+    a = d.abs()
+    q = torch.where(a < delta, 0.5 * d * d, delta * (a - 0.5 * delta))
+    n = x.shape[-1]
+    return {"loss": q.sum(-1) / n, "g": (d.clamp(-delta, delta) / n).to(x.dtype)}
+
+
 DEFS = {f.__name__: f for f in [l2norm, lse, argmax, mse, var2, stats3, dequant, gelu_norm,
                                 colonly, softcap, router, cosine, softmax_backward, log_softmax,
                                 log_softmax_backward, entropy, swiglu_norm, masked_mean,
                                 bias_grad, bias_gelu_back, softcap_ce, rms_fp8, minmax, bce,
                                 l1norm, focal_ce, varlen_softmax, masked_bce, gelu_layernorm,
-                                linf_norm, rms_colsum, asym_quant, ln_bwd_recompute]}
+                                linf_norm, rms_colsum, asym_quant, ln_bwd_recompute,
+                                ln_of_rms, logit_stats, keep_mask, e5m2_quant, fp8_in_rms,
+                                row_masked_ce, moe_aux, huber]}
