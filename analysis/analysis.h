@@ -28,7 +28,7 @@ typedef struct Plan {
 	/* 1 when no colsum's operand needs a row reduction (every colsum rides with pass 0): the
 	 * colsums can then be summed in a pass of their own over the rows (colsum_late,
 	 * heuristics.h), evaluating need_colsum: the colsums and the rdim instructions their
-	 * operands need; else 0 and need_colsum NULL */
+	 * operands need (computed for every kernel with colsums; NULL without) */
 	int colsum_alone;
 	char *need_colsum;
 	/* 1 when the kernel is element-wise but for its colsums: colsum_alone, no reduction over
@@ -38,6 +38,15 @@ typedef struct Plan {
 	 * colsum_whole, the [M,N] stores with their cones (NULL where colsum_alone is 0) */
 	int colsum_whole;
 	char *need_colpass;
+	/* Where a colsum needs a row reduction (colsum_alone 0): the reduction results its cone's
+	 * [M] operands are made from, nrowval values (rowval: their value indices). Under the
+	 * column pass (colpass=1) the rows write them to the workspace and the column pass reads
+	 * them back, after a wait for the grid; need_colsum is the cone there too. */
+	int nrowval;
+	int *rowval;
+	/* 1 when the apply pass carries nothing but colsums: under the column pass a looped row
+	 * makes one pass fewer (codegen's apply pass is then empty) */
+	int apply_colsums;
 	int split_ok; /* one pass of plain reductions and no full-width store: a row may split */
 	int row_exchanges; /* the cross-thread exchanges of a persistent row (codegen's lazy
 			    * order: an online pair is two, a row value between reductions one) */
@@ -76,7 +85,7 @@ typedef struct Plan {
 	int nreload;	       /* values loaded back in some pass; 0: no read-back */
 } Plan;
 
-void order_stores(Kernel *k); /* analysis/order.c, before the plan */
+void order_stores(Kernel *k);	/* analysis/order.c, before the plan */
 void rewrite_kernel(Kernel *k); /* analysis/rewrite.c, after order_stores */
 const Plan *plan_build(const Kernel *k, Arena *a);
 /* The instructions pass s evaluates per chunk: its stores and the rdim instructions that its
@@ -141,6 +150,7 @@ typedef struct {
 	int row_exchanges;     /* the cross-thread exchanges a persistent row makes (the plan's) */
 	int online;	       /* sums fused with their max into one online pass */
 	int passes;	       /* passes over the row when looped: levels, plus one to apply */
+	int colpass_passes;    /* the same under the column pass (Plan.apply_colsums: one fewer) */
 	int pass_tile_bytes[MAX_PASSES]; /* [M,N] input bytes per element each looped pass reads */
 	int reload_saves; /* plan_reload_saves at dtype: over 0, the passes read back (above) */
 	int pass_vec_bytes[MAX_PASSES];

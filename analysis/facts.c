@@ -273,6 +273,7 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 	f->row_exchanges = plan->row_exchanges;
 	f->online = plan->nonline;
 	f->passes = plan->npasses;
+	f->colpass_passes = plan->npasses - plan->apply_colsums;
 	f->split_ok = plan->split_ok;
 	f->colsums = plan->ncolsum;
 	f->colsum_alone = plan->colsum_alone;

@@ -164,17 +164,56 @@ assign_need(const Kernel *k, Plan *p, Arena *a)
 			      k->params[k->ins[i].param].shape == SH_TILE;
 }
 
-/* The colsums' own pass (Plan.colsum_alone): possible where none needs a row reduction. */
+/* The reduction results the [M] operands of the colsums' cone are made from (Plan.rowval): a
+ * walk back from those operands through [M] instructions, stopping at reductions. */
+static void
+assign_rowvals(const Kernel *k, Plan *p, Arena *a)
+{
+	char *want = arena_alloc(a, k->nvals + 1);
+	for (int i = 0; i < k->nins; i++)
+		for (int j = 0; p->need_colsum[i] && j < k->ins[i].nargs; j++) {
+			int v = argval(&k->ins[i], j);
+			if (v >= 0 && !shape_has_n(k->vals[v].shape))
+				want[v] = 1;
+		}
+	p->rowval = arena_alloc(a, sizeof(int) * (k->nvals + 1));
+	for (int i = k->nins - 1; i >= 0; i--) {
+		const Instr *in = &k->ins[i];
+		for (int r = 0; r < in->nres; r++) {
+			int v = in->res[r];
+			if (v < 0 || !want[v])
+				continue;
+			if (op_is_reduce(in->op)) {
+				p->rowval[p->nrowval++] = v;
+				continue;
+			}
+			for (int j = 0; j < in->nargs; j++) {
+				int u = argval(in, j);
+				if (u >= 0 && !shape_has_n(k->vals[u].shape))
+					want[u] = 1;
+			}
+		}
+	}
+	/* in program order, so that the workspace's layout follows the text */
+	for (int x = 0, y = p->nrowval - 1; x < y; x++, y--) {
+		int t = p->rowval[x];
+		p->rowval[x] = p->rowval[y];
+		p->rowval[y] = t;
+	}
+}
+
+/* The colsums' cone (need_colsum), and their own pass (Plan.colsum_alone): possible where none
+ * needs a row reduction; else the row values the column pass reads back (assign_rowvals). */
 static void
 assign_colsum(const Kernel *k, Plan *p, Arena *a)
 {
 	int ni = k->nins;
-	p->colsum_alone = p->ncolsum > 0;
+	if (!p->ncolsum)
+		return;
+	p->colsum_alone = 1;
 	for (int i = 0; i < ni; i++)
 		if (k->ins[i].op == OP_COLSUM && p->pass[i] != 0)
 			p->colsum_alone = 0;
-	if (!p->colsum_alone)
-		return;
 	char *want = arena_alloc(a, k->nvals + 1);
 	p->need_colsum = arena_alloc(a, ni + 1);
 	for (int i = 0; i < ni; i++)
@@ -184,12 +223,20 @@ assign_colsum(const Kernel *k, Plan *p, Arena *a)
 				want[argval(&k->ins[i], 0)] = 1;
 		}
 	cone(k, want, p->need_colsum, NULL);
+	p->need_colpass = p->need_colsum;
+	p->apply_colsums = p->apply;
+	for (int i = 0; i < ni; i++)
+		if (p->pass[i] == p->nreduce && k->ins[i].op != OP_COLSUM)
+			p->apply_colsums = 0;
+	if (!p->colsum_alone) {
+		assign_rowvals(k, p, a);
+		return;
+	}
 	p->colsum_whole = p->nreduce == 0;
 	for (int i = 0; i < ni; i++)
 		if (k->ins[i].op == OP_STORE && !instr_is_colsum_store(k, &k->ins[i]) &&
 		    k->params[k->ins[i].param].shape != SH_TILE)
 			p->colsum_whole = 0;
-	p->need_colpass = p->need_colsum;
 	if (!p->colsum_whole)
 		return;
 	p->need_colpass = arena_alloc(a, ni + 1);
@@ -599,9 +646,17 @@ plan_print(Buf *b, const Kernel *k, const Plan *p)
 			}
 		buf_puts(b, n ? "\n" : " no input\n");
 	}
-	if (p->ncolsum && !p->colsum_alone)
-		buf_puts(b,
-			 "  colsums: one needs a row reduction, so none has a pass of its own\n");
+	if (p->ncolsum && !p->colsum_alone) {
+		buf_puts(b, "  colsums: one needs a row reduction, so none has a pass of its own; "
+			    "the column pass reads");
+		for (int i = 0; i < k->nins; i++)
+			if (p->need_colsum[i] && k->ins[i].op == OP_LOAD)
+				buf_printf(b, " %s", k->params[k->ins[i].param].name);
+		buf_puts(b, " and the row values");
+		for (int r = 0; r < p->nrowval; r++)
+			buf_printf(b, " %%%s", k->vals[p->rowval[r]].name);
+		buf_puts(b, "\n");
+	}
 	if (p->colsum_alone) {
 		buf_puts(b, "  colsums: a pass of their own reads");
 		for (int i = 0; i < k->nins; i++)

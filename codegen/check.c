@@ -120,12 +120,18 @@ codegen_launch(const Kernel *k, const Compile *c, Launch *l)
 	 * outputs */
 	if (k->plan->ncolsum &&
 	    !colsum_one_slot(k->plan->ncolsum, k->plan->colsum_alone, g, c->N) &&
-	    !colsum_column(k->plan->ncolsum, k->plan->colsum_alone, g)) {
+	    !colsum_column(k->plan->ncolsum, g)) {
 		ColsumLayout cl;
 		colsum_layout(g, k->plan->ncolsum, c->N, &cl);
 		int64_t n = k->plan->ncolsum;
 		l->ws[l->nws++] = (WsRegion){"colsum_counters", 0, 8, 16};
 		l->ws[l->nws++] = (WsRegion){"colsum_partials", 0, n * cl.slots * cl.row_bytes, 16};
+	}
+	/* the column pass of a colsum that needs a row reduction: its two counters (arrived,
+	 * left), then the row values it reads, Plan.nrowval f32 a row (lower_colsum.c) */
+	if (colpass_rows(k->plan->ncolsum, k->plan->colsum_alone, g)) {
+		l->ws[l->nws++] = (WsRegion){"colsum_counters", 0, 8, 16};
+		l->ws[l->nws++] = (WsRegion){"row_values", (int64_t)k->plan->nrowval * 4, 0, 16};
 	}
 	l->workspace_bytes = codegen_workspace_bytes(l, c->M);
 }

@@ -418,7 +418,8 @@ launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag
 			    K, nt, MAX_EMU_THREADS);
 	int64_t units = (l.grid_x + K - 1) / K;
 	int n = 1;
-	if (k->plan->ncolsum && !colsum_column(k->plan->ncolsum, k->plan->colsum_alone, &c->cfg)) {
+	if (k->plan->ncolsum &&
+	    (!colsum_column(k->plan->ncolsum, &c->cfg) || !k->plan->colsum_alone)) {
 		if (units * all > EMU_POOL_THREADS)
 			return diag(d,
 				    "emulator: a sum over rows runs its %lld CTAs of %d threads at "
@@ -639,7 +640,11 @@ codegen_emulate(const Kernel *k, const Compile *c, void **args, Diag *d)
 	}
 	void (*fn)(void **);
 	memcpy(&fn, &(uintptr_t){(uintptr_t)addr}, sizeof fn);
-	rc = launch(fn, k, c, args, d);
+	/* launched at the M its arguments give (the ABI's i64 after the parameters), which may
+	 * differ from the compiled one: the grid and the workspace follow it */
+	Compile at = *c;
+	at.M = *(const int64_t *)args[k->nparams];
+	rc = launch(fn, k, &at, args, d);
 out:
 	LLVMOrcDisposeThreadSafeContext(tsc);
 	LLVMOrcDisposeLLJIT(jit);

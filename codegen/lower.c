@@ -10,6 +10,27 @@ sreg(Lower *L, const char *name)
 }
 
 /* Kernel arguments and the thread's place in its CTA: its lane within the row and its segment. */
+/* The byte offset of workspace region name at the launch's M (L->M), by codegen_launch's layout:
+ * a region before it may grow with M (a cooperative row block's counters). */
+static LLVMValueRef
+ws_region(Lower *L, const char *name)
+{
+	Launch l;
+	codegen_launch(L->k, L->c, &l);
+	LLVMValueRef n = ci64(L, 0);
+	for (int i = 0; i < l.nws && strcmp(l.ws[i].name, name); i++) {
+		const WsRegion *r = &l.ws[i];
+		LLVMValueRef b = ci64(L, r->fixed + r->align - 1);
+		if (r->per_row)
+			b = LLVMBuildAdd(L->b, LLVMBuildMul(L->b, L->M, ci64(L, r->per_row), ""), b,
+					 "");
+		b = LLVMBuildMul(L->b, LLVMBuildUDiv(L->b, b, ci64(L, r->align), ""),
+				 ci64(L, r->align), "");
+		n = LLVMBuildAdd(L->b, n, b, "");
+	}
+	return n;
+}
+
 static void
 prologue(Lower *L)
 {
@@ -67,6 +88,19 @@ prologue(Lower *L)
 	}
 	LLVMPositionBuilderAtEnd(L->b, LLVMAppendBasicBlockInContext(L->cx, L->fn, "entry"));
 	L->Nf = LLVMBuildSIToFP(L->b, L->N, L->f32, "");
+	/* the colsums' regions (counters, partials, row values) are addressed at their offsets for
+	 * the compiled M from L->wsc: the workspace moved by what the regions before them grow at
+	 * the launch's M (a cooperative row block's counters) */
+	L->wsc = L->ws;
+	Launch l;
+	codegen_launch(k, L->c, &l);
+	for (int i = 0; L->has_ws && i < l.nws; i++)
+		if (!strcmp(l.ws[i].name, "colsum_counters")) {
+			LLVMValueRef by = LLVMBuildSub(
+			    L->b, ws_region(L, "colsum_counters"),
+			    ci64(L, codegen_ws_offset(&l, "colsum_counters", L->c->M)), "");
+			L->wsc = LLVMBuildGEP2(L->b, L->i8, L->ws, &by, 1, "wsc");
+		}
 	LLVMValueRef tid = sreg(L, "llvm.nvvm.read.ptx.sreg.tid.x");
 	L->cta = LLVMBuildZExt(L->b, sreg(L, "llvm.nvvm.read.ptx.sreg.ctaid.x"), L->i64, "");
 	L->grp = LLVMBuildUDiv(L->b, tid, ci32(L, L->tpr), "");

@@ -84,6 +84,9 @@ typedef struct {
 	LLVMValueRef *parg;   /* per param: the kernel argument */
 	LLVMValueRef *stride; /* per param: an [M,N] array's row stride argument, else NULL */
 	LLVMValueRef M, N, Nf, ws;
+	/* the workspace from which the colsums' regions lie at their compiled M's offsets
+	 * (lower.c's prologue: ws moved by what the regions before them grow at the launch's M) */
+	LLVMValueRef wsc;
 	LLVMValueRef policy[2]; /* evict=1: the L2 policies evict_first and evict_last */
 
 	/* thread geometry: the thread's row, its lane within the row and its segment */
@@ -269,7 +272,8 @@ void cluster_done(Lower *L);
 /* Thread 0 counts its CTA in at u32 word `word` of the workspace and waits until the count
  * reaches want; the whole CTA goes on after, seeing what the CTAs counted wrote before they
  * counted. Block names start with what. */
-void ws_arrive_wait(Lower *L, LLVMValueRef word, LLVMValueRef want, const char *what);
+void ws_arrive_wait(Lower *L, LLVMValueRef base, LLVMValueRef word, LLVMValueRef want,
+		    const char *what);
 /* Split rows: the partials through the workspace; the CTA that finishes a row writes it. */
 /* A loop's phis for the partials rs, in its head, entered from pre; the partials become them.
  * red_phis_close adds the values the back edge brings from end, and the partials become the
@@ -306,6 +310,12 @@ void colsum_own_store(Lower *L, LLVMValueRef at);
  * slice of the columns into the outputs. */
 void colsum_finish(Lower *L);
 void colpass_add(Lower *L, int ins, LLVMValueRef *acc, LLVMValueRef *valid);
+/* The column pass's row values (colpass_rows): stored where a row's [M] outputs are
+ * (lower_red.c), waited for by the grid (lower_colsum.c), loaded as each row of the column pass
+ * is placed (lower_red.c). */
+void rowvals_store(Lower *L);
+void rowvals_wait(Lower *L);
+void rowvals_load(Lower *L, LLVMValueRef row);
 void colpass_store(Lower *L, LLVMValueRef *acc, const ColpassLanes *ln, LLVMValueRef pj,
 		   LLVMValueRef rl, LLVMValueRef ok, LLVMValueRef col, int param);
 

@@ -36,7 +36,7 @@
 static LLVMValueRef
 ws_byte(Lower *L, LLVMValueRef off)
 {
-	return LLVMBuildGEP2(L->b, L->i8, L->ws, &off, 1, "");
+	return LLVMBuildGEP2(L->b, L->i8, L->wsc, &off, 1, "");
 }
 
 /* The slot of this thread's row group: band * m_block + group (a grid of clusters: the CTAs of a
@@ -158,7 +158,7 @@ colsum_begin(Lower *L)
 	const Kernel *k = L->k;
 	L->csum_late = colsum_late(k->plan->ncolsum, k->plan->colsum_alone, &L->c->cfg, L->c->N);
 	L->csum_one = colsum_one_slot(k->plan->ncolsum, k->plan->colsum_alone, &L->c->cfg, L->c->N);
-	L->csum_cols = colsum_column(k->plan->ncolsum, k->plan->colsum_alone, &L->c->cfg);
+	L->csum_cols = colsum_column(k->plan->ncolsum, &L->c->cfg);
 	if (L->csum_late || L->csum_cols)
 		return; /* no partials while the rows stream */
 	if (smem_colsums(k->plan->ncolsum, &L->c->cfg)) {
@@ -599,18 +599,19 @@ slice_sum(Lower *L, int ns, const int64_t *src, const int *param, LLVMValueRef R
 
 /* A CTA counts itself out once its wait is over: thread 0's atomic, with no fence (it publishes
  * nothing), issued before the CTA's slice so that its round trip overlaps it; the result is the
- * CTAs out before it, for thread 0 (leave_zero), 0xffffffff for every other thread. */
+ * CTAs out before it, for thread 0 (leave_zero), 0xffffffff for every other thread. cnt: the u32
+ * index of the two counters (COLSUM_DONE_WORD, COLSUM_LEAVE_WORD). */
 static LLVMValueRef
-leave_count(Lower *L, int64_t cnt)
+leave_count(Lower *L, LLVMValueRef cnt)
 {
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
 	LLVMBasicBlockRef t0 = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.out");
 	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.outed");
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, tid(L), ci64(L, 0), ""), t0, join);
 	LLVMPositionBuilderAtEnd(L->b, t0);
-	LLVMValueRef ix = ci64(L, cnt / 4 + COLSUM_LEAVE_WORD);
+	LLVMValueRef ix = LLVMBuildAdd(L->b, cnt, ci64(L, COLSUM_LEAVE_WORD), "");
 	LLVMValueRef r = LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd,
-					    LLVMBuildGEP2(L->b, L->i32, L->ws, &ix, 1, ""),
+					    LLVMBuildGEP2(L->b, L->i32, L->wsc, &ix, 1, ""),
 					    ci32(L, 1), LLVMAtomicOrderingMonotonic, 0);
 	LLVMBuildBr(L->b, join);
 	LLVMPositionBuilderAtEnd(L->b, join);
@@ -624,7 +625,7 @@ leave_count(Lower *L, int64_t cnt)
 /* Thread 0 of the last of the ng CTAs to count out zeroes both counters: every CTA has left its
  * wait. */
 static void
-leave_zero(Lower *L, int64_t cnt, LLVMValueRef out, LLVMValueRef ng)
+leave_zero(Lower *L, LLVMValueRef cnt, LLVMValueRef out, LLVMValueRef ng)
 {
 	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(L->cx, L->fn, "colsum.left");
 	only_if(L,
@@ -632,9 +633,9 @@ leave_zero(Lower *L, int64_t cnt, LLVMValueRef out, LLVMValueRef ng)
 			      LLVMBuildSub(L->b, ng, ci64(L, 1), ""), ""),
 		done, "colsum.zero");
 	for (int w = COLSUM_DONE_WORD; w <= COLSUM_LEAVE_WORD; w++) {
-		LLVMValueRef dw = ci64(L, cnt / 4 + w);
+		LLVMValueRef dw = LLVMBuildAdd(L->b, cnt, ci64(L, w), "");
 		LLVMSetAlignment(LLVMBuildStore(L->b, ci32(L, 0),
-						LLVMBuildGEP2(L->b, L->i32, L->ws, &dw, 1, "")),
+						LLVMBuildGEP2(L->b, L->i32, L->wsc, &dw, 1, "")),
 				 4);
 	}
 	LLVMBuildBr(L->b, done);
@@ -952,8 +953,8 @@ colsum_finish(Lower *L)
 	/* every CTA waits for the others, counts itself out, then sums its slice of the columns of
 	 * every colsum over all slots */
 	LLVMValueRef G = nctaid(L);
-	ws_arrive_wait(L, ci64(L, cnt / 4 + COLSUM_DONE_WORD), G, "colsum");
-	LLVMValueRef out = leave_count(L, cnt);
+	ws_arrive_wait(L, L->wsc, ci64(L, cnt / 4 + COLSUM_DONE_WORD), G, "colsum");
+	LLVMValueRef out = leave_count(L, ci64(L, cnt / 4));
 	int64_t *src = arena_alloc(L->a, sizeof(int64_t) * (size_t)nc);
 	int *param = arena_alloc(L->a, sizeof(int) * (size_t)nc);
 	int ns = 0;
@@ -970,7 +971,25 @@ colsum_finish(Lower *L)
 	LLVMValueRef R = LLVMBuildMul(L->b, LLVMBuildUDiv(L->b, G, ci64(L, L->nseg), ""),
 				      ci64(L, lay.per_cta), "");
 	slice_sum(L, ns, src, param, R, lay.row_bytes, L->cta, G, &sl);
-	leave_zero(L, cnt, out, G);
+	leave_zero(L, ci64(L, cnt / 4), out, G);
+}
+
+/* Before a column pass that reads row values (colpass_rows): every CTA counts in and waits for
+ * the grid (every row's values written and fenced), then counts out, the last zeroing the
+ * counters for the next launch. */
+void
+rowvals_wait(Lower *L)
+{
+	const Plan *p = L->plan;
+	if (!colpass_rows(p->ncolsum, p->colsum_alone, &L->c->cfg))
+		return;
+	Launch l;
+	codegen_launch(L->k, L->c, &l);
+	LLVMValueRef cnt = ci64(L, codegen_ws_offset(&l, "colsum_counters", L->c->M) / 4);
+	LLVMValueRef G = nctaid(L);
+	ws_arrive_wait(L, L->wsc, LLVMBuildAdd(L->b, cnt, ci64(L, COLSUM_DONE_WORD), ""), G,
+		       "rowvals");
+	leave_zero(L, cnt, leave_count(L, cnt), G);
 }
 
 /* The column pass (lower_sched.c, colsum_column_pass): element e of colsum instruction ins's

@@ -539,7 +539,8 @@ coop_cross(Lower *L, Red *rs, int n)
 		}
 	LLVMBuildBr(L->b, wait);
 	LLVMPositionBuilderAtEnd(L->b, wait);
-	ws_arrive_wait(L, coop_counter(L, 0), ci64(L, (int64_t)K * ++L->coop_rounds), "coop");
+	ws_arrive_wait(L, L->ws, coop_counter(L, 0), ci64(L, (int64_t)K * ++L->coop_rounds),
+		       "coop");
 	LLVMBasicBlockRef rd = NULL, after = NULL;
 	if (L->wpr > 1) {
 		rd = LLVMAppendBasicBlockInContext(L->cx, L->fn, "coop.rd");
@@ -626,11 +627,12 @@ cluster_done(Lower *L)
 	}
 }
 
-/* Thread 0 fences, counts the CTA in, polls (a nanosleep between reads) until the count reaches
- * want and fences again; the barriers before and after hand the CTA's writes to it and its
+/* Thread 0 fences, counts the CTA in at u32 word `word` from base (L->ws, or L->wsc for the
+ * colsums' regions), polls (a nanosleep between reads) until the count reaches want and fences
+ * again; the barriers before and after hand the CTA's writes to it and its
  * verdict to the CTA. One fence a CTA, not a thread: fences are cumulative. */
 void
-ws_arrive_wait(Lower *L, LLVMValueRef word, LLVMValueRef want, const char *what)
+ws_arrive_wait(Lower *L, LLVMValueRef base, LLVMValueRef word, LLVMValueRef want, const char *what)
 {
 	char nm[5][32];
 	static const char *const part[5] = {"arrive", "spin", "nap", "all", "waited"};
@@ -646,7 +648,7 @@ ws_arrive_wait(Lower *L, LLVMValueRef word, LLVMValueRef want, const char *what)
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntEQ, tid, ci64(L, 0), ""), t0, join);
 	LLVMPositionBuilderAtEnd(L->b, t0);
 	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
-	LLVMValueRef p = LLVMBuildGEP2(L->b, L->i32, L->ws, &word, 1, "");
+	LLVMValueRef p = LLVMBuildGEP2(L->b, L->i32, base, &word, 1, "");
 	LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, p, ci32(L, 1), LLVMAtomicOrderingMonotonic,
 			   0);
 	LLVMBuildBr(L->b, spin);
@@ -754,7 +756,55 @@ red_finish(Lower *L, Red *rs, int n)
 	}
 }
 
-/* Stores of [M] outputs: one thread per row, only for real rows. */
+/* The column pass's row values (colpass_rows): Plan.rowval's floats of row `row` in the
+ * workspace region row_values, row-major (through L->wsc, as the colsums' regions). */
+static LLVMValueRef
+rowval_at(Lower *L, LLVMValueRef row, int r)
+{
+	Launch l;
+	codegen_launch(L->k, L->c, &l);
+	LLVMValueRef base = ci64(L, codegen_ws_offset(&l, "row_values", L->c->M) / 4);
+	LLVMValueRef ix =
+	    LLVMBuildAdd(L->b, base,
+			 LLVMBuildAdd(L->b, LLVMBuildMul(L->b, row, ci64(L, L->plan->nrowval), ""),
+				      ci64(L, r), ""),
+			 "");
+	return LLVMBuildGEP2(L->b, L->f32, L->wsc, &ix, 1, "");
+}
+
+/* Under colpass_rows, where the row's [M] outputs are stored (store_rows: one thread a real
+ * row), the row values the column pass reads back. */
+void
+rowvals_store(Lower *L)
+{
+	const Plan *p = L->plan;
+	if (!colpass_rows(p->ncolsum, p->colsum_alone, &L->c->cfg))
+		return;
+	for (int r = 0; r < p->nrowval; r++)
+		LLVMSetAlignment(
+		    LLVMBuildStore(L->b, L->uni[p->rowval[r]], rowval_at(L, L->row, r)), 4);
+}
+
+/* The row values of row `row` (rows past M read row M-1's), placed in L->uni, where the column
+ * pass lowers the [M] values made from them. Plain loads, not the non-coherent ones of the
+ * inputs: the kernel wrote them. */
+void
+rowvals_load(Lower *L, LLVMValueRef row)
+{
+	const Plan *p = L->plan;
+	if (!colpass_rows(p->ncolsum, p->colsum_alone, &L->c->cfg))
+		return;
+	LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntSLT, row, L->M, "");
+	row = LLVMBuildSelect(L->b, in, row, LLVMBuildSub(L->b, L->M, ci64(L, 1), ""), "");
+	for (int r = 0; r < p->nrowval; r++) {
+		LLVMValueRef v = LLVMBuildLoad2(L->b, L->f32, rowval_at(L, row, r), "");
+		LLVMSetAlignment(v, 4);
+		L->uni[p->rowval[r]] = v;
+	}
+}
+
+/* Stores of [M] outputs, and the column pass's row values: one thread per row, only for real
+ * rows. */
 void
 store_rows(Lower *L)
 {
@@ -769,6 +819,7 @@ store_rows(Lower *L)
 		    LLVMBuildStore(L->b, to_storage(L, p->type, operand(L, &in->args[0], 0)), ptr);
 		LLVMSetAlignment(s, type_size(type_resolve(p->type, L->c->dtype)));
 	}
+	rowvals_store(L);
 }
 
 void

@@ -457,7 +457,8 @@ colsum_own_pass(Lower *L)
 	L->row_off = row_off;
 }
 
-/* Row r (i64) of the column pass placed: its row block and row group, the row's [M] values. */
+/* Row r (i64) of the column pass placed: its row block and row group, the row's [M] values (those
+ * made from row reductions from the values the rows wrote: rowvals_load). */
 static void
 colpass_row(Lower *L, LLVMValueRef r)
 {
@@ -468,6 +469,7 @@ colpass_row(Lower *L, LLVMValueRef r)
 	L->grp = grp;
 	memset(L->uni, 0, sizeof(LLVMValueRef) * (L->k->nvals + 1));
 	memset(L->done, 0, L->k->nins + 1);
+	rowvals_load(L, r);
 	lower_ready_uniform(L);
 }
 
@@ -617,6 +619,7 @@ colsum_column_pass(Lower *L)
 		}
 	int64_t *row_off = rows_again(L);
 	intr(L, "llvm.nvvm.barrier0", NULL, NULL, 0); /* every row read the dynamic area */
+	rowvals_wait(L);
 
 	LLVMValueRef G = LLVMBuildZExt(
 	    L->b, intr(L, "llvm.nvvm.read.ptx.sreg.nctaid.x", NULL, NULL, 0), L->i64, "");

@@ -284,12 +284,14 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	 * rows with nothing to read: that pass reads the inputs, once, from HBM */
 	int whole = colpass_whole(f->colsum_whole, c);
 	int empty_rows =
-	    whole || (f->colsum_only && (colsum_column(f->colsums, f->colsum_alone, c) ||
+	    whole || (f->colsum_only && (colsum_column(f->colsums, c) ||
 					 colsum_late(f->colsums, f->colsum_alone, c, N)));
 	double hbm = MN * (empty_rows ? 0 : (f->tile_in_bytes + f->tile_out_bytes) * sector) +
 		     (double)N * f->vec_in_bytes + (double)M * (f->row_in_bytes + f->row_out_bytes);
 	double l2 = 0, reread = 0;
-	int passes = c->persistent ? 1 : f->passes;
+	/* under the column pass a looped row whose apply pass carries only colsums skips it */
+	int rows_cp = colpass_rows(f->colsums, f->colsum_alone, c);
+	int passes = c->persistent ? 1 : rows_cp ? f->colpass_passes : f->passes;
 	int64_t readers =
 	    seg * f->vec_in_bytes <= t->l1_bytes / L1_SHARE && o->ctas > slots ? slots : o->ctas;
 	if (c->grid > 0 && !held) /* every block of every CTA reads them, from L1 at best */
@@ -314,7 +316,7 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	if (o->spills) /* each spilled word is stored once and loaded once per pass, via L1/L2 */
 		l2 += (double)(o->capped - o->reg_limit) * 4 * (1 + passes) * threads * o->ctas;
 	double tail_ns = 0;
-	if (colsum_column(f->colsums, f->colsum_alone, c)) {
+	if (colsum_column(f->colsums, c)) {
 		/* the column pass reads the colsums' [M,N] inputs again after the rows: from L2 as
 		 * far as half the L2 holds them, from HBM past that; its round trips are the tail.
 		 * A warp's access is its lanes' consecutive positions of a row (the rest of it
@@ -335,6 +337,9 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		hbm += (1 - hit) * again;
 		tail_ns = (double)ln.turns * ((double)ln.trips * t->mem_latency_ns +
 					      (double)f->colsums * (ln.levels + 1) * t->barrier_ns);
+		/* reading row values, it first waits for the grid: a fenced count and a poll */
+		if (rows_cp)
+			tail_ns += 2 * (t->mem_latency_ns + t->barrier_ns);
 	} else if (f->colsums && c->grid > 0) {
 		ColsumLayout cl;
 		ColsumSlices sl;

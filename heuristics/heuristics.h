@@ -50,12 +50,14 @@
  *   element-wise work and stores): the tail is made a vector at a time, each vector's loads,
  *   arithmetic and stores before the next one's, so the inputs it reads (a weight, a bias) take
  *   registers for a vector, not for the row; 0 = each value over the whole row, every load first.
- * colpass: 1 = sums over rows that need no row reduction (Plan.colsum_alone) leave the rows'
- *   passes: after its rows each CTA of the grid sums a slice of the columns over every row,
- *   reading the colsums' inputs again, and stores the sums itself (colsum_column); no partials,
- *   no workspace, no wait for the grid. A kernel with no row reduction (Plan.colsum_whole) is
- *   made whole there, its [M,N] stores too, and its rows do nothing (colpass_whole). 0 =
- *   partials a CTA, combined through the workspace.
+ * colpass: 1 = the sums over rows leave the rows' passes: after its rows each CTA of the grid
+ *   sums a slice of the columns over every row, reading the colsums' inputs again, and stores
+ *   the sums itself (colsum_column); no partials. Where they need no row reduction
+ *   (Plan.colsum_alone), no workspace and no wait for the grid; where one does, the rows write
+ *   the row values it reads to the workspace and every CTA waits for the grid first
+ *   (colpass_rows). A kernel with no row reduction (Plan.colsum_whole) is made whole there, its
+ *   [M,N] stores too, and its rows do nothing (colpass_whole). 0 = partials a CTA, combined
+ *   through the workspace.
  */
 typedef struct {
 	int persistent;
@@ -232,11 +234,15 @@ int64_t smem_colsum_cols(const Config *c, int64_t N);
  * writing them to its slots, laid out as ws_colsums' (colsum_own_pass, codegen/lower_sched.c).
  * Every row's partials then stay on chip: the workspace sees each slot once, not once a row. */
 int colsum_late(int ncolsum, int alone, const Config *c, int64_t N);
-/* The column pass (colpass=1, where the colsums need no row reduction): after its rows each CTA
- * sums a slice of the columns over every row from the inputs and stores the sums
- * (colsum_column_pass, codegen/lower_sched.c); no partials while the rows stream, no slots, no
- * wait for the grid, so no cooperative launch for the colsums. */
-int colsum_column(int ncolsum, int alone, const Config *c);
+/* The column pass (colpass=1): after its rows each CTA sums a slice of the columns over every
+ * row from the inputs and stores the sums (colsum_column_pass, codegen/lower_sched.c); no
+ * partials while the rows stream, no slots. Where the colsums need no row reduction, no wait
+ * for the grid either, so no cooperative launch for the colsums. */
+int colsum_column(int ncolsum, const Config *c);
+/* The column pass where a colsum needs a row reduction (alone: Plan.colsum_alone): the rows
+ * write the row values it reads (Plan.rowval) to the workspace, and every CTA waits for the
+ * grid before its column pass, so the launch is cooperative. */
+int colpass_rows(int ncolsum, int alone, const Config *c);
 /* The whole kernel in the column pass: a kernel with no row reduction (Plan.colsum_whole) under
  * colpass=1. The column pass then makes the [M,N] stores too, over the same positions and rows
  * (Plan.need_colpass), no rows are lowered (grid_loop, codegen/lower_sched.c), and its grid is
@@ -458,12 +464,14 @@ colsum_slices(const ColsumLayout *l, const Config *c, int ncolsum, int64_t ctas,
 
 /* Whether config c's launch is cooperative, every CTA resident at once or refused: a cooperative
  * row (coop=1), and a grid with sums over rows, whose combine has every CTA wait for the others
- * (but for the one slot, which has no combine). alone: Plan.colsum_alone. */
+ * (but for the one slot, which has no combine, and the column pass, which waits only where it
+ * reads row values: colpass_rows). alone: Plan.colsum_alone. */
 static inline int
 config_cooperative(const Config *c, int ncolsum, int alone, int64_t N)
 {
-	return c->coop || (ncolsum > 0 && c->grid > 0 && !colsum_one_slot(ncolsum, alone, c, N) &&
-			   !colsum_column(ncolsum, alone, c));
+	return c->coop || colpass_rows(ncolsum, alone, c) ||
+	       (ncolsum > 0 && c->grid > 0 && !colsum_one_slot(ncolsum, alone, c, N) &&
+		!colsum_column(ncolsum, c));
 }
 
 /* Whether w warps, not a power of two, split a row of N columns evenly into vectors of vec: one
@@ -720,7 +728,7 @@ int rkc_as_ranked(const Kernel *k, const Facts *f, int64_t M, int64_t N, const T
 		  Choice *out);
 /* The best candidate each of the rkc policy's dropping rules set aside at the shape (at most
  * RKC_ASIDE), settled as a pick would be; rule[i] names the rule of out[i]. Returns how many. */
-enum { RKC_ASIDE = 5 };
+enum { RKC_ASIDE = 6 };
 int rkc_set_aside(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 		  Choice *out, const char **rule);
 /* The batch-invariant mode (heuristics/rkc.c; docs/heuristics.md, "Batch-invariant mode"): a

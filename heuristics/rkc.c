@@ -140,12 +140,13 @@ enum {
 	ASIDE_LONE_OWN,
 	ASIDE_STREAMED,
 	ASIDE_LONE_CLUSTERS,
+	ASIDE_COLPASS_ROWS,
 	NASIDE
 };
 _Static_assert((int)NASIDE == (int)RKC_ASIDE, "heuristics.h's RKC_ASIDE counts the rules");
-static const char *const aside_rules[NASIDE] = {"drop_kept_rows", "drop_ws_colsums",
-						"lone_own_colsums", "drop_streamed_colsums",
-						"drop_lone_clusters"};
+static const char *const aside_rules[NASIDE] = {"drop_kept_rows",     "drop_ws_colsums",
+						"lone_own_colsums",   "drop_streamed_colsums",
+						"drop_lone_clusters", "take_colpass_rows"};
 
 typedef struct {
 	Cand *v;
@@ -477,6 +478,26 @@ own_slots_heavy(const Facts *f, const Config *c, int64_t M, int64_t N, double *s
 	       COLPASS_SLOTS * *slots >= *inputs;
 }
 
+/* The column pass over whole rows where a colsum needs a row reduction (colpass_rows): grid g
+ * is a looped whole row (no segments) whose rows start aligned for 4 columns an access
+ * (colpass_wide), the row blocks fill the SMs, and a whole row's partials at one row group pass a
+ * CTA's shared memory (ws_colsums), so that no whole row keeps them on chip: the class where
+ * band_grid_fits offers bands (BAND_PARTIALS), which stream their rows at a third of copy
+ * bandwidth (bench/results/h200-2026-12-02-heldout4.md). The rows there read their row once for
+ * its reductions and write the row values; the column pass reads the colsums' inputs again, at
+ * full rate. take_colpass_rows keeps it alone wherever it is offered. */
+static int
+colpass_rows_class(const Facts *f, const Config *g, int64_t M, int64_t N, const Target *t)
+{
+	if (!f->colsums || f->colsum_alone || g->persistent || config_segments(g) > 1 ||
+	    !colpass_wide(g, N) || cdiv(M, g->m_block) < t->sms)
+		return 0;
+	Config w = *g;
+	w.m_block = 1;
+	w.colpass = 0;
+	return ws_colsums(f->colsums, &w, N);
+}
+
 /* Whether grid g (colpass=0) of a kernel with sums over rows is also offered with the column
  * pass (colpass=1): where the colsums need no row reduction, it reads 4 columns an access
  * (colpass_wide), and the inputs they read again, M x N x their bytes an element, take at most
@@ -498,7 +519,7 @@ own_slots_heavy(const Facts *f, const Config *c, int64_t M, int64_t N, double *s
 static int
 colpass_offered(const Facts *f, const Config *g, int64_t M, int64_t N, const Target *t)
 {
-	if (f->colsum_whole)
+	if (f->colsum_whole || colpass_rows_class(f, g, M, N, t))
 		return 1;
 	return f->colsums && f->colsum_alone && colpass_wide(g, N) &&
 	       (f->colsum_only ||
@@ -772,6 +793,34 @@ drop_ws_colsums(Cands *cs, const Facts *f, int64_t N)
 	cs->n = n;
 }
 
+/* Where the column pass reading row values is offered (colpass_rows_class), it is kept alone:
+ * every other candidate there streams its rows with partials past shared memory, through the
+ * workspace (ws_colsums), or cuts them into bands whose CTAs keep a segment's. The model charges
+ * the column pass's reads at the rows' rate and its round trips as a tail after them, 1.5-3x what
+ * they measured, and ranks the bands first. Measured on an H200
+ * (bench/results/h200-2026-12-02-colpass-rows.md): one config of it (L4096 m1 w16 v4 g264)
+ * forced over the band picks at 8 points of rms_colsum and ln_bwd_recompute (1024x131072 and
+ * 2048x65536, bf16 and fp32), 0.615-0.916x the time; then rkc tune at 10 points of the held-out
+ * rms_colsum, ln_bwd_recompute and moe_aux (256 to 2048 rows of 65536 to 131072 columns): the
+ * pick 0.476-0.977x the time of the best band set aside, 0.731x by geomean, and within 7.4% of
+ * the best of the model's first 10 (all of them the column pass, all faster than the bands). */
+static void
+take_colpass_rows(Cands *cs, const Facts *f)
+{
+	int any = 0;
+	for (int i = 0; i < cs->n && !any; i++)
+		any = colpass_rows(f->colsums, f->colsum_alone, &cs->v[i].c);
+	if (!any)
+		return;
+	int n = 0;
+	for (int i = 0; i < cs->n; i++)
+		if (colpass_rows(f->colsums, f->colsum_alone, &cs->v[i].c))
+			cs->v[n++] = cs->v[i];
+		else
+			set_aside(cs, ASIDE_COLPASS_ROWS, &cs->v[i]);
+	cs->n = n;
+}
+
 /* The colsums' own pass (colsum_late) writes a slot of ncolsum x N floats a row group, at widths
  * whose partials no CTA's shared memory holds, so the grid's slots pass the L2 (132 CTAs of
  * layer_norm_backward at 65536 columns: 67 MB), written once and read once by the combine. Where
@@ -968,6 +1017,7 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 				}
 			}
 	}
+	take_colpass_rows(cs, f);
 	drop_kept_rows(cs);
 	drop_ws_colsums(cs, f, N);
 	lone_own_colsums(cs, f, M, N, t);
@@ -1337,6 +1387,14 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			      vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
 	else
 		choice_reason(out, "smem=0: %s", vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
+	const Cand *cr = &cs->aside[ASIDE_COLPASS_ROWS];
+	if (cr->c.num_warps)
+		choice_reason(
+		    out,
+		    "take_colpass_rows set aside every config without the column pass (the "
+		    "model charges its reads at the rows' rate; on an H200 it ran 0.48-0.98x "
+		    "the time of the bands at 10 points); %s",
+		    vs(alt, sizeof alt, b, cr));
 	const Cand *lc = &cs->aside[ASIDE_LONE_CLUSTERS];
 	if (lc->c.num_warps && better(lc, b))
 		choice_reason(
@@ -1454,31 +1512,41 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 					   : "CTA",
 		    c->coop ? "; the launch is cooperative for the row's exchanges"
 			    : ", not a cooperative launch");
-	else if (colsum_column(f->colsums, f->colsum_alone, c)) {
+	else if (colsum_column(f->colsums, c)) {
 		ColpassLanes ln;
 		colpass_lanes(cdiv(cdiv(N, 4), o->ctas), M, c->num_warps * 32, c->min_ctas,
 			      colpass_words(f, c, N), &ln);
-		char why[200];
+		char why[320];
 		if (colpass_whole(f->colsum_whole, c) && !f->colsum_only)
 			snprintf(
 			    why, sizeof why,
-			    "nothing reduces a row, so the column pass makes the whole kernel: "
+			    "no colsum needs a row reduction and nothing reduces a row, so the "
+			    "column pass makes the whole kernel: "
 			    "the rows read nothing, and it reads the inputs (%.1f MB) once and "
 			    "writes the outputs",
 			    (double)M * N * f->tile_in_bytes / 1e6);
 		else if (f->colsum_only)
 			snprintf(why, sizeof why,
-				 "the kernel stores nothing else, so its rows read nothing and "
+				 "no colsum needs a row reduction and the kernel stores nothing "
+				 "else, so its rows read nothing and "
 				 "the column pass reads the inputs (%.1f MB) once",
 				 (double)M * N * f->colsum_tile_bytes / 1e6);
+		else if (!f->colsum_alone)
+			snprintf(why, sizeof why,
+				 "a colsum needs a row reduction and a whole row's partials "
+				 "(%lld bytes) pass shared memory (%d): the rows write %d "
+				 "value(s) a row and the CTAs wait for the grid (cooperative)",
+				 (long long)f->colsums * smem_colsum_cols(c, N) * 4, MAX_DYN_SMEM,
+				 k->plan->nrowval);
 		else
 			snprintf(why, sizeof why,
-				 "their inputs (%.1f MB) fit 3/4 of the L2 (%.1f MB)",
+				 "no colsum needs a row reduction and their inputs (%.1f MB) fit "
+				 "3/4 of the L2 (%.1f MB)",
 				 (double)M * N * f->colsum_tile_bytes / 1e6, t->l2_bytes / 1e6);
 		int whole = colpass_whole(f->colsum_whole, c) && !f->colsum_only;
 		choice_reason(
 		    out,
-		    "colpass=1: no colsum needs a row reduction and %s: %s CTA sums %lld "
+		    "colpass=1: %s: %s CTA sums %lld "
 		    "vectors of 4 columns over the %lld rows from them (%lld threads a row, "
 		    "%lld rows a trip) and stores them, no partials or slots: %.1f us of round "
 		    "trips%s; %s",

@@ -136,9 +136,15 @@ colsum_late(int ncolsum, int alone, const Config *c, int64_t N)
 }
 
 int
-colsum_column(int ncolsum, int alone, const Config *c)
+colsum_column(int ncolsum, const Config *c)
 {
-	return ncolsum > 0 && alone && c->colpass && c->grid > 0;
+	return ncolsum > 0 && c->colpass && c->grid > 0;
+}
+
+int
+colpass_rows(int ncolsum, int alone, const Config *c)
+{
+	return colsum_column(ncolsum, c) && !alone;
 }
 
 int

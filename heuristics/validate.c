@@ -87,10 +87,6 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 	if (c->colpass && !k->plan->ncolsum)
 		return diag(d, "colpass=1 sums columns in a pass of their own: this kernel has no "
 			       "sum over rows (colsum)");
-	if (c->colpass && !k->plan->colsum_alone)
-		return diag(d,
-			    "colpass=1 sums columns from the inputs after the rows: a colsum of "
-			    "this kernel needs a row reduction, which only the rows' passes have");
 	if (c->colpass && c->smem && c->persistent)
 		return diag(d, "colpass=1 keeps no colsum partials: a persistent row takes smem=0");
 	if (c->smem && c->persistent && !k->plan->ncolsum)

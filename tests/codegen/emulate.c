@@ -9,8 +9,10 @@
  * A line ending in pad=P runs with strided rows: the i-th [M,N] array (from 0) has rows of
  * N + (i+1)*P elements (so the arrays' strides differ), the padding poisoned; a kernel that reads
  * it reads NaN, and one that writes it fails the point.
- *   emulate [--regions] LIST      lines "kernel MxN dtype k=v,... [pad=P | every=E]" (every:
- *                                 --regions-every) */
+ * A line ending in at=M2 is compiled for its MxN and launched at M2 rows (the manifest's promise:
+ * any M at launch, the grid and the workspace following it).
+ *   emulate [--regions] LIST      lines "kernel MxN dtype k=v,... [pad=P | every=E | arch=A |
+ *                                 at=M2]" (every: --regions-every) */
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,9 +43,10 @@ esize(const Tensor *t)
 	return (size_t)type_size(t->type);
 }
 
+/* c: the compile, lowered at c->M; cl: the launch, the same but for its M. */
 static int
-run(const Kernel *k, const Compile *c, Tensor *ts, Rows *rw, void *ws, Stamps *rg,
-    unsigned char poison, char **out, Diag *d)
+run(const Kernel *k, const Compile *c, const Compile *cl, Tensor *ts, Rows *rw, void *ws,
+    Stamps *rg, unsigned char poison, char **out, Diag *d)
 {
 	int np = k->nparams;
 	int *tiles = calloc((size_t)np + 1, sizeof *tiles);
@@ -51,7 +54,7 @@ run(const Kernel *k, const Compile *c, Tensor *ts, Rows *rw, void *ws, Stamps *r
 	void **args = calloc((size_t)np + ns + 4, sizeof *args);
 	void **ptrs = calloc((size_t)np, sizeof *ptrs);
 	float *f = calloc((size_t)np, sizeof *f);
-	int64_t M = c->M, N = c->N;
+	int64_t M = cl->M, N = c->N;
 	for (int p = 0; p < np; p++) {
 		const Param *pa = &k->params[p];
 		if (pa->kind == P_PARAM) {
@@ -75,7 +78,7 @@ run(const Kernel *k, const Compile *c, Tensor *ts, Rows *rw, void *ws, Stamps *r
 	for (int i = 0; i < ns; i++)
 		args[na++] = &rw->stride[tiles[i]];
 	Launch l;
-	codegen_launch(k, c, &l);
+	codegen_launch(k, cl, &l);
 	if (l.workspace_bytes > 0) /* split rows, the dynamic grid's counters */
 		args[na++] = &ws;
 	if (c->regions) {
@@ -172,10 +175,16 @@ stamps_check(const Stamps *rg, const Compile *c, Diag *d)
 }
 
 /* Returns the number of failed outputs, or -1 when the point could not run. pad: the rows of
- * the i-th [M,N] array are N + (i+1)*pad elements apart (0: dense). */
+ * the i-th [M,N] array are N + (i+1)*pad elements apart (0: dense). at: the M it is launched at
+ * (0: the compiled one). */
 static int
-point(const char *line, const Kernel *k, Compile *c, int64_t pad)
+point(const char *line, const Kernel *k, Compile *c, int64_t pad, int64_t at)
 {
+	Compile launched = *c;
+	if (at > 0)
+		launched.M = at;
+	const Compile *cc = c; /* the compile; c from here on is the launch */
+	c = &launched;
 	Diag d = {0};
 	int np = k->nparams, bad = -1;
 	Rows rw = {calloc((size_t)np + 1, sizeof(int64_t)), calloc((size_t)np + 1, sizeof(char *)),
@@ -211,8 +220,8 @@ point(const char *line, const Kernel *k, Compile *c, int64_t pad)
 	}
 	int64_t nrows = sample_rows(k, c->M, c->N, &rows);
 	if (reference_rows(ref, k, ts, c->M, c->N, rows, nrows, &d) ||
-	    run(k, c, ts, &rw, ws, &rg, 0xff, run1, &d) ||
-	    run(k, c, ts, &rw, ws, &rg, 0x00, run2, &d) || (c->regions && stamps_check(&rg, c, &d)))
+	    run(k, cc, c, ts, &rw, ws, &rg, 0xff, run1, &d) ||
+	    run(k, cc, c, ts, &rw, ws, &rg, 0x00, run2, &d) || (c->regions && stamps_check(&rg, c, &d)))
 		goto out;
 	if (rw.pad_written) {
 		diag(&d, "%lld padding elements between rows written", (long long)rw.pad_written);
@@ -303,7 +312,7 @@ main(int argc, char **argv)
 	int n = 0, fails = 0;
 	while (fgets(line, sizeof line, f)) {
 		char kn[64], dt[16], cfg[256], path[128], extra[32] = "", arch[16] = "sm_90";
-		long long M, N, pad = 0;
+		long long M, N, pad = 0, at = 0;
 		int every = 0;
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
@@ -312,7 +321,8 @@ main(int argc, char **argv)
 		    sscanf(line, "%63s %lldx%lld %15s %255s %31s", kn, &M, &N, dt, cfg, extra);
 		if (got < 5 || (got == 6 && !(sscanf(extra, "pad=%lld", &pad) == 1 && pad >= 1) &&
 				!(sscanf(extra, "every=%d", &every) == 1 && every >= 1) &&
-				!(sscanf(extra, "arch=%15s", arch) == 1))) {
+				!(sscanf(extra, "arch=%15s", arch) == 1) &&
+				!(sscanf(extra, "at=%lld", &at) == 1 && at >= 1))) {
 			fprintf(stderr, "%s: bad line: %s\n", argv[1], line);
 			return 1;
 		}
@@ -334,7 +344,7 @@ main(int argc, char **argv)
 			free(tol_json);
 			return 1;
 		}
-		int bad = point(line, k, &c, pad);
+		int bad = point(line, k, &c, pad, at);
 		fails += bad != 0;
 		n++;
 		kernel_free(k);
