@@ -94,6 +94,7 @@ typedef struct {
 	LLVMValueRef band;   /* i64 ctaid.x / nseg: the CTA's row block, a grid's first, its slot */
 	LLVMValueRef rblock; /* i64: the row block place_row placed last */
 	LLVMValueRef lane, lofs, lane32, warp, grp, seg, row, rowok, seg_start, seg_end;
+	LLVMValueRef rowc; /* place_row's row, or M-1 past M: the row every load reads */
 	/* per param: where an [M,N] array's row starts (place_row), else NULL */
 	LLVMValueRef *rowoff;
 	LLVMValueRef body_lo, body_hi; /* the aligned whole vectors of the segment */
@@ -315,7 +316,7 @@ void colpass_add(Lower *L, int ins, LLVMValueRef *acc, LLVMValueRef *valid);
  * is placed (lower_red.c). */
 void rowvals_store(Lower *L);
 void rowvals_wait(Lower *L);
-void rowvals_load(Lower *L, LLVMValueRef row);
+void rowvals_load(Lower *L);
 void colpass_store(Lower *L, LLVMValueRef *acc, const ColpassLanes *ln, LLVMValueRef pj,
 		   LLVMValueRef rl, LLVMValueRef ok, LLVMValueRef col, int param);
 

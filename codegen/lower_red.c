@@ -785,19 +785,17 @@ rowvals_store(Lower *L)
 		    LLVMBuildStore(L->b, L->uni[p->rowval[r]], rowval_at(L, L->row, r)), 4);
 }
 
-/* The row values of row `row` (rows past M read row M-1's), placed in L->uni, where the column
- * pass lowers the [M] values made from them. Plain loads, not the non-coherent ones of the
- * inputs: the kernel wrote them. */
+/* The row values of the row place_row placed (rows past M read row M-1's: L->rowc), placed in
+ * L->uni, where the column pass lowers the [M] values made from them. Plain loads, not the
+ * non-coherent ones of the inputs: the kernel wrote them. */
 void
-rowvals_load(Lower *L, LLVMValueRef row)
+rowvals_load(Lower *L)
 {
 	const Plan *p = L->plan;
 	if (!colpass_rows(p->ncolsum, p->colsum_alone, &L->c->cfg))
 		return;
-	LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntSLT, row, L->M, "");
-	row = LLVMBuildSelect(L->b, in, row, LLVMBuildSub(L->b, L->M, ci64(L, 1), ""), "");
 	for (int r = 0; r < p->nrowval; r++) {
-		LLVMValueRef v = LLVMBuildLoad2(L->b, L->f32, rowval_at(L, row, r), "");
+		LLVMValueRef v = LLVMBuildLoad2(L->b, L->f32, rowval_at(L, L->rowc, r), "");
 		LLVMSetAlignment(v, 4);
 		L->uni[p->rowval[r]] = v;
 	}

@@ -14,7 +14,7 @@ place_row(Lower *L, LLVMValueRef rb)
 			      LLVMBuildZExt(L->b, L->grp, L->i64, ""), "");
 	L->rowok = LLVMBuildICmp(L->b, LLVMIntSLT, L->row, L->M, "");
 	/* rows past M read row M-1 (masked out), so no load needs a branch */
-	LLVMValueRef rowc =
+	LLVMValueRef rowc = L->rowc =
 	    LLVMBuildSelect(L->b, L->rowok, L->row, LLVMBuildSub(L->b, L->M, ci64(L, 1), ""), "");
 	for (int p = 0; p < L->k->nparams; p++)
 		L->rowoff[p] = L->stride[p] ? LLVMBuildMul(L->b, rowc, L->stride[p], "") : NULL;
@@ -469,7 +469,7 @@ colpass_row(Lower *L, LLVMValueRef r)
 	L->grp = grp;
 	memset(L->uni, 0, sizeof(LLVMValueRef) * (L->k->nvals + 1));
 	memset(L->done, 0, L->k->nins + 1);
-	rowvals_load(L, r);
+	rowvals_load(L);
 	lower_ready_uniform(L);
 }
 
