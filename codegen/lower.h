@@ -169,6 +169,8 @@ LLVMValueRef rescale(Lower *L, LLVMValueRef m, LLVMValueRef M);
 /* Type t in memory, and conversions between it and registers (bf16 and f16 as f32, bool as i1). */
 LLVMTypeRef storage_type(Lower *L, Type t);
 LLVMValueRef from_storage(Lower *L, Type t, LLVMValueRef v);
+/* Two fp8 bytes (an i16, the first low) as two f32, in one conversion: only where f8_hw. */
+void from_storage_pair(Lower *L, Type t, LLVMValueRef pair, LLVMValueRef *out);
 LLVMValueRef to_storage(Lower *L, Type t, LLVMValueRef v);
 /* On the host: defines __truncsfbf2 in the module, which the x86 back end calls for what it
  * rounds to bf16 itself (a bf16 constant) where the CPU lacks AVX512-BF16; no library the
@@ -177,7 +179,8 @@ void host_truncsfbf2(Lower *L);
 /* Two f32 values to a bf16, f16 or fp8 pair (<2 x T>, lo first), in one conversion where the
  * arch has it. */
 LLVMValueRef to_storage_pair(Lower *L, Type t, LLVMValueRef lo, LLVMValueRef hi);
-/* 1: fp8 type t is stored through the hardware's paired conversion (sm_90 on, not the emulator). */
+/* 1: fp8 type t is loaded and stored through the hardware's paired conversions (sm_90 on, not
+ * the emulator). */
 int f8_hw(Lower *L, Type t);
 /* An elementwise op on operands already in registers. */
 LLVMValueRef apply_op(Lower *L, const Instr *in, LLVMValueRef *x);

@@ -240,8 +240,8 @@ f8_enc(Lower *L, Type t, LLVMValueRef x)
 	return LLVMBuildTrunc(b, code, L->i8, "");
 }
 
-/* Whether fp8 values of type t are stored through the hardware's conversion: on an arch with one
- * (sm_90 and later), never in the emulator, which runs f8_enc. */
+/* Whether fp8 values of type t are stored and read through the hardware's conversions: on an arch
+ * with them (sm_90 and later), never in the emulator, which runs f8_enc and f8_dec. */
 int
 f8_hw(Lower *L, Type t)
 {
@@ -296,12 +296,41 @@ f8_dec(Lower *L, Type t, LLVMValueRef v)
 	return LLVMBuildSelect(b, nan, cf(L, NAN), f, "");
 }
 
+/*
+ * Two fp8 bytes of type t (an i16, the first in the low byte) as f32, into out[0] and out[1],
+ * where f8_hw says so: one cvt.rn.f16x2.e4m3x2 (e5m2x2), which puts the low byte's value in the
+ * low half, then each half widened. Exact, as f8_dec (every fp8 value is an f16); a NaN gives the
+ * hardware's NaN. LLVM 19 has no intrinsic for it: inline PTX.
+ */
+void
+from_storage_pair(Lower *L, Type t, LLVMValueRef pair, LLVMValueRef *out)
+{
+	const char *text = type_resolve(t, L->c->dtype) == TY_F8E4M3
+			       ? "cvt.rn.f16x2.e4m3x2 $0, $1;"
+			       : "cvt.rn.f16x2.e5m2x2 $0, $1;";
+	LLVMTypeRef i16 = LLVMInt16TypeInContext(L->cx);
+	LLVMTypeRef ft = LLVMFunctionType(L->i32, &i16, 1, 0);
+	LLVMValueRef fn =
+	    LLVMGetInlineAsm(ft, text, strlen(text), "=r,h", 4, 0, 0, LLVMInlineAsmDialectATT, 0);
+	LLVMValueRef h = LLVMBuildBitCast(L->b, LLVMBuildCall2(L->b, ft, fn, &pair, 1, ""),
+					  LLVMVectorType(LLVMHalfTypeInContext(L->cx), 2), "");
+	for (int e = 0; e < 2; e++)
+		out[e] = LLVMBuildFPExt(L->b, LLVMBuildExtractElement(L->b, h, ci32(L, e), ""),
+					L->f32, "");
+}
+
 LLVMValueRef
 from_storage(Lower *L, Type t, LLVMValueRef v)
 {
 	t = type_resolve(t, L->c->dtype);
 	if (t == TY_BF16 || t == TY_F16)
 		return LLVMBuildFPExt(L->b, v, L->f32, "");
+	if (f8_hw(L, t)) { /* a pair's conversion, its high byte 0 */
+		LLVMValueRef out[2];
+		from_storage_pair(L, t, LLVMBuildZExt(L->b, v, LLVMInt16TypeInContext(L->cx), ""),
+				  out);
+		return out[0];
+	}
 	if (is_f8(t))
 		return f8_dec(L, t, v);
 	if (t == TY_BOOL)

@@ -471,9 +471,17 @@ static void
 unpack_raw(Lower *L, Type t, LLVMValueRef *raw, const Chunk *ch, LLVMValueRef *out)
 {
 	LLVMTypeRef st = storage_type(L, t), vt = vec_type(L, t, ch->vec);
+	LLVMTypeRef i16 = LLVMInt16TypeInContext(L->cx);
+	int pairs = f8_hw(L, t) && ch->vec % 2 == 0; /* fp8 a pair a conversion */
 	for (int j = 0; j < ch->nvec; j++)
-		for (int e = 0; e < ch->vec; e++) {
+		for (int e = 0; e < ch->vec; e += pairs ? 2 : 1) {
 			LLVMValueRef v = raw[j];
+			if (pairs) {
+				v = LLVMBuildLShr(L->b, v, LLVMConstInt(vt, 8 * e, 0), "");
+				from_storage_pair(L, t, LLVMBuildTrunc(L->b, v, i16, ""),
+						  &out[j * ch->vec + e]);
+				continue;
+			}
 			if (LLVMGetTypeKind(vt) == LLVMIntegerTypeKind && ch->vec > 1)
 				v = LLVMBuildTrunc(
 				    L->b, LLVMBuildLShr(L->b, v, LLVMConstInt(vt, 8 * e, 0), ""),
