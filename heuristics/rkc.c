@@ -1028,28 +1028,31 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 	}
 }
 
-/* The best candidate that differs from b in the knob, or NULL. */
+/* Whether c differs from b's config in the knob. */
 enum { K_MODE, K_WARPS, K_MBLOCK, K_SPLIT, K_CLUSTER, K_SMEM, K_GRID, K_POW2, K_COLPASS };
+static int
+differs(const Config *c, const Cand *b, int knob)
+{
+	return knob == K_MODE	   ? c->persistent != b->c.persistent
+	       : knob == K_WARPS   ? c->num_warps != b->c.num_warps
+	       : knob == K_MBLOCK  ? c->m_block != b->c.m_block
+	       : knob == K_SPLIT   ? c->split != b->c.split
+	       : knob == K_CLUSTER ? c->cluster != b->c.cluster || c->coop != b->c.coop
+	       : knob == K_SMEM	   ? c->smem != b->c.smem
+	       : knob == K_POW2	   ? !(c->num_warps & (c->num_warps - 1))
+	       : knob == K_COLPASS ? c->colpass != b->c.colpass
+				   : (c->grid > 0) != (b->c.grid > 0) ||
+					 c->dynamic != b->c.dynamic || c->ahead != b->c.ahead;
+}
+
+/* The best candidate that differs from b in the knob, or NULL. */
 static const Cand *
 best_other(const Cands *cs, const Cand *b, int knob)
 {
 	const Cand *best = NULL;
-	for (int i = 0; i < cs->n; i++) {
-		const Config *c = &cs->v[i].c;
-		int differs =
-		    knob == K_MODE	? c->persistent != b->c.persistent
-		    : knob == K_WARPS	? c->num_warps != b->c.num_warps
-		    : knob == K_MBLOCK	? c->m_block != b->c.m_block
-		    : knob == K_SPLIT	? c->split != b->c.split
-		    : knob == K_CLUSTER ? c->cluster != b->c.cluster || c->coop != b->c.coop
-		    : knob == K_SMEM	? c->smem != b->c.smem
-		    : knob == K_POW2	? !(c->num_warps & (c->num_warps - 1))
-		    : knob == K_COLPASS ? c->colpass != b->c.colpass
-					: (c->grid > 0) != (b->c.grid > 0) ||
-					      c->dynamic != b->c.dynamic || c->ahead != b->c.ahead;
-		if (differs && (!best || better(&cs->v[i], best)))
+	for (int i = 0; i < cs->n; i++)
+		if (differs(&cs->v[i].c, b, knob) && (!best || better(&cs->v[i], best)))
 			best = &cs->v[i];
-	}
 	return best;
 }
 
@@ -1086,6 +1089,27 @@ vs(char *buf, size_t n, const Cand *b, const Cand *alt)
 				     part[i]);
 	}
 	buf_free(&s);
+	return buf;
+}
+
+/* vs for the knob: the best candidate that differs in it; where none does but a rule set one
+ * aside (rkc_set_aside), the best of those with the rule's name, so that "no other value fits"
+ * is said only where none was offered. */
+static const char *
+vs_knob(char *buf, size_t n, const Cands *cs, const Cand *b, int knob)
+{
+	const Cand *alt = best_other(cs, b, knob);
+	int rule = -1;
+	for (int r = 0; !alt && r < NASIDE; r++)
+		if (cs->aside[r].c.num_warps && differs(&cs->aside[r].c, b, knob) &&
+		    (rule < 0 || better(&cs->aside[r], &cs->aside[rule])))
+			rule = r;
+	if (alt || rule < 0)
+		return vs(buf, n, b, alt);
+	int n0 = snprintf(buf, n, "no other value among the configs kept; set aside by %s, ",
+			  aside_rules[rule]);
+	if (n0 >= 0 && (size_t)n0 < n)
+		vs(buf + n0, n - n0, b, &cs->aside[rule]);
 	return buf;
 }
 
@@ -1262,7 +1286,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 
 	choice_reason(out, "num_warps=%d (%d threads per row, %d row(s) per CTA): %.1f us; %s",
 		      c->num_warps, tpr, c->m_block, o->us,
-		      vs(alt, sizeof alt, b, best_other(cs, b, K_WARPS)));
+		      vs_knob(alt, sizeof alt, cs, b, K_WARPS));
 	const Cand *p2 = best_other(cs, b, K_POW2);
 	if (p2 && (c->num_warps & (c->num_warps - 1))) {
 		Buf s = {0};
@@ -1286,7 +1310,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		      "m_block=%d (cap %lld = pp2(M/SMs), so every SM gets a CTA): %lld CTAs, %d "
 		      "resident per SM (%s-limited), %.2f waves%s; %s",
 		      c->m_block, (long long)mcap, (long long)o->ctas, o->ctas_per_sm, o->limit,
-		      o->waves, packed, vs(alt, sizeof alt, b, best_other(cs, b, K_MBLOCK)));
+		      o->waves, packed, vs_knob(alt, sizeof alt, cs, b, K_MBLOCK));
 	tie_reasons(out, cs, b, f);
 	if (!f->split_ok)
 		choice_reason(out, "split=1: not applicable, the kernel has %s",
@@ -1295,11 +1319,11 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		choice_reason(out,
 			      "split=1: the cluster cuts the row instead (no workspace, no second "
 			      "phase); %s",
-			      vs(alt, sizeof alt, b, best_other(cs, b, K_SPLIT)));
+			      vs_knob(alt, sizeof alt, cs, b, K_SPLIT));
 	else
 		choice_reason(out, "split=%d: %lld row(s) x %d segment(s) of %lld on %d SMs; %s",
 			      c->split, (long long)M, c->split, (long long)seg, t->sms,
-			      vs(alt, sizeof alt, b, best_other(cs, b, K_SPLIT)));
+			      vs_knob(alt, sizeof alt, cs, b, K_SPLIT));
 	if (c->cluster > 1 && c->coop) {
 		int most = t->cluster_max > 1 ? t->cluster_max : 1;
 		char why[160];
@@ -1317,7 +1341,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			      "(segments of %lld), their partials exchanged through the workspace "
 			      "at an atomic counter: %lld CTAs, all resident (%d an SM); %s",
 			      c->cluster, why, c->cluster, (long long)seg, (long long)o->ctas,
-			      o->ctas_per_sm, vs(alt, sizeof alt, b, best_other(cs, b, K_CLUSTER)));
+			      o->ctas_per_sm, vs_knob(alt, sizeof alt, cs, b, K_CLUSTER));
 	} else if (c->cluster > 1)
 		choice_reason(
 		    out,
@@ -1325,7 +1349,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    "partials combined through distributed shared memory in rank order: %lld "
 		    "CTAs; %s",
 		    c->cluster, c->cluster, (long long)seg, (long long)o->ctas,
-		    vs(alt, sizeof alt, b, best_other(cs, b, K_CLUSTER)));
+		    vs_knob(alt, sizeof alt, cs, b, K_CLUSTER));
 	else if (t->cluster_max <= 1)
 		choice_reason(out, "cluster=1: %s has no thread-block clusters", t->arch);
 	else if (f->split_ok)
@@ -1340,8 +1364,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    "fails)",
 		    (long long)M, t->sms, (long long)N * f->kept_bytes);
 	else
-		choice_reason(out, "cluster=1: %s",
-			      vs(alt, sizeof alt, b, best_other(cs, b, K_CLUSTER)));
+		choice_reason(out, "cluster=1: %s", vs_knob(alt, sizeof alt, cs, b, K_CLUSTER));
 	if (smem_colsums(f->colsums, c) && c->persistent) {
 		Facts tmp;
 		choice_reason(
@@ -1355,7 +1378,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			regs_predict(smem_facts(f, c, &tmp), 1, c->r_block / config_tpr(c),
 				     c->vec) +
 			regs_predict(f, 1, c->r_block / config_tpr(c), c->vec),
-		    o->ctas_per_sm, vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
+		    o->ctas_per_sm, vs_knob(alt, sizeof alt, cs, b, K_SMEM));
 	} else if (c->smem && f->colsums && cs->reread.c.num_warps)
 		choice_reason(
 		    out,
@@ -1374,19 +1397,19 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    "shared memory (%lld bytes a CTA), so the row comes from HBM once, not "
 		    "%d times; %d CTA(s) an SM; %s",
 		    f->kept_bytes, (long long)c->m_block * seg * f->kept_bytes, f->passes,
-		    o->ctas_per_sm, vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
+		    o->ctas_per_sm, vs_knob(alt, sizeof alt, cs, b, K_SMEM));
 	else if (f->colsums && c->persistent)
 		choice_reason(out, "smem=0: %s; %s",
 			      c->colpass ? "no colsum partials (the column pass)"
 					 : "the colsum partials stay in registers",
-			      vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
+			      vs_knob(alt, sizeof alt, cs, b, K_SMEM));
 	else if (!f->kept_bytes)
 		choice_reason(out, "smem=0: no pass reads an [M,N] input again");
 	else if (c->persistent)
 		choice_reason(out, "smem=0: the row is held in registers; %s",
-			      vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
+			      vs_knob(alt, sizeof alt, cs, b, K_SMEM));
 	else
-		choice_reason(out, "smem=0: %s", vs(alt, sizeof alt, b, best_other(cs, b, K_SMEM)));
+		choice_reason(out, "smem=0: %s", vs_knob(alt, sizeof alt, cs, b, K_SMEM));
 	const Cand *cr = &cs->aside[ASIDE_COLPASS_ROWS];
 	if (cr->c.num_warps)
 		choice_reason(
@@ -1470,7 +1493,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    "columns (%lld): the column pass makes the kernel, so every CTA takes "
 		    "a slice of the columns over every row, not a row block; %s",
 		    c->grid, t->sms, o->ctas_per_sm, pos, (long long)cdiv(cdiv(N, 4), pos),
-		    vs(alt, sizeof alt, b, best_other(cs, b, K_GRID)));
+		    vs_knob(alt, sizeof alt, cs, b, K_GRID));
 	else if (c->grid > 0)
 		choice_reason(
 		    out,
@@ -1489,7 +1512,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    : c->ahead	 ? ", the next block's loads issued before this block's "
 				   "reductions"
 				 : "",
-		    band, vs(alt, sizeof alt, b, best_other(cs, b, K_GRID)));
+		    band, vs_knob(alt, sizeof alt, cs, b, K_GRID));
 	else if (config_segments(c) > 1)
 		choice_reason(out, "grid=0: a CTA per row segment (a persistent grid walks whole "
 				   "rows)");
@@ -1500,7 +1523,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			      (long long)blocks, t->sms, o->ctas_per_sm);
 	else
 		choice_reason(out, "grid=0: a CTA per row block; %s",
-			      vs(alt, sizeof alt, b, best_other(cs, b, K_GRID)));
+			      vs_knob(alt, sizeof alt, cs, b, K_GRID));
 	if (k->plan->ncolsum && colsum_one_slot(f->colsums, f->colsum_alone, c, N))
 		choice_reason(
 		    out,
@@ -1554,7 +1577,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    (long long)cdiv(cdiv(N, 4), o->ctas), (long long)M, (long long)ln.lanes,
 		    (long long)ln.u, o->combine_us,
 		    colpass_whole(f->colsum_whole, c) ? ", under the stream in the model" : "",
-		    vs(alt, sizeof alt, b, best_other(cs, b, K_COLPASS)));
+		    vs_knob(alt, sizeof alt, cs, b, K_COLPASS));
 	} else if (k->plan->ncolsum && c->grid > 0) {
 		ColsumLayout cl;
 		ColsumSlices sl;
@@ -1587,7 +1610,7 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		if (colpass_offered(f, c, M, N, t))
 			choice_reason(out,
 				      "colpass=0: the partials' combine, not the column pass; %s",
-				      vs(alt, sizeof alt, b, best_other(cs, b, K_COLPASS)));
+				      vs_knob(alt, sizeof alt, cs, b, K_COLPASS));
 		else if (f->colsum_alone && !colpass_wide(c, N))
 			choice_reason(out,
 				      "colpass=0: rows of %lld columns at vec=%d: a column pass "
