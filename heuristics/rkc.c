@@ -486,16 +486,36 @@ own_slots_heavy(const Facts *f, const Config *c, int64_t M, int64_t N, double *s
  * bandwidth (bench/results/h200-2026-12-02-heldout4.md). The rows there read their row once for
  * its reductions and write the row values; the column pass reads the colsums' inputs again, at
  * full rate. take_colpass_rows keeps it alone wherever it is offered. */
-static int
-colpass_rows_class(const Facts *f, const Config *g, int64_t M, int64_t N, const Target *t)
+static const char *
+colpass_rows_miss(char *buf, size_t n, const Facts *f, const Config *g, int64_t M, int64_t N,
+		  const Target *t)
 {
-	if (!f->colsums || f->colsum_alone || g->persistent || config_segments(g) > 1 ||
-	    !colpass_wide(g, N) || cdiv(M, g->m_block) < t->sms)
-		return 0;
 	Config w = *g;
 	w.m_block = 1;
 	w.colpass = 0;
-	return ws_colsums(f->colsums, &w, N);
+	if (g->persistent)
+		snprintf(buf, n, "the rows are persistent");
+	else if (config_segments(g) > 1)
+		snprintf(buf, n, "a row spans %d CTAs", config_segments(g));
+	else if (!colpass_wide(g, N))
+		snprintf(buf, n, "rows of %lld columns at vec=%d would be read element by element",
+			 (long long)N, g->vec);
+	else if (cdiv(M, g->m_block) < t->sms)
+		snprintf(buf, n, "%lld row blocks do not fill the %d SMs",
+			 (long long)cdiv(M, g->m_block), t->sms);
+	else if (!ws_colsums(f->colsums, &w, N))
+		snprintf(buf, n, "a whole row's partials (%lld bytes) stay in shared memory",
+			 (long long)f->colsums * smem_colsum_cols(&w, N) * 4);
+	else
+		return NULL;
+	return buf;
+}
+
+static int
+colpass_rows_class(const Facts *f, const Config *g, int64_t M, int64_t N, const Target *t)
+{
+	char why[128];
+	return f->colsums && !f->colsum_alone && !colpass_rows_miss(why, sizeof why, f, g, M, N, t);
 }
 
 /* Whether grid g (colpass=0) of a kernel with sums over rows is also offered with the column
@@ -1633,6 +1653,14 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 				      "from HBM again",
 				      (double)M * N * f->colsum_tile_bytes / 1e6,
 				      t->l2_bytes / 1e6);
+		else
+			choice_reason(
+			    out,
+			    "colpass=0: a colsum needs a row reduction, and the column "
+			    "pass then takes the rows' values from looped rows of one CTA "
+			    "that fill the SMs, read 4 columns an access, and whose partials "
+			    "would pass shared memory: %s",
+			    colpass_rows_miss(alt, sizeof alt, f, c, M, N, t));
 	}
 	int spare, held = occupancy_ctas(f, o, c, t, M, N, &spare);
 	int want = N <= SHORT_ROW ? MIN_WARPS_SM_SHORT : MIN_WARPS_SM;
