@@ -285,6 +285,63 @@ def huber(x, t, delta):
     return {"loss": q.sum(-1) / n, "g": (d.clamp(-delta, delta) / n).to(x.dtype)}
 
 
+def fp8_softmax(q, s, b):
+    x = up(q) * up(s)[:, None] + up(b)
+    return {"y": torch.softmax(x, -1).to(b.dtype), "lse": torch.logsumexp(x, -1)}
+
+
+def i8_layernorm(q, s, w, b, eps):
+    x = up(q) * up(s)[:, None]
+    mu = x.mean(-1, keepdim=True)
+    d = x - mu
+    v = (d * d).mean(-1, keepdim=True)
+    return {"y": (d * torch.rsqrt(v + eps) * up(w) + up(b)).to(w.dtype)}
+
+
+def dropout_softmax_bwd(p, dy, keep, rate):
+    pf = up(p)
+    g = torch.where(keep, up(dy) / (1 - rate), 0)
+    return {"dx": (pf * (g - (pf * g).sum(-1, keepdim=True))).to(p.dtype)}
+
+
+def outlier_clip(x, k):
+    xf = up(x)
+    mu = xf.mean(-1, keepdim=True)
+    w = xf.std(-1, correction=0, keepdim=True) * k
+    y = torch.minimum(torch.maximum(xf, mu - w), mu + w)
+    return {"y": y.to(x.dtype), "n": ((xf - mu).abs() > w).sum(-1).to(torch.int32)}
+
+
+def wb_grad(dy, x, rstd):
+    g = up(dy) * up(x) * up(rstd)[:, None]
+    return {"dw": g.sum(0), "db": up(dy).sum(0)}
+
+
+def pow_norm(x, p, eps):
+    xf = up(x)
+    n = torch.pow(torch.pow(xf.abs(), p).sum(-1, keepdim=True), 1 / p)
+    return {"y": (xf / torch.clamp_min(n, eps)).to(x.dtype), "nrm": n.squeeze(-1)}
+
+
+def swiglu_fp8(g, u):
+    h = torch.nn.functional.silu(up(g)) * up(u)
+    m = torch.clamp_min(h.abs().amax(-1, keepdim=True), 1e-12)
+    q = h * (448 / m)
+    if q.dtype != torch.float64:
+        q = q.clamp(-448, 448).to(torch.float8_e4m3fn)
+    return {"q": q, "s": (m / 448).squeeze(-1)}
+
+
+def logit_margin(x, t):
+    xf = up(x)
+    tl = t.long()
+    xt = xf.gather(-1, tl[:, None])
+    oh = torch.zeros_like(xf, dtype=torch.bool).scatter_(-1, tl[:, None], True)
+    mo = torch.where(oh, float("-inf"), xf).amax(-1, keepdim=True)
+    gap = (xt - mo).squeeze(-1)
+    return {"loss": torch.clamp_min(1 - gap, 0), "gap": gap}
+
+
 DEFS = {f.__name__: f for f in [l2norm, lse, argmax, mse, var2, stats3, dequant, gelu_norm,
                                 colonly, softcap, router, cosine, softmax_backward, log_softmax,
                                 log_softmax_backward, entropy, swiglu_norm, masked_mean,
@@ -292,4 +349,6 @@ DEFS = {f.__name__: f for f in [l2norm, lse, argmax, mse, var2, stats3, dequant,
                                 l1norm, focal_ce, varlen_softmax, masked_bce, gelu_layernorm,
                                 linf_norm, rms_colsum, asym_quant, ln_bwd_recompute,
                                 ln_of_rms, logit_stats, keep_mask, e5m2_quant, fp8_in_rms,
-                                row_masked_ce, moe_aux, huber]}
+                                row_masked_ce, moe_aux, huber, fp8_softmax, i8_layernorm,
+                                dropout_softmax_bwd, outlier_clip, wb_grad, pow_norm,
+                                swiglu_fp8, logit_margin]}
