@@ -1,6 +1,7 @@
 /* The lowering's own math, run in the host emulator element by element: fp8 conversions against
- * analysis/ir.c's f8_encode and f8_decode bit for bit, and tanh, erf and pow against C's in
- * double within the bounds docs/ir.md states for the emulator's exact exp2, log2 and 1/x. */
+ * analysis/ir.c's f8_encode and f8_decode bit for bit, every i8 through cast.f32 exactly, and
+ * tanh, erf and pow against C's in double within the bounds docs/ir.md states for the emulator's
+ * exact exp2, log2 and 1/x. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -117,6 +118,30 @@ test_f8_conversions(void **state)
 	kernel_free(k);
 }
 
+/* Every i8 value through cast.f32 (codegen's i8_to_f32, the biased byte under 2^23's exponent),
+ * in every lane of a 4-byte vector: the integer itself, exactly. */
+static void
+test_i8_cast(void **state)
+{
+	(void)state;
+	Kernel *k = parse_text("i8.rk", "kernel i8\n"
+					"in q: i8[M,N]\n"
+					"out y: f32[M,N]\n"
+					"%q = load q\n"
+					"%y = cast.f32 %q\n"
+					"store y, %y\n");
+	int8_t q[256];
+	float y[256];
+	for (int i = 0; i < 256; i++)
+		q[i] = (int8_t)(i - 128);
+	void *bufs[] = {q, y};
+	emulate_row(k, 256, bufs);
+	for (int i = 0; i < 256; i++)
+		if (y[i] != (float)q[i])
+			fail_msg("cast.f32 of i8 %d: %g", q[i], y[i]);
+	kernel_free(k);
+}
+
 /* The error bounds docs/ir.md gives for the emulator: tanh and erf relative above |x| = 1e-3 (and
  * absolute below it); pow relative, over 1 + |y log2 x| (the f32 rounding of y log2 x, an
  * absolute error in the exponent, is a relative error of the result that grows with it). */
@@ -225,6 +250,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_f8_conversions),
+	    cmocka_unit_test(test_i8_cast),
 	    cmocka_unit_test(test_math_accuracy),
 	    cmocka_unit_test(test_pow_cases),
 	};
