@@ -141,13 +141,12 @@ enum {
 	ASIDE_STREAMED,
 	ASIDE_LONE_CLUSTERS,
 	ASIDE_COLPASS_ROWS,
-	ASIDE_TINY_GRIDS,
 	NASIDE
 };
 _Static_assert((int)NASIDE == (int)RKC_ASIDE, "heuristics.h's RKC_ASIDE counts the rules");
-static const char *const aside_rules[NASIDE] = {
-    "drop_kept_rows",	  "drop_ws_colsums",   "lone_own_colsums", "drop_streamed_colsums",
-    "drop_lone_clusters", "take_colpass_rows", "drop_tiny_grids"};
+static const char *const aside_rules[NASIDE] = {"drop_kept_rows",     "drop_ws_colsums",
+						"lone_own_colsums",   "drop_streamed_colsums",
+						"drop_lone_clusters", "take_colpass_rows"};
 
 typedef struct {
 	Cand *v;
@@ -935,52 +934,6 @@ drop_lone_clusters(Cands *cs, const Facts *f, int64_t M, const Target *t)
 	cs->n = n;
 }
 
-/* The fewest bytes a vector of c reads of any [M,N] input of k. */
-static int
-narrowest_tile_read(const Kernel *k, Type dtype, const Config *c)
-{
-	int least = 16;
-	for (int p = 0; p < k->nparams; p++)
-		if (k->params[p].kind == P_IN && k->params[p].shape == SH_TILE) {
-			int b = c->vec * type_size(type_resolve(k->params[p].type, dtype));
-			least = b < least ? b : least;
-		}
-	return least;
-}
-
-/* Persistent grids at tiny rows: where rows of TINY_GRID_NLO to TINY_GRID_N columns number at
- * least TINY_GRID_M, no colsum needs the grid's partials and every [M,N] input is read at least
- * 8 bytes a vector, every candidate on a persistent grid (its row-invariant loads once a CTA, the
- * next block's loads ahead) is set aside for the best CTA a row block. Measured on an H200
- * (bench/results/h200-2026-12-02-heldout6.md, calls 7 and 8), the best candidate without a grid
- * against the grid the ranking took: in the class, 167 points of 35 kernels, 131072 to 1048576
- * rows of 32 to 128 columns in bf16, fp16 and fp32, 0.916x the time by geomean, 81 faster by over
- * 2% (0.66-0.78x at rows of 40 and 48 16-bit columns), 3 slower by 2.5-5.1% (cross_entropy bf16
- * 262144x128). Outside it the grid stays: rows of 16 columns ran 0.84-1.44x without it (rms_fp8
- * bf16 1048576x16 1.44x), and a 1-byte input at fp32 (4 bytes a vector) 1.23-1.34x at 40
- * columns, a bound drawn from those points. The model ranks the grid 5-15% ahead there. */
-#define TINY_GRID_NLO 32
-#define TINY_GRID_N 128
-#define TINY_GRID_M 131072
-static void
-drop_tiny_grids(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N)
-{
-	if (N < TINY_GRID_NLO || N > TINY_GRID_N || M < TINY_GRID_M || f->colsums)
-		return;
-	int other = 0;
-	for (int i = 0; i < cs->n && !other; i++)
-		other = cs->v[i].c.grid == 0;
-	if (!other)
-		return;
-	int n = 0;
-	for (int i = 0; i < cs->n; i++)
-		if (cs->v[i].c.grid == 0 || narrowest_tile_read(k, f->dtype, &cs->v[i].c) < 8)
-			cs->v[n++] = cs->v[i];
-		else
-			set_aside(cs, ASIDE_TINY_GRIDS, &cs->v[i]);
-	cs->n = n;
-}
-
 /* The best of cs's candidates (cs->n > 0), as better() ranks them. */
 static const Cand *
 best_cand(const Cands *cs)
@@ -1092,7 +1045,6 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 	if (normal) {
 		drop_lone_clusters(cs, f, M, t);
 		odd_warps(cs, k, f, M, N, t, vec);
-		drop_tiny_grids(cs, k, f, M, N);
 	}
 }
 
