@@ -72,6 +72,14 @@ enum {
 		"--copy-gbps", "G",                                                                \
 		    "the copy bandwidth to compare with, in GB/s (default: measured)", 0           \
 	}
+#define OPT_INPUTS                                                                                 \
+	{                                                                                          \
+		"--inputs", "FILE", "the input distributions (default testdata/inputs.json)", 0    \
+	}
+#define OPT_TOLERANCES                                                                             \
+	{                                                                                          \
+		"--tolerances", "FILE", "the tolerances (default testdata/tolerances.json)", 0     \
+	}
 
 typedef struct Args Args;
 typedef struct {

@@ -508,8 +508,10 @@ tune_run(const Args *a)
 	    (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, &fill, &stash, &steps,
 			    &odd, &clu, &nclu, &cpv, &ncpv, &squeeze, &loose, &ranked, &asd, &nasd,
 			    rule, k, &f, M, N, &t, &d)) < 0 ||
-	    !(in_json = tool_read_data(NULL, "inputs.json", &ro.inputs_file, &d)) ||
-	    !(tol_json = tool_read_data(NULL, "tolerances.json", &ro.tol_file, &d)) ||
+	    !(in_json =
+		  tool_read_data(arg_value(a, "--inputs"), "inputs.json", &ro.inputs_file, &d)) ||
+	    !(tol_json = tool_read_data(arg_value(a, "--tolerances"), "tolerances.json",
+					&ro.tol_file, &d)) ||
 	    !(g = gpu_open(&d)))
 		goto out;
 	ro.inputs_json = in_json;
@@ -660,6 +662,8 @@ const Cmd cmd_tune = {
 	    OPT_SEED,
 	    OPT_COPY_GBPS,
 	    {"--no-check", NULL, "time only; do not check each candidate against the reference", 0},
+	    OPT_INPUTS,
+	    OPT_TOLERANCES,
 	    {"--json", NULL, "a JSON object a line: each candidate's row, then the TUNE line's", 0},
 	    {0},
 	},
