@@ -777,7 +777,7 @@ check_fp8_quant(Run *r)
 		for (int64_t j = 0; j < N; j++)
 			x[3 * N + j] *= 1e-20;
 	interp(r);
-	double s[MAXM], *q = calloc(M * N, sizeof(double));
+	double s[MAXM], *q = calloc((size_t)M * (size_t)N, sizeof(double));
 	int hit448 = 0;
 	for (int64_t i = 0; i < M; i++) {
 		double amax = 0;
