@@ -191,6 +191,9 @@ typedef struct {
 	int row_peak;	 /* the most live anywhere (an [M] epilogue runs without tiles) */
 	int nptrs;	 /* array params: a 64-bit address each */
 	char chain[160]; /* the reduction chain, e.g. "max+sum (online) -> sum -> apply" */
+	/* ops and pass_ops as the SM issues them where fp8 converts in hardware (sm_90 and later:
+	 * a cvt a pair, not op_cost's integer steps): the cost model's issue term */
+	int issue_ops, pass_issue_ops[MAX_PASSES];
 } Facts;
 
 void facts_compute(const Kernel *k, Type dtype, Facts *f);

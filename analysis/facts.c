@@ -55,7 +55,7 @@ load_reread(const Kernel *k, int v, int *reaches_red)
  * decoding's and encoding's integer steps. Row values ([M], scalars) cost nothing an element: a
  * thread computes them once a row (per_element). */
 static int
-op_cost(const Kernel *k, const Instr *in, Type dtype)
+op_cost(const Kernel *k, const Instr *in, Type dtype, int f8_cvt)
 {
 	Type t = TY_F32;
 	if (in->op == OP_LOAD || in->op == OP_STORE)
@@ -66,8 +66,8 @@ op_cost(const Kernel *k, const Instr *in, Type dtype)
 		return op_info[in->op].ops;
 	int narrow = t == TY_BF16 || t == TY_F16, f8 = t == TY_F8E4M3 || t == TY_F8E5M2;
 	if (in->op == OP_LOAD)
-		return narrow ? 1 : f8 ? 4 : 0;
-	return narrow ? 1 : f8 ? 14 : op_info[in->op].ops;
+		return narrow || (f8 && f8_cvt) ? 1 : f8 ? 4 : 0;
+	return narrow || (f8 && f8_cvt) ? 1 : f8 ? 14 : op_info[in->op].ops;
 }
 
 /* Whether instruction in runs once an element of the row (not once a row). */
@@ -84,14 +84,14 @@ per_element(const Kernel *k, const Instr *in)
 /* The instructions an element of those need marks and those pass s holds (its reductions, the
  * stores and colsums riding with it); all of them when need is NULL (a persistent row). */
 static int
-ops_of(const Kernel *k, const Plan *plan, const char *need, int s, Type dtype)
+ops_of(const Kernel *k, const Plan *plan, const char *need, int s, Type dtype, int f8_cvt)
 {
 	int n = 0;
 	for (int i = 0; i < k->nins; i++) {
 		const Instr *in = &k->ins[i];
 		int runs = need ? need[i] || plan->pass[i] == s : 1;
 		if (runs && per_element(k, in))
-			n += op_cost(k, in, dtype);
+			n += op_cost(k, in, dtype, f8_cvt);
 		/* a looped online sum takes exp(t - max) itself, beside the ops need marks */
 		if (need && plan->pass[i] == s && plan->fused[i] >= 0)
 			n += op_info[OP_SUB].ops + op_info[OP_EXP].ops;
@@ -126,9 +126,11 @@ passes_compute(Facts *f, const Kernel *k, const Plan *plan)
 			f->pass_words[slot] += words(t);
 		}
 		free(seen);
-		f->pass_ops[slot] += ops_of(k, plan, need, s, f->dtype);
+		f->pass_ops[slot] += ops_of(k, plan, need, s, f->dtype, 0);
+		f->pass_issue_ops[slot] += ops_of(k, plan, need, s, f->dtype, 1);
 	}
-	f->ops = ops_of(k, plan, NULL, 0, f->dtype);
+	f->ops = ops_of(k, plan, NULL, 0, f->dtype, 0);
+	f->issue_ops = ops_of(k, plan, NULL, 0, f->dtype, 1);
 }
 
 /* The plan's passes in words: "max, sum(online) -> sum -> apply". */

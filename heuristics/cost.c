@@ -44,6 +44,9 @@
  *   their dispatch and the last one's latency.
  * - a split row: each CTA's exit waits for its partials' fence and the row counter's atomic, a
  *   round trip and a barrier in its latency; the last CTA's merge is a term of the time.
+ * - short rows (SHORT_ROW) without sums over rows: the memory time is at least the issue term,
+ *   every warp's element slots at the instructions an element and a fitted cost a row block
+ *   (issue_us; heuristics.h has the fit).
  * - time = memory time + L2 time + launch (+ the split combine, the colsum tail).
  */
 /* A DRAM sector: the unit HBM and L2 move. */
@@ -56,6 +59,28 @@
  * section 6): 0.926x the time by geomean without two batch-invariant points 14-24x faster, 22
  * faster, 5 slower by 2-10% (gated_rmsnorm and rms_norm fp32 at 201088 columns). */
 #define L1_SHARE 2
+
+int64_t
+issue_slots(const Config *c, int64_t N)
+{
+	int64_t seg = cdiv(N, config_segments(c));
+	return (c->persistent ? c->r_block : cdiv(seg, c->r_block) * c->r_block) / config_tpr(c);
+}
+
+static double
+issue_us(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t)
+{
+	double per_thread = (double)issue_slots(c, N) * ((t->fp8_cvt ? f->issue_ops : f->ops) + 1);
+	if (!c->persistent) { /* each pass runs its own instructions over the slots */
+		per_thread = 0;
+		for (int p = 0; p < f->passes && p < MAX_PASSES; p++)
+			per_thread += (double)issue_slots(c, N) *
+				      ((t->fp8_cvt ? f->pass_issue_ops[p] : f->pass_ops[p]) + 1);
+	}
+	double warp_blocks = (double)cdiv(M, c->m_block) * config_segments(c) * c->num_warps;
+	return warp_blocks * (per_thread + BLOCK_OPS) /
+	       ((double)t->sub_partitions * t->sms * t->issue_ghz * 1e3);
+}
 
 /* CTAs an SM at regs registers a thread (allocated by 8): the fewest the threads, the registers,
  * the CTA cap and the config's shared memory allow; *limit names the bound that binds. */
@@ -442,6 +467,14 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	o->dispatch_bound = o->dispatch_us + o->cta_us > us;
 	if (o->dispatch_bound)
 		us = o->dispatch_us + o->cta_us;
+	/* short rows: the issue term where it is over the HBM time (heuristics.h says what it
+	 * counts and why not for longer rows or sums over rows) */
+	o->issue_us = whole || f->colsums || N > SHORT_ROW ? 0 : issue_us(f, c, M, N, t);
+	o->issue_bound = o->issue_us > us;
+	if (o->issue_bound) {
+		o->dispatch_bound = 0;
+		us = o->issue_us;
+	}
 	o->bw_gbps = us > 0 ? hbm / us / 1e3 : 0;
 	o->mem_us = us;
 	o->l2_us = l2 / (t->l2_gbps * 1e3);

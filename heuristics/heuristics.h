@@ -518,6 +518,9 @@ typedef struct {
 	double smem_ns;	   /* a shared-memory round trip */
 	double cluster_ns; /* a cluster barrier and the read of the peers' partials */
 	double coop_ns;	   /* coop=1: the count in, the wait for the row's CTAs, their partials */
+	double issue_ghz;  /* the SM clock under load: each sub-partition issues a warp's
+			      instruction a cycle (the cost model's issue term) */
+	int fp8_cvt;	   /* 1: fp8 converts in hardware (a cvt a pair), so Facts.issue_ops */
 } Target;
 
 int target_load(const char *arch, Target *t, Diag *d);
@@ -564,10 +567,36 @@ typedef struct {
 	double mem_us, l2_us, launch_us, combine_us;
 	double dispatch_us; /* the hardware's start of every CTA: ctas x dispatch_ns */
 	double stream_us;   /* the HBM time alone, by Little's law */
+	double issue_us;    /* the SMs' instruction issue: every warp's element slots and blocks */
+	int issue_bound;    /* mem_us is issue_us, over the HBM time */
 	int dispatch_bound; /* mem_us is the dispatch and the last CTA's latency, over stream_us */
 } Cost;
 
 void cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *out);
+/* Rows of at most SHORT_ROW elements: a CTA holds many rows, each a DRAM round trip and a few
+ * elements of math a thread. The policy's short-row rules (heuristics/rkc.c) and the cost
+ * model's issue term (below) hold for them alone. */
+#define SHORT_ROW 256
+/* The cost model's issue term (Cost.issue_us), for short rows without sums over rows: every warp
+ * of a row block runs its element slots, padding included (a row of 48 columns over 4 threads of
+ * 16 elements holds 64 slots, each slot's math run for nothing), at the instructions an element
+ * the SM issues (Facts.issue_ops, op_cost's where fp8 converts in software) and one more for its
+ * address, and BLOCK_OPS more a row block; each SM issues sub_partitions warp instructions a
+ * cycle at issue_ghz. The count an element against SASS (ptxas 13.0, sm_90, 17 kernels at rows
+ * of 64 columns, 8 and 16 elements a thread): op_cost's plus 0-3 (jsd 9), fp8_quant's 5 at the
+ * hardware's cvt. A row block's own SASS (addresses, shuffles, merges, [M] stores, the loop) is
+ * 150-190 instructions a warp; BLOCK_OPS is fitted higher and stands for the block's dependent
+ * stalls as well, so the term is a cost the ranking weighs, not a bound: at 350 it sits above
+ * the measured time of 619 of the 3150 configs the H200 A/B runs timed (at 150, of 26). The fit:
+ * at each of the 1319 points of bench/results/h200-* where two or more configs were timed, the
+ * measured time of the config the model ranks first (ties: their geomean) over the best, 1.0471
+ * by geomean without the term, 1.0457 at 150, 1.0414 at 350. The policy's picks it moves, old
+ * against new on an H200 (bench/results/h200-2026-12-02-issue-term.md): 259 points 0.890x the
+ * time, 196 faster by over 2%, 31 slower by 2-27%; rows of 512 columns or more had run 1.04x
+ * (16 points) and sums over rows 1.04-1.53x (7 of 8), so neither takes it. */
+#define BLOCK_OPS 350
+/* A thread's element slots in its row block, every pass's chunks together (looped). */
+int64_t issue_slots(const Config *c, int64_t N);
 /* The CTAs resident at once at per_sm CTAs an SM: SMs x per_sm, or the CTAs of whole clusters
  * (a cluster's CTAs run together in one GPC, so clusters over 2 CTAs are counted GPC by GPC where
  * the target lists them, and where M rows' blocks fill the SMs never over the driver's count

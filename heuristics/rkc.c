@@ -29,13 +29,12 @@
  * model errs most. */
 #define OCCUPANCY 0.25
 #define MIN_WARPS_SM 16
-/* Rows of at most SHORT_ROW elements (a CTA holds many rows, each a DRAM round trip and a few
- * elements of math a thread) take twice the warps before the occupancy rule lets a config go:
+/* Rows of at most SHORT_ROW elements (heuristics.h) take twice the warps before the occupancy
+ * rule lets a config go:
  * there the fat threads the byte model favours (more bytes in flight a CTA) run their rows' math
  * and stores with too few other CTAs' loads behind them. Measured on the H100 at the 32 golden
  * points it moved (bench/results/h100-2026-11-24-flush.md, section 8): 0.932x the time by
  * geomean, 20 faster by 1-31%, 5 slower by 1.4-5.6%; its 23 batch-invariant picks 0.907x. */
-#define SHORT_ROW 256
 #define MIN_WARPS_SM_SHORT 32
 /* On such rows a thread holding more than SHORT_ROW_ELEMS elements of its row runs their math,
  * conversions and stores one after another, and at the occupancy these configs have nothing hides
@@ -335,13 +334,14 @@ occupancy_penalty(const Facts *f, const Cost *o, const Config *c, const Target *
 	return c->grid > 0 && c->ahead ? OCCUPANCY_AHEAD : OCCUPANCY;
 }
 
-/* The elements a thread holds of a persistent short row when they are more than
- * SHORT_ROW_ELEMS, else 0. */
+/* The elements a thread runs of a short row, held (persistent) or chunk after chunk (looped),
+ * when they are more than SHORT_ROW_ELEMS, else 0. */
 static int
 serial_elems(const Config *c, int64_t N)
 {
-	int ept = (int)(c->r_block / config_tpr(c));
-	return c->persistent && N <= SHORT_ROW && ept > SHORT_ROW_ELEMS ? ept : 0;
+	int64_t slots = c->persistent ? c->r_block : cdiv(N, c->r_block) * c->r_block;
+	int ept = (int)(slots / config_tpr(c));
+	return N <= SHORT_ROW && ept > SHORT_ROW_ELEMS ? ept : 0;
 }
 
 static void
@@ -1729,6 +1729,17 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    "us HBM takes",
 		    o->mem_us, (long long)o->ctas, t->dispatch_ns, o->dispatch_us, o->cta_us,
 		    o->stream_us);
+	if (o->issue_bound)
+		choice_reason(out,
+			      "memory time %.2f us = the issue term of a short row: %lld row "
+			      "block(s) of %d warp(s), each thread %lld element slot(s) (%lld "
+			      "columns) at %d instructions + 1 and %d a block (fitted), %d warp "
+			      "instructions a cycle at %.2f GHz on %d SMs; over the %.2f us HBM "
+			      "takes",
+			      o->mem_us, (long long)(cdiv(M, c->m_block) * config_segments(c)),
+			      c->num_warps, (long long)issue_slots(c, N), (long long)N,
+			      t->fp8_cvt ? f->issue_ops : f->ops, BLOCK_OPS, t->sub_partitions,
+			      t->issue_ghz, t->sms, o->stream_us);
 	if (f->folded)
 		choice_reason(out,
 			      "the loads fold into the reduction as they arrive (nothing holds the "

@@ -124,6 +124,8 @@ target_parse(const char *arch, const char *src, Target *t, Diag *d)
 	    {"smem_ns", NULL, NULL, &t->smem_ns},
 	    {"cluster_ns", NULL, NULL, &t->cluster_ns},
 	    {"coop_ns", NULL, NULL, &t->coop_ns},
+	    {"issue_ghz", NULL, NULL, &t->issue_ghz},
+	    {"fp8_cvt", &t->fp8_cvt, NULL, NULL},
 	};
 	int rc = 0;
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0] && !rc; i++) {
@@ -156,11 +158,11 @@ target_parse(const char *arch, const char *src, Target *t, Diag *d)
 	if (!rc)
 		rc = cluster_ctas(t, json_object_get(o, "cluster_ctas"), arch, d);
 	json_decref(o);
-	if (!rc &&
-	    (t->sms < 1 || t->hbm_gbps <= 0 || t->max_threads_cta < 32 || t->sub_partitions < 1))
+	if (!rc && (t->sms < 1 || t->hbm_gbps <= 0 || t->max_threads_cta < 32 ||
+		    t->sub_partitions < 1 || t->issue_ghz <= 0))
 		rc = diag(d,
-			  "target %s: sms, hbm_gbps, max_threads_cta and sub_partitions must be "
-			  "positive",
+			  "target %s: sms, hbm_gbps, max_threads_cta, sub_partitions and issue_ghz "
+			  "must be positive",
 			  arch);
 	return rc;
 }

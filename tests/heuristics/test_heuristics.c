@@ -292,6 +292,79 @@ dispatch_bound(void **state)
 	kernel_free(k);
 }
 
+/* The issue term (heuristics.h): a short row's element slots, padding included, at the
+ * instructions an element plus one, and BLOCK_OPS a warp's row block; the memory time where it is
+ * over the HBM's; none for rows over SHORT_ROW or kernels with sums over rows; fp8 counted at the
+ * hardware's conversions where the target has them. */
+static void
+issue_term(void **state)
+{
+	Kernel *k = load_kernel("cross_entropy");
+	Facts f;
+	facts_compute(k, TY_BF16, &f);
+	Target t = h100();
+	/* 48 columns: 4 threads of 2 vectors (64 slots) against 2 threads of 3 (48) */
+	Config pad = {.persistent = 1,
+		      .r_block = 64,
+		      .m_block = 16,
+		      .num_warps = 2,
+		      .vec = 8,
+		      .split = 1,
+		      .min_ctas = 1,
+		      .cluster = 1};
+	Config fit = pad;
+	fit.r_block = 48;
+	fit.m_block = 32;
+	assert_int_equal(issue_slots(&pad, 48), 16);
+	assert_int_equal(issue_slots(&fit, 48), 24);
+	int64_t M = 524288;
+	double rate = t.sub_partitions * t.sms * t.issue_ghz * 1e3;
+	Cost a, b;
+	cost_model(&f, &pad, M, 48, &t, &a);
+	cost_model(&f, &fit, M, 48, &t, &b);
+	assert_true(fabs(a.issue_us - M / 16 * 2 * (16.0 * (f.ops + 1) + BLOCK_OPS) / rate) < 1e-9);
+	assert_true(fabs(b.issue_us - M / 32 * 2 * (24.0 * (f.ops + 1) + BLOCK_OPS) / rate) < 1e-9);
+	assert_true(a.issue_us > b.issue_us);
+	/* a slow enough clock binds it: the memory time is the issue term, not the dispatch */
+	t.issue_ghz = 0.05;
+	cost_model(&f, &pad, M, 48, &t, &a);
+	assert_true(a.issue_bound && !a.dispatch_bound);
+	assert_true(a.mem_us == a.issue_us && a.mem_us > a.stream_us);
+	/* a looped row runs each pass over every chunk's slots */
+	Config lo = fit;
+	lo.persistent = 0;
+	lo.r_block = 16;
+	assert_int_equal(issue_slots(&lo, 48), 24);
+	/* past SHORT_ROW columns, none */
+	Config wide = {.persistent = 1,
+		       .r_block = 512,
+		       .m_block = 2,
+		       .num_warps = 2,
+		       .vec = 8,
+		       .split = 1,
+		       .min_ctas = 1,
+		       .cluster = 1};
+	cost_model(&f, &wide, M, SHORT_ROW + 256, &t, &a);
+	assert_true(a.issue_us == 0 && !a.issue_bound);
+	kernel_free(k);
+	/* sums over rows: none */
+	k = load_kernel("rms_norm_backward");
+	facts_compute(k, TY_BF16, &f);
+	cost_model(&f, &fit, M, 48, &t, &a);
+	assert_true(a.issue_us == 0);
+	kernel_free(k);
+	/* fp8 stores: one instruction an element at the hardware's cvt, more in software */
+	k = load_kernel("fp8_quant");
+	facts_compute(k, TY_BF16, &f);
+	assert_true(f.issue_ops < f.ops);
+	t.fp8_cvt = 1;
+	cost_model(&f, &fit, M, 48, &t, &a);
+	t.fp8_cvt = 0;
+	cost_model(&f, &fit, M, 48, &t, &b);
+	assert_true(a.issue_us < b.issue_us);
+	kernel_free(k);
+}
+
 /* Past SPLIT_UNROLL segments the last CTA's merge loop adds SPLIT_MERGE_NS a partial to the
  * kernel's time (heuristics.h). */
 static void
@@ -694,6 +767,28 @@ cluster_slots_driver(void **state)
 	c.coop = 1; /* cooperating CTAs are not placed in a GPC */
 	assert_int_equal(cost_slots(&c, &t, 3, 4096, &by), 396);
 	assert_string_equal(by, "over the SMs");
+	(void)state;
+}
+
+/* A target without a positive issue_ghz is refused: the issue term divides by it. */
+static void
+issue_ghz_refused(void **state)
+{
+	Diag d = {0};
+	char *file = read_file("heuristics/targets/sm_90.json", NULL, &d);
+	if (!file)
+		fail_msg("%s", d.msg);
+	char *at = strstr(file, "\"issue_ghz\": 1.98");
+	assert_non_null(at);
+	Buf src = {0};
+	buf_printf(&src, "%.*s\"issue_ghz\": 0%s", (int)(at - file), file,
+		   at + strlen("\"issue_ghz\": 1.98"));
+	Target t;
+	assert_int_not_equal(target_parse("x", src.s, &t, &d), 0);
+	assert_string_equal(d.msg, "error: target x: sms, hbm_gbps, max_threads_cta, "
+				   "sub_partitions and issue_ghz must be positive");
+	buf_free(&src);
+	free(file);
 	(void)state;
 }
 
@@ -1165,6 +1260,8 @@ main(void)
 	    cmocka_unit_test(rkc_picks_are_valid),
 	    cmocka_unit_test(rkc_split_and_pack),
 	    cmocka_unit_test(rkc_occupancy),
+	    cmocka_unit_test(issue_term),
+	    cmocka_unit_test(issue_ghz_refused),
 	    cmocka_unit_test(combine_trip_fits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
