@@ -14,6 +14,9 @@
 #       LIMIT  seconds the whole A/B may take: points not started by then are listed as skipped
 #              (default 540)
 #       COPY   copy bandwidth in GB/s for the % column (default: measured by the first run)
+#       OLD_RKC  the build the old runs use (default RKC): where a policy change moves what
+#              --config may not force, as the batch-invariant mode's reduction order, each build
+#              runs its own pick ("pick pick")
 set -u
 cd "$(dirname "$0")/.."
 if [ $# != 2 ]; then
@@ -45,7 +48,9 @@ run() {
 	esac
 	local res file=testdata/kernels/$kernel.rk
 	case $kernel in *.rk) file=$kernel ;; esac
-	res=$(timeout 300 "$RKC" run "$file" --dtype "$dtype" --shape "$shape" \
+	local bin=$RKC
+	[ "$tag" = old ] && bin=${OLD_RKC:-$RKC}
+	res=$(timeout 300 "$bin" run "$file" --dtype "$dtype" --shape "$shape" \
 		--time "${copy[@]}" "$@" </dev/null 2>&1)
 	if [ ${#copy[@]} = 0 ]; then
 		local g
