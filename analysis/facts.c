@@ -52,8 +52,9 @@ load_reread(const Kernel *k, int v, int *reaches_red)
 
 /* The instructions a thread spends on one element for instruction in: op_info's count, and for
  * the storage types a conversion for each value loaded, stored or cast at 16 bits and the fp8
- * decoding's and encoding's integer steps. Row values ([M], scalars) cost nothing an element: a
- * thread computes them once a row (per_element). */
+ * decoding's and encoding's integer steps (one conversion where f8_cvt: the hardware's cvt). Row
+ * values ([M], scalars) cost nothing an element: a thread computes them once a row (per_element).
+ */
 static int
 op_cost(const Kernel *k, const Instr *in, Type dtype, int f8_cvt)
 {

@@ -30,11 +30,11 @@
 #define OCCUPANCY 0.25
 #define MIN_WARPS_SM 16
 /* Rows of at most SHORT_ROW elements (heuristics.h) take twice the warps before the occupancy
- * rule lets a config go:
- * there the fat threads the byte model favours (more bytes in flight a CTA) run their rows' math
- * and stores with too few other CTAs' loads behind them. Measured on the H100 at the 32 golden
- * points it moved (bench/results/h100-2026-11-24-flush.md, section 8): 0.932x the time by
- * geomean, 20 faster by 1-31%, 5 slower by 1.4-5.6%; its 23 batch-invariant picks 0.907x. */
+ * rule lets a config go: there the fat threads the byte model favours (more bytes in flight a
+ * CTA) run their rows' math and stores with too few other CTAs' loads behind them. Measured on the
+ * H100 at the 32 golden points it moved (bench/results/h100-2026-11-24-flush.md, section 8): 0.932x
+ * the time by geomean, 20 faster by 1-31%, 5 slower by 1.4-5.6%; its 23 batch-invariant picks
+ * 0.907x. */
 #define MIN_WARPS_SM_SHORT 32
 /* On such rows a thread holding more than SHORT_ROW_ELEMS elements of its row runs their math,
  * conversions and stores one after another, and at the occupancy these configs have nothing hides
@@ -43,7 +43,10 @@
  * each count of elements a thread, over the best of all, 8 -> 1.00-1.02, 16 -> 1.00-1.10,
  * 24-32 -> 1.03-1.24, 48-56 -> 1.15-1.30. Ranked SHORT_ROW_SERIAL behind, measured at the 33
  * sm_90 golden points it moved (bench/results/h100-2026-11-24-row-ahead.md): 0.933x the time by
- * geomean, 20 faster by 2-37%, 4 slower by 6-11%. */
+ * geomean, 20 faster by 2-37%, 4 slower by 6-11%. A looped short row counts its chunks together:
+ * under the issue term (heuristics.h) a looped row of 3 chunks ties a persistent row of 3
+ * vectors, and waits a round trip a chunk (measured with the term,
+ * bench/results/h200-2026-12-02-issue-term.md). */
 #define SHORT_ROW_ELEMS 16
 #define SHORT_ROW_SERIAL 0.10
 /* A lone CTA on its SM walking a persistent grid with the next block's loads ahead (ahead=1)
