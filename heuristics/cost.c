@@ -70,15 +70,15 @@ issue_slots(const Config *c, int64_t N)
 static double
 issue_us(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t)
 {
-	double per_thread = (double)issue_slots(c, N) * ((t->fp8_cvt ? f->issue_ops : f->ops) + 1);
-	if (!c->persistent) { /* each pass runs its own instructions over the slots */
-		per_thread = 0;
+	/* a slot's instructions and its address: a looped row's passes each run their own */
+	double slot = (t->fp8_cvt ? f->issue_ops : f->ops) + 1;
+	if (!c->persistent) {
+		slot = 0;
 		for (int p = 0; p < f->passes && p < MAX_PASSES; p++)
-			per_thread += (double)issue_slots(c, N) *
-				      ((t->fp8_cvt ? f->pass_issue_ops[p] : f->pass_ops[p]) + 1);
+			slot += (t->fp8_cvt ? f->pass_issue_ops[p] : f->pass_ops[p]) + 1;
 	}
 	double warp_blocks = (double)cdiv(M, c->m_block) * config_segments(c) * c->num_warps;
-	return warp_blocks * (per_thread + BLOCK_OPS) /
+	return warp_blocks * ((double)issue_slots(c, N) * slot + BLOCK_OPS) /
 	       ((double)t->sub_partitions * t->sms * t->issue_ghz * 1e3);
 }
 
