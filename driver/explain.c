@@ -60,14 +60,14 @@ cost_json(const Cost *c)
 		json_object_set_new(time, tnames[i], json_real(us[i]));
 		tbig = us[i] > us[tbig] ? i : tbig;
 	}
-	return json_pack("{s:f,s:f,s:o,s:s,s:o,s:s,s:f,s:f,s:f,s:I,s:i,s:f,s:i,s:f,s:b,s:f,s:b}",
-			 "us", c->us, "cta_us", c->cta_us, "cta_terms_ns", cta, "cta_largest",
-			 names[big], "time_terms_us", time, "time_largest", tnames[tbig],
-			 "hbm_bytes", c->hbm_bytes, "l2_bytes", c->l2_bytes, "bw_gbps", c->bw_gbps,
-			 "ctas", (json_int_t)c->ctas, "ctas_per_sm", c->ctas_per_sm, "waves",
-			 c->waves, "reg_limit", c->reg_limit, "dispatch_us", c->dispatch_us,
-			 "dispatch_bound", c->dispatch_bound, "issue_us", c->issue_us,
-			 "issue_bound", c->issue_bound);
+	return json_pack(
+	    "{s:f,s:f,s:o,s:s,s:o,s:s,s:f,s:f,s:f,s:I,s:i,s:f,s:i,s:f,s:b,s:f,s:b,s:f}", "us",
+	    c->us, "cta_us", c->cta_us, "cta_terms_ns", cta, "cta_largest", names[big],
+	    "time_terms_us", time, "time_largest", tnames[tbig], "hbm_bytes", c->hbm_bytes,
+	    "l2_bytes", c->l2_bytes, "bw_gbps", c->bw_gbps, "ctas", (json_int_t)c->ctas,
+	    "ctas_per_sm", c->ctas_per_sm, "waves", c->waves, "reg_limit", c->reg_limit,
+	    "dispatch_us", c->dispatch_us, "dispatch_bound", c->dispatch_bound, "issue_us",
+	    c->issue_us, "issue_bound", c->issue_bound, "sector", c->sector);
 }
 
 char *

@@ -29,7 +29,8 @@
  *   the next block's [M,N] loads: two blocks in flight a CTA.
  * - a row whose threads cover less than a 32-byte sector per warp access (one thread a row at
  *   16 bytes) moves each sector twice: its [M,N] bytes count 32 / span times (measured on the
- *   H100: layer_norm f32 1048576x32 at one thread a row ran 1.84x the time of four).
+ *   H100: layer_norm f32 1048576x32 at one thread a row ran 1.84x the time of four); exactly a
+ *   sector, on rows of a line or more, makes each L2 request carry one sector: ONE_SECTOR times.
  * - sums over rows (colsum): each CTA's row groups write a partial row to L2 (one a CTA under
  *   the pre-sum, whose two barriers and shared-memory round trips join the tail), then every CTA
  *   waits for all and sums a slice of the columns over all partial rows (lower_colsum.c). Their
@@ -49,8 +50,17 @@
  *   (issue_us; heuristics.h has the fit).
  * - time = memory time + L2 time + launch (+ the split combine, the colsum tail).
  */
-/* A DRAM sector: the unit HBM and L2 move. */
+/* A DRAM sector: the unit HBM and L2 move; a line: the unit of one request to L2. */
 #define SECTOR 32
+#define LINE 128
+/* The bytes of a warp access whose row parts are one sector each, in lines of their own, count
+ * ONE_SECTOR times. Measured on the H200 (bench/results/h200-2026-12-02-tiny-rows.md): at 23
+ * short-row picks of 32 bytes a request (fp32 rows of 32-48 columns and bf16 rows of 64-96
+ * columns, over 2 threads a row), the same config over twice the threads a row (64 bytes a
+ * request) ran 0.924x the time by geomean, 21 faster by over 2%; from 64 bytes a request to 128
+ * it ran 1.026x (136 points). ncu at dynamic_quant fp32 1048576x32: Mem Busy (the memory units')
+ * 80% against 61%, at the same bytes. */
+#define ONE_SECTOR 1.08
 /* A segment's [N] inputs are read from L2 once per resident CTA slot, not once per CTA, when
  * they fit the L1 over L1_SHARE. At a quarter, long rows at 128K-256K columns paid a re-read per
  * CTA of 16-CTA cluster segments (128 KB of fp32 weights), 3 GB of L2 bytes and 450 us in the
@@ -301,8 +311,15 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	/* a row's part of one warp access: under a 32-byte sector, the rest of the sector is
 	 * fetched (or written) again by the row's next access */
 	int lanes = tpr < 32 ? tpr : 32;
-	int span = lanes * c->vec * (f->load_isz > 0 ? f->load_isz : 4);
+	int isz = f->load_isz > 0 ? f->load_isz : 4;
+	int span = lanes * c->vec * isz;
 	double sector = span < SECTOR ? (double)SECTOR / span : 1;
+	/* exactly one sector, on rows of a line or more: every request to L2 carries one sector
+	 * (no other row's shares its line), at ONE_SECTOR the cost of requests of two or more */
+	if (span == SECTOR && lanes < 32 && N * isz >= LINE)
+		sector = ONE_SECTOR;
+	o->sector = sector;
+	o->span = span;
 	double MN = (double)M * N;
 	/* a kernel that stores nothing but its colsums (Facts.colsum_only), with them in a pass of
 	 * their own or the column pass, or one made whole in the column pass (colpass_whole), has

@@ -551,6 +551,10 @@ typedef struct {
 	const char *slots_by; /* how cost_slots counted them: "over the SMs", "GPC by GPC", ... */
 	double waves;	      /* ctas over slots */
 	double hbm_bytes, l2_bytes;
+	/* the [M,N] bytes count this many times: a warp access's row part under a 32-byte sector
+	 * (32 / its bytes), or exactly one on rows of a line or more (ONE_SECTOR); 1 else */
+	double sector;
+	int span; /* that row part, bytes: min(tpr, 32) x vec x the narrowest load's bytes */
 	/* looped passes that read the row again: the share of that re-read the L2 keeps (half the
 	 * L2 over the rows in flight, at most 1); 1 where nothing is read again */
 	double reread_hit;

@@ -1724,6 +1724,17 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		      "from L2, CTA latency %.2f us",
 		      o->us, o->hbm_bytes / 1e6, o->bw_gbps, 100 * o->bw_gbps / t->hbm_gbps,
 		      t->hbm_gbps, o->l2_bytes / 1e6, o->cta_us);
+	if (o->sector > 1)
+		choice_reason(
+		    out,
+		    "the [M,N] bytes count %.2f times: a warp access covers %d bytes of a "
+		    "row (%d thread(s) x %d elements x %d bytes)%s",
+		    o->sector, o->span, config_tpr(c) < 32 ? config_tpr(c) : 32, c->vec,
+		    f->load_isz > 0 ? f->load_isz : 4,
+		    o->span < 32 ? ", under a 32-byte sector: the rest of each sector moves "
+				   "again"
+				 : ", one sector a request to L2, as the row fills its "
+				   "own lines");
 	if (o->dispatch_bound)
 		choice_reason(
 		    out,

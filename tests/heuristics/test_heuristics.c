@@ -292,6 +292,57 @@ dispatch_bound(void **state)
 	kernel_free(k);
 }
 
+/* A warp access's row part (cost.c): under a 32-byte sector its [M,N] bytes count 32 / span
+ * times; exactly one sector on rows of a line or more, ONE_SECTOR times (each request to L2 one
+ * sector); two rows sharing a line, or two sectors a row, once. */
+static void
+one_sector(void **state)
+{
+	Kernel *k = load_kernel("rms_norm");
+	Facts f;
+	facts_compute(k, TY_F32, &f);
+	Target t = h100();
+	Config c = {.persistent = 1,
+		    .r_block = 32,
+		    .m_block = 16,
+		    .num_warps = 1,
+		    .vec = 4,
+		    .split = 1,
+		    .min_ctas = 1,
+		    .cluster = 1};
+	Cost a, b;
+	/* fp32 rows of 32 columns (128 bytes) over 2 threads: 32 bytes a row an access */
+	cost_model(&f, &c, 1048576, 32, &t, &a);
+	assert_int_equal(a.span, 32);
+	assert_true(a.sector > 1 && a.sector < 2);
+	/* over 4 threads: 64 bytes, two sectors a request */
+	Config d = c;
+	d.num_warps = 2;
+	cost_model(&f, &d, 1048576, 32, &t, &b);
+	assert_int_equal(b.span, 64);
+	assert_true(b.sector == 1);
+	assert_true(a.hbm_bytes > b.hbm_bytes * 1.05);
+	/* over 1 thread: 16 bytes, under a sector */
+	Config e = c;
+	e.m_block = 32;
+	cost_model(&f, &e, 1048576, 32, &t, &b);
+	assert_true(b.span == 16 && b.sector == 2);
+	kernel_free(k);
+	/* bf16 rows of 32 columns (64 bytes) over 2 threads: two rows share each line */
+	k = load_kernel("rms_norm");
+	facts_compute(k, TY_BF16, &f);
+	Config g = c;
+	g.vec = 8;
+	cost_model(&f, &g, 1048576, 32, &t, &b);
+	assert_true(b.span == 32 && b.sector == 1);
+	/* at 64 columns (128 bytes) each row its own line: one sector a request */
+	g.r_block = 64;
+	cost_model(&f, &g, 1048576, 64, &t, &b);
+	assert_true(b.span == 32 && b.sector == a.sector);
+	kernel_free(k);
+	(void)state;
+}
+
 /* The issue term (heuristics.h): a short row's element slots, padding included, at the
  * instructions an element plus one, and BLOCK_OPS a warp's row block; the memory time where it is
  * over the HBM's; none for rows over SHORT_ROW or kernels with sums over rows; fp8 counted at the
@@ -1260,6 +1311,7 @@ main(void)
 	    cmocka_unit_test(rkc_picks_are_valid),
 	    cmocka_unit_test(rkc_split_and_pack),
 	    cmocka_unit_test(rkc_occupancy),
+	    cmocka_unit_test(one_sector),
 	    cmocka_unit_test(issue_term),
 	    cmocka_unit_test(issue_ghz_refused),
 	    cmocka_unit_test(combine_trip_fits),
