@@ -53,36 +53,13 @@ by_time(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-/* A candidate's row in the table, rank its place by time; cand: its place in the rkc policy's
- * ranking ("h": helion2828's pick; added, "f": the seed with its kept rows' other fill, "s": the
- * seed with the other stash, "t": the seed with the other steps, "o": the seed over an odd count
- * of warps, "c": the seed's row over a cluster, "p": the seed's column pass at more CTAs an SM,
- * "k": the seed one CTA an SM higher, "r": the seed at a cap that holds its predicted registers,
- * "w": the seed as ranked, "x": the best candidate a rule set aside). */
+/* What a candidate is, as its row in the table names it ("<- seed (rkc)", ...); nothing for a
+ * candidate of the ranking other than the seed. */
 static void
-print_row(const Trial *tr, int rank, int c, int nrkc)
+what(Buf *line, const Trial *tr)
 {
-	Buf line = {0};
-	if (tr->status < T_FAIL)
-		buf_printf(&line, "%4d  ", rank);
-	else
-		buf_puts(&line, "   -  ");
-	if (c < nrkc)
-		buf_printf(&line, "%4d  ", c + 1);
-	else
-		buf_printf(&line, "   %c  ", tr->variant ? tr->variant : 'h');
-	size_t at = line.len;
-	config_short(&line, &tr->ch->cfg);
-	int pad = 30 - (int)(line.len - at);
-	buf_printf(&line, "%*s %9.2f ", pad > 0 ? pad : 0, "", tr->ch->cost.us);
-	if (tr->status == T_ERROR)
-		buf_printf(&line, "%10s %7s %5s %6s ", "-", "-", "-", "-");
-	else
-		buf_printf(&line, "%10.2f %6.1f%% %5d %6d ", tr->us, tr->copy_pct, tr->regs,
-			   tr->local_bytes);
-	buf_printf(&line, " %s", status_names[tr->status]);
 	if (tr->seed || tr->helion || tr->variant)
-		buf_printf(&line, "%*s%s%s%s", 10 - (int)strlen(status_names[tr->status]), "",
+		buf_printf(line, "%s%s%s",
 			   tr->seed ? "<- seed (rkc)"
 			   : tr->variant == 'f'
 			       ? (tr->ch->cfg.smem == 2 ? "<- the seed with smem=2"
@@ -101,6 +78,48 @@ print_row(const Trial *tr, int rank, int c, int nrkc)
 						: "",
 			   tr->variant == 'x' ? tr->rule : "",
 			   tr->helion ? (tr->seed ? ", helion2828" : "<- helion2828") : "");
+}
+
+/* A candidate's place in the rkc policy's ranking (c; cand in the table), its config and the
+ * cost model's time, as the table's columns have them. */
+static void
+cand_config(Buf *line, const Trial *tr, int c, int nrkc)
+{
+	if (c < nrkc)
+		buf_printf(line, "%4d  ", c + 1);
+	else
+		buf_printf(line, "   %c  ", tr->variant ? tr->variant : 'h');
+	size_t at = line->len;
+	config_short(line, &tr->ch->cfg);
+	int pad = 30 - (int)(line->len - at);
+	buf_printf(line, "%*s %9.2f", pad > 0 ? pad : 0, "", tr->ch->cost.us);
+}
+
+/* A candidate's row in the table, rank its place by time; cand: its place in the rkc policy's
+ * ranking ("h": helion2828's pick; added, "f": the seed with its kept rows' other fill, "s": the
+ * seed with the other stash, "t": the seed with the other steps, "o": the seed over an odd count
+ * of warps, "c": the seed's row over a cluster, "p": the seed's column pass at more CTAs an SM,
+ * "k": the seed one CTA an SM higher, "r": the seed at a cap that holds its predicted registers,
+ * "w": the seed as ranked, "x": the best candidate a rule set aside). */
+static void
+print_row(const Trial *tr, int rank, int c, int nrkc)
+{
+	Buf line = {0};
+	if (tr->status < T_FAIL)
+		buf_printf(&line, "%4d  ", rank);
+	else
+		buf_puts(&line, "   -  ");
+	cand_config(&line, tr, c, nrkc);
+	buf_puts(&line, " ");
+	if (tr->status == T_ERROR)
+		buf_printf(&line, "%10s %7s %5s %6s ", "-", "-", "-", "-");
+	else
+		buf_printf(&line, "%10.2f %6.1f%% %5d %6d ", tr->us, tr->copy_pct, tr->regs,
+			   tr->local_bytes);
+	buf_printf(&line, " %s", status_names[tr->status]);
+	if (tr->seed || tr->helion || tr->variant)
+		buf_printf(&line, "%*s", 10 - (int)strlen(status_names[tr->status]), "");
+	what(&line, tr);
 	puts(line.s);
 	buf_free(&line);
 }
@@ -463,6 +482,11 @@ tune_run(const Args *a)
 	const char *path = a->operands[0], *shape = arg_value(a, "--shape");
 	const char *top_s = arg_value(a, "--top");
 	int top = 24, check = !arg_count(a, "--no-check"), json = arg_count(a, "--json");
+	int list = arg_count(a, "--list");
+	if (list && json) {
+		fprintf(stderr, "rkc tune: error: --list prints a table; it takes no --json\n");
+		return 2;
+	}
 	RunOpts ro = {.time = 1};
 	Request rq;
 	if (tool_request(a, &rq) || tool_run_opts(a, &ro))
@@ -504,11 +528,47 @@ tune_run(const Args *a)
 	f = base.facts;
 	t = base.target;
 	rkc_result_free(&base);
-	if (failed ||
-	    (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, &fill, &stash, &steps,
-			    &odd, &clu, &nclu, &cpv, &ncpv, &squeeze, &loose, &ranked, &asd, &nasd,
-			    rule, k, &f, M, N, &t, &d)) < 0 ||
-	    !(in_json =
+	if (failed || (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, &fill, &stash,
+				      &steps, &odd, &clu, &nclu, &cpv, &ncpv, &squeeze, &loose,
+				      &ranked, &asd, &nasd, rule, k, &f, M, N, &t, &d)) < 0)
+		goto out;
+	for (int i = 0; i < n; i++) {
+		Trial *tr = &ts[i];
+		tr->ch = &cs[i];
+		tr->seed = i == 0;
+		tr->helion = i == helion;
+		tr->variant = i == fill			   ? 'f'
+			      : i == stash		   ? 's'
+			      : i == steps		   ? 't'
+			      : i == odd		   ? 'o'
+			      : i >= clu && i < clu + nclu ? 'c'
+			      : i >= cpv && i < cpv + ncpv ? 'p'
+			      : i == squeeze		   ? 'k'
+			      : i == loose		   ? 'r'
+			      : i == ranked		   ? 'w'
+			      : i >= asd && i < asd + nasd ? 'x'
+							   : 0;
+		tr->rule = tr->variant == 'x' ? rule[i - asd] : NULL;
+		tr->policy = i < nrkc || tr->variant ? "rkc" : "helion2828";
+		order[i] = tr;
+	}
+	if (list) { /* what would be timed, in tune's order: no inputs, no GPU */
+		printf("%s %s %lldx%lld: %d candidates, not timed (model_us: the cost model's)\n",
+		       k->name, dtype_s, (long long)M, (long long)N, n);
+		printf("cand  %-30s %9s\n", "config", "model_us");
+		for (int i = 0; i < n; i++) {
+			Buf line = {0};
+			cand_config(&line, &ts[i], i, nrkc);
+			if (ts[i].seed || ts[i].helion || ts[i].variant)
+				buf_puts(&line, "  ");
+			what(&line, &ts[i]);
+			puts(line.s);
+			buf_free(&line);
+		}
+		status = 0;
+		goto out;
+	}
+	if (!(in_json =
 		  tool_read_data(arg_value(a, "--inputs"), "inputs.json", &ro.inputs_file, &d)) ||
 	    !(tol_json = tool_read_data(arg_value(a, "--tolerances"), "tolerances.json",
 					&ro.tol_file, &d)) ||
@@ -547,24 +607,7 @@ tune_run(const Args *a)
 
 	for (int i = 0; i < n; i++) {
 		Trial *tr = &ts[i];
-		tr->ch = &cs[i];
-		tr->seed = i == 0;
-		tr->helion = i == helion;
-		tr->variant = i == fill			   ? 'f'
-			      : i == stash		   ? 's'
-			      : i == steps		   ? 't'
-			      : i == odd		   ? 'o'
-			      : i >= clu && i < clu + nclu ? 'c'
-			      : i >= cpv && i < cpv + ncpv ? 'p'
-			      : i == squeeze		   ? 'k'
-			      : i == loose		   ? 'r'
-			      : i == ranked		   ? 'w'
-			      : i >= asd && i < asd + nasd ? 'x'
-							   : 0;
-		tr->rule = tr->variant == 'x' ? rule[i - asd] : NULL;
 		int rkc = i < nrkc || tr->variant;
-		tr->policy = rkc ? "rkc" : "helion2828";
-		order[i] = tr;
 		Manifest m;
 		Buf ptx = {0};
 		RunResult r;
@@ -665,6 +708,8 @@ const Cmd cmd_tune = {
 	    OPT_INPUTS,
 	    OPT_TOLERANCES,
 	    {"--json", NULL, "a JSON object a line: each candidate's row, then the TUNE line's", 0},
+	    {"--list", NULL,
+	     "list the candidates with the model's times and exit: no GPU, nothing timed", 0},
 	    {0},
 	},
     .about =
@@ -684,6 +729,7 @@ const Cmd cmd_tune = {
 	"of the policy's dropping\nrules set aside; checks each against the reference and prints "
 	"them fastest first, then a\nTUNE line with the seed's time over the best one's.\nExit 0 "
 	"when the seed and at least one candidate ran and "
-	"passed, 1 otherwise (docs/tune.md).\n",
+	"passed, 1 otherwise (docs/tune.md).\nWith --list it prints the same candidates in that "
+	"order with the cost model's times, and exits\n0 without a GPU.\n",
     .run = tune_run,
 };

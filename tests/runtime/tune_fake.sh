@@ -199,5 +199,28 @@ expect 1 "bad.rk:" "error:" -- tune "$tmp/bad.rk" --shape 64x128 --dtype bf16
 expect 1 "cannot open" -- tune "$tmp/missing.rk" --shape 64x128 --dtype bf16
 RKC_LIBCUDA=/nonexistent/libcuda.so.1 expect 1 "no CUDA driver" -- \
 	tune $k --shape 64x128 --dtype bf16 --top 1
+
+# --list: the candidates tune times, in its order, with the model's times, and no GPU (the driver
+# is missing) and nothing timed; the same candidates, each as the same config, as the timed run
+# lists; with --json a usage error.
+RKC_LIBCUDA=/nonexistent/libcuda.so.1 expect 0 "gated_rmsnorm bf16 32x262144: " \
+	"candidates, not timed" "   1  L" "<- seed (rkc)" "   s  L4096 m1 w4 v8 c16 Sa e k3" \
+	"<- the seed with stash=0" -- \
+	tune testdata/kernels/gated_rmsnorm.rk --shape 32x262144 --dtype bf16 --top 3 --list
+listed=$(printf '%s\n' "$out" | sed -n 's/^ *\([0-9a-z]*\)  \([PL][^ ]*\( [A-Za-z0-9][A-Za-z0-9]*\)*\)  *[0-9.]*.*/\1 \2/p' | sort)
+case $out in *device:* | *TUNE*) fail "tune --list: timed something" ;; esac
+expect 0 "TUNE kernel=gated_rmsnorm" -- tune testdata/kernels/gated_rmsnorm.rk --shape 32x262144 \
+	--dtype bf16 --top 3 --no-check --copy-gbps 3000
+timed=$(printf '%s\n' "$out" | sed -n 's/^ *[0-9-]*  *\([0-9a-z]*\)  \([PL][^ ]*\( [A-Za-z0-9][A-Za-z0-9]*\)*\)  *[0-9.]*.*/\1 \2/p' | sort)
+if [ -n "$listed" ] && [ "$listed" = "$timed" ]; then
+	passed=$((passed + 1))
+else
+	fail "tune --list lists other candidates than tune times:
+$listed
+--
+$timed"
+fi
+expect 2 "--list prints a table; it takes no --json" -- tune $k --shape 64x128 --dtype bf16 \
+	--list --json
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
