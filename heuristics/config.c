@@ -128,7 +128,9 @@ config_parse(const char *s, Config *c, Diag *d)
 {
 	enum { NKEYS = sizeof config_keys / sizeof config_keys[0] };
 	const char *item = s;
-	Config seen = {0}; /* 1 in each field a key set */
+	/* seen: 1 in each field a key set; bands: the config underneath is a grid of bands */
+	Config seen = {0};
+	int bands = config_band_grid(c);
 	while (*item) {
 		const char *eq = strchr(item, '='), *end = strchr(item, ',');
 		if (!end)
@@ -191,7 +193,8 @@ config_parse(const char *s, Config *c, Diag *d)
 	if ((seen.split && c->split > 1) || (seen.cluster && c->cluster > 1))
 		if (!seen.grid)
 			c->grid = 0;
-	if (seen.grid && c->grid > 0) {
+	/* a grid given walks whole rows, but over a grid of bands it resizes the bands' grid */
+	if (seen.grid && c->grid > 0 && !bands) {
 		if (!seen.split)
 			c->split = 1;
 		if (!seen.cluster)
