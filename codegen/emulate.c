@@ -65,8 +65,9 @@ struct Unit {
 	Pool *pool;
 };
 
-/* Threads one emulated cluster may start at once; threads in flight in a pool of several. */
-enum { MAX_EMU_THREADS = 4096 };
+/* Threads one emulated cluster may start at once (a cluster of 8 CTAs of 1024 threads, as many
+ * as a grid with sums over rows runs at once); threads in flight in a pool of several. */
+enum { MAX_EMU_THREADS = EMU_POOL_THREADS };
 
 static __thread Thread *self;
 
