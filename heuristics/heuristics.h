@@ -731,7 +731,7 @@ int config_regrid(Config *g, const Config *pick, const char *forced, const Kerne
 int config_settle(Config *g, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 		  Policy p, Diag *d);
 
-#define MAX_REASONS 16
+#define MAX_REASONS 24
 typedef struct {
 	Config cfg;
 	Cost cost;

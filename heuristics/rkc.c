@@ -347,6 +347,30 @@ serial_elems(const Config *c, int64_t N)
 	return N <= SHORT_ROW && ept > SHORT_ROW_ELEMS ? ept : 0;
 }
 
+/* Whether x's launch is cooperative and cannot hold every CTA at once (min_ctas binds ptxas to
+ * it): the modelled CTAs (the grid clamped to what fits) or the grid itself over the slots. */
+static int
+over_slots(const Cand *x, const Facts *f, const Target *t, int64_t M, int64_t N)
+{
+	int64_t slots = cost_slots(&x->c, t, x->cost.ctas_per_sm, M, NULL);
+	return config_cooperative(&x->c, f->colsums, f->colsum_alone, N) &&
+	       (x->cost.ctas > slots || x->c.grid > slots);
+}
+
+/* x's ranking score from its cost (x->c and x->cost set): the modelled time with the occupancy
+ * penalties, GRID_COST and SHORT_ROW_SERIAL. */
+static void
+rank_score(Cand *x, const Facts *f, const Target *t, int64_t M, int64_t N)
+{
+	const Config *c = &x->c;
+	x->score = x->cost.us * (1 + occupancy_penalty(f, &x->cost, c, t, M, N)) *
+		   (c->grid > 0 ? GRID_COST : 1);
+	x->serial = serial_elems(c, N);
+	x->heavy = f->ops >= AHEAD_MATH_OPS;
+	if (x->serial)
+		x->score *= 1 + SHORT_ROW_SERIAL;
+}
+
 static void
 add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int64_t N,
     const Target *t)
@@ -359,18 +383,9 @@ add(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M, int6
 	cost_model(f, c, M, N, t, &x.cost);
 	if (!within_budget(&x.cost) || (c->ahead == 1 && x.cost.reg_limit <= AHEAD_MIN_REGS))
 		return;
-	/* a cooperative launch must hold every CTA at once (min_ctas binds ptxas to it): the
-	 * modelled CTAs (the grid clamped to what fits) and the grid itself */
-	int64_t slots = cost_slots(c, t, x.cost.ctas_per_sm, M, NULL);
-	if (config_cooperative(c, f->colsums, f->colsum_alone, N) &&
-	    (x.cost.ctas > slots || c->grid > slots))
+	if (over_slots(&x, f, t, M, N))
 		return;
-	x.score = x.cost.us * (1 + occupancy_penalty(f, &x.cost, c, t, M, N)) *
-		  (c->grid > 0 ? GRID_COST : 1);
-	x.serial = serial_elems(c, N);
-	x.heavy = f->ops >= AHEAD_MATH_OPS;
-	if (x.serial)
-		x.score *= 1 + SHORT_ROW_SERIAL;
+	rank_score(&x, f, t, M, N);
 	if (cs->n == cs->cap) {
 		cs->cap = cs->cap ? 2 * cs->cap : 256;
 		cs->v = realloc(cs->v, cs->cap * sizeof *cs->v);
@@ -2215,10 +2230,10 @@ settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const
 }
 
 /* The candidates of cs best first into out (at most max), each explained and settled, after
- * the reason first when one is given, settled in mode (SETTLE_*). Returns how many. */
+ * the reasons first (NULL-terminated) when given, settled in mode (SETTLE_*). Returns how many. */
 static int
 ranked(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
-       int64_t mcap, const char *first, Choice *out, int max, int mode)
+       int64_t mcap, const char *const *first, Choice *out, int max, int mode)
 {
 	int n = 0;
 	char *used = calloc(cs->n + 1, 1);
@@ -2229,8 +2244,8 @@ ranked(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const T
 				b = i;
 		used[b] = 1;
 		memset(&out[n], 0, sizeof out[n]);
-		if (first)
-			choice_reason(&out[n], "%s", first);
+		for (int r = 0; first && first[r]; r++)
+			choice_reason(&out[n], "%s", first[r]);
 		out[n].cfg = cs->v[b].c;
 		out[n].cost = cs->v[b].cost;
 		Cand x = cs->v[b];
@@ -2327,14 +2342,24 @@ choose_rkc(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *
 
 /*
  * Batch-invariant mode (docs/heuristics.md, "Batch-invariant mode"). It lives here, in the rkc
- * policy, because it is the policy's own ranking (enumerate, better, explain, settle) run twice
- * under a constraint: once at M_REF rows to fix the knobs that set a row's reduction order, and
- * once at the actual M over the knobs that do not.
+ * policy, because it is the policy's own ranking (enumerate, better, explain, settle) run under
+ * a constraint: over a ladder of M to fix the knobs that set a row's reduction order from N
+ * alone, and once at the actual M over the knobs that do not.
  */
 
-/* The row count the order-fixing knobs are chosen at: many rows, so the choice is the one for a
- * GPU full of rows, which is where the throughput matters most. */
+/* The row count of a GPU full of rows, where throughput matters most: the last rung of the
+ * ladder below. */
 #define M_REF 65536
+/* The batch sizes a row's order is weighed at: the order must be one for every M, so it is chosen
+ * from N alone, over these. The rungs from MANY_ROWS up are a GPU full of rows. */
+static const int64_t ladder[] = {1, 8, 64, 512, 4096, M_REF};
+enum { NLADDER = sizeof ladder / sizeof *ladder };
+#define MANY_ROWS 4096
+/* M_REF's order stands unless another is REGRET_MAX times nearer the best config (of any order,
+ * the same vec) at its worst rung under MANY_ROWS, costing at most MANY_LOSS times M_REF's order
+ * at every rung from MANY_ROWS up; then the nearest such order. */
+#define REGRET_MAX 1.5
+#define MANY_LOSS 1.05
 
 int
 rkc_invariant_vec(const Kernel *k, Type dtype, int64_t N)
@@ -2364,37 +2389,24 @@ rkc_same_order(const Config *a, const Config *b)
 	return same_order(a, b);
 }
 
-/* The order-fixing knobs: the policy's pick at M_REF rows with vec dividing N. */
-static Config
-invariant_ref(const Kernel *k, const Facts *f, int64_t N, const Target *t)
-{
-	int vec = rkc_invariant_vec(k, f->dtype, N);
-	Cands cs = {0};
-	enumerate(&cs, k, f, M_REF, N, t, m_cap(M_REF, t), vec, 0);
-	Config c = fallback(N, t, vec);
-	if (cs.n)
-		c = best_cand(&cs)->c;
-	free(cs.v);
-	return c;
-}
-
-/* The candidates at M that keep ref's order (*built: 1 when none of the enumerated ones did and
- * the one below was built directly); -1 with d set when not even that one can be emitted. */
+/* Keep cs's candidates that keep ref's order; how many. */
 static int
-invariant_cands(Cands *cs, const Config *ref, const Kernel *k, const Facts *f, int64_t M, int64_t N,
-		const Target *t, int *built, Diag *d)
+keep_order(Cands *cs, const Config *ref)
 {
-	enumerate(cs, k, f, M, N, t, m_cap(M, t), ref->vec, 0);
 	int n = 0;
 	for (int i = 0; i < cs->n; i++)
 		if (same_order(&cs->v[i].c, ref))
 			cs->v[n++] = cs->v[i];
-	cs->n = n;
-	*built = 0;
-	if (n)
-		return 0;
-	/* none qualifies (the m_block cap at few rows, the budget): one row a CTA, or one warp of
-	 * 32/tpr rows, the order knobs as fixed */
+	return cs->n = n;
+}
+
+/* The config of ref's order built directly where no enumerated one keeps it (the m_block cap at
+ * few rows, the budget): one row a CTA, or one warp of 32/tpr rows. 0, or -1 with e set when
+ * not even that can be emitted. */
+static int
+build_order(Cand *x, const Config *ref, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+	    const Target *t, Diag *e)
+{
 	Config c = *ref;
 	int tpr = config_tpr(ref);
 	c.m_block = tpr >= 32 ? 1 : 32 / tpr;
@@ -2404,16 +2416,159 @@ invariant_cands(Cands *cs, const Config *ref, const Kernel *k, const Facts *f, i
 	if (c.smem && (config_check_emit(k, f->dtype, M, N, &c, NULL) ||
 		       config_check_target(k, f->dtype, N, &c, t, NULL)))
 		c.smem = 0;
+	if (config_check_emit(k, f->dtype, M, N, &c, e) ||
+	    config_check_target(k, f->dtype, N, &c, t, e))
+		return -1;
+	*x = (Cand){c, {0}, 0, 0, 0};
+	cost_model(f, &c, M, N, t, &x->cost);
+	if (over_slots(x, f, t, M, N))
+		return diag(e,
+			    "a cooperative launch of %lld CTAs, over the %d an SM the target holds",
+			    (long long)x->cost.ctas, x->cost.ctas_per_sm);
+	rank_score(x, f, t, M, N);
+	return 0;
+}
+
+/* The time at rung i of the best config that keeps o's order (ranked as choose_rkc ranks, or
+ * built directly; INFINITY where none can be emitted); all: every candidate at the rung. */
+static double
+order_time(const Cands *all, const Config *o, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+	   const Target *t)
+{
+	const Cand *b = NULL;
+	for (int i = 0; i < all->n; i++)
+		if (same_order(&all->v[i].c, o) && (!b || better(&all->v[i], b)))
+			b = &all->v[i];
+	if (b)
+		return b->score;
+	Cand x;
+	return build_order(&x, o, k, f, M, N, t, NULL) ? INFINITY : x.score;
+}
+
+/* The order-fixing knobs, from N alone (the mode's rule, docs/heuristics.md): the orders the
+ * ladder's rungs enumerate, M_REF's pick's first; REGRET_MAX and MANY_LOSS choose among them. why
+ * (n bytes) says which and what was compared. */
+static Config
+invariant_ref(const Kernel *k, const Facts *f, int64_t N, const Target *t, char *why, size_t n)
+{
+	int vec = rkc_invariant_vec(k, f->dtype, N);
+	Cands all[NLADDER] = {{0}};
+	double best[NLADDER];
+	for (int i = 0; i < NLADDER; i++) {
+		enumerate(&all[i], k, f, ladder[i], N, t, m_cap(ladder[i], t), vec, 0);
+		best[i] = all[i].n ? best_cand(&all[i])->score : INFINITY;
+	}
+	if (!all[NLADDER - 1].n) {
+		snprintf(why, n,
+			 "batch-invariant order: no config fits the budget at M_REF=%d rows",
+			 M_REF);
+		for (int i = 0; i < NLADDER; i++)
+			free(all[i].v);
+		return fallback(N, t, vec);
+	}
+	/* the orders: M_REF's pick's first, then every other order a rung enumerates but
+	 * cooperative rows. Their launch holds every CTA at once, so at many rows they run as a
+	 * grid of bands, which the model ranks level with a CTA a row or better; measured on an
+	 * H200 (bench/results/h200-2026-12-03-invariant-ladder.md) the norm backward kernels'
+	 * bands at 1024-4096 rows ran 1.08-2.50x the time of M_REF's order. */
+	int norder = 0, cap = 64;
+	Config *order = malloc(sizeof *order * (size_t)cap);
+	order[norder++] = best_cand(&all[NLADDER - 1])->c;
+	for (int i = NLADDER - 1; i >= 0; i--)
+		for (int c = 0; c < all[i].n; c++) {
+			int skip = all[i].v[c].c.coop;
+			for (int j = 0; j < norder && !skip; j++)
+				skip = same_order(&order[j], &all[i].v[c].c);
+			if (skip)
+				continue;
+			if (norder == cap)
+				order = realloc(order, sizeof *order * (size_t)(cap *= 2));
+			order[norder++] = all[i].v[c].c;
+		}
+	/* order j's worst ratio to the best config under MANY_ROWS (at rung at), and its worst
+	 * ratio to order 0's from MANY_ROWS up; b the pick */
+	double worst0 = 1, bworst = INFINITY, bloss = 1, tm0[NLADDER];
+	int at0 = 0, bat = 0, b = 0;
+	for (int j = 0; j < norder; j++) {
+		double worst = 1, loss = 1;
+		int at = 0;
+		for (int i = 0; i < NLADDER; i++) {
+			double tm = order_time(&all[i], &order[j], k, f, ladder[i], N, t);
+			if (j == 0)
+				tm0[i] = tm;
+			if (ladder[i] < MANY_ROWS && tm / best[i] > worst) {
+				worst = tm / best[i];
+				at = i;
+			}
+			if (ladder[i] >= MANY_ROWS && tm / tm0[i] > loss)
+				loss = tm / tm0[i];
+		}
+		if (j == 0) {
+			worst0 = worst;
+			at0 = at;
+		}
+		if (j == 0 || (loss <= MANY_LOSS && worst < bworst)) {
+			b = j;
+			bworst = worst;
+			bat = at;
+			bloss = loss;
+		}
+	}
+	if (bworst * REGRET_MAX > worst0) {
+		Config pick = order[0];
+		if (worst0 <= REGRET_MAX)
+			snprintf(why, n,
+				 "batch-invariant order: that of the pick at M_REF=%d rows, within "
+				 "%.2fx of the best "
+				 "config at every M of the ladder under %d rows",
+				 M_REF, worst0, MANY_ROWS);
+		else
+			snprintf(
+			    why, n,
+			    "batch-invariant order: that of the pick at M_REF=%d rows, %.2fx the "
+			    "best config at "
+			    "M=%lld; no order within %.2fx of it from %d rows up is %.1fx nearer "
+			    "the best under %d rows (the nearest: %.2fx)",
+			    M_REF, worst0, (long long)ladder[at0], MANY_LOSS, MANY_ROWS, REGRET_MAX,
+			    MANY_ROWS, bworst);
+		free(order);
+		for (int i = 0; i < NLADDER; i++)
+			free(all[i].v);
+		return pick;
+	}
+	Config pick = order[b];
+	snprintf(
+	    why, n,
+	    "batch-invariant order, over the ladder of M 1 to %d: %.2fx the best config at its "
+	    "worst M "
+	    "under %d rows (M=%lld), %.2fx M_REF's order from %d rows up (at most %.2f); M_REF=%d "
+	    "rows' order (%s, r_block=%lld, tpr=%d) rejected: %.2fx the best at M=%lld, over "
+	    "%.1f times as far",
+	    M_REF, bworst, MANY_ROWS, (long long)ladder[bat], bloss, MANY_ROWS, MANY_LOSS, M_REF,
+	    order[0].persistent ? "persistent" : "looped", (long long)order[0].r_block,
+	    config_tpr(&order[0]), worst0, (long long)ladder[at0], REGRET_MAX);
+	free(order);
+	for (int i = 0; i < NLADDER; i++)
+		free(all[i].v);
+	return pick;
+}
+
+/* The candidates at M that keep ref's order (*built: 1 when none of the enumerated ones did and
+ * the one below was built directly); -1 with d set when not even that one can be emitted. */
+static int
+invariant_cands(Cands *cs, const Config *ref, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+		const Target *t, int *built, Diag *d)
+{
+	enumerate(cs, k, f, M, N, t, m_cap(M, t), ref->vec, 0);
+	*built = 0;
+	if (keep_order(cs, ref))
+		return 0;
+	Cand x;
 	Diag e = {0};
-	if (config_check_emit(k, f->dtype, M, N, &c, &e) ||
-	    config_check_target(k, f->dtype, N, &c, t, &e))
-		return diag(d,
-			    "batch-invariant: no config at M = %lld keeps the order fixed at "
-			    "%d rows: %s",
-			    (long long)M, M_REF, e.msg);
-	Cand x = {c, {0}, 0, 0, 0};
-	cost_model(f, &c, M, N, t, &x.cost);
-	x.score = x.cost.us;
+	if (build_order(&x, ref, k, f, M, N, t, &e))
+		return diag(
+		    d, "batch-invariant: no config at M = %lld keeps the order fixed from N: %s",
+		    (long long)M, e.msg);
 	cs->cap = 1;
 	cs->v = realloc(cs->v, sizeof *cs->v);
 	cs->v[0] = x;
@@ -2422,6 +2577,8 @@ invariant_cands(Cands *cs, const Config *ref, const Kernel *k, const Facts *f, i
 	return 0;
 }
 
+/* The mode's two reasons: the order fixed (buf, n bytes) and why it is that order (why, the
+ * rule's; said as its own reason). */
 static void
 invariant_reason(char *buf, size_t n, const Config *ref, int built)
 {
@@ -2433,10 +2590,10 @@ invariant_reason(char *buf, size_t n, const Config *ref, int built)
 	else
 		snprintf(cut, sizeof cut, "cut none");
 	snprintf(buf, n,
-		 "batch-invariant: tpr=%d, r_block=%lld, vec=%d, %s, %s: chosen at M_REF=%d rows, "
-		 "fixed for any M; m_block, num_warps, smem, min_ctas and evict %s",
+		 "batch-invariant: tpr=%d, r_block=%lld, vec=%d, %s, %s: chosen from N, fixed for "
+		 "any M; m_block, num_warps, smem, min_ctas and evict %s",
 		 config_tpr(ref), (long long)ref->r_block, ref->vec,
-		 ref->persistent ? "persistent" : "looped", cut, M_REF,
+		 ref->persistent ? "persistent" : "looped", cut,
 		 built ? "built directly (no ranked candidate keeps the order at this M)"
 		       : "ranked at this M among the configs that keep the order");
 }
@@ -2445,16 +2602,18 @@ int
 rkc_invariant_candidates(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 			 Choice *out, int max, Diag *d)
 {
-	Config ref = invariant_ref(k, f, N, t);
+	char order_why[400];
+	Config ref = invariant_ref(k, f, N, t, order_why, sizeof order_why);
 	Cands cs = {0};
 	int built;
 	if (invariant_cands(&cs, &ref, k, f, M, N, t, &built, d)) {
 		free(cs.v);
 		return -1;
 	}
-	char why[400];
-	invariant_reason(why, sizeof why, &ref, built);
-	int n = ranked(&cs, k, f, M, N, t, m_cap(M, t), why, out, max, SETTLE_INVARIANT);
+	char fixed[400];
+	invariant_reason(fixed, sizeof fixed, &ref, built);
+	const char *first[] = {fixed, order_why, NULL};
+	int n = ranked(&cs, k, f, M, N, t, m_cap(M, t), first, out, max, SETTLE_INVARIANT);
 	free(cs.v);
 	return n;
 }

@@ -1,14 +1,14 @@
 /* Batch invariance, run: a row's outputs must be bitwise the same whatever the batch around it.
  * For every kernel of testdata/kernels at bf16 and fp32, target rows (random, from a fixed
- * seed) are placed at random positions in batches of M = 1, 3, 16 (N = 1001), 1, 3 (N = 4096)
- * and 1, 3, 64, 4096 (N = 40; 4096 at fp32 only, so that the emulator stays fast); the other rows
- * are random. A kernel with sums over rows whose grid is more threads than the emulator runs at
- * once (EMU_POOL_THREADS; its CTAs all wait at the combine) runs the same config over fewer CTAs:
- * a persistent grid's rows do not depend on how many CTAs walk them. Each
- * batch is compiled for its own M through the driver (rkc_compile, in the batch-invariant mode)
- * and run by the emulator, and each target row's outputs must match across the batches, bit for
- * bit. Then the same with the default rkc policy, where at least one kernel must differ, or the
- * test could not tell.
+ * seed) are placed at random positions in batches of M = 1, 3, 16 (N = 1001), 1, 3 (N = 4096),
+ * 1, 3, 64, 4096 (N = 40; 4096 at fp32 only, so that the emulator stays fast) and 1, 3 (N = 32768,
+ * where the order chosen from N cuts some kernels' rows over clusters and splits); the other
+ * rows are random. A kernel with sums over rows whose grid is more threads than the emulator runs
+ * at once (EMU_POOL_THREADS; its CTAs all wait at the combine) runs the same config over fewer
+ * CTAs: a persistent grid's rows do not depend on how many CTAs walk them. Each batch is compiled
+ * for its own M through the driver (rkc_compile, in the batch-invariant mode) and run by the
+ * emulator, and each target row's outputs must match across the batches, bit for bit. Then the same
+ * with the default rkc policy, where at least one kernel must differ, or the test could not tell.
  *   invariance [KERNEL...]      default: every kernel in testdata/kernels */
 #include <dirent.h>
 #include <stdlib.h>
@@ -33,6 +33,7 @@ static const struct {
     {1001, {1, 3, 16}, 3},
     {4096, {1, 3}, 2},
     {40, {1, 3, 64, 4096}, 4},
+    {32768, {1, 3}, 2},
 };
 
 static const Type dtypes[] = {TY_BF16, TY_F32};
