@@ -193,8 +193,9 @@ config_parse(const char *s, Config *c, Diag *d)
 	if ((seen.split && c->split > 1) || (seen.cluster && c->cluster > 1))
 		if (!seen.grid)
 			c->grid = 0;
-	/* a grid given walks whole rows, but over a grid of bands it resizes the bands' grid */
-	if (seen.grid && c->grid > 0 && !bands) {
+	/* a grid given walks whole rows, but over a grid of bands, where it is whole bands (a
+	 * multiple of the cluster), it resizes the bands' grid */
+	if (seen.grid && c->grid > 0 && !(bands && c->grid % c->cluster == 0)) {
 		if (!seen.split)
 			c->split = 1;
 		if (!seen.cluster)

@@ -98,7 +98,10 @@ batch(const Kernel *k, Type dtype, int64_t M, int64_t N, int invariant, const Te
 	 * combine), so past what it holds the same config over fewer CTAs, which moves no row */
 	char grid[32];
 	if (k->plan->ncolsum && l.grid_x * l.block_x > EMU_POOL_THREADS) {
-		snprintf(grid, sizeof grid, "grid=%d", EMU_POOL_THREADS / l.block_x);
+		/* a grid of bands: whole bands, or the grid given would walk whole rows */
+		int band =
+		    r.compile.cfg.grid > 0 && r.compile.cfg.cluster > 1 ? r.compile.cfg.cluster : 1;
+		snprintf(grid, sizeof grid, "grid=%d", EMU_POOL_THREADS / l.block_x / band * band);
 		rq.forced = grid;
 		rkc_result_free(&r);
 		compiled = 0;

@@ -1063,14 +1063,17 @@ check_rejects(void **state)
 	Config gb = {1, 4096, 1, 8, 8, 1, 0, 1, 0, 1, 264, 0, 1, 0, 0, 0, 0};
 	assert_int_equal(config_parse("grid=20,cluster=5,ahead=1", &gb, &d), 0);
 	assert_int_equal(gb.ahead, 1);
-	/* a grid given over a grid of bands resizes the bands' grid, its cluster and coop kept;
-	 * over a CTA a row segment it walks whole rows */
+	/* a grid given over a grid of bands resizes the bands' grid, its cluster and coop kept,
+	 * where it is whole bands; else, and over a CTA a row segment, it walks whole rows */
 	Config gc = {1, 8192, 1, 32, 8, 1, 0, 1, 0, 4, 132, 0, 0, 1, 0, 0, 0};
 	assert_int_equal(config_parse("grid=8", &gc, &d), 0);
 	assert_int_equal(gc.cluster * 10000 + gc.coop * 1000 + gc.grid, 41008);
 	Config gd = {0, 8192, 1, 32, 8, 1, 0, 1, 0, 4, 0, 0, 0, 0, 0, 0, 0};
 	assert_int_equal(config_parse("grid=8", &gd, &d), 0);
 	assert_int_equal(gd.cluster * 100 + gd.grid, 108);
+	Config ge = {1, 8192, 1, 32, 8, 1, 0, 1, 0, 4, 132, 0, 0, 1, 0, 0, 0};
+	assert_int_equal(config_parse("grid=6", &ge, &d), 0);
+	assert_int_equal(ge.cluster * 10000 + ge.coop * 1000 + ge.grid, 10006);
 	kernel_free(ks);
 	kernel_free(k);
 }
