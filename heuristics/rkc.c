@@ -2514,39 +2514,33 @@ invariant_ref(const Kernel *k, const Facts *f, int64_t N, const Target *t, char 
 			bloss = loss;
 		}
 	}
-	if (bworst * REGRET_MAX > worst0) {
-		Config pick = order[0];
-		if (worst0 <= REGRET_MAX)
-			snprintf(why, n,
-				 "batch-invariant order: that of the pick at M_REF=%d rows, within "
-				 "%.2fx of the best "
-				 "config at every M of the ladder under %d rows",
-				 M_REF, worst0, MANY_ROWS);
-		else
-			snprintf(
-			    why, n,
-			    "batch-invariant order: that of the pick at M_REF=%d rows, %.2fx the "
-			    "best config at "
-			    "M=%lld; no order within %.2fx of it from %d rows up is %.1fx nearer "
-			    "the best under %d rows (the nearest: %.2fx)",
-			    M_REF, worst0, (long long)ladder[at0], MANY_LOSS, MANY_ROWS, REGRET_MAX,
-			    MANY_ROWS, bworst);
-		free(order);
-		for (int i = 0; i < NLADDER; i++)
-			free(all[i].v);
-		return pick;
-	}
+	if (bworst * REGRET_MAX > worst0)
+		b = 0;
+	if (b == 0 && worst0 <= REGRET_MAX)
+		snprintf(
+		    why, n,
+		    "batch-invariant order: that of the pick at M_REF=%d rows, within %.2fx of "
+		    "the best config at every M of the ladder under %d rows",
+		    M_REF, worst0, MANY_ROWS);
+	else if (b == 0)
+		snprintf(why, n,
+			 "batch-invariant order: that of the pick at M_REF=%d rows, %.2fx the best "
+			 "config at M=%lld; no order within %.2fx of it from %d rows up is %.1fx "
+			 "nearer the best under %d rows (the nearest: %.2fx)",
+			 M_REF, worst0, (long long)ladder[at0], MANY_LOSS, MANY_ROWS, REGRET_MAX,
+			 MANY_ROWS, bworst);
+	else
+		snprintf(
+		    why, n,
+		    "batch-invariant order, over the ladder of M 1 to %d: %.2fx the best config "
+		    "at its worst M under %d rows (M=%lld), %.2fx M_REF's order from %d rows up "
+		    "(at most %.2f); M_REF=%d rows' order (%s, r_block=%lld, tpr=%d) rejected: "
+		    "%.2fx the best at M=%lld, over %.1f times as far",
+		    M_REF, bworst, MANY_ROWS, (long long)ladder[bat], bloss, MANY_ROWS, MANY_LOSS,
+		    M_REF, order[0].persistent ? "persistent" : "looped",
+		    (long long)order[0].r_block, config_tpr(&order[0]), worst0,
+		    (long long)ladder[at0], REGRET_MAX);
 	Config pick = order[b];
-	snprintf(
-	    why, n,
-	    "batch-invariant order, over the ladder of M 1 to %d: %.2fx the best config at its "
-	    "worst M "
-	    "under %d rows (M=%lld), %.2fx M_REF's order from %d rows up (at most %.2f); M_REF=%d "
-	    "rows' order (%s, r_block=%lld, tpr=%d) rejected: %.2fx the best at M=%lld, over "
-	    "%.1f times as far",
-	    M_REF, bworst, MANY_ROWS, (long long)ladder[bat], bloss, MANY_ROWS, MANY_LOSS, M_REF,
-	    order[0].persistent ? "persistent" : "looped", (long long)order[0].r_block,
-	    config_tpr(&order[0]), worst0, (long long)ladder[at0], REGRET_MAX);
 	free(order);
 	for (int i = 0; i < NLADDER; i++)
 		free(all[i].v);
