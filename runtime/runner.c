@@ -274,9 +274,11 @@ check_all(RunResult *r, Gpu *g, GpuFn *f, const Kernel *k, const Manifest *m, Ar
 		c->pad_written = padw[p];
 		c->pass &= c->pad_written == 0;
 		r->pass &= c->pass;
-		if (o->digest_row >= 0)
+		if (o->digest_row >= 0) {
 			r->digest[r->nchecks - 1] =
 			    row_digest(pa, &ts[p], run1[p], o->digest_row, m->N);
+			r->digest_batch[r->nchecks - 1] = vec;
+		}
 		oi++;
 	}
 	rc = 0;
@@ -444,8 +446,10 @@ run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r)
 		buf_puts(b, "\n");
 	}
 	for (int i = 0; r->digest_row >= 0 && i < r->nchecks; i++)
-		buf_printf(
-		    b, "DIGEST kernel=%s dtype=%s M=%lld N=%lld row=%lld output=%s hash=%016llx\n",
-		    k->name, dt, (long long)m->M, (long long)m->N, (long long)r->digest_row,
-		    r->checks[i].name, (unsigned long long)r->digest[i]);
+		buf_printf(b,
+			   "DIGEST kernel=%s dtype=%s M=%lld N=%lld row=%lld span=%s output=%s "
+			   "hash=%016llx\n",
+			   k->name, dt, (long long)m->M, (long long)m->N, (long long)r->digest_row,
+			   r->digest_batch[i] ? "batch" : "row", r->checks[i].name,
+			   (unsigned long long)r->digest[i]);
 }

@@ -291,6 +291,7 @@ typedef struct {
 	int64_t bytes;	    /* each input read once, each output written once */
 	int64_t digest_row; /* the stream row the digests are of (first_row + position); -1 */
 	uint64_t digest[MAX_CHECKS]; /* per output (checks' order), FNV-1a 64 of that row's bytes */
+	unsigned char digest_batch[MAX_CHECKS]; /* 1: an [N] output, its digest the whole batch's */
 	int regs, local_bytes;
 	int64_t pad; /* RunOpts.pad: [M,N] rows N+pad elements apart */
 	int has_regions;

@@ -730,6 +730,8 @@ const Cmd cmd_tune = {
 	"them fastest first, then a\nTUNE line with the seed's time over the best one's.\nExit 0 "
 	"when the seed and at least one candidate ran and "
 	"passed, 1 otherwise (docs/tune.md).\nWith --list it prints the same candidates in that "
-	"order with the cost model's times, and exits\n0 without a GPU.\n",
+	"order with the cost model's times, and exits\n0 without a GPU. With --batch-invariant the "
+	"rkc candidates keep the mode's reduction order;\nhelion2828's pick is timed outside the "
+	"mode, for comparison.\n",
     .run = tune_run,
 };
