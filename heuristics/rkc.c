@@ -2360,6 +2360,12 @@ enum { NLADDER = sizeof ladder / sizeof *ladder };
  * at every rung from MANY_ROWS up; then the nearest such order. */
 #define REGRET_MAX 1.5
 #define MANY_LOSS 1.05
+/* Where that leaves the order over FAR_WORST times the best config at a rung under MANY_ROWS (a
+ * few rows of 10^6 columns a CTA each, while the best config spreads them over the GPU), many
+ * rows' loss is weighed instead of capped: the order with the least max(worst, loss^W) is taken,
+ * W = log REGRET_MAX / log MANY_LOSS, the rule's own rate (MANY_LOSS there weighs as REGRET_MAX
+ * under MANY_ROWS), where that is REGRET_MAX times nearer than the capped pick's worst. */
+#define FAR_WORST 4.0
 
 int
 rkc_invariant_vec(const Kernel *k, Type dtype, int64_t N)
@@ -2489,6 +2495,8 @@ invariant_ref(const Kernel *k, const Facts *f, int64_t N, const Target *t, char 
 	 * ratio to order 0's from MANY_ROWS up; b the pick */
 	double worst0 = 1, bworst = INFINITY, bloss = 1, tm0[NLADDER];
 	int at0 = 0, bat = 0, b = 0;
+	double *worsts = malloc(sizeof *worsts * (size_t)norder * 2), *losses = worsts + norder;
+	int *ats = malloc(sizeof *ats * (size_t)norder);
 	for (int j = 0; j < norder; j++) {
 		double worst = 1, loss = 1;
 		int at = 0;
@@ -2503,6 +2511,9 @@ invariant_ref(const Kernel *k, const Facts *f, int64_t N, const Target *t, char 
 			if (ladder[i] >= MANY_ROWS && tm / tm0[i] > loss)
 				loss = tm / tm0[i];
 		}
+		worsts[j] = worst;
+		losses[j] = loss;
+		ats[j] = at;
 		if (j == 0) {
 			worst0 = worst;
 			at0 = at;
@@ -2516,7 +2527,39 @@ invariant_ref(const Kernel *k, const Facts *f, int64_t N, const Target *t, char 
 	}
 	if (bworst * REGRET_MAX > worst0)
 		b = 0;
-	if (b == 0 && worst0 <= REGRET_MAX)
+	/* far from the best under MANY_ROWS even so: many rows' loss weighed, not capped */
+	int far = 0;
+	double capped = b ? bworst : worst0, bscore = INFINITY;
+	if (capped > FAR_WORST) {
+		double w = log(REGRET_MAX) / log(MANY_LOSS);
+		int least = 0;
+		for (int j = 0; j < norder; j++) {
+			double score = fmax(worsts[j], pow(losses[j], w));
+			if (score < bscore) {
+				bscore = score;
+				least = j;
+			}
+		}
+		if (bscore * REGRET_MAX <= capped) {
+			far = 1;
+			b = least;
+			bworst = worsts[least];
+			bat = ats[least];
+			bloss = losses[least];
+		}
+	}
+	free(worsts);
+	free(ats);
+	if (far)
+		snprintf(
+		    why, n,
+		    "batch-invariant order, over the ladder of M 1 to %d: %.2fx the best config "
+		    "at M=%lld, %.2fx M_REF's order from %d rows up; any order within %.2fx of "
+		    "it there stays %.2fx the best under %d rows (over %.0f), so that loss is "
+		    "weighed, %.2f as %.1f: this order's worst of the two, %.2fx, is the least",
+		    M_REF, bworst, (long long)ladder[bat], bloss, MANY_ROWS, MANY_LOSS, capped,
+		    MANY_ROWS, FAR_WORST, MANY_LOSS, REGRET_MAX, bscore);
+	else if (b == 0 && worst0 <= REGRET_MAX)
 		snprintf(
 		    why, n,
 		    "batch-invariant order: that of the pick at M_REF=%d rows, within %.2fx of "
