@@ -56,10 +56,11 @@ static void
 fail(const char *what, const char *text, const Request *rq, const char *msg)
 {
 	fprintf(stderr,
-		"fuzz_pipeline: %s\n%s--shape %lldx%lld --dtype %s --arch %s --policy %s "
+		"fuzz_pipeline: %s\n%s--shape %lldx%lld --dtype %s --arch %s --policy %s%s "
 		"--config '%s'\n%s\n",
 		what, text, (long long)rq->M, (long long)rq->N, type_name(rq->dtype), rq->arch,
-		policy_name(rq->policy), rq->forced ? rq->forced : "", msg);
+		policy_name(rq->policy), rq->batch_invariant ? " --batch-invariant" : "",
+		rq->forced ? rq->forced : "", msg);
 	abort();
 }
 
@@ -87,7 +88,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		      .dtype = dts[head[2] % 3],
 		      .arch = archs[head[3] % narchs].name,
 		      .policy = head[4] & 1 ? POLICY_HELION2828 : POLICY_RKC,
-		      .forced = head[4] & 2 && forced[0] ? forced : NULL};
+		      .forced = head[4] & 2 && forced[0] ? forced : NULL,
+		      /* the batch-invariant mode (its ladder of M, the orders it weighs) */
+		      .batch_invariant = !(head[4] & 1) && head[4] & 4};
 	/* LLVM is the slow stage: lower one request in eight */
 	int lower = head[5] % 8 == 0;
 	Result r;
