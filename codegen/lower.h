@@ -32,6 +32,7 @@ typedef struct {
 	LLVMValueRef *valid; /* per vector: the row is real and the vector is inside the segment */
 	LLVMValueRef **el;   /* per value: its E per-thread elements in this chunk */
 	int vec, nvec, E;
+	int elems; /* 1: each vector goes element by element from its first element's address */
 } Chunk;
 
 /* One kernel being lowered. lower_kernel and its prologue (lower.c) fill in every group but the

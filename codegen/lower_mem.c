@@ -123,11 +123,11 @@ elem_ptr(Lower *L, int param, const Chunk *ch, int j)
 }
 
 /* An [N] array is aligned to the row's columns only when rows start aligned: a shifted body
- * reads and writes it element by element. */
+ * reads and writes it element by element; so does a chunk that says so (Chunk.elems). */
 static int
 unaligned(Lower *L, const Chunk *ch, const Param *p)
 {
-	return L->shifted && ch->vec > 1 && p->shape != SH_TILE;
+	return ch->vec > 1 && (ch->elems || (L->shifted && p->shape != SH_TILE));
 }
 
 static int

@@ -476,9 +476,12 @@ colpass_row(Lower *L, LLVMValueRef r)
 /* A round trip of the column pass: rows r, r + RL, ... (ln->u of them) on the thread's 4 columns
  * from col, their [M,N] stores and their colsums' operands added to acc (ns colsums, instructions
  * cins). whole: every row is real, the position okp and its 4 columns inside the row, so nothing
- * is tested; else each row where it is real and each element inside the row. */
+ * is tested; else each row where it is real and each element inside the row. elems (a whole trip
+ * where rows start misaligned): the loads take the 4 columns as one vector read element by
+ * element from its first column's address (Chunk.elems), not 4 columns of their own; the stores
+ * go element by element either way. */
 static void
-colpass_trip(Lower *L, LLVMValueRef r, const ColpassLanes *ln, int wide, int whole,
+colpass_trip(Lower *L, LLVMValueRef r, const ColpassLanes *ln, int wide, int whole, int elems,
 	     LLVMValueRef okp, LLVMValueRef col, const int *cins, int ns, LLVMValueRef (*acc)[4])
 {
 	const Kernel *k = L->k;
@@ -488,7 +491,9 @@ colpass_trip(Lower *L, LLVMValueRef r, const ColpassLanes *ln, int wide, int who
 		LLVMValueRef ru = LLVMBuildAdd(L->b, r, ci64(L, u * ln->row_lanes), "");
 		colpass_row(L, ru); /* a row past M reads row M-1 and adds nothing */
 		LLVMValueRef ok = whole ? yes : LLVMBuildAnd(L->b, okp, L->rowok, "");
-		Chunk ch = {.vec = wide ? 4 : 1, .nvec = wide ? 1 : 4, .E = 4, .col = col};
+		int four = wide || (whole && elems);
+		Chunk ch = {.vec = four ? 4 : 1, .nvec = four ? 1 : 4, .E = 4, .col = col};
+		ch.elems = !wide && four;
 		ch.valid = arena_alloc(L->a, sizeof(LLVMValueRef) * 4);
 		ch.el = arena_alloc(L->a, sizeof(LLVMValueRef *) * (k->nvals + 1));
 		LLVMValueRef *valid = arena_alloc(L->a, sizeof(LLVMValueRef) * 4);
@@ -496,22 +501,25 @@ colpass_trip(Lower *L, LLVMValueRef r, const ColpassLanes *ln, int wide, int who
 			ch.valid[e] = yes; /* every address is in the arrays: no branch */
 			valid[e] = ok;
 		}
-		if (!wide) {
-			ch.vcol = arena_alloc(L->a, sizeof(LLVMValueRef) * 4);
-			for (int e = 0; e < 4; e++) {
-				LLVMValueRef c = LLVMBuildAdd(L->b, col, ci64(L, e), "");
-				if (whole) {
-					ch.vcol[e] = c;
-					continue;
-				}
-				LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntSLT, c, L->N, "");
-				ch.vcol[e] = LLVMBuildSelect(L->b, in, c, col, "");
-				valid[e] = LLVMBuildAnd(L->b, ok, in, "");
-			}
-		}
 		/* the [M,N] stores (colpass_whole): a vector where its row is real and, element
 		 * by element, each element inside the row */
 		Chunk st = ch;
+		if (!wide) {
+			st = (Chunk){.vec = 1, .nvec = 4, .E = 4, .col = col, .el = ch.el};
+			st.vcol = arena_alloc(L->a, sizeof(LLVMValueRef) * 4);
+			for (int e = 0; e < 4; e++) {
+				LLVMValueRef c = LLVMBuildAdd(L->b, col, ci64(L, e), "");
+				if (whole) {
+					st.vcol[e] = c;
+					continue;
+				}
+				LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntSLT, c, L->N, "");
+				st.vcol[e] = LLVMBuildSelect(L->b, in, c, col, "");
+				valid[e] = LLVMBuildAnd(L->b, ok, in, "");
+			}
+			if (!ch.elems)
+				ch.vcol = st.vcol;
+		}
 		st.valid = valid;
 		L->el = ch.el;
 		for (int i = 0; i < k->nins; i++) {
@@ -529,14 +537,37 @@ colpass_trip(Lower *L, LLVMValueRef r, const ColpassLanes *ln, int wide, int who
 	}
 }
 
-/* A round trip of a column pass that stores [M,N] outputs element by element (colpass_split),
- * for a position inside the slice: a trip that is whole (every row real and the 4 columns inside
- * the row) runs without a branch, so that its rows' loads go out together; one at an edge tests
- * each row and element, and its stores branch (a load after a branch waits for it: rows lowered
- * so took one row's loads in flight, not u). A position past the slice skips the trip. The sums
- * leave as phis in acc. */
+/* Whether every [M,N] input the column pass loads has elements under 4 bytes (bf16, fp16, i8,
+ * fp8). Where rows start misaligned such a pass runs whole round trips (colpass_split_trip) whose
+ * loads go element by element from a vector's first address (Chunk.elems), not trips that test
+ * and clamp each element's column: measured on an H200 at 60 points of 16-bit inputs, 0.942x the
+ * time by geomean, 37 faster and 10 slower by over 2%; at 18 of fp32 inputs 1.047x, 9 slower, so
+ * those keep the tested trips (bench/results/h200-2026-12-04-colpass-realign.md, calls 3-4). */
+static int
+colpass_narrow(Lower *L)
+{
+	const Kernel *k = L->k;
+	int any = 0;
+	for (int i = 0; i < k->nins; i++) {
+		const Param *p = k->ins[i].param >= 0 ? &k->params[k->ins[i].param] : NULL;
+		if (!L->plan->need_colpass[i] || k->ins[i].op != OP_LOAD || p->shape != SH_TILE)
+			continue;
+		if (type_size(type_resolve(p->type, L->c->dtype)) >= 4)
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
+/* A round trip of a column pass that stores [M,N] outputs element by element (colpass_split), or
+ * whose rows start misaligned and whose [M,N] inputs are narrow (colpass_narrow: elems, its whole
+ * trips' loads from one address a vector), for a position inside the slice: a trip that is whole
+ * (every row real and the 4 columns inside the row) runs without a branch, so that its rows' loads
+ * go out together; one at an edge tests each row and element, and its stores branch (a load after a
+ * branch waits for it: rows lowered so took one row's loads in flight, not u). A position past the
+ * slice skips the trip. The sums leave as phis in acc. */
 static void
-colpass_split_trip(Lower *L, LLVMValueRef r, const ColpassLanes *ln, LLVMValueRef okp,
+colpass_split_trip(Lower *L, LLVMValueRef r, const ColpassLanes *ln, int elems, LLVMValueRef okp,
 		   LLVMValueRef col, const int *cins, int ns, LLVMValueRef (*acc)[4])
 {
 	LLVMBasicBlockRef pb[3] = {LLVMAppendBasicBlockInContext(L->cx, L->fn, "colpass.whole"),
@@ -558,7 +589,7 @@ colpass_split_trip(Lower *L, LLVMValueRef r, const ColpassLanes *ln, LLVMValueRe
 		LLVMPositionBuilderAtEnd(L->b, pb[w]);
 		pacc[w] = arena_alloc(L->a, sizeof(LLVMValueRef[4]) * (size_t)ns);
 		memcpy(pacc[w], acc, sizeof(LLVMValueRef[4]) * (size_t)ns);
-		colpass_trip(L, r, ln, 0, w == 0, okp, col, cins, ns, pacc[w]);
+		colpass_trip(L, r, ln, 0, w == 0, elems, okp, col, cins, ns, pacc[w]);
 		pb[w] = LLVMGetInsertBlock(L->b);
 		LLVMBuildBr(L->b, join);
 	}
@@ -671,10 +702,11 @@ colsum_column_pass(Lower *L)
 		}
 	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntSLT, r, L->M, ""), rbody, rdone);
 	LLVMPositionBuilderAtEnd(L->b, rbody);
-	if (split)
-		colpass_split_trip(L, r, &ln, okp, col, cins, ns, acc);
+	int narrow = !wide && colpass_narrow(L);
+	if (split || narrow)
+		colpass_split_trip(L, r, &ln, narrow, okp, col, cins, ns, acc);
 	else
-		colpass_trip(L, r, &ln, wide, 0, okp, col, cins, ns, acc);
+		colpass_trip(L, r, &ln, wide, 0, 0, okp, col, cins, ns, acc);
 	LLVMValueRef r2 = LLVMBuildAdd(L->b, r, ci64(L, ln.u * RL), "");
 	LLVMBasicBlockRef rlatch = LLVMGetInsertBlock(L->b);
 	LLVMBuildBr(L->b, rhead);
