@@ -11,9 +11,10 @@
  *                                              with as many CTA and cluster barriers as the
  *                                              same compile without
  *   ptx_suite golden FILE...                   every point of each golden file, for its arch
- *   ptx_suite sweep [--widths N,...] [--warps W,...] [--kernels DIR] ARCH...
+ *   ptx_suite sweep [--widths N,...] [--warps W,...] [--vec V] [--kernels DIR] ARCH...
  *                                              the model against ptxas (docs/regmodel.md),
- *                                              over DIR's kernels (default testdata/kernels)
+ *                                              over DIR's kernels (default testdata/kernels),
+ *                                              at vector widths up to V (default 16)
  * With PTX_SUITE_REGS set in the environment, every point assembled prints its registers. */
 #include <jansson.h>
 #include <math.h>
@@ -189,6 +190,10 @@ static int nwarps = 5;
 /* The sweep's kernels: testdata/kernels, or --kernels DIR (bench/heldout: kernels the model was
  * not fitted on). */
 static const char *sweep_dir = "testdata/kernels";
+/* The sweep's widest vector: config_vec's, or at most --vec V (1: the scalar accesses of the
+ * batch-invariant mode at odd widths). A looped chunk keeps the elements it has at config_vec's
+ * width (2, 8 and 16 of those vectors a thread), as the batch-invariant mode keeps r_block. */
+static int64_t max_vec = 16;
 
 /* A comma-separated list of integers from 1 to max into v (at most cap of them); -1 where it is
  * not one. */
@@ -251,7 +256,9 @@ read_sweep(const char *arch)
 							    .m_block = 1,
 							    .split = 1,
 							    .min_ctas = 1};
-						g.vec = config_vec(k, dtype, N);
+						int vec = config_vec(k, dtype, N);
+						for (g.vec = vec; g.vec > max_vec;)
+							g.vec /= 2;
 						if (kind >= 4 && ((N != widths[0] && N > SHORT_N) ||
 								  nw < 4 || (nw & (nw - 1))))
 							continue;
@@ -266,9 +273,10 @@ read_sweep(const char *arch)
 						g.persistent = kind == 0 || kind >= 4;
 						g.r_block = g.persistent
 								? (N + step - 1) / step * step
-								: step * (kind == 1   ? 2
-									  : kind == 2 ? 8
-										      : 16);
+								: step * vec / g.vec *
+								      (kind == 1   ? 2
+								       : kind == 2 ? 8
+										   : 16);
 						/* the policy holds up to 512 elements a thread
 						 * and streams up to 64 (heuristics/rkc.c) */
 						if (g.r_block / tpr > 128 ||
@@ -434,7 +442,7 @@ main(int argc, char **argv)
 	if (argc < 3) {
 		fputs("usage: ptx_suite forced|cap [--arch ARCH] LIST | regions LIST |\n"
 		      "       ptx_suite golden FILE... | sweep [--widths N,...] [--warps W,...] "
-		      "[--kernels DIR] ARCH...\n",
+		      "[--vec V] [--kernels DIR] ARCH...\n",
 		      stderr);
 		return 2;
 	}
@@ -453,6 +461,14 @@ main(int argc, char **argv)
 				      w ? 32 : INT64_MAX, w ? &nwarps : &nwidths)) {
 				fprintf(stderr, "ptx_suite: bad %s %s\n",
 					w ? "--warps" : "--widths", argv[i]);
+				return 2;
+			}
+			continue;
+		}
+		if (sweep && !strcmp(argv[i], "--vec") && i + 1 < argc) {
+			int n;
+			if (read_list(argv[++i], &max_vec, 1, 16, &n) || strchr(argv[i], ',')) {
+				fprintf(stderr, "ptx_suite: bad --vec %s\n", argv[i]);
 				return 2;
 			}
 			continue;
