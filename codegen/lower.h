@@ -33,6 +33,8 @@ typedef struct {
 	LLVMValueRef **el;   /* per value: its E per-thread elements in this chunk */
 	int vec, nvec, E;
 	int elems; /* 1: each vector goes element by element from its first element's address */
+	int whole; /* every vector lies in the body: its loads read unmasked (rows past M read
+		    * row M-1's columns, place_row), valid masks rows past M alone */
 } Chunk;
 
 /* One kernel being lowered. lower_kernel and its prologue (lower.c) fill in every group but the
@@ -210,8 +212,10 @@ LLVMValueRef chunk_col(Lower *L, const Chunk *ch, int e);
 LLVMValueRef operand(Lower *L, const Arg *a, int e);
 /* Value v has N in its shape. */
 int is_tile(Lower *L, int v);
-/* The body chunk at column base, and the edge chunk (head and tail of a misaligned row). */
+/* The body chunk at column base (masked past the body), a whole one (every column in the body:
+ * masked on rows past M alone), and the edge chunk (head and tail of a misaligned row). */
 Chunk chunk_at(Lower *L, LLVMValueRef base);
+Chunk chunk_whole(Lower *L, LLVMValueRef base);
 Chunk chunk_edge(Lower *L);
 /* Sets body_lo and body_hi when rows start misaligned; row_n is row*N, which every array's row
  * start is congruent to modulo vec (the stride rule, config_stride_modulus). */

@@ -36,15 +36,21 @@ load_inv(Lower *L, LLVMTypeRef t, LLVMValueRef p, int align)
 	return v;
 }
 
-/* One thread's part of a chunk: vector j covers columns base + (j*tpr + lane)*vec + [0, vec). */
-Chunk
-chunk_at(Lower *L, LLVMValueRef base)
+/* One thread's part of a chunk: vector j covers columns base + (j*tpr + lane)*vec + [0, vec),
+ * masked past the body (body_hi) and on rows past M; a whole chunk (whole: it lies in the body) on
+ * rows past M alone. */
+static Chunk
+chunk_make(Lower *L, LLVMValueRef base, int whole)
 {
-	Chunk ch = {.vec = L->vec, .nvec = L->nvec, .E = L->E};
+	Chunk ch = {.vec = L->vec, .nvec = L->nvec, .E = L->E, .whole = whole};
 	ch.valid = arena_alloc(L->a, sizeof(LLVMValueRef) * L->nvec);
 	ch.el = arena_alloc(L->a, sizeof(LLVMValueRef *) * (L->k->nvals + 1));
 	ch.col = LLVMBuildAdd(L->b, base, L->lofs, "");
 	for (int j = 0; j < L->nvec; j++) {
+		if (whole) {
+			ch.valid[j] = L->rowok;
+			continue;
+		}
 		LLVMValueRef c =
 		    LLVMBuildAdd(L->b, ch.col, ci64(L, (long long)j * L->tpr * L->vec), "");
 		LLVMValueRef in = LLVMBuildICmp(L->b, LLVMIntSLT, c, L->body_hi, "");
@@ -52,6 +58,18 @@ chunk_at(Lower *L, LLVMValueRef base)
 	}
 	L->el = ch.el;
 	return ch;
+}
+
+Chunk
+chunk_at(Lower *L, LLVMValueRef base)
+{
+	return chunk_make(L, base, 0);
+}
+
+Chunk
+chunk_whole(Lower *L, LLVMValueRef base)
+{
+	return chunk_make(L, base, 1);
 }
 
 /* Where a row's 16-byte vectors start: a row begins at row*stride elements, as misaligned as
@@ -371,7 +389,8 @@ reads_kept(Lower *L, const Instr *in, const Chunk *ch)
 }
 
 /* A load's raw vectors over the chunk: vec-wide loads, all issued before any use; a
- * masked vector is not read (ptxas predicates the load) and reads as zero. Under smem=1 a
+ * masked vector is not read (ptxas predicates the load) and reads as zero, except in a whole
+ * chunk, which reads every vector (a row past M, row M-1's). Under smem=1 a
  * re-read [M,N] input's body chunks go to shared memory in the pass that first reads them, once
  * the chunk's loads are issued, and come from there in the later passes; under smem=2 keep_async
  * has copied them there ahead of the first pass, and every pass reads them there. */
@@ -386,11 +405,13 @@ load_raw(Lower *L, const Instr *in, const Chunk *ch)
 	int first = L->row_off[i] >= 0 && !ch->vcol && !kept; /* smem=1: the pass that fills */
 	for (int j = 0; j < ch->nvec; j++) {
 		LLVMValueRef ptr = kept ? kept_ptr(L, in, ch, j) : elem_ptr(L, in->param, ch, j);
-		LLVMBasicBlockRef from = LLVMGetInsertBlock(L->b);
-		LLVMBasicBlockRef ld = LLVMAppendBasicBlockInContext(L->cx, L->fn, "ld");
-		LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "ld.next");
-		LLVMBuildCondBr(L->b, ch->valid[j], ld, next);
-		LLVMPositionBuilderAtEnd(L->b, ld);
+		LLVMBasicBlockRef from = LLVMGetInsertBlock(L->b), ld = from, next = from;
+		if (!ch->whole) {
+			ld = LLVMAppendBasicBlockInContext(L->cx, L->fn, "ld");
+			next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "ld.next");
+			LLVMBuildCondBr(L->b, ch->valid[j], ld, next);
+			LLVMPositionBuilderAtEnd(L->b, ld);
+		}
 		int bytes = ch->vec * type_size(type_resolve(p->type, L->c->dtype));
 		LLVMValueRef v;
 		if (kept) {
@@ -402,7 +423,7 @@ load_raw(Lower *L, const Instr *in, const Chunk *ch)
 			    : pol		? load_hinted(L, vt, ptr, bytes, pol)
 				  : load_inv(L, vt, ptr, vec_align(L, p->type, ch->vec));
 		}
-		raw[j] = join_masked(L, v, ld, from, next);
+		raw[j] = ch->whole ? v : join_masked(L, v, ld, from, next);
 	}
 	for (int j = 0; first && j < ch->nvec; j++) {
 		LLVMBasicBlockRef st_b = LLVMAppendBasicBlockInContext(L->cx, L->fn, "keep");

@@ -57,34 +57,17 @@ fill_chunk(Lower *L, LLVMValueRef base)
 	L->el = el;
 }
 
-/* Streams the segment's body [body_lo, body_hi) in r_block chunks, evaluating the tile
- * instructions the plan marks for the pass and folding them into the reductions rs, whose partials
- * are carried as phis; then the edge chunk when rows may start misaligned. Under smem=2 the first
- * pass's chunk waits for its copies (FILL_AHEAD - 1 later groups may still be in flight), and once
- * it is reduced the chunk FILL_AHEAD on is copied.
- *
- * Rows read from L2 or HBM (smem=0) walk the passes back and forth: an odd pass takes the edge
- * chunk first, then the body's chunks from the last down, so each pass starts on the chunks the
- * pass before read last, the ones the L2 still holds when the rows in flight overflow it. Measured
- * on an H200 at the 32 looped multi-pass picks of the suites (bench/results/
- * h200-2026-11-28-reverse.md): 0.978x the time by geomean, none slower by over 2%. */
+/* The chunks at start, start +- r_block, ... (down when back) while a chunk starts in [lo, hi):
+ * the tile instructions the plan marks for the pass, folded into the reductions rs, whose partials
+ * are carried as phis. whole: every such chunk lies in the body, so only rows past M mask it.
+ * Under smem=2 the first pass's chunk waits for its copies (FILL_AHEAD - 1 later groups may still
+ * be in flight), and once it is reduced the chunk FILL_AHEAD on is copied. */
 static void
-chunk_loop(Lower *L, Red *rs, int n)
+chunk_span(Lower *L, Red *rs, int n, LLVMValueRef start, LLVMValueRef lo, LLVMValueRef hi, int back,
+	   int whole)
 {
 	int fill = L->c->cfg.smem == 2 && L->pass == 0;
-	int back = (L->pass & 1) && !L->c->cfg.smem;
-	region_mark(L, R_LOOP);
-	if (back && L->shifted) {
-		Chunk edge = chunk_edge(L);
-		chunk_body(L, rs, n, &edge);
-	}
-	LLVMValueRef r = ci64(L, L->c->cfg.r_block), start = L->body_lo;
-	if (back) {
-		LLVMValueRef span = LLVMBuildSub(L->b, L->body_hi, L->body_lo, "");
-		LLVMValueRef last =
-		    LLVMBuildSDiv(L->b, LLVMBuildSub(L->b, span, ci64(L, 1), ""), r, "");
-		start = LLVMBuildAdd(L->b, L->body_lo, LLVMBuildMul(L->b, last, r, ""), "");
-	}
+	LLVMValueRef r = ci64(L, L->c->cfg.r_block);
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "chunk");
 	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "chunk.body");
@@ -94,16 +77,16 @@ chunk_loop(Lower *L, Red *rs, int n)
 	LLVMValueRef c = LLVMBuildPhi(L->b, L->i64, "");
 	LLVMAddIncoming(c, &start, &pre, 1);
 	RedPhi *phi = red_phis(L, rs, n, pre);
-	LLVMValueRef go = LLVMBuildICmp(L->b, LLVMIntSLT, c, L->body_hi, "");
+	LLVMValueRef go = LLVMBuildICmp(L->b, LLVMIntSLT, c, hi, "");
 	if (back)
-		go = LLVMBuildAnd(L->b, go, LLVMBuildICmp(L->b, LLVMIntSGE, c, L->body_lo, ""), "");
+		go = LLVMBuildAnd(L->b, go, LLVMBuildICmp(L->b, LLVMIntSGE, c, lo, ""), "");
 	LLVMBuildCondBr(L->b, go, body, done);
 	LLVMPositionBuilderAtEnd(L->b, body);
 	if (fill) {
 		LLVMValueRef ahead = ci32(L, FILL_AHEAD - 1);
 		intr(L, "llvm.nvvm.cp.async.wait.group", NULL, &ahead, 1);
 	}
-	Chunk ch = chunk_at(L, c);
+	Chunk ch = whole ? chunk_whole(L, c) : chunk_at(L, c);
 	if (L->csum_smem) /* the chunk's colsum partials */
 		L->csum_chunk = LLVMBuildUDiv(L->b, LLVMBuildSub(L->b, c, L->body_lo, ""),
 					      ci64(L, L->c->cfg.r_block), "");
@@ -117,6 +100,53 @@ chunk_loop(Lower *L, Red *rs, int n)
 	LLVMAddIncoming(c, &c2, &end, 1);
 	red_phis_close(rs, n, phi, end);
 	LLVMPositionBuilderAtEnd(L->b, done);
+}
+
+/* Streams the segment's body [body_lo, body_hi) in r_block chunks, then the edge chunk when rows
+ * may start misaligned. With scalar accesses (vec 1) every element of a chunk had its own column
+ * compare and branch around its load: the whole chunks go first as a span of their own, which
+ * needs no column masks and issues every load unconditionally, then the last chunk, cut by the
+ * body's end, as a span of at most one chunk. Measured on an H200 (bench/results/
+ * h200-2026-12-04-whole-chunks.md): at 30 picks with scalar accesses 0.806x the time by geomean
+ * (0.528-1.056x); at 18 looped picks of 16-byte accesses, a compare a vector, 1.005x (0.977-1.122x,
+ * rms_norm bf16 64x1000003 the 1.122), so there one span of masked chunks stays.
+ *
+ * Rows read from L2 or HBM (smem=0) walk the passes back and forth: an odd pass takes the edge
+ * chunk first, then the body's chunks from the last down, so each pass starts on the chunks the
+ * pass before read last, the ones the L2 still holds when the rows in flight overflow it. Measured
+ * on an H200 at the 32 looped multi-pass picks of the suites (bench/results/
+ * h200-2026-11-28-reverse.md): 0.978x the time by geomean, none slower by over 2%. */
+static void
+chunk_loop(Lower *L, Red *rs, int n)
+{
+	int back = (L->pass & 1) && !L->c->cfg.smem;
+	region_mark(L, R_LOOP);
+	if (back && L->shifted) {
+		Chunk edge = chunk_edge(L);
+		chunk_body(L, rs, n, &edge);
+	}
+	LLVMValueRef r = ci64(L, L->c->cfg.r_block);
+	LLVMValueRef span = LLVMBuildSub(L->b, L->body_hi, L->body_lo, "");
+	if (L->vec > 1) {
+		LLVMValueRef start = L->body_lo;
+		if (back) {
+			LLVMValueRef last =
+			    LLVMBuildSDiv(L->b, LLVMBuildSub(L->b, span, ci64(L, 1), ""), r, "");
+			start = LLVMBuildAdd(L->b, L->body_lo, LLVMBuildMul(L->b, last, r, ""), "");
+		}
+		chunk_span(L, rs, n, start, L->body_lo, L->body_hi, back, 0);
+	} else {
+		LLVMValueRef cut =
+		    LLVMBuildAdd(L->b, L->body_lo,
+				 LLVMBuildMul(L->b, LLVMBuildSDiv(L->b, span, r, ""), r, ""), "");
+		if (back) {
+			chunk_span(L, rs, n, cut, cut, L->body_hi, 1, 0);
+			chunk_span(L, rs, n, LLVMBuildSub(L->b, cut, r, ""), L->body_lo, cut, 1, 1);
+		} else {
+			chunk_span(L, rs, n, L->body_lo, L->body_lo, cut, 0, 1);
+			chunk_span(L, rs, n, cut, cut, L->body_hi, 0, 0);
+		}
+	}
 	if (L->shifted && !back) {
 		Chunk edge = chunk_edge(L);
 		chunk_body(L, rs, n, &edge);

@@ -176,6 +176,45 @@ count(const char *s, const char *what)
 	return n;
 }
 
+/* The most loads of `what` in one straight run of PTX: lines with no label or branch between. */
+static int
+load_run(const char *s, const char *what)
+{
+	int best = 0, run = 0;
+	for (const char *p = s; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		char line[256];
+		snprintf(line, sizeof line, "%.*s", (int)(n < 255 ? n : 255), p);
+		if (line[0] == '$' || strstr(line, "bra"))
+			run = 0;
+		else if (strstr(line, what) && ++run > best)
+			best = run;
+		p += n + (e != NULL);
+	}
+	return best;
+}
+
+/* Scalar accesses (vec 1) at an odd width: the whole chunks of 64 elements a thread issue their
+ * 64 loads in one run, no column compared and no branch between them (codegen/lower_rows.c,
+ * chunk_loop); only the last chunk, cut by the row's end, masks each element. */
+static void
+test_ptx_whole_chunks(void **state)
+{
+	(void)state;
+	char *s = ptx_of("cross_entropy",
+			 point("sm_90", TY_BF16, 64, 50257,
+			       "persistent=0,r_block=8192,m_block=1,num_warps=4,vec=1,split=1"));
+	assert_true(load_run(s, "ld.global.nc.u16") >= 64);
+	free(s);
+	/* at 16-byte accesses a chunk is one span of masked vectors, as before */
+	s = ptx_of("cross_entropy",
+		   point("sm_90", TY_BF16, 64, 50264,
+			 "persistent=0,r_block=8192,m_block=1,num_warps=4,vec=8,split=1"));
+	assert_true(load_run(s, "ld.global.nc.v4.u32") <= 1);
+	free(s);
+}
+
 /* The instruction rules of a streamed row (docs/codegen.md, "Instructions an element"), on
  * cross_entropy_backward bf16, 16 elements a thread a chunk, two looped passes. Kept in shared
  * memory (smem=2): no cvt.f32.bf16 (bf16 words unpacked by shift and mask), each pass's 16 exps of
@@ -448,10 +487,15 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_ptxas_parse),	   cmocka_unit_test(test_check),
-	    cmocka_unit_test(test_plan),	   cmocka_unit_test(test_manifest),
-	    cmocka_unit_test(test_ptx_shape),	   cmocka_unit_test(test_ptx_instruction_rules),
-	    cmocka_unit_test(test_random_configs), cmocka_unit_test(test_archs),
+	    cmocka_unit_test(test_ptxas_parse),
+	    cmocka_unit_test(test_check),
+	    cmocka_unit_test(test_plan),
+	    cmocka_unit_test(test_manifest),
+	    cmocka_unit_test(test_ptx_shape),
+	    cmocka_unit_test(test_ptx_instruction_rules),
+	    cmocka_unit_test(test_ptx_whole_chunks),
+	    cmocka_unit_test(test_random_configs),
+	    cmocka_unit_test(test_archs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
