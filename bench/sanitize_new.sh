@@ -29,7 +29,10 @@
 # column pass of 150 CTAs, the policy's picks of the column pass at three odd shapes); a kernel
 # made whole in the column pass (colpass_whole: 1x1, a misaligned width over more CTAs than rows,
 # a prime width, a grid of 160 over 300 rows, the policy's picks of three kernels at few rows,
-# and 11 misaligned rows of bias_gelu_back: whole round trips without a branch, and edge ones).
+# and 11 misaligned rows of bias_gelu_back: whole round trips without a branch, and edge ones);
+# whole chunks at scalar accesses (the batch-invariant picks at odd widths over clusters, kept in
+# shared memory and not, one row; sums over rows in shared memory and in the workspace; two rows
+# a CTA with one past M over a cluster; the one-hot sum's branch; 1x1 with no whole chunk).
 # Over a
 # cluster of 16 CTAs with more clusters than fit at once, synccheck reports
 # divergent barriers in plain CUDA C too (bench/synccheck/run.sh): the first five_sums line, which
@@ -124,6 +127,15 @@ runs=(
 	"bench/heldout/bias_gelu_back.rk --shape 8x1000003 --dtype bf16"
 	"bench/heldout/bias_gelu_back.rk --shape 3x151936 --dtype f32"
 	"bench/heldout/bias_grad.rk --shape 5x1000003 --dtype f16"
+	"testdata/kernels/layer_norm.rk --shape 33x65537 --dtype f32 --batch-invariant"
+	"testdata/kernels/softmax.rk --shape 3x1000003 --dtype bf16 --batch-invariant"
+	"testdata/kernels/gated_rmsnorm.rk --shape 4x1000003 --dtype bf16 --batch-invariant"
+	"testdata/kernels/fused_add_rmsnorm.rk --shape 1x1000003 --dtype bf16 --batch-invariant"
+	"testdata/kernels/rms_norm_backward.rk --shape 64x100003 --dtype bf16"
+	"testdata/kernels/layer_norm_backward.rk --shape 9x262147 --dtype f32 --config persistent=0,r_block=8192,m_block=1,num_warps=8,vec=1,cluster=8,grid=48"
+	"testdata/kernels/softmax.rk --shape 3x70001 --dtype bf16 --config persistent=0,r_block=2048,m_block=2,num_warps=4,vec=1,cluster=4,smem=1"
+	"testdata/kernels/cross_entropy_backward.rk --shape 5x50257 --dtype bf16 --config persistent=0,r_block=2048,m_block=1,num_warps=4,vec=1,cluster=4,smem=1"
+	"testdata/kernels/layer_norm.rk --shape 1x1 --dtype f32 --config persistent=0,r_block=32,m_block=1,num_warps=1,vec=1"
 )
 n=0
 for r in "${runs[@]}"; do

@@ -342,6 +342,54 @@ def logit_margin(x, t):
     return {"loss": torch.clamp_min(1 - gap, 0), "gap": gap}
 
 
+def ce_bias_grad(x, t):
+    xf = up(x)
+    lse = torch.logsumexp(xf, -1)
+    oh = torch.zeros_like(xf, dtype=torch.bool).scatter_(-1, t.long()[:, None], True)
+    g = torch.softmax(xf, -1) - oh.to(xf.dtype)
+    return {"loss": lse - xf.gather(-1, t.long()[:, None]).squeeze(-1), "dx": g.to(x.dtype),
+            "db": g.sum(0)}
+
+
+def masked_pool(x, keep):
+    xf = up(x)
+    return {"s": torch.where(keep, xf, torch.zeros_like(xf)).sum(0),
+            "cnt": keep.to(xf.dtype).sum(-1)}
+
+
+def f32_residual_rms(x, r, w, eps):
+    h = up(x) + up(r)
+    y = h * torch.rsqrt((h * h).mean(-1, keepdim=True) + eps) * up(w)
+    return {"h": h, "y": y.to(x.dtype)}
+
+
+def upcast_log_softmax(x):
+    xf = up(x)
+    lse = torch.logsumexp(xf, -1)
+    return {"y": xf - lse[:, None], "lse": lse}
+
+
+def int_weighted_mean(x, w):
+    xf = x.to(torch.float64) if w.dtype == torch.float64 else x.float()
+    return {"mean": (xf * up(w)).sum(-1) / x.shape[-1], "mx": xf.amax(-1)}
+
+
+def quant_err_cols(x):
+    xf = up(x)
+    sc = torch.clamp_min(xf.abs().amax(-1, keepdim=True), 1e-8) / 127
+    xr = torch.round(xf / sc).clamp(-127, 127)
+    d = xf - xr * sc
+    return {"q": xr if xr.dtype == torch.float64 else xr.to(torch.int8), "sc": sc.squeeze(-1),
+            "err": (d * d).sum(0)}
+
+
+def kd_temp(s, t, tau):
+    a, b = up(s) / tau, up(t) / tau
+    la, lb = torch.log_softmax(a, -1), torch.log_softmax(b, -1)
+    pb = lb.exp()
+    return {"loss": tau * tau * (pb * (lb - la)).sum(-1), "ds": (tau * (la.exp() - pb)).to(s.dtype)}
+
+
 DEFS = {f.__name__: f for f in [l2norm, lse, argmax, mse, var2, stats3, dequant, gelu_norm,
                                 colonly, softcap, router, cosine, softmax_backward, log_softmax,
                                 log_softmax_backward, entropy, swiglu_norm, masked_mean,
@@ -351,4 +399,6 @@ DEFS = {f.__name__: f for f in [l2norm, lse, argmax, mse, var2, stats3, dequant,
                                 ln_of_rms, logit_stats, keep_mask, e5m2_quant, fp8_in_rms,
                                 row_masked_ce, moe_aux, huber, fp8_softmax, i8_layernorm,
                                 dropout_softmax_bwd, outlier_clip, wb_grad, pow_norm,
-                                swiglu_fp8, logit_margin]}
+                                swiglu_fp8, logit_margin, ce_bias_grad, masked_pool,
+                                f32_residual_rms, upcast_log_softmax, int_weighted_mean,
+                                quant_err_cols, kd_temp]}
