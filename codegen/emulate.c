@@ -425,7 +425,7 @@ launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag
 			return diag(d,
 				    "emulator: a sum over rows runs its %lld CTAs of %d threads at "
 				    "once, over %d threads",
-				    (long long)units, nt, EMU_POOL_THREADS);
+				    (long long)(units * K), nt, EMU_POOL_THREADS);
 		n = (int)units;
 	}
 	Pool pool = {.next = 0, .grid = l.grid_x};
