@@ -34,6 +34,7 @@
 	X(FuncGetAttribute, v2020)                                                                 \
 	X(FuncSetAttribute, v9000)                                                                 \
 	X(OccupancyMaxActiveBlocksPerMultiprocessor, v6050)                                        \
+	X(OccupancyMaxActiveClusters, v11070)                                                      \
 	X(LaunchKernel, v4000)                                                                     \
 	X(LaunchKernelEx, v11060)                                                                  \
 	X(EventCreate, v2000)                                                                      \
@@ -269,25 +270,42 @@ gpu_occupancy(Gpu *g, GpuFn *f, const Manifest *m, int *per_sm, int *sms, Diag *
  * neither the grid nor the registers. Where that is why, d says both: a forced config can leave
  * ptxas more registers (a lower min_ctas) than the CTAs an SM the grid needs allow. Only on the
  * failed launch (the attribute for the dynamic shared memory is set by then), so a launch that
- * works costs no query. A grid of clusters is left to the driver's word (its residency is by
- * GPC, not by SM). */
+ * works costs no query. A grid of clusters (lc's first attribute its shape) is held GPC by GPC,
+ * not SM by SM: there the driver counts the clusters it holds at once for lc's shape alone. */
 static int
-cooperative_refused(Gpu *g, GpuFn *f, const Manifest *m, Diag *d)
+cooperative_refused(Gpu *g, GpuFn *f, const Manifest *m, const CUlaunchConfig *lc, Diag *d)
 {
-	int per_sm = 0, sms = 0;
-	unsigned long long grid = (unsigned long long)m->grid[0] * m->grid[1] * m->grid[2];
+	unsigned csize = m->cluster[0] * m->cluster[1] * m->cluster[2];
+	unsigned long long grid = (unsigned long long)m->grid[0] * m->grid[1] * m->grid[2], fit;
+	char held[160];
 	Diag q = {0};
-	if (gpu_occupancy(g, f, m, &per_sm, &sms, &q) || grid <= (unsigned long long)per_sm * sms)
+	if (csize > 1) {
+		CUlaunchConfig c = *lc;
+		int clusters = 0;
+		c.numAttrs = 1;
+		if (CU(g, OccupancyMaxActiveClusters, (&clusters, f->fn, &c), &q))
+			return -1;
+		fit = (unsigned long long)clusters * csize;
+		snprintf(held, sizeof held,
+			 "the device holds %d clusters of %u at once (%llu CTAs)", clusters, csize,
+			 fit);
+	} else {
+		int per_sm = 0, sms = 0;
+		if (gpu_occupancy(g, f, m, &per_sm, &sms, &q))
+			return -1;
+		fit = (unsigned long long)per_sm * sms;
+		snprintf(held, sizeof held, "%d fit an SM, %llu over %d SMs", per_sm, fit, sms);
+	}
+	if (grid <= fit)
 		return -1;
 	char was[sizeof d->msg];
 	snprintf(was, sizeof was, "%s", strncmp(d->msg, "error: ", 7) ? d->msg : d->msg + 7);
 	*d = (Diag){0};
-	return diag(
-	    d,
-	    "a cooperative grid of %llu CTAs must be resident at once, but at %d registers "
-	    "a thread and %u bytes of dynamic shared memory a CTA %d fit an SM, %llu over "
-	    "%d SMs: force a higher min_ctas (a tighter register cap) or a smaller grid (%s)",
-	    grid, f->regs, m->dynamic_smem, per_sm, (unsigned long long)per_sm * sms, sms, was);
+	return diag(d,
+		    "a cooperative grid of %llu CTAs must be resident at once, but at %d registers "
+		    "a thread and %u bytes of dynamic shared memory a CTA, %s: force a higher "
+		    "min_ctas (a tighter register cap) or a smaller grid (%s)",
+		    grid, f->regs, m->dynamic_smem, held, was);
 }
 
 /* Dynamic shared memory always sets the attribute: past 48 KiB a kernel must opt in, and the 48
@@ -333,7 +351,7 @@ launch(Gpu *g, GpuFn *f, const Manifest *m, void **args, Diag *d)
 			     .attrs = at,
 			     .numAttrs = n};
 	if (CU(g, LaunchKernelEx, (&lc, f->fn, args, NULL), d))
-		return m->cooperative && csize == 1 ? cooperative_refused(g, f, m, d) : -1;
+		return m->cooperative ? cooperative_refused(g, f, m, &lc, d) : -1;
 	return 0;
 }
 

@@ -360,6 +360,18 @@ fLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **args, void **extra
 	return launch(f, dims, c->sharedMemBytes, cluster, coop, args);
 }
 
+/* The clusters of c's shape the stand-in device holds at once: FAKE_RESIDENT CTAs' worth. */
+static CUresult
+fOccupancyMaxActiveClusters(int *n, CUfunction f, const CUlaunchConfig *c)
+{
+	unsigned x = 1;
+	for (unsigned i = 0; i < c->numAttrs; i++)
+		if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+			x = c->attrs[i].value.clusterDim.x;
+	*n = (int)(FAKE_RESIDENT / (x ? x : 1));
+	return CUDA_SUCCESS;
+}
+
 static CUresult
 fEventCreate(CUevent *e, unsigned flags)
 {
@@ -433,6 +445,7 @@ static const struct {
     {"cuFuncSetAttribute", (void *)fFuncSetAttribute},
     {"cuOccupancyMaxActiveBlocksPerMultiprocessor",
      (void *)fOccupancyMaxActiveBlocksPerMultiprocessor},
+    {"cuOccupancyMaxActiveClusters", (void *)fOccupancyMaxActiveClusters},
     {"cuLaunchKernel", (void *)fLaunchKernel},
     {"cuLaunchKernelEx", (void *)fLaunchKernelEx},
     {"cuEventCreate", (void *)fEventCreate},

@@ -45,6 +45,16 @@ expect 0 "status=unchecked" -- \
 expect 1 "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE" "status=ERROR" -- \
 	run testdata/kernels/layer_norm.rk --shape 13x50257 --dtype f32 --arch sm_80 --time --copy-gbps 3000 \
 	--config persistent=0,r_block=2048,num_warps=4,vec=4,cluster=5,coop=1
+# A grid of clusters with sums over rows is cooperative too; the driver holds it cluster by cluster
+# (the stand-in device 16 clusters of 4), and the error says so in the grid's terms.
+expect 1 "a cooperative grid of 128 CTAs must be resident at once" \
+	"the device holds 16 clusters of 4 at once (64 CTAs): force a higher min_ctas" \
+	"CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE" "status=ERROR" -- \
+	run testdata/kernels/rms_norm_backward.rk --shape 64x4096 --dtype bf16 --time --copy-gbps 3000 \
+	--config persistent=0,r_block=1024,num_warps=4,vec=8,cluster=4,grid=128,colpass=0
+expect 0 "status=unchecked" -- \
+	run testdata/kernels/rms_norm_backward.rk --shape 64x4096 --dtype bf16 --time --copy-gbps 3000 \
+	--config persistent=0,r_block=1024,num_warps=4,vec=8,cluster=4,grid=64,colpass=0
 # --regions: compiled with stamps, one more launch whose made-up stamps (fakecuda.c: CTA c
 # from 10^6 + 1000c ns, region r lasting 50 + 5r ns) become the table; rms_norm persistent is
 # load, combine0, body1 and rows, each block (a CTA) 230 ns, 64 over 63.23 us (64 row blocks:
