@@ -34,7 +34,6 @@
 	X(FuncGetAttribute, v2020)                                                                 \
 	X(FuncSetAttribute, v9000)                                                                 \
 	X(OccupancyMaxActiveBlocksPerMultiprocessor, v6050)                                        \
-	X(OccupancyMaxActiveClusters, v11070)                                                      \
 	X(LaunchKernel, v4000)                                                                     \
 	X(LaunchKernelEx, v11060)                                                                  \
 	X(EventCreate, v2000)                                                                      \
@@ -50,6 +49,8 @@ struct Gpu {
 #define X(f, v) PFN_cu##f##_##v f;
 	CU_FNS(X)
 #undef X
+	/* optional: only the message of a refused grid of clusters asks it (cooperative_refused) */
+	PFN_cuOccupancyMaxActiveClusters_v11070 OccupancyMaxActiveClusters;
 	CUdevice dev;
 	CUcontext ctx;
 	int l2_bytes, sms;
@@ -120,6 +121,9 @@ gpu_open(Diag *d)
 	}
 	CU_FNS(X)
 #undef X
+	if (get("cuOccupancyMaxActiveClusters", (void **)&g->OccupancyMaxActiveClusters,
+		ABI_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &st))
+		g->OccupancyMaxActiveClusters = NULL;
 	int ver = 0, major = 0, minor = 0, sms = 0;
 	char name[128] = "";
 	if (CU(g, Init, (0), d) || CU(g, DriverGetVersion, (&ver), d) ||
@@ -271,7 +275,8 @@ gpu_occupancy(Gpu *g, GpuFn *f, const Manifest *m, int *per_sm, int *sms, Diag *
  * ptxas more registers (a lower min_ctas) than the CTAs an SM the grid needs allow. Only on the
  * failed launch (the attribute for the dynamic shared memory is set by then), so a launch that
  * works costs no query. A grid of clusters (lc's first attribute its shape) is held GPC by GPC,
- * not SM by SM: there the driver counts the clusters it holds at once for lc's shape alone. */
+ * not SM by SM: there the driver counts the clusters it holds at once for lc's shape alone (a
+ * driver without that query leaves its own word). */
 static int
 cooperative_refused(Gpu *g, GpuFn *f, const Manifest *m, const CUlaunchConfig *lc, Diag *d)
 {
@@ -283,7 +288,8 @@ cooperative_refused(Gpu *g, GpuFn *f, const Manifest *m, const CUlaunchConfig *l
 		CUlaunchConfig c = *lc;
 		int clusters = 0;
 		c.numAttrs = 1;
-		if (CU(g, OccupancyMaxActiveClusters, (&clusters, f->fn, &c), &q))
+		if (!g->OccupancyMaxActiveClusters ||
+		    CU(g, OccupancyMaxActiveClusters, (&clusters, f->fn, &c), &q))
 			return -1;
 		fit = (unsigned long long)clusters * csize;
 		snprintf(held, sizeof held,
