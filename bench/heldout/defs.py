@@ -390,6 +390,14 @@ def kd_temp(s, t, tau):
     return {"loss": tau * tau * (pb * (lb - la)).sum(-1), "ds": (tau * (la.exp() - pb)).to(s.dtype)}
 
 
+def add_rms_bwd(h, dy, dres, w, rstd):
+    hh = up(h) * up(rstd)[:, None]
+    g = up(dy) * up(w)
+    m = (g * hh).mean(-1, keepdim=True)
+    dh = up(rstd)[:, None] * (g - hh * m) + up(dres)
+    return {"dh": dh.to(h.dtype), "dw": (up(dy) * hh).sum(0)}
+
+
 DEFS = {f.__name__: f for f in [l2norm, lse, argmax, mse, var2, stats3, dequant, gelu_norm,
                                 colonly, softcap, router, cosine, softmax_backward, log_softmax,
                                 log_softmax_backward, entropy, swiglu_norm, masked_mean,
@@ -401,4 +409,4 @@ DEFS = {f.__name__: f for f in [l2norm, lse, argmax, mse, var2, stats3, dequant,
                                 dropout_softmax_bwd, outlier_clip, wb_grad, pow_norm,
                                 swiglu_fp8, logit_margin, ce_bias_grad, masked_pool,
                                 f32_residual_rms, upcast_log_softmax, int_weighted_mean,
-                                quant_err_cols, kd_temp]}
+                                quant_err_cols, kd_temp, add_rms_bwd]}
