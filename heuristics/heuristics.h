@@ -761,7 +761,7 @@ int rkc_as_ranked(const Kernel *k, const Facts *f, int64_t M, int64_t N, const T
 		  Choice *out);
 /* The best candidate each of the rkc policy's dropping rules set aside at the shape (at most
  * RKC_ASIDE), settled as a pick would be; rule[i] names the rule of out[i]. Returns how many. */
-enum { RKC_ASIDE = 6 };
+enum { RKC_ASIDE = 7 };
 int rkc_set_aside(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 		  Choice *out, const char **rule);
 /* The batch-invariant mode (heuristics/rkc.c; docs/heuristics.md, "Batch-invariant mode"): a

@@ -143,12 +143,13 @@ enum {
 	ASIDE_STREAMED,
 	ASIDE_LONE_CLUSTERS,
 	ASIDE_COLPASS_ROWS,
+	ASIDE_STREAMED_BANDS,
 	NASIDE
 };
 _Static_assert((int)NASIDE == (int)RKC_ASIDE, "heuristics.h's RKC_ASIDE counts the rules");
-static const char *const aside_rules[NASIDE] = {"drop_kept_rows",     "drop_ws_colsums",
-						"lone_own_colsums",   "drop_streamed_colsums",
-						"drop_lone_clusters", "take_colpass_rows"};
+static const char *const aside_rules[NASIDE] = {
+    "drop_kept_rows",	  "drop_ws_colsums",   "lone_own_colsums",   "drop_streamed_colsums",
+    "drop_lone_clusters", "take_colpass_rows", "take_streamed_bands"};
 
 typedef struct {
 	Cand *v;
@@ -418,14 +419,34 @@ colsum_smem(const Facts *f, const Config *c, int ahead, int64_t M, int64_t N, co
 
 enum { BAND_NO, BAND_FEW_ROWS, BAND_PARTIALS };
 
+/* A streamed band's CTAs load and store their segment's partials in shared memory at every
+ * row: 8 bytes a colsum an element, against the row's [M,N] bytes in HBM. Where the colsums need
+ * no row reduction (Facts.colsum_alone) the alternative is their own pass, which reads their
+ * inputs again (colsum_late); bands take its place only where that shared-memory traffic is at
+ * most BAND_SMEM_NUM/BAND_SMEM_DEN of the row's HBM bytes. Measured on an H200 at 14 points of 4
+ * kernels (1024-4096 rows of 30000-131072 columns; bench/results/h200-2026-12-04-heldout7.md,
+ * section 3), the best streamed band against the own pass: 0.645-0.742x the time at all 7 where
+ * the ratio is 0.67-1.33 (rms_norm_backward bf16 and fp32, layer_norm_backward fp32); 0.906-1.127x
+ * at all 7 where it is 1.6-2.67 (layer_norm_backward bf16, masked_pool, quant_err_cols), where
+ * the bands are bound by the partials' shared-memory round trips, not by HBM. */
+enum { BAND_SMEM_NUM = 3, BAND_SMEM_DEN = 2 };
+
+static int
+band_partials_light(const Facts *f)
+{
+	return (int64_t)8 * f->colsums * BAND_SMEM_DEN <=
+	       (int64_t)BAND_SMEM_NUM * (f->tile_in_bytes + f->tile_out_bytes);
+}
+
 /* A grid of bands (config_band_grid: hardware clusters, or cooperating CTAs under coop=1) for a
  * kernel with sums over rows, first where its row blocks are fewer than the SMs: a grid of whole
  * rows then runs a CTA a row block and leaves the other SMs idle (held-out colonly bf16
  * 8x1000003: 8 CTAs, 0.09x torch.compile), where the band's CTAs each take a segment of every
- * row. Where the row blocks fill the SMs a grid of clusters measured slower than whole rows at 27
- * of 28 wide norm backward points, 1.33x by geomean (a CTA walks its rows one after another
- * either way, and the cluster adds an exchange and two barriers a row;
- * bench/results/h200-2026-11-29-cluster-grid.md). A cluster holds at most 16 CTAs, so 4 rows
+ * row. Where the row blocks fill the SMs a grid of clusters keeping its rows on chip measured
+ * slower than whole rows at 27 of 28 wide norm backward points, 1.33x by geomean (a CTA walks its
+ * rows one after another either way, and the cluster adds an exchange and two barriers a row;
+ * bench/results/h200-2026-11-29-cluster-grid.md); streamed bands in place of the colsums' own
+ * pass are take_streamed_bands'. A cluster holds at most 16 CTAs, so 4 rows
  * took 64 of 132 SMs; cooperative bands take the cuts' K (cuts: M times the largest cluster under
  * the SMs, or a row of one exchange) and fill them: against the picks they replace, 0.815x the
  * time by geomean at 133 points of 1 to 128 rows, 15 slower by over 2%, 12 of them the held-out
@@ -437,8 +458,11 @@ enum { BAND_NO, BAND_FEW_ROWS, BAND_PARTIALS };
  * segment's partials on chip. Old pick against new at 21 points of two held-out kernels of that
  * class (rms_colsum, ln_bwd_recompute; 150-8192 rows of 32768-262144 columns): 0.610x the time
  * by geomean, 19 faster by over 2%, one slower (ln_bwd_recompute fp32 2048x65536, 1.048x;
- * bench/results/h200-2026-12-02-heldout4.md). Returns the case (BAND_NO: neither); *row_bytes
- * (where not NULL): a whole row's partials at one row group, for the reason. */
+ * bench/results/h200-2026-12-02-heldout4.md). Where no colsum needs one (Facts.colsum_alone, but
+ * not colsum_only) the whole row's partials past shared memory take the colsums' own pass, and
+ * streamed bands (smem=0) are offered in its place where their partials are light
+ * (band_partials_light; take_streamed_bands decides). Returns the case (BAND_NO: neither);
+ * *row_bytes (where not NULL): a whole row's partials at one row group, for the reason. */
 static int
 band_grid_fits(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t,
 	       int64_t *row_bytes)
@@ -453,7 +477,9 @@ band_grid_fits(const Facts *f, const Config *c, int64_t M, int64_t N, const Targ
 		return BAND_NO;
 	if (cdiv(M, c->m_block) < t->sms)
 		return BAND_FEW_ROWS;
-	return !f->colsum_alone && ws_colsums(f->colsums, &w, N) ? BAND_PARTIALS : BAND_NO;
+	if (f->colsum_only || !ws_colsums(f->colsums, &w, N))
+		return BAND_NO;
+	return !f->colsum_alone || (!c->smem && band_partials_light(f)) ? BAND_PARTIALS : BAND_NO;
 }
 
 /* The row blocks every CTA of a static grid walks (the fewest; 0 without a grid). */
@@ -685,13 +711,26 @@ cuts(Cut *out, const Facts *f, int64_t M, int64_t N, int vec, const Target *t)
  * (long_sum, sum: a split spreads a row over up to 1024 CTAs that need not run together)
  * (bench/results/h100-2026-11-23-onchip.md). So a cluster cuts only a looped row of
  * MIN_CLUSTER_WARPS or more warps of a kernel that cannot split, and only where one CTA a row
- * cannot do the job: fewer rows than SMs (the GPU would idle), or a row kept on chip that leaves
- * fewer than two CTAs an SM (the HBM would idle while the one CTA reduces). */
+ * cannot do the job: fewer rows than SMs (the GPU would idle), a row kept on chip that leaves
+ * fewer than two CTAs an SM (the HBM would idle while the one CTA reduces), or a streamed band
+ * whose segments keep on chip the colsum partials a whole row could not (streamed_band). */
 /* A row kept on chip would take more than half an SM's shared memory: one CTA an SM. */
 static int
 kept_row_crowds_sm(const Facts *f, int64_t N, const Target *t)
 {
 	return N * f->kept_bytes > t->smem_per_sm / 2;
+}
+
+/* A streamed band in place of the colsums' own pass: a looped row over a cluster, not kept on
+ * chip (smem=0), whose segment's partials fit a CTA's shared memory where a whole row's do not,
+ * of a kernel whose colsums need no row reduction (Facts.colsum_alone) and whose partials are
+ * light against its rows (band_grid_fits, BAND_PARTIALS). take_streamed_bands keeps them alone. */
+static int
+streamed_band(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t)
+{
+	return f->colsum_alone && c->cluster > 1 && !c->coop && !c->persistent && !c->smem &&
+	       !c->colpass && !ws_colsums(f->colsums, c, N) &&
+	       band_grid_fits(f, c, M, N, t, NULL) == BAND_PARTIALS;
 }
 
 static int
@@ -707,7 +746,7 @@ cluster_fits(const Config *c, const Facts *f, int64_t M, int64_t N, const Target
 		       (c->persistent || M * t->cluster_max < t->sms);
 	if (c->persistent || c->num_warps < MIN_CLUSTER_WARPS || f->split_ok)
 		return 0;
-	if (M < t->sms)
+	if (M < t->sms || streamed_band(f, c, M, N, t))
 		return 1;
 	return c->smem && kept_row_crowds_sm(f, N, t);
 }
@@ -806,6 +845,16 @@ drop_streamed_colsums(Cands *cs, const Facts *f)
 	cs->n = n;
 }
 
+/* The rules that keep partials on chip over partials past shared memory (drop_ws_colsums,
+ * take_streamed_bands) count a candidate on chip only where the model ranks it within
+ * ONCHIP_SLACK of the best it would drop, over twice the 1.8x the model charges the colsums' own
+ * pass past what it runs (lone_own_colsums). Where a whole row's partials fit only at chunks of a
+ * few hundred columns (one colsum at 57345-58112 columns, two at 28673-29056: 58112 floats at
+ * r_block 256 are 232448 bytes, the most a CTA has), those configs were the pick, modelled 8-18x
+ * slower than the own pass or a band (rms_norm_backward bf16 1024x58001: r_block 256 at one warp,
+ * 4551.7 us modelled). */
+#define ONCHIP_SLACK 4.0
+
 /* Partials past shared memory (ws_colsums) are the fallback of a row whose partials no CTA's
  * shared memory holds: summed in the colsums' own pass, reading their inputs again (colsum_late),
  * or kept in the workspace, every row loading and storing them through L2. Wherever a config keeps
@@ -817,9 +866,14 @@ drop_streamed_colsums(Cands *cs, const Facts *f)
 static void
 drop_ws_colsums(Cands *cs, const Facts *f, int64_t N)
 {
+	double ws = INFINITY;
+	for (int i = 0; i < cs->n; i++)
+		if (ws_colsums(f->colsums, &cs->v[i].c, N))
+			ws = fmin(ws, cs->v[i].score);
 	int onchip = 0;
 	for (int i = 0; i < cs->n && !onchip; i++)
-		onchip = !ws_colsums(f->colsums, &cs->v[i].c, N);
+		onchip =
+		    !ws_colsums(f->colsums, &cs->v[i].c, N) && cs->v[i].score <= ONCHIP_SLACK * ws;
 	if (!onchip)
 		return;
 	int n = 0;
@@ -828,6 +882,62 @@ drop_ws_colsums(Cands *cs, const Facts *f, int64_t N)
 			cs->v[n++] = cs->v[i];
 		else
 			set_aside(cs, ASIDE_WS_COLSUMS, &cs->v[i]);
+	cs->n = n;
+}
+
+/* A band paired on its SM: one row at a time (m_block 1) and two CTAs an SM or more, so that one
+ * streams while the other waits at its cluster's exchange. */
+static int
+band_paired(const Cand *x)
+{
+	return x->c.m_block == 1 && x->cost.ctas_per_sm >= 2;
+}
+
+/* Where streamed bands are offered (streamed_band) and one is paired (band_paired), the paired
+ * ones are kept alone, in place of the colsums' own pass (colsum_late, reading their inputs
+ * again) and of rows kept on chip over a cluster. The bands are set aside instead where no band
+ * is paired, where a whole row keeps its partials on chip (persistent, in shared memory, or the
+ * column pass) within ONCHIP_SLACK of the best band, and in the batch-invariant mode (not normal),
+ * none of them measured against the bands. The model ranks rows of two to four row groups a CTA
+ * over clusters of 16 first, and charges the own pass 1.5-1.8x what it runs. Measured on an H200
+ * (bench/results/h200-2026-12-04-streamed-bands.md): rkc tune over the bands at 14 points of the
+ * class (rms_norm_backward, layer_norm_backward fp32 and the held-out add_rms_bwd; 200-4096 rows
+ * of 30000-262144 columns), the best band paired at all 14, 0.62-0.87x the time of the old
+ * pick; the pair the model ranks first within 8% of that best at all 14 (0.62-0.94x the old
+ * pick), where its first band unpaired (two to four row groups a CTA over clusters of 16) ran
+ * 1.00-1.54x the best. Then at 16 points the rule was not fitted on: 0.609-1.006x the time of the
+ * old pick, 0.784x by geomean, where the two bands no pair could cut (one CTA an SM over clusters
+ * of 16, at 262144 and 500000 columns) had run 1.070x and 1.107x: so they are set aside. */
+static void
+take_streamed_bands(Cands *cs, const Facts *f, int64_t M, int64_t N, const Target *t, int normal)
+{
+	int any = 0, paired = 0;
+	double best = INFINITY;
+	for (int i = 0; i < cs->n; i++) {
+		const Config *c = &cs->v[i].c;
+		int band = c->grid > 0 && streamed_band(f, c, M, N, t);
+		any |= band;
+		paired |= band && band_paired(&cs->v[i]);
+		if (band)
+			best = fmin(best, cs->v[i].score);
+	}
+	if (!any)
+		return;
+	int other = !normal || !paired;
+	for (int i = 0; i < cs->n; i++) {
+		const Config *c = &cs->v[i].c;
+		other |= config_segments(c) == 1 && !ws_colsums(f->colsums, c, N) &&
+			 cs->v[i].score <= ONCHIP_SLACK * best;
+	}
+	int n = 0;
+	for (int i = 0; i < cs->n; i++) {
+		const Config *c = &cs->v[i].c;
+		int band = c->grid > 0 && streamed_band(f, c, M, N, t);
+		if (other ? !band : band && band_paired(&cs->v[i]))
+			cs->v[n++] = cs->v[i];
+		else
+			set_aside(cs, ASIDE_STREAMED_BANDS, &cs->v[i]);
+	}
 	cs->n = n;
 }
 
@@ -1055,6 +1165,7 @@ enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, cons
 				}
 			}
 	}
+	take_streamed_bands(cs, f, M, N, t, normal);
 	take_colpass_rows(cs, f);
 	drop_kept_rows(cs);
 	drop_ws_colsums(cs, f, N);
@@ -1517,10 +1628,13 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	int64_t row_bytes;
 	if (config_band_grid(c) && band_grid_fits(f, c, M, N, t, &row_bytes) == BAND_PARTIALS)
 		snprintf(band, sizeof band,
-			 ", bands at %lld row blocks because a colsum needs a row reduction and a "
-			 "whole row's partials (%lld bytes) pass a CTA's shared memory (%d), "
-			 "where a band's CTAs keep their segments' partials on chip",
-			 (long long)blocks, (long long)row_bytes, MAX_DYN_SMEM);
+			 ", bands at %lld row blocks because %s and a whole row's partials (%lld "
+			 "bytes) pass a CTA's shared memory (%d), where a band's CTAs keep their "
+			 "segments' partials on chip",
+			 (long long)blocks,
+			 f->colsum_alone ? "the colsums' own pass would read their inputs again"
+					 : "a colsum needs a row reduction",
+			 (long long)row_bytes, MAX_DYN_SMEM);
 	if (c->ahead)
 		snprintf(ahead, sizeof ahead, " ahead=%d", c->ahead);
 	int pos = colpass_min_pos(f, c, N);

@@ -1245,7 +1245,7 @@ rkc_occupancy(void **state)
 /* The combine's round trip fits the CTA (colsum_unroll): every target has COLSUM_REGFILE
  * registers an SM, each CTA size's trip counts under seven eighths of a thread's share under a
  * cap, and a CTA of 32 warps with sums over rows is within the budget again, so the policy's rules
- * for one CTA an SM of 32 warps have their candidates (rms_norm_backward bf16 1024x65536). */
+ * for one CTA an SM of 32 warps have their candidates (layer_norm_backward bf16 1024x65536). */
 static void
 combine_trip_fits(void **state)
 {
@@ -1286,11 +1286,45 @@ combine_trip_fits(void **state)
 	cost_model(&f, &c, 1024, 65536, &t, &o);
 	assert_true(o.combine_regs > 0);
 	assert_true(o.regs <= o.reg_limit - o.reg_limit / 8);
+	kernel_free(k);
+	k = load_kernel("layer_norm_backward");
+	facts_compute(k, TY_BF16, &f);
 	Choice ch;
 	Diag d = {0};
 	assert_int_equal(choose(k, &f, 1024, 65536, &t, POLICY_RKC, &ch, &d), 0);
 	assert_int_equal(ch.cfg.num_warps, 32);
 	assert_int_equal(ch.cost.ctas_per_sm, 1);
+	kernel_free(k);
+}
+
+/* Sums over rows past shared memory whose colsums need no row reduction: streamed bands, one row
+ * a CTA and two CTAs an SM, take the own pass's place where their partials are light
+ * (rms_norm_backward, one colsum against 6 bytes an element at bf16), not where they are heavy
+ * (layer_norm_backward bf16: two against 6); and where a whole row's partials fit only at chunks
+ * of a few hundred columns (58001 and 29050 columns), those chunks are not the pick
+ * (ONCHIP_SLACK). */
+static void
+streamed_bands(void **state)
+{
+	(void)state;
+	Target t = h100();
+	Kernel *k = load_kernel("rms_norm_backward");
+	Facts f;
+	facts_compute(k, TY_BF16, &f);
+	Choice c;
+	Diag d = {0};
+	assert_int_equal(choose(k, &f, 1024, 65536, &t, POLICY_RKC, &c, &d), 0);
+	assert_true(c.cfg.cluster > 1 && !c.cfg.coop && !c.cfg.smem && !c.cfg.persistent);
+	assert_true(c.cfg.m_block == 1 && c.cost.ctas_per_sm >= 2 && c.cfg.grid > 0);
+	assert_int_equal(choose(k, &f, 1024, 58001, &t, POLICY_RKC, &c, &d), 0);
+	assert_true(c.cfg.r_block >= 4096);
+	kernel_free(k);
+	k = load_kernel("layer_norm_backward");
+	facts_compute(k, TY_BF16, &f);
+	assert_int_equal(choose(k, &f, 1024, 65536, &t, POLICY_RKC, &c, &d), 0);
+	assert_int_equal(c.cfg.cluster, 1);
+	assert_int_equal(choose(k, &f, 1024, 29050, &t, POLICY_RKC, &c, &d), 0);
+	assert_true(c.cfg.r_block >= 4096);
 	kernel_free(k);
 }
 
@@ -1326,6 +1360,7 @@ main(void)
 	    cmocka_unit_test(issue_term),
 	    cmocka_unit_test(issue_ghz_refused),
 	    cmocka_unit_test(combine_trip_fits),
+	    cmocka_unit_test(streamed_bands),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
