@@ -32,7 +32,9 @@
 # and 11 misaligned rows of bias_gelu_back: whole round trips without a branch, and edge ones);
 # whole chunks at scalar accesses (the batch-invariant picks at odd widths over clusters, kept in
 # shared memory and not, one row; sums over rows in shared memory and in the workspace; two rows
-# a CTA with one past M over a cluster; the one-hot sum's branch; 1x1 with no whole chunk).
+# a CTA with one past M over a cluster; the one-hot sum's branch; 1x1 with no whole chunk);
+# streamed bands in place of the colsums' own pass (the policy's pick at a prime width past the
+# SMs, and two odd widths over clusters of 8 at two CTAs an SM with more CTAs than rows).
 # Over a
 # cluster of 16 CTAs with more clusters than fit at once, synccheck reports
 # divergent barriers in plain CUDA C too (bench/synccheck/run.sh): the first five_sums line, which
@@ -136,6 +138,9 @@ runs=(
 	"testdata/kernels/softmax.rk --shape 3x70001 --dtype bf16 --config persistent=0,r_block=2048,m_block=2,num_warps=4,vec=1,cluster=4,smem=1"
 	"testdata/kernels/cross_entropy_backward.rk --shape 5x50257 --dtype bf16 --config persistent=0,r_block=2048,m_block=1,num_warps=4,vec=1,cluster=4,smem=1"
 	"testdata/kernels/layer_norm.rk --shape 1x1 --dtype f32 --config persistent=0,r_block=32,m_block=1,num_warps=1,vec=1"
+	"testdata/kernels/layer_norm_backward.rk --shape 137x30011 --dtype f32"
+	"testdata/kernels/rms_norm_backward.rk --shape 11x60001 --dtype f32 --config persistent=0,r_block=4096,m_block=1,num_warps=8,vec=1,cluster=8,grid=240,min_ctas=2"
+	"bench/heldout/add_rms_bwd.rk --shape 7x70001 --dtype bf16 --config persistent=0,r_block=4096,m_block=1,num_warps=8,vec=1,cluster=8,grid=240,min_ctas=2"
 )
 n=0
 for r in "${runs[@]}"; do
