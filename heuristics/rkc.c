@@ -428,7 +428,9 @@ enum { BAND_NO, BAND_FEW_ROWS, BAND_PARTIALS };
  * section 3), the best streamed band against the own pass: 0.645-0.742x the time at all 7 where
  * the ratio is 0.67-1.33 (rms_norm_backward bf16 and fp32, layer_norm_backward fp32); 0.906-1.127x
  * at all 7 where it is 1.6-2.67 (layer_norm_backward bf16, masked_pool, quant_err_cols), where
- * the bands are bound by the partials' shared-memory round trips, not by HBM. */
+ * the bands are bound by the partials' shared-memory round trips, not by HBM. Paired bands
+ * (band_paired) offered past the threshold too ran 1.090x the own pass by geomean at 11 heavy
+ * points, 7 slower (to 1.503x; bench/results/h200-2026-12-04-streamed-bands.md, section 5). */
 enum { BAND_SMEM_NUM = 3, BAND_SMEM_DEN = 2 };
 
 static int
