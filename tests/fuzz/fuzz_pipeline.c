@@ -99,7 +99,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int in_range = shape_check(rq.M, rq.N, &sd) == 0;
 	if (explained && !in_range)
 		fail("a shape out of range is accepted", text, &rq, sd.msg);
-	int refused = !explained && k->plan && gen_colsum_refusal(k->plan->ncolsum, d.msg);
+	int refused = !explained && ((k->plan && gen_colsum_refusal(k->plan->ncolsum, d.msg)) ||
+				     gen_invariant_refusal(rq.batch_invariant, d.msg));
 	if (!explained && !rq.forced && in_range && !refused)
 		fail("the policy's own config is rejected", text, &rq, d.msg);
 	if (explained) {

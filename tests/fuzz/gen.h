@@ -161,6 +161,17 @@ gen_colsum_refusal(int ncolsum, const char *msg)
 	return ncolsum && strstr(msg, "a sum over rows (colsum)") != NULL;
 }
 
+/* Whether a failed compile's message is the batch-invariant mode's refusal of a shape whose
+ * fixed order cannot be launched: the order cuts a row over K CTAs (from N alone), and M x K
+ * CTAs pass a grid's 2^31-1 (heuristics/rkc.c, invariant_cands). The harnesses take it as an
+ * answer. */
+static inline int
+gen_invariant_refusal(int batch_invariant, const char *msg)
+{
+	return batch_invariant && strstr(msg, "batch-invariant: no config at M = ") != NULL &&
+	       strstr(msg, "exceeds 2^31-1") != NULL;
+}
+
 /* Writes one kernel as .rk text into b (NUL-terminated; cap at least 16384 bytes). */
 static inline void
 gen_kernel(GenSrc *s, char *b, size_t cap)
