@@ -9,7 +9,8 @@
 #            life) under a one-wave grid: where the policy picks no persistent grid, with
 #            --config grid=G$ONEWAVE_KNOBS, G the SMs times the CTAs an SM holds (the stamped
 #            run's occupancy; once more with the grid's own when that differs), so every CTA is
-#            resident for the kernel's life; where it picks one, at the policy's config;
+#            resident for the kernel's life, then at the fewest groups that take the row blocks
+#            in as many turns (equal shares); where it picks one, at the policy's config;
 # and `rkc explain --json` (the cost model's terms). bench/regions_report.py then prints bar 2's
 # checks (the medians' sum and the kernel-level column against the launch, the overhead) and the
 # verdicts for the five kernels furthest from copy bandwidth. Full logs under $OUT, the tables on
@@ -124,6 +125,26 @@ while read -r kernel shape mb; do
 			[ -z "$p" ] || [ "$p" = "$per_sm" ] && break
 			per_sm=$p
 		done
+		# equal shares: the fewest groups (a row block's CTAs: its cluster or split) that
+		# still take the work in as many turns as G's, so that no CTA runs a block more than
+		# another and the median CTA's life is the launch's
+		r=$(grep '^REGIONS' "$OUT/$kernel.onewave.log")
+		g=$(printf '%s' "$r" | field grid)
+		slots=$(printf '%s' "$r" | field blocks)
+		seg=$(grep '^RESULT' "$OUT/$kernel.onewave.log" | python3 -c '
+import json, sys
+c = json.loads(sys.stdin.read().split("config=", 1)[1])
+print(max(c["cluster"], c["split"]))' 2>/dev/null)
+		if [ -n "$g" ] && [ -n "$slots" ] && [ -n "$seg" ]; then
+			w=$((g / seg)) u=$((slots / seg))
+			t=$(((u + w - 1) / w))
+			G2=$((((u + t - 1) / t) * seg))
+			if [ "$G2" -lt "$g" ]; then
+				mv "$OUT/$kernel.onewave.log" "$OUT/$kernel.onewave-unequal.log"
+				timeout "$LIMIT" "$RKC" "${base[@]}" --check --regions --regions-every 1 \
+					--config "grid=$G2$ONEWAVE_KNOBS$extra" >"$OUT/$kernel.onewave.log" 2>&1
+			fi
+		fi
 	fi
 	echo "$kernel $shape: $(($(date +%s) - t0)) s" >>"$OUT/progress.txt"
 done < <(printf '%s\n' "$plan" | grep .)
