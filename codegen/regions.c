@@ -164,22 +164,45 @@ add_region(Lower *L, LowerRegions *R, int kind)
 }
 
 /* The boundary at word w of the buffer: lane 0 of each warp (of those for which who holds) reads
- * %globaltimer when its warp gets there and keeps the latest of the CTA's warps (an atomic max
- * whose result is never used, so nothing waits on it). No barrier: the warps go on as they would
- * without the stamps. The timer read does hold ptxas's schedule, though: it moves no load across
- * one, which is why a block that is not sampled runs code without them. */
+ * %globaltimer when its warp gets there and keeps the latest of the CTA's warps (a max with no
+ * result, so nothing waits on it). No barrier: the warps go on as they would without the stamps.
+ * On the GPU it is one predicated PTX statement, not a branch: a branch around it split the block,
+ * and LLVM sinks no load into a block of two predecessors, so the loads a boundary separated from
+ * their use (a combine's partials, read by every thread where only lane 0 uses them) stayed live
+ * across it and spilled (docs/regions.md, "A boundary"). Its call touches only memory LLVM cannot
+ * see, so LLVM may move loads, stores and arithmetic across it but keeps it in order with
+ * barriers and the other stamps. The timer read does hold ptxas's schedule: it moves no load
+ * across one, which is why a block that is not sampled runs code without them. The emulator
+ * keeps the branch and an atomic max (its globaltimer is a host function). */
 static void
 stamp_word(Lower *L, LowerRegions *R, LLVMValueRef w, LLVMValueRef who)
 {
-	LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.stamp");
-	LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.next");
-	LLVMBuildCondBr(L->b, who, yes, cont);
-	LLVMPositionBuilderAtEnd(L->b, yes);
-	LLVMValueRef t = intr(L, "llvm.nvvm.read.ptx.sreg.globaltimer", NULL, NULL, 0);
 	LLVMValueRef p = LLVMBuildGEP2(L->b, L->i64, R->buf, &w, 1, "");
-	LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpUMax, p, t, LLVMAtomicOrderingMonotonic, 0);
-	LLVMBuildBr(L->b, cont);
-	LLVMPositionBuilderAtEnd(L->b, cont);
+	if (L->host) {
+		LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.stamp");
+		LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.next");
+		LLVMBuildCondBr(L->b, who, yes, cont);
+		LLVMPositionBuilderAtEnd(L->b, yes);
+		LLVMValueRef t = intr(L, "llvm.nvvm.read.ptx.sreg.globaltimer", NULL, NULL, 0);
+		LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpUMax, p, t, LLVMAtomicOrderingMonotonic,
+				   0);
+		LLVMBuildBr(L->b, cont);
+		LLVMPositionBuilderAtEnd(L->b, cont);
+		return;
+	}
+	static const char text[] = "{ .reg .pred p; .reg .u64 t; setp.ne.b32 p, $1, 0; "
+				   "@p mov.u64 t, %globaltimer; @p red.global.max.u64 [$0], t; }";
+	LLVMTypeRef at[2] = {LLVMTypeOf(p), L->i32};
+	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(L->cx), at, 2, 0);
+	LLVMValueRef fn =
+	    LLVMGetInlineAsm(ft, text, sizeof text - 1, "l,r", 3, 1, 0, LLVMInlineAsmDialectATT, 0);
+	LLVMValueRef args[2] = {p, LLVMBuildZExt(L->b, who, L->i32, "")};
+	LLVMValueRef call = LLVMBuildCall2(L->b, ft, fn, args, 2, "");
+	/* memory(inaccessiblemem: readwrite): LLVM 19's MemoryEffects, two bits (mod, ref) a
+	 * location, argmem at bit 0, inaccessible memory at bit 2, other memory at bit 4 */
+	unsigned mem = LLVMGetEnumAttributeKindForName("memory", 6);
+	LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
+				 LLVMCreateEnumAttribute(L->cx, mem, 3u << 2));
 }
 
 /* Boundary b of the open slot (word 1 + b). */
@@ -248,7 +271,7 @@ regions_head(Lower *L)
 		return;
 	/* the `between` region's end (word n of the slot: the last but one) and, with a tail, the
 	 * colsum region's (word n + 1): zero long unless the loop exits, when regions_tail moves
-	 * it (an atomic max) */
+	 * it (a max) */
 	stamp_last(L, R, 1 + R->tail);
 	if (R->tail)
 		stamp_last(L, R, 1);

@@ -29,14 +29,14 @@ grep -q '"cooperative": true' "$t/cs.json" || fail "a colsum launch is cooperati
 grep -q '"name": "colsum_counters", "per_row": 0, "fixed": 8,' "$t/cs.json" || fail "colsum counters"
 grep -q '"cooperative": false' "$t/a.json" || fail "a row kernel's launch is not cooperative"
 
-# --regions: a stamp per boundary (each warp's lane 0 reads %globaltimer into an atomic max, no
-# barrier), the buffer last in the manifest's params and the regions block; 1000 row blocks are
+# --regions: a stamp per boundary (each warp's lane 0 reads %globaltimer into a red.global.max, no
+# branch and no barrier), the buffer last in the manifest's params and the regions block; 1000 row blocks are
 # sampled 1 in 15 (1000 / 64), so the row code is there twice, with and without the stamps; under
 # a persistent grid a slot per row block and a `between` region; the same compile without it has
 # neither.
 $rkc compile testdata/kernels/softmax.rk --shape 1000x50257 --dtype bf16 --regions -o "$t/r.ptx" || fail "--regions"
-grep -q 'mov.u64 	%rd[0-9]*, %globaltimer;' "$t/r.ptx" || fail "--regions: no %globaltimer read"
-[ "$(grep -c 'atom.global.max.u64' "$t/r.ptx")" = 7 ] || fail "--regions: not 7 boundaries (6 regions)"
+grep -q '@p mov.u64 t, %globaltimer; @p red.global.max.u64' "$t/r.ptx" || fail "--regions: no %globaltimer read"
+[ "$(grep -c 'red.global.max.u64' "$t/r.ptx")" = 7 ] || fail "--regions: not 7 boundaries (6 regions)"
 grep -q '"name": "regions", "kind": "regions", "type": "u64", "shape": "", "bytes": 64000}' "$t/r.json" ||
 	fail "--regions: the buffer's parameter: $(grep regions "$t/r.json")"
 grep -q '"layout": "u64 \[slot\]\[cta+1, boundary 0..n\]", "slot": "cta", "slots": 1000, "words": 8, "bytes_value": 64000, "group": 1, "every": 15' "$t/r.json" ||
@@ -142,7 +142,7 @@ grep -q '"cooperative": false' "$t/wh.json" || fail "colpass_whole: a cooperativ
 grep -q '"grid": {"x": 64, .*"formula": "64", "cap": 64, "columns": true}' "$t/wh.json" ||
 	fail "colpass_whole: the grid is not the config's"
 $rkc compile $wc --config $wk,colpass=1 --regions -o "$t/wr.ptx" || fail "colpass_whole --regions"
-[ "$(grep -c 'atom.global.max.u64' "$t/wr.ptx")" = 2 ] || fail "colpass_whole --regions: not 2 boundaries"
+[ "$(grep -c 'red.global.max.u64' "$t/wr.ptx")" = 2 ] || fail "colpass_whole --regions: not 2 boundaries"
 grep -q '"slot": "cta", "slots": 64, "words": 3,' "$t/wr.json" &&
 	grep -q '{"name": "colpass", "wait": false}' "$t/wr.json" ||
 	fail "colpass_whole --regions: the slots are not its CTAs"

@@ -223,7 +223,7 @@ fOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int block, size
 }
 
 /* The made-up stamps of a kernel compiled with --regions: its last parameter is the buffer, u64
- * [slot][2 + n], n + 1 the boundaries the PTX stamps (an atom.global.max each, without a
+ * [slot][2 + n], n + 1 the boundaries the PTX stamps (a red.global.max each, without a
  * persistent grid; under one, whose loop head stamps too, RKC_FAKE_STAMPS gives 2 + n). Slot s (a
  * row block) is CTA s % ctas's (s / ctas)th block, as a static grid walks them (a CTA a slot
  * without one); the CTA + 1, then boundaries from 10^6 + 1000c ns, region r lasting 50 + 5r
@@ -239,7 +239,7 @@ stamp(const char *ptx, unsigned ctas, void **args)
 	for (const char *q = entry; (q = strstr(q, ".param")) && q < close; q++)
 		np++;
 	size_t w = 1;
-	for (const char *q = ptx; (q = strstr(q, "atom.global.max.u64")); q++)
+	for (const char *q = ptx; (q = strstr(q, "red.global.max.u64")); q++)
 		w++;
 	if (e && atoi(e) >= 2)
 		w = (size_t)atoi(e);
