@@ -111,11 +111,11 @@ while read -r kernel shape mb; do
 			>"$OUT/$kernel.onewave.log" 2>&1
 	elif [ "$ONEWAVE" = 1 ] && [ -n "$per_sm" ] && [ -n "$sms" ]; then
 		# a one-wave grid; a knob the grid cannot keep (rows in shared memory that no longer
-		# fit without the cluster) is dropped; the grid's own occupancy, when it differs,
-		# sizes it again
+		# fit without the cluster, a tail a vector at a time) is dropped; the grid's own
+		# occupancy, when it differs, sizes it again
 		for try in 1 2; do
 			G=$((per_sm * sms))
-			for extra in "" ",smem=0"; do
+			for extra in "" ",smem=0" ",steps=0" ",smem=0,steps=0"; do
 				timeout "$LIMIT" "$RKC" "${base[@]}" --check --regions --regions-every 1 \
 					--config "grid=$G$ONEWAVE_KNOBS$extra" >"$OUT/$kernel.onewave.log" 2>&1
 				grep -q 'infeasible --config' "$OUT/$kernel.onewave.log" || break
