@@ -30,10 +30,10 @@ grep -q '"name": "colsum_counters", "per_row": 0, "fixed": 8,' "$t/cs.json" || f
 grep -q '"cooperative": false' "$t/a.json" || fail "a row kernel's launch is not cooperative"
 
 # --regions: a stamp per boundary (each warp's lane 0 reads %globaltimer into a red.global.max, no
-# branch and no barrier), the buffer last in the manifest's params and the regions block; 1000 row blocks are
-# sampled 1 in 15 (1000 / 64), so the row code is there twice, with and without the stamps; under
-# a persistent grid a slot per row block and a `between` region; the same compile without it has
-# neither.
+# branch and no barrier), the buffer last in the manifest's params and the regions block; 1000 row
+# blocks are sampled 1 in 15 (1000 / 64), so the row code is there twice, with and without the
+# stamps; under a persistent grid a slot per row block and a `between` region; the same compile
+# without it has neither.
 $rkc compile testdata/kernels/softmax.rk --shape 1000x50257 --dtype bf16 --regions -o "$t/r.ptx" || fail "--regions"
 grep -q '@p mov.u64 t, %globaltimer; @p red.global.max.u64' "$t/r.ptx" || fail "--regions: no %globaltimer read"
 [ "$(grep -c 'red.global.max.u64' "$t/r.ptx")" = 7 ] || fail "--regions: not 7 boundaries (6 regions)"
