@@ -398,6 +398,33 @@ def add_rms_bwd(h, dy, dres, w, rstd):
     return {"dh": dh.to(h.dtype), "dw": (up(dy) * hh).sum(0)}
 
 
+def cov_corr(x, y, eps):
+    dx = up(x) - up(x).mean(-1, keepdim=True)
+    dy = up(y) - up(y).mean(-1, keepdim=True)
+    return {"r": (dx * dy).sum(-1) * torch.rsqrt((dx * dx).sum(-1) * (dy * dy).sum(-1) + eps)}
+
+
+def logcosh(p, t):
+    d = up(p) - up(t)
+    return {"loss": torch.log((torch.exp(d) + torch.exp(-d)) * 0.5).mean(-1)}
+
+
+def ln_dx(x, dy, w, mu, rstd):
+    rs = up(rstd)[:, None]
+    xh = (up(x) - up(mu)[:, None]) * rs
+    g = up(dy) * up(w)
+    dx = rs * (g - g.mean(-1, keepdim=True) - xh * (g * xh).mean(-1, keepdim=True))
+    return {"dx": dx.to(x.dtype)}
+
+
+def swiglu_bwd(a, b, dy):
+    af, bf, gf = up(a), up(b), up(dy)
+    s = torch.sigmoid(af)
+    da = gf * bf * s * (1 + af * (1 - s))
+    db = gf * af * s
+    return {"da": da.to(a.dtype), "db": db.to(a.dtype), "gn": torch.sqrt((da * da + db * db).sum(-1))}
+
+
 DEFS = {f.__name__: f for f in [l2norm, lse, argmax, mse, var2, stats3, dequant, gelu_norm,
                                 colonly, softcap, router, cosine, softmax_backward, log_softmax,
                                 log_softmax_backward, entropy, swiglu_norm, masked_mean,
@@ -409,4 +436,5 @@ DEFS = {f.__name__: f for f in [l2norm, lse, argmax, mse, var2, stats3, dequant,
                                 dropout_softmax_bwd, outlier_clip, wb_grad, pow_norm,
                                 swiglu_fp8, logit_margin, ce_bias_grad, masked_pool,
                                 f32_residual_rms, upcast_log_softmax, int_weighted_mean,
-                                quant_err_cols, kd_temp, add_rms_bwd]}
+                                quant_err_cols, kd_temp, add_rms_bwd, cov_corr, logcosh,
+                                ln_dx, swiglu_bwd]}
