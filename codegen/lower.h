@@ -32,10 +32,9 @@ typedef struct {
 	LLVMValueRef *valid; /* per vector: the row is real and the vector is inside the segment */
 	LLVMValueRef **el;   /* per value: its E per-thread elements in this chunk */
 	int vec, nvec, E;
-	int elems;    /* 1: each vector goes element by element from its first element's address */
-	char *inside; /* per vector (NULL: none): it lies in the body for every lane, so its loads
-		       * read unmasked (rows past M read row M-1's columns, place_row) and valid
-		       * masks rows past M alone */
+	int elems; /* 1: each vector goes element by element from its first element's address */
+	int whole; /* every vector lies in the body: its loads read unmasked (rows past M read
+		    * row M-1's columns, place_row), valid masks rows past M alone */
 } Chunk;
 
 /* One kernel being lowered. lower_kernel and its prologue (lower.c) fill in every group but the

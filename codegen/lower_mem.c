@@ -36,37 +36,18 @@ load_inv(Lower *L, LLVMTypeRef t, LLVMValueRef p, int align)
 	return v;
 }
 
-/* Whether vector j of a chunk at base lies in the body for every lane, as the compiler knows:
- * a chunk at a constant column of a row whose body is constant (a persistent row, rows aligned,
- * one segment) whose vector ends by the body's end in the last lane. */
-static int
-vector_inside(Lower *L, LLVMValueRef base, int j)
-{
-	if (!LLVMIsAConstantInt(base) || !LLVMIsAConstantInt(L->body_lo) ||
-	    !LLVMIsAConstantInt(L->body_hi))
-		return 0;
-	long long lo = LLVMConstIntGetSExtValue(base);
-	long long end = lo + (long long)(j + 1) * L->tpr * L->vec;
-	return lo >= LLVMConstIntGetSExtValue(L->body_lo) &&
-	       end <= LLVMConstIntGetSExtValue(L->body_hi);
-}
-
 /* One thread's part of a chunk: vector j covers columns base + (j*tpr + lane)*vec + [0, vec),
- * masked past the body (body_hi) and on rows past M. A vector inside the body (every vector of a
- * whole chunk; one vector_inside finds) is masked on rows past M alone and loaded without a
- * branch: a branch around each load splits the row's code into blocks that ptxas schedules
- * apart (docs/codegen.md, "Rows past M"). */
+ * masked past the body (body_hi) and on rows past M; a whole chunk (whole: it lies in the body) on
+ * rows past M alone. */
 static Chunk
 chunk_make(Lower *L, LLVMValueRef base, int whole)
 {
-	Chunk ch = {.vec = L->vec, .nvec = L->nvec, .E = L->E};
+	Chunk ch = {.vec = L->vec, .nvec = L->nvec, .E = L->E, .whole = whole};
 	ch.valid = arena_alloc(L->a, sizeof(LLVMValueRef) * L->nvec);
-	ch.inside = arena_alloc(L->a, (size_t)L->nvec);
 	ch.el = arena_alloc(L->a, sizeof(LLVMValueRef *) * (L->k->nvals + 1));
 	ch.col = LLVMBuildAdd(L->b, base, L->lofs, "");
 	for (int j = 0; j < L->nvec; j++) {
-		ch.inside[j] = (char)(whole || vector_inside(L, base, j));
-		if (ch.inside[j]) {
+		if (whole) {
 			ch.valid[j] = L->rowok;
 			continue;
 		}
@@ -408,8 +389,8 @@ reads_kept(Lower *L, const Instr *in, const Chunk *ch)
 }
 
 /* A load's raw vectors over the chunk: vec-wide loads, all issued before any use; a
- * masked vector is not read (ptxas predicates the load) and reads as zero, except one inside the
- * body, which is read on every row (a row past M, row M-1's). Under smem=1 a
+ * masked vector is not read (ptxas predicates the load) and reads as zero, except in a whole
+ * chunk, which reads every vector (a row past M, row M-1's). Under smem=1 a
  * re-read [M,N] input's body chunks go to shared memory in the pass that first reads them, once
  * the chunk's loads are issued, and come from there in the later passes; under smem=2 keep_async
  * has copied them there ahead of the first pass, and every pass reads them there. */
@@ -425,8 +406,7 @@ load_raw(Lower *L, const Instr *in, const Chunk *ch)
 	for (int j = 0; j < ch->nvec; j++) {
 		LLVMValueRef ptr = kept ? kept_ptr(L, in, ch, j) : elem_ptr(L, in->param, ch, j);
 		LLVMBasicBlockRef from = LLVMGetInsertBlock(L->b), ld = from, next = from;
-		int inside = ch->inside && ch->inside[j];
-		if (!inside) {
+		if (!ch->whole) {
 			ld = LLVMAppendBasicBlockInContext(L->cx, L->fn, "ld");
 			next = LLVMAppendBasicBlockInContext(L->cx, L->fn, "ld.next");
 			LLVMBuildCondBr(L->b, ch->valid[j], ld, next);
@@ -443,7 +423,7 @@ load_raw(Lower *L, const Instr *in, const Chunk *ch)
 			    : pol		? load_hinted(L, vt, ptr, bytes, pol)
 				  : load_inv(L, vt, ptr, vec_align(L, p->type, ch->vec));
 		}
-		raw[j] = inside ? v : join_masked(L, v, ld, from, next);
+		raw[j] = ch->whole ? v : join_masked(L, v, ld, from, next);
 	}
 	for (int j = 0; first && j < ch->nvec; j++) {
 		LLVMBasicBlockRef st_b = LLVMAppendBasicBlockInContext(L->cx, L->fn, "keep");

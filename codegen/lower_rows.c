@@ -226,11 +226,7 @@ lower_deferred(Lower *L, const int *later, int n)
 static Chunk
 chunk_step(Lower *L, const Chunk *ch, int j)
 {
-	Chunk s = {.vec = ch->vec,
-		   .nvec = 1,
-		   .E = ch->vec,
-		   .valid = &ch->valid[j],
-		   .inside = ch->inside ? &ch->inside[j] : NULL};
+	Chunk s = {.vec = ch->vec, .nvec = 1, .E = ch->vec, .valid = &ch->valid[j]};
 	s.col = LLVMBuildAdd(L->b, ch->col, ci64(L, (long long)j * L->tpr * ch->vec), "");
 	s.el = arena_alloc(L->a, sizeof(LLVMValueRef *) * (L->k->nvals + 1));
 	for (int v = 0; v < L->k->nvals; v++)

@@ -224,7 +224,8 @@ fOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int block, size
 
 /* The made-up stamps of a kernel compiled with --regions: its last parameter is the buffer, u64
  * [slot][2 + n], n + 1 the boundaries the PTX stamps (a red.global.max each, without a
- * persistent grid; under one, whose loop head stamps too, RKC_FAKE_STAMPS gives 2 + n). Slot s (a
+ * persistent grid; under one, whose loop head stamps too, or where LLVM copied a stamp into the
+ * blocks before it, RKC_FAKE_STAMPS gives 2 + n). Slot s (a
  * row block) is CTA s % ctas's (s / ctas)th block, as a static grid walks them (a CTA a slot
  * without one); the CTA + 1, then boundaries from 10^6 + 1000c ns, region r lasting 50 + 5r
  * ns, a CTA's blocks back to back. */

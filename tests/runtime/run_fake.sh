@@ -60,7 +60,11 @@ expect 0 "status=unchecked" -- \
 # load, combine0, body1 and rows, each block (a CTA) 230 ns, 64 over 63.23 us (64 row blocks:
 # every one stamped); the fake's occupancy is two CTAs an SM, and its empty kernel (the
 # launch's floor) takes 3 of the 10 us between two events. Without stamps written the runner
-# says so; a manifest without regions is refused.
+# says so; a manifest without regions is refused. The kernel's last stamp is in the PTX twice
+# (LLVM copies it into the two blocks before its return, one on each path), so the words a slot
+# are given: 2 + 4 boundaries.
+RKC_FAKE_STAMPS=6
+export RKC_FAKE_STAMPS
 expect 0 "  regions: one launch, L2 flushed: kernel 10.00 us, stamps span 63.23 us, 64 row blocks stamped (1 in 1) by 64 CTAs, 0.2 resident on average, timer step 50 ns" \
 	"  occupancy: 2 CTAs an SM x 4 SMs; 64 CTAs are 8.00 wave(s)" \
 	"  load                    64      0.050      0.050      0.050   21.7%     13.746" \
