@@ -897,12 +897,12 @@ grid_loop(Lower *L)
 
 /* A CTA of one persistent row (m_block 1, its own row block) whose row is past M returns at
  * once, when no combine waits for every CTA of the grid: the manifest's grid has no such CTA, and
- * the test keeps a larger grid from writing past the outputs. LLVM then knows the row is real:
+ * the return keeps a larger grid from writing past the outputs. LLVM then knows the row is real:
  * the masks of the row's vectors (the row is real and the vector inside the compiled N) fold to
  * true, no load or store needs a branch, and the row's code is one block that ptxas schedules
  * whole. The branches had split it: swiglu_bwd bf16 4096x4096 spilled 76 bytes under its
  * 64-register cap, and ran 57.2 us where it now runs 40.2 on an H200. Looped rows keep their
- * column masks, and rows of several a CTA their row masks, so neither gets the test
+ * column masks, and rows of several a CTA their row masks, so neither gets the return
  * (docs/codegen.md, "Rows past M"). */
 static void
 past_m_exits(Lower *L)
