@@ -191,6 +191,18 @@ enum { FILL_AHEAD = 2 };
  * memory once more. */
 enum { FILL_MIN_CHUNKS = 7 };
 
+/* min_ctas binds ptxas to a cap at most a SQUEEZE_MAX-th under the registers the model predicts
+ * (rkc_min_ctas): the capped count says ptxas fits a thread squeezed further, but it is the
+ * model's guess at what ptxas gives up, and past its error (14% on average, docs/heuristics.md) the
+ * guess failed on kernels no rule was tuned on. The squeeze is one CTA an SM where two-warp CTAs
+ * split unevenly over the sub-partitions (25 CTAs of 64 threads cap at 32 registers, 24 at 40).
+ * Measured on an H200 (bench/results/h200-2026-12-04-survey.md, call 4), each such min_ctas one
+ * CTA lower at 93 points: the 7 whose cap was over a sixth under the prediction (40 or 39
+ * predicted, 32 capped) 0.90x the time by geomean (swiglu_bwd bf16 262144x64 52.5 -> 40.7 us:
+ * 28 bytes of spills gone; one 2.2% slower); the other 86 1.004x, up to 1.09x slower
+ * (layer_norm bf16 1048576x129 at 128 of 132), so there the squeeze stays. */
+enum { SQUEEZE_MAX = 6 };
+
 /* A looped row kept on chip by the register fill (smem=1) whose first pass streams at most this
  * many chunks a CTA takes half the ranking's r_block where that fits more CTAs an SM, or where a
  * heavy first pass then reaches FILL_MATH_CHUNKS and the cp.async fill (settle_kept_chunk,

@@ -1907,11 +1907,19 @@ min_ctas_fits(const Target *t, int threads, int k, int capped)
 	return capped <= target_reg_limit(t, threads, k);
 }
 
+/* Whether ptxas's cap at k CTAs an SM is over a SQUEEZE_MAX-th under the predicted regs. */
+static int
+over_squeezed(const Target *t, int threads, int k, int regs)
+{
+	return target_reg_limit(t, threads, k) * SQUEEZE_MAX < regs * (SQUEEZE_MAX - 1);
+}
+
 /* The CTAs an SM to bind ptxas to (Config.min_ctas): left free, ptxas spends registers up to
  * what one CTA an SM allows where the model predicted fewer, and the occupancy the cost model
  * planned is lost (docs/heuristics.md, "min_ctas"). As many as the model plans at
  * its predicted registers, no more than there are waves to run, and fewer while the capped count
- * would not keep the eighth of the limit the budget keeps for the model's error. */
+ * would not fit ptxas's cap there or that cap is over a SQUEEZE_MAX-th under the predicted count.
+ */
 int
 rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o)
 {
@@ -1929,6 +1937,8 @@ rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target
 		waves++;
 	int k = o->ctas_per_sm < waves ? o->ctas_per_sm : (int)waves;
 	while (k > 1 && !(coop && k <= waves) && !min_ctas_fits(t, threads, k, o->capped))
+		k--;
+	while (k > 1 && !(coop && k <= waves) && over_squeezed(t, threads, k, o->regs))
 		k--;
 	return k > 1 ? k : 1;
 }
@@ -2300,13 +2310,31 @@ settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const
 	if (c->steps) /* the pick's registers and time as it runs */
 		cost_model(f, c, M, N, t, &out->cost);
 	int threads = 32 * c->num_warps;
-	if (mc > 1)
+	/* one CTA more would fit the capped count but squeeze the cap too far */
+	int held = mc < o.ctas_per_sm && mc < cdiv(o.ctas, t->sms) &&
+		   min_ctas_fits(t, threads, mc + 1, o.capped) &&
+		   over_squeezed(t, threads, mc + 1, o.regs);
+	if (mc > 1 && held)
+		choice_reason(
+		    out,
+		    "min_ctas=%d: %d CTAs an SM (the model plans %d at %d regs; %lld CTAs "
+		    "over %d SMs), so ptxas caps a thread at %d regs; capped, it needs %d; "
+		    "%d CTAs would cap it at %d, over a %dth under the %d predicted",
+		    mc, mc, o.ctas_per_sm, o.regs, (long long)o.ctas, t->sms,
+		    target_reg_limit(t, threads, mc), o.capped, mc + 1,
+		    target_reg_limit(t, threads, mc + 1), SQUEEZE_MAX, o.regs);
+	else if (mc > 1)
 		choice_reason(
 		    out,
 		    "min_ctas=%d: %d CTAs an SM (the model plans %d at %d regs; %lld CTAs "
 		    "over %d SMs), so ptxas caps a thread at %d regs; capped, it needs %d",
 		    mc, mc, o.ctas_per_sm, o.regs, (long long)o.ctas, t->sms,
 		    target_reg_limit(t, threads, mc), o.capped);
+	else if (held)
+		choice_reason(out,
+			      "min_ctas=1: at two CTAs an SM ptxas's cap would be %d regs, over a "
+			      "%dth under the %d predicted",
+			      target_reg_limit(t, threads, 2), SQUEEZE_MAX, o.regs);
 	else
 		choice_reason(out, "min_ctas=1: %s",
 			      o.ctas_per_sm < 2		 ? "one CTA an SM is the plan"

@@ -36,6 +36,13 @@ PY
 # shellcheck disable=SC2086
 $rkc explain $ln --json | grep -q '"ptxas"' && fail "a ptxas object without --ptxas"
 
+# min_ctas caps ptxas at most a sixth under the predicted registers (SQUEEZE_MAX): swiglu_bwd's
+# tiny rows, capped at 32 of 40, spilled 28 bytes
+sq="tests/heuristics/kernels/swiglu_bwd.rk --shape 262144x64 --dtype bf16"
+# shellcheck disable=SC2086
+$rkc compile $sq --ptxas -o "$t/sq.ptx" >"$t/sq" || fail "compile --ptxas: $sq"
+grep -q ' 0 bytes spill stores' "$t/sq" || fail "the squeeze spills: $(cat "$t/sq")"
+
 # ptxas that fails: explain says why and exits 1, with nothing on stdout
 mkdir "$t/bin"
 printf '#!/bin/sh\necho "ptxas fatal   : no such arch" >&2\nexit 1\n' >"$t/bin/ptxas"
