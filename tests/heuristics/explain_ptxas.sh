@@ -43,6 +43,14 @@ sq="tests/heuristics/kernels/swiglu_bwd.rk --shape 262144x64 --dtype bf16"
 $rkc compile $sq --ptxas -o "$t/sq.ptx" >"$t/sq" || fail "compile --ptxas: $sq"
 grep -q ' 0 bytes spill stores' "$t/sq" || fail "the squeeze spills: $(cat "$t/sq")"
 
+# a colsum added where its operand dies, before the value's store (analysis/order.c): after the
+# stores and the row values, LLVM carried moe_aux's softmax across the stores' branches, and at
+# the 128 registers of two CTAs an SM ptxas spilled 244 bytes
+ma="tests/heuristics/kernels/moe_aux.rk --shape 4096x4096 --dtype bf16"
+# shellcheck disable=SC2086
+$rkc compile $ma --ptxas -o "$t/ma.ptx" >"$t/ma" || fail "compile --ptxas: $ma"
+grep -q ' 0 bytes spill stores' "$t/ma" || fail "moe_aux spills: $(cat "$t/ma")"
+
 # ptxas that fails: explain says why and exits 1, with nothing on stdout
 mkdir "$t/bin"
 printf '#!/bin/sh\necho "ptxas fatal   : no such arch" >&2\nexit 1\n' >"$t/bin/ptxas"

@@ -123,6 +123,40 @@ live_helion_source_order(void **state)
 	kernel_free(k);
 }
 
+/* A colsum moves up to where its operand dies but for it, before that value's stores: after %p
+ * (whose store moved there), not after the row values between; after %d, the last read of %x
+ * before it; and a colsum of a load nothing else reads stays where written, the row's load with
+ * it. */
+static void
+order_colsums(void **state)
+{
+	Kernel *k = parse_text(
+	    "inline.rk", "kernel c\nin x: T[M,N]\nout p: T[M,N]\nout ps: f32[N]\nout z: f32[M]\n"
+			 "%x = load x\n%m = max %x\n%d = sub %x, %m\n%e = exp %d\n%s = sum %e\n"
+			 "%p = div %e, %s\nstore p, %p\n%l = log %s\n%z = mul %l, %l\n"
+			 "%c = colsum %p\nstore ps, %c\nstore z, %z\n");
+	assert_int_equal(k->ins[6].op, OP_COLSUM);
+	assert_int_equal(k->ins[6].src, 9);
+	assert_int_equal(k->ins[7].op, OP_STORE);
+	assert_int_equal(k->ins[7].src, 6);
+	assert_int_equal(k->ins[8].src, 7);
+	kernel_free(k);
+	Kernel *x =
+	    parse_text("inline.rk", "kernel c\nin x: T[M,N]\nout cs: f32[N]\nout o: f32[M]\n"
+				    "%x = load x\n%m = max %x\n%d = sub %x, %m\n%s = sum %d\n"
+				    "%c = colsum %x\nstore cs, %c\nstore o, %s\n");
+	assert_int_equal(x->ins[3].op, OP_COLSUM);
+	assert_int_equal(x->ins[3].src, 4);
+	kernel_free(x);
+	Kernel *lone = parse_text(
+	    "inline.rk", "kernel c\nin x: T[M,N]\nin y: T[M,N]\nout o: T[M,N]\nout cs: f32[N]\n"
+			 "%x = load x\n%y = load y\n%s = sum %x\n%d = mul %x, %s\nstore o, %d\n"
+			 "%c = colsum %y\nstore cs, %c\n");
+	assert_int_equal(lone->ins[5].op, OP_COLSUM);
+	assert_int_equal(lone->ins[5].src, 5);
+	kernel_free(lone);
+}
+
 /* A tile recomputable from held ones is not held; one that is not recomputable is. */
 static void
 held_remat(void **state)
@@ -1335,6 +1369,7 @@ main(void)
 	    cmocka_unit_test(live_counts),
 	    cmocka_unit_test(live_sequential_vs_colive),
 	    cmocka_unit_test(live_helion_source_order),
+	    cmocka_unit_test(order_colsums),
 	    cmocka_unit_test(held_remat),
 	    cmocka_unit_test(facts_passes),
 	    cmocka_unit_test(folded_loads),
