@@ -39,18 +39,18 @@ cache_key(Buf *key, const Request *rq, int cubin)
 	kernel_print(&k, rq->k);
 	buf_printf(key,
 		   "rkc %s\nsource %s\nabi %d\nptx_isa %s\nshape %lld %lld\ndtype %s\narch %s\n"
-		   "policy %s\nforced %s\nbatch_invariant %d\nregions %d %d\ncubin %d\n",
+		   "policy %s\nforced %s\nbatch_invariant %d\nregions %d %d\ncubin %d\nguard %d\n",
 		   RKC_VERSION, RKC_SOURCE_HASH, CODEGEN_MANIFEST_VERSION,
 		   codegen_ptx_isa(rq->arch ? rq->arch : "sm_90"), (long long)rq->M,
 		   (long long)rq->N, type_name(rq->dtype), rq->arch ? rq->arch : "sm_90",
 		   policy_name(rq->policy), rq->forced ? rq->forced : "-", rq->batch_invariant,
-		   rq->regions, rq->regions_every, cubin);
+		   rq->regions, rq->regions_every, cubin, rq->guard);
 	if (rq->cfg) {
 		buf_puts(key, "config ");
 		config_short(key, rq->cfg);
 		buf_puts(key, "\n");
 	}
-	if (cubin) {
+	if (cubin || rq->guard) { /* the cubin, or the spill guard's reading of the pick */
 		const char *ptxas = ptxas_path();
 		buf_printf(key, "ptxas %s\n", ptxas ? ptxas : "-");
 	}

@@ -44,7 +44,8 @@ request(Request *rq, Kernel **k, const char *text, const char *file, long long M
 			.N = N,
 			.arch = arch ? arch : "sm_90",
 			.forced = forced,
-			.batch_invariant = batch_invariant != 0};
+			.batch_invariant = batch_invariant != 0,
+			.guard = 1};
 	if (rkc_parse_dtype(dtype, &rq->dtype, d) || rkc_parse_arch(rq->arch, d) ||
 	    (policy && rkc_parse_policy(policy, &rq->policy, d)) || shape_check(M, N, d))
 		return -1;

@@ -21,6 +21,10 @@ typedef struct {
 	 * a whole cfg may not change the row's reduction order */
 	int batch_invariant;
 	int emit; /* 0: stop at the config and its reasons (explain); 1: PTX and manifest */
+	/* 1: the spill guard (driver/driver.c): the policy's pick assembled by ptxas, where one is
+	 * found, and its min_ctas lowered while ptxas spills SPILL_GUARD bytes or more a thread.
+	 * The commands set it; golden points (the policy's own picks) and the tests do not. */
+	int guard;
 
 	/* 1: stamp each phase's start and end into a buffer (docs/regions.md); regions_every: 1
 	 * row block in this many stamped (0: the sampling rule, regions_every) */

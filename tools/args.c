@@ -239,7 +239,8 @@ tool_request(const Args *a, Request *rq)
 	*rq = (Request){.arch = arg_value(a, "--arch"),
 			.forced = arg_value(a, "--config"),
 			.batch_invariant = arg_count(a, "--batch-invariant") > 0,
-			.regions = arg_count(a, "--regions") > 0};
+			.regions = arg_count(a, "--regions") > 0,
+			.guard = 1};
 	if (!rq->arch)
 		rq->arch = "sm_90";
 	int o = opt_index(a, "--shape");

@@ -182,11 +182,14 @@ const Cmd cmd_compile = {
 	     OPT_REQUIRED},
 	    {0},
 	},
-    .about = "Both files are written to temporaries and renamed into place together, so an error "
-	     "changes\nneither; the input is never written over. With several --shape, each "
-	     "shape's files are -o's\nname with .MxN before the suffix (k.ptx: k.64x4096.ptx and "
-	     "k.64x4096.json), written in\nturn; the first error stops. --cache keeps what it "
-	     "compiles in $RKC_CACHE_DIR, else\n$XDG_CACHE_HOME/rkc, else ~/.cache/rkc, and reads "
-	     "it back for the same kernel text and options.\n",
+    .about =
+	"Both files are written to temporaries and renamed into place together, so an error "
+	"changes\nneither; the input is never written over. With several --shape, each "
+	"shape's files are -o's\nname with .MxN before the suffix (k.ptx: k.64x4096.ptx and "
+	"k.64x4096.json), written in\nturn; the first error stops. --cache keeps what it "
+	"compiles in $RKC_CACHE_DIR, else\n$XDG_CACHE_HOME/rkc, else ~/.cache/rkc, and reads "
+	"it back for the same kernel text and options.\nWhere ptxas is found, the policy's pick "
+	"is assembled, and its min_ctas lowered while ptxas\nspills 32 bytes or more a thread "
+	"(the spill guard: docs/heuristics.md); --config leaves the\nknobs as given.\n",
     .run = compile_run,
 };

@@ -135,5 +135,8 @@ const Cmd cmd_explain = {
 	     0},
 	    {0},
 	},
+    .about = "Where ptxas is found, the policy's pick is assembled, and its min_ctas lowered while "
+	     "ptxas\nspills 32 bytes or more a thread (the spill guard: docs/heuristics.md); the "
+	     "last reason\nsays so. --config leaves the knobs as given.\n",
     .run = explain_run,
 };

@@ -124,7 +124,8 @@ static int
 table_run(const Args *a)
 {
 	const char *dtype = arg_value(a, "--dtype"), *policy = arg_value(a, "--policy");
-	Request base = {.arch = arg_value(a, "--arch") ? arg_value(a, "--arch") : "sm_90"};
+	Request base = {.arch = arg_value(a, "--arch") ? arg_value(a, "--arch") : "sm_90",
+			.guard = 1};
 	Diag d = {0};
 	if (rkc_parse_dtype(dtype ? dtype : "bf16", &base.dtype, &d) ||
 	    rkc_parse_arch(base.arch, &d) ||

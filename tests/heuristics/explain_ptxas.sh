@@ -51,6 +51,32 @@ ma="tests/heuristics/kernels/moe_aux.rk --shape 4096x4096 --dtype bf16"
 $rkc compile $ma --ptxas -o "$t/ma.ptx" >"$t/ma" || fail "compile --ptxas: $ma"
 grep -q ' 0 bytes spill stores' "$t/ma" || fail "moe_aux spills: $(cat "$t/ma")"
 
+# the spill guard (driver/driver.c): quant_err_cols fp32 4096x4096's pick, two CTAs an SM over a
+# grid of 264, spills 148 bytes at the cap of 128 registers; at one CTA an SM (a grid of 132) it
+# assembles without, and explain, the manifest and compile --ptxas agree
+qe="tests/heuristics/kernels/quant_err_cols.rk --shape 4096x4096 --dtype fp32"
+# shellcheck disable=SC2086
+$rkc explain $qe --ptxas >"$t/qe" || fail "explain --ptxas: $qe"
+grep -Eq '^  persistent .* min_ctas 1$' "$t/qe" || fail "the guard kept min_ctas: $(cat "$t/qe")"
+grep -q '^  - min_ctas=1 grid=SMs x min_ctas (the spill guard, over min_ctas=2 above): ptxas spilled [0-9]* bytes' \
+	"$t/qe" || fail "no guard reason: $(cat "$t/qe")"
+grep -q ' regs/thread, no spill: 1 CTA an SM' "$t/qe" || fail "the guarded pick spills: $(cat "$t/qe")"
+# shellcheck disable=SC2086
+$rkc compile $qe --ptxas -o "$t/qe.ptx" >"$t/qe.rep" || fail "compile --ptxas: $qe"
+grep -q ' 0 bytes spill stores' "$t/qe.rep" || fail "compile spills: $(cat "$t/qe.rep")"
+python3 - "$t/qe.json" <<'PY' || fail "manifest of the guarded pick: $(cat "$t/qe.json")"
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m["config"]["min_ctas"] == 1 and m["config"]["grid"] == 132, m["config"]
+assert m["grid"]["x"] == 132, m["grid"]
+assert any("the spill guard" in r for r in m["reasons"]), m["reasons"]
+PY
+# a forced min_ctas is the caller's: no guard
+# shellcheck disable=SC2086
+$rkc explain $qe --config min_ctas=2 --ptxas >"$t/qf" || fail "explain --config min_ctas=2"
+grep -Eq '^  persistent .* min_ctas 2$' "$t/qf" || fail "the guard moved a forced min_ctas: $(cat "$t/qf")"
+grep -q 'spill guard' "$t/qf" && fail "a guard reason on a forced config: $(cat "$t/qf")"
+
 # ptxas that fails: explain says why and exits 1, with nothing on stdout
 mkdir "$t/bin"
 printf '#!/bin/sh\necho "ptxas fatal   : no such arch" >&2\nexit 1\n' >"$t/bin/ptxas"
@@ -61,4 +87,9 @@ if PATH="$t/bin:$PATH" TMPDIR="$t" $rkc explain $ln --ptxas >"$t/out" 2>"$t/err"
 fi
 grep -q '^rkc explain: .*ptxas' "$t/err" || fail "ptxas failure: $(cat "$t/err")"
 [ ! -s "$t/out" ] || fail "explain printed with a failed ptxas: $(cat "$t/out")"
+# ... and without a working ptxas the guard reads nothing: compile gives the policy's pick
+# shellcheck disable=SC2086
+PATH="$t/bin:$PATH" TMPDIR="$t" $rkc compile $qe -o "$t/qn.ptx" >/dev/null 2>"$t/qn.err" ||
+	fail "compile with a failing ptxas: $(cat "$t/qn.err")"
+grep -q '"min_ctas": *2' "$t/qn.json" || fail "min_ctas without ptxas: $(cat "$t/qn.json")"
 echo ok
