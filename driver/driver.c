@@ -161,16 +161,19 @@ stage_reasons(Choice *ch, const Choice *own, const Request *rq, char (*notes)[40
 /*
  * The spill guard. The register model is low at some kernels no suite holds (docs/regmodel.md,
  * "Where the picks spill"), and there min_ctas caps ptxas under what the thread needs: it
- * spills. So the policy's pick is assembled (where ptxas is found), and while ptxas spills
- * SPILL_GUARD bytes or more a thread, min_ctas goes one lower (a persistent grid of SMs x
- * min_ctas CTAs with it, so the grid stays resident) and it is assembled again, down to one CTA
- * an SM. Measured on an H200 at the 29 spilling picks of the held-out and golden points whose
- * count could be lowered (bench/results/h200-2026-12-04-spill-relax.md): where ptxas spilled 32
- * bytes or more the lower count ran 0.907x the time by geomean over 10 points (quant_err_cols
- * fp32 0.685x, logcosh 0.780x, swiglu_bwd 0.835x; one slower, cov_corr fp32 1.177x); where it
- * spilled 4-16 bytes 1.048x over 17 (scaled_masked_softmax 1.447x at 4 bytes): a few bytes stay
- * in L1, a lost CTA an SM costs more. A forced config, a grid sized otherwise (clusters, the
- * column pass) and a ptxas that fails are left as they are.
+ * spills. So the policy's pick of a persistent row is assembled (where ptxas is found), and
+ * while ptxas spills SPILL_GUARD bytes or more a thread, min_ctas goes one lower (a persistent
+ * grid of SMs x min_ctas CTAs with it, so the grid stays resident) and it is assembled again,
+ * down to one CTA an SM. Measured on an H200 at the 29 spilling picks of the held-out and golden
+ * points whose count could be lowered (bench/results/h200-2026-12-04-spill-relax.md): where
+ * ptxas spilled 32 bytes or more the lower count ran 0.907x the time by geomean over 10 points
+ * (quant_err_cols fp32 0.685x, logcosh 0.780x, swiglu_bwd 0.835x; one slower, cov_corr fp32
+ * 1.177x); where it spilled 4-16 bytes, 1.048x over 17 (scaled_masked_softmax 1.447x at 4
+ * bytes): a few bytes stay in L1, a lost CTA an SM costs more. Persistent rows only: the looped
+ * picks over 32 bytes gained nothing (softmax bf16 512x152064 0.99x, cov_corr 1.17x), a chunk's
+ * spills stored and reloaded within its trip. The guard's build ran 0.807x at the 16 persistent
+ * points it moves, none slower. A forced config, a grid sized otherwise (clusters, the column
+ * pass) and a ptxas that fails are left as they are.
  */
 enum { SPILL_GUARD = 32 };
 
@@ -197,8 +200,8 @@ stage_spill_guard(const Request *rq, Result *r)
 	Config c = r->choice.cfg;
 	int sms = r->target.sms,
 	    grid_own = c.grid == sms * c.min_ctas && c.cluster == 1 && !c.colpass;
-	if (!rq->guard || rq->forced || rq->cfg || c.min_ctas <= 1 || (c.grid && !grid_own) ||
-	    !ptxas_path())
+	if (!rq->guard || rq->forced || rq->cfg || !c.persistent || c.min_ctas <= 1 ||
+	    (c.grid && !grid_own) || !ptxas_path())
 		return;
 	Buf ptx = {0};
 	PtxasFunc pf, first;
