@@ -178,7 +178,7 @@ stage_reasons(Choice *ch, const Choice *own, const Request *rq, char (*notes)[40
 enum { SPILL_GUARD = 32 };
 
 /* ptxas's spill stores and registers for config c (regions off: the production kernel); its PTX
- * into *ptx. -1 where codegen or ptxas fails. */
+ * into *ptx, which rkc_compile then emits. -1 where codegen or ptxas fails. */
 static int
 guard_assemble(const Request *rq, const Result *r, const Config *c, Buf *ptx, PtxasFunc *pf)
 {
@@ -214,10 +214,17 @@ stage_spill_guard(const Request *rq, Result *r)
 		Config g = c;
 		g.min_ctas--;
 		g.grid = c.grid ? sms * g.min_ctas : 0;
+		Buf next = {0};
+		PtxasFunc pg;
 		if (config_check_emit(rq->k, rq->dtype, rq->M, rq->N, &g, NULL) ||
 		    config_check_target(rq->k, rq->dtype, rq->N, &g, &r->target, NULL) ||
-		    guard_assemble(rq, r, &g, &ptx, &pf))
+		    guard_assemble(rq, r, &g, &next, &pg)) {
+			buf_free(&next);
 			break;
+		}
+		buf_free(&ptx);
+		ptx = next;
+		pf = pg;
 		c = g;
 	}
 	if (c.min_ctas != r->choice.cfg.min_ctas) {
@@ -233,7 +240,10 @@ stage_spill_guard(const Request *rq, Result *r)
 		r->compile.cfg = c;
 		cost_model(&r->facts, &c, rq->M, rq->N, &r->target, &r->choice.cost);
 	}
-	buf_free(&ptx);
+	if (rq->emit && !rq->regions) /* the kernel the guard settled on: not compiled again */
+		r->ptx = ptx;
+	else
+		buf_free(&ptx);
 }
 
 int
@@ -262,7 +272,7 @@ rkc_compile(const Request *rq, Result *r, Diag *d)
 	stage_spill_guard(rq, r);
 	if (!rq->emit)
 		return 0;
-	if (codegen_ptx(rq->k, &r->compile, &r->ptx, NULL, d))
+	if (!r->ptx.s && codegen_ptx(rq->k, &r->compile, &r->ptx, NULL, d))
 		return -1;
 	const char *reasons[MAX_REASONS];
 	for (int i = 0; i < r->choice.nreasons; i++)
