@@ -31,6 +31,10 @@ typedef struct Plan {
 	 * operands need (computed for every kernel with colsums; NULL without) */
 	int colsum_alone;
 	char *need_colsum;
+	/* Where colsum_alone: the rows' instructions once the colsums leave them (their own pass
+	 * or the column pass), the cone of every store and row reduction but the colsums'. A load
+	 * only the colsums read is not among them: the rows do not read it (NULL without) */
+	char *need_rows;
 	/* 1 when the kernel is element-wise but for its colsums: colsum_alone, no reduction over
 	 * the row, and every store a colsum's or an [M,N] one. The column pass (colpass=1) then
 	 * makes the whole kernel, stores too, and the rows do nothing (colpass_whole,
@@ -162,6 +166,10 @@ typedef struct {
 	int colsums;		  /* sums over rows: each an [N] partial held across rows */
 	int colsum_alone;	  /* Plan.colsum_alone: the colsums can have a pass of their own */
 	int colsum_tile_bytes;	  /* that pass's [M,N] input bytes an element (Plan.need_colsum) */
+	int rows_tile_bytes;	  /* the rows' [M,N] input bytes an element once the colsums
+				   * leave them (Plan.need_rows; tile_in_bytes where they cannot) */
+	int colsum_rows_bytes;	  /* of colsum_tile_bytes, those the rows read too (all where
+				   * the colsums cannot leave them) */
 	int colsum_only;	  /* colsum_alone, and every store a colsum's: rows do nothing */
 	int colsum_whole;	  /* Plan.colsum_whole: the column pass can make every store */
 	int colsum_isz;		  /* the narrowest of that pass's [M,N] inputs, bytes */

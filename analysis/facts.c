@@ -187,6 +187,32 @@ row_regs(const Kernel *k, int *loop)
 	return peak + params;
 }
 
+/* Whether some load of parameter p is among the instructions need marks. */
+static int
+param_read(const Kernel *k, const char *need, int p)
+{
+	for (int i = 0; i < k->nins; i++)
+		if (need[i] && k->ins[i].param == p &&
+		    (k->ins[i].op == OP_LOAD || k->ins[i].op == OP_GATHER))
+			return 1;
+	return 0;
+}
+
+/* The [M,N] input bytes an element some load among need reads, and, where also is given, some
+ * load among also too. */
+static int
+tile_read_bytes(const Kernel *k, const char *need, const char *also, Type dtype)
+{
+	int bytes = 0;
+	for (int p = 0; p < k->nparams; p++) {
+		const Param *pa = &k->params[p];
+		if (pa->kind == P_IN && pa->shape == SH_TILE && param_read(k, need, p) &&
+		    (!also || param_read(k, also, p)))
+			bytes += type_size(type_resolve(pa->type, dtype));
+	}
+	return bytes;
+}
+
 void
 facts_compute(const Kernel *k, Type dtype, Facts *f)
 {
@@ -288,6 +314,13 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 			if (!f->colsum_isz || sz < f->colsum_isz)
 				f->colsum_isz = sz;
 		}
+	f->rows_tile_bytes = f->tile_in_bytes;
+	f->colsum_rows_bytes = f->colsum_tile_bytes;
+	if (plan->need_rows) {
+		f->rows_tile_bytes = tile_read_bytes(k, plan->need_rows, NULL, dtype);
+		f->colsum_rows_bytes =
+		    tile_read_bytes(k, plan->need_colsum, plan->need_rows, dtype);
+	}
 	f->colsum_only = f->colsum_alone && kernel_colsum_outputs_only(k);
 	f->colsum_whole = plan->colsum_whole;
 	f->colpass_stores = plan_colpass_stores(plan, k);

@@ -232,6 +232,13 @@ assign_colsum(const Kernel *k, Plan *p, Arena *a)
 		assign_rowvals(k, p, a);
 		return;
 	}
+	char *rows = arena_alloc(a, k->nvals + 1);
+	p->need_rows = arena_alloc(a, ni + 1);
+	for (int i = 0; i < ni; i++)
+		p->need_rows[i] =
+		    op_is_reduce(k->ins[i].op) ||
+		    (k->ins[i].op == OP_STORE && !instr_is_colsum_store(k, &k->ins[i]));
+	cone(k, rows, p->need_rows, NULL);
 	p->colsum_whole = p->nreduce == 0;
 	for (int i = 0; i < ni; i++)
 		if (k->ins[i].op == OP_STORE && !instr_is_colsum_store(k, &k->ins[i]) &&

@@ -157,6 +157,39 @@ order_colsums(void **state)
 	kernel_free(lone);
 }
 
+/* With the colsums out of the rows, a load only they read is not the rows' (Facts.rows_tile_bytes,
+ * the cost model's rows bytes), and of the colsums' inputs only those the rows read too can be in
+ * L2 for the column pass (Facts.colsum_rows_bytes). */
+static void
+rows_bytes(void **state)
+{
+	Facts f;
+	Kernel *k = parse_text(
+	    "inline.rk", "kernel m\nin x: T[M,N]\nin keep: bool[M,N]\nout s: f32[N]\n"
+			 "out cnt: f32[M]\n%x = load x\n%k = load keep\n%xk = select %k, %x, 0\n"
+			 "%s = colsum %xk\n%o = select %k, 1, 0\n%c = sum %o\nstore s, %s\n"
+			 "store cnt, %c\n");
+	facts_compute(k, TY_BF16, &f);
+	assert_int_equal(f.tile_in_bytes, 3);
+	assert_int_equal(f.colsum_tile_bytes, 3);
+	assert_int_equal(f.rows_tile_bytes, 1); /* the mask alone */
+	assert_int_equal(f.colsum_rows_bytes, 1);
+	kernel_free(k);
+	/* the rows read x for their max: every input is theirs */
+	k = parse_text("inline.rk", "kernel c\nin x: T[M,N]\nout cs: f32[N]\nout m: T[M]\n"
+				    "%x = load x\n%c = colsum %x\n%m = max %x\nstore cs, %c\n"
+				    "store m, %m\n");
+	facts_compute(k, TY_F32, &f);
+	assert_int_equal(f.rows_tile_bytes, 4);
+	assert_int_equal(f.colsum_rows_bytes, 4);
+	kernel_free(k);
+	/* layer_norm_backward's rows read x and dy for dx: both theirs */
+	k = load_kernel("layer_norm_backward");
+	facts_compute(k, TY_BF16, &f);
+	assert_int_equal(f.rows_tile_bytes, f.tile_in_bytes);
+	kernel_free(k);
+}
+
 /* A tile recomputable from held ones is not held; one that is not recomputable is. */
 static void
 held_remat(void **state)
@@ -1370,6 +1403,7 @@ main(void)
 	    cmocka_unit_test(live_sequential_vs_colive),
 	    cmocka_unit_test(live_helion_source_order),
 	    cmocka_unit_test(order_colsums),
+	    cmocka_unit_test(rows_bytes),
 	    cmocka_unit_test(held_remat),
 	    cmocka_unit_test(facts_passes),
 	    cmocka_unit_test(folded_loads),
