@@ -328,7 +328,12 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	int empty_rows =
 	    whole || (f->colsum_only && (colsum_column(f->colsums, c) ||
 					 colsum_late(f->colsums, f->colsum_alone, c, N)));
-	double hbm = MN * (empty_rows ? 0 : (f->tile_in_bytes + f->tile_out_bytes) * sector) +
+	/* with the colsums out of the rows (their own pass or the column pass), a load only they
+	 * read is not the rows' (Facts.rows_tile_bytes: masked_pool's rows read the mask alone) */
+	int out_of_rows =
+	    colsum_column(f->colsums, c) || colsum_late(f->colsums, f->colsum_alone, c, N);
+	int rows_in = out_of_rows ? f->rows_tile_bytes : f->tile_in_bytes;
+	double hbm = MN * (empty_rows ? 0 : (rows_in + f->tile_out_bytes) * sector) +
 		     (double)N * f->vec_in_bytes + (double)M * (f->row_in_bytes + f->row_out_bytes);
 	double l2 = 0, reread = 0;
 	/* under the column pass a looped row whose apply pass carries only colsums skips it */
@@ -357,10 +362,11 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	}
 	if (o->spills) /* each spilled word is stored once and loaded once per pass, via L1/L2 */
 		l2 += (double)(o->capped - o->reg_limit) * 4 * (1 + passes) * threads * o->ctas;
-	double tail_ns = 0;
+	double tail_ns = 0, cp_hbm = 0;
 	if (colsum_column(f->colsums, c)) {
-		/* the column pass reads the colsums' [M,N] inputs again after the rows: from L2 as
-		 * far as half the L2 holds them, from HBM past that; its round trips are the tail.
+		/* the column pass reads the colsums' [M,N] inputs again after the rows: those the
+		 * rows read from L2 as far as half the L2 holds them, the rest from HBM; its round
+		 * trips are the tail.
 		 * A warp's access is its lanes' consecutive positions of a row (the rest of it
 		 * other rows): under a 32-byte sector, the rest of each sector is fetched for
 		 * nothing */
@@ -374,9 +380,14 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		double again = (double)M * N * in * waste;
 		if (whole)
 			hbm += (double)M * N * f->tile_out_bytes * waste;
-		double hit = again > 0 && !empty_rows ? fmin(1.0, 0.5 * t->l2_bytes / again) : 0;
-		l2 += hit * again;
-		hbm += (1 - hit) * again;
+		/* only what the rows read can still be in L2 (Facts.colsum_rows_bytes) */
+		double seen = empty_rows ? 0 : (double)M * N * f->colsum_rows_bytes * waste;
+		double hit = seen > 0 ? fmin(1.0, 0.5 * t->l2_bytes / seen) : 0;
+		l2 += hit * seen;
+		hbm += again - hit * seen;
+		/* the pass streamed in its round trips (below), reading no row values */
+		if (!whole && !rows_cp)
+			cp_hbm = again - hit * seen;
 		tail_ns = (double)ln.turns * ((double)ln.trips * t->mem_latency_ns +
 					      (double)f->colsums * (ln.levels + 1) * t->barrier_ns);
 		/* reading row values, it first waits for the grid: a fenced count and a poll */
@@ -462,8 +473,9 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		us = per_cta > 0 ? o->ctas * per_cta / (bw * -expm1(-o->ctas * rate / bw)) : 0;
 	} else if (c->grid > 0) {
 		/* blocks rounds of the grid; ahead keeps a second block's bytes in flight (the
-		 * ring more, which measured no faster: three blocks ahead against two) */
-		double per_block = hbm / ((double)row_ctas * segs);
+		 * ring more, which measured no faster: three blocks ahead against two). The
+		 * column pass after them is its own stream (below) */
+		double per_block = (hbm - cp_hbm) / ((double)row_ctas * segs);
 		double rate = per_block * (1 + (held && c->ahead)) / o->cta_us;
 		us = blocks * o->ctas * per_block / (bw * -expm1(-o->ctas * rate / bw));
 	} else {
@@ -492,7 +504,22 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		o->dispatch_bound = 0;
 		us = o->issue_us;
 	}
-	o->bw_gbps = us > 0 ? hbm / us / 1e3 : 0;
+	/* the column pass after the rows streams its bytes from HBM in its round trips: its
+	 * time is the longer of the two, the bytes' at the HBM rate or the round trips', not
+	 * their sum (each trip has a CTA's rows of its slice in flight). Measured on an H200,
+	 * the column pass on the own pass's rows ran the kernel's bytes at 92-95% of copy
+	 * (masked_pool bf16 1024x131072, 4096x65536); the model had added up to 317 us of round
+	 * trips after 257 us of bytes; Little's law's blend of the two, as the rows take, still
+	 * put it 4-12% over the own pass at four points where it ran 0.71-0.95x the time
+	 * (bench/results/h200-2026-12-04-colpass-stream.md). Not the column pass reading row
+	 * values (colpass_rows): its round trips stay a tail after the stream, which its ranking
+	 * was measured with; streamed there too, the ranking moved 25 held-out picks, 0.47x to
+	 * 1.53x the time (same file) */
+	o->combine_us = tail_ns / 1e3;
+	if (cp_hbm > 0)
+		o->combine_us = fmax(cp_hbm / bw, tail_ns / 1e3);
+	double hbm_us = us + (cp_hbm > 0 ? o->combine_us : 0);
+	o->bw_gbps = hbm_us > 0 ? hbm / hbm_us / 1e3 : 0;
 	o->mem_us = us;
 	o->l2_us = l2 / (t->l2_gbps * 1e3);
 	/* a split's combine, and past SPLIT_UNROLL segments the last CTA's merge loop (the rows'
@@ -500,7 +527,6 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	o->launch_us =
 	    t->launch_us + (c->split > 1 ? t->split_us : 0) +
 	    (c->split > SPLIT_UNROLL ? (c->split - SPLIT_UNROLL) * SPLIT_MERGE_NS / 1e3 : 0);
-	o->combine_us = tail_ns / 1e3;
 	o->us = us + o->l2_us + o->launch_us + (whole ? 0 : o->combine_us);
 }
 

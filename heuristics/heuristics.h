@@ -579,7 +579,9 @@ typedef struct {
 	 * CTA's start/store/retire share, the work counter's ticket and a split CTA's counter */
 	double dram_ns, passes_ns, reduce_ns, cluster_ns, fixed_ns, ticket_ns, split_ns;
 	/* us's terms: HBM time (Little's law over the waves, at least the CTAs' dispatch and the
-	 * last one's latency), L2 time, launch and split combine, the colsum combine's tail */
+	 * last one's latency), L2 time, launch and split combine, the colsum combine's tail or
+	 * the column pass after the rows (its HBM bytes streamed in its round trips; mem_us is
+	 * then the rows' alone) */
 	double mem_us, l2_us, launch_us, combine_us;
 	double dispatch_us; /* the hardware's start of every CTA: ctas x dispatch_ns */
 	double stream_us;   /* the HBM time alone, by Little's law */

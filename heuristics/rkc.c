@@ -506,22 +506,37 @@ ring_offered(const Facts *f, const Config *g, int64_t M, int64_t N, const Target
 	return !within_budget(&o) || o.reg_limit <= AHEAD_MIN_REGS;
 }
 
-/* settle_colpass's share: the own pass's slots against the inputs both read again. */
-enum { COLPASS_SLOTS = 4 };
-
-/* Whether config c's colsums take their own pass with slots (*slots bytes: ncolsum x slots
- * partial rows) of at least 1/COLPASS_SLOTS of the inputs both it and a column pass read again
- * (*inputs bytes), where the column pass reads 4 columns an access: settle_colpass's case. */
-static int
-own_slots_heavy(const Facts *f, const Config *c, int64_t M, int64_t N, double *slots,
-		double *inputs)
+/* The bytes of config c's slots: ncolsum x slots partial rows of N floats. */
+static double
+own_slot_bytes(const Facts *f, const Config *c, int64_t N)
 {
 	ColsumLayout cl;
 	colsum_layout(c, f->colsums, N, &cl);
-	*slots = (double)f->colsums * cl.slots * cl.row_bytes;
-	*inputs = (double)M * N * f->colsum_tile_bytes;
-	return colsum_late(f->colsums, f->colsum_alone, c, N) && colpass_wide(c, N) &&
-	       COLPASS_SLOTS * *slots >= *inputs;
+	return (double)f->colsums * cl.slots * cl.row_bytes;
+}
+
+/* settle_colpass's share: the own pass's slots against the inputs both read again. */
+enum { COLPASS_SLOTS = 4 };
+
+/* Where config c's colsums take their own pass (colsum_late) and the column pass on the same
+ * rows (*g) reads 4 columns an access and can be emitted: 1 where the own pass's slots are
+ * 1/COLPASS_SLOTS of the inputs both read again or more, or the model puts that column pass
+ * (*cp) under the own pass (*own): settle_colpass's case; else 0 (both modelled); -1 where it
+ * does not apply. */
+static int
+colpass_settles(const Kernel *k, const Facts *f, const Config *c, int64_t M, int64_t N,
+		const Target *t, Config *g, Cost *own, Cost *cp)
+{
+	*g = *c;
+	g->colpass = 1;
+	if (!colsum_late(f->colsums, f->colsum_alone, c, N) || !colpass_wide(c, N) ||
+	    config_check_emit(k, f->dtype, M, N, g, NULL) ||
+	    config_check_target(k, f->dtype, N, g, t, NULL))
+		return -1;
+	cost_model(f, c, M, N, t, own);
+	cost_model(f, g, M, N, t, cp);
+	return COLPASS_SLOTS * own_slot_bytes(f, c, N) >= (double)M * N * f->colsum_tile_bytes ||
+	       cp->us < own->us;
 }
 
 /* The column pass over whole rows where a colsum needs a row reduction (colpass_rows): grid g
@@ -1725,12 +1740,14 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		    out,
 		    "colpass=1: %s: %s CTA sums %lld "
 		    "vectors of 4 columns over the %lld rows from them (%lld threads a row, "
-		    "%lld rows a trip) and stores them, no partials or slots: %.1f us of round "
-		    "trips%s; %s",
+		    "%lld rows a trip) and stores them, no partials or slots: %.1f us of %s; %s",
 		    why, whole ? "each" : "after its rows each",
 		    (long long)cdiv(cdiv(N, 4), o->ctas), (long long)M, (long long)ln.lanes,
 		    (long long)ln.u, o->combine_us,
-		    colpass_whole(f->colsum_whole, c) ? ", under the stream in the model" : "",
+		    colpass_whole(f->colsum_whole, c)
+			? "round trips, under the stream in the model"
+			: "the pass modelled after the rows, its bytes from HBM streamed in its "
+			  "round trips",
 		    vs_knob(alt, sizeof alt, cs, b, K_COLPASS));
 	} else if (k->plan->ncolsum && c->grid > 0) {
 		ColsumLayout cl;
@@ -1771,15 +1788,18 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 				      "would read them element by element",
 				      (long long)N, c->vec);
 		else if (f->colsum_alone && colsum_late(f->colsums, f->colsum_alone, c, N)) {
-			double slots, inputs;
-			if (!own_slots_heavy(f, c, M, N, &slots, &inputs)) /* else settled */
+			Config g;
+			Cost own, cp;
+			if (!colpass_settles(k, f, c, M, N, t, &g, &own, &cp)) /* 1: settled */
 				choice_reason(
 				    out,
 				    "colpass=0: the own pass and a column pass both read "
-				    "the inputs (%.1f MB) again, and the own pass's slots "
-				    "(%.1f MB) are under 1/%d of them, where the column "
-				    "pass measured no gain (settle_colpass)",
-				    inputs / 1e6, slots / 1e6, COLPASS_SLOTS);
+				    "the inputs (%.1f MB) again; the own pass's slots (%.1f "
+				    "MB) are under 1/%d of them, and the model puts them "
+				    "under the column pass's round trips: %.1f us, not %.1f "
+				    "(settle_colpass)",
+				    (double)M * N * f->colsum_tile_bytes / 1e6,
+				    own_slot_bytes(f, c, N) / 1e6, COLPASS_SLOTS, own.us, cp.us);
 		} else if (f->colsum_alone)
 			choice_reason(out,
 				      "colpass=0: the inputs the colsums read (%.1f MB) are over "
@@ -2107,36 +2127,44 @@ settle_kept_chunk(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64
 /* A pick whose colsums take their own pass (colsum_late: its partials pass shared memory) reads
  * their inputs from HBM again, writes its slots (grid x m_block partial rows of N floats a
  * colsum) and combines them after a wait for the grid; the column pass (colpass=1, same rows)
- * reads the inputs again without the slots. Where the slots' bytes are at least 1/COLPASS_SLOTS
- * of the inputs', few rows against wide partial rows, the pick takes it, where it reads 4 columns
- * an access (colpass_wide) and can be emitted. Measured on an H200
+ * reads the inputs again without the slots. The pick takes it (colpass_settles) where the
+ * slots' bytes are at least 1/COLPASS_SLOTS of the inputs' (few rows against wide partial rows),
+ * or the model puts the column pass on the pick's rows under the own pass. Measured on an H200
  * (bench/results/h200-2026-12-01-colpass.md), forced on the same rows at 11 own-pass picks: at
  * the 4 whose slots were a quarter of the inputs or more, 0.64-0.87x the time (the held-out
- * colonly bf16 1024x131072 201 -> 128 µs); at the 7 under, 0.99-1.12x. The ranking does not
- * choose it: offered there, the model's picks (other rows a CTA) ran 7 of 16 slower. Not under
- * rkc_as_ranked. */
+ * colonly bf16 1024x131072 201 -> 128 µs); at the 7 under, 0.99-1.12x, all 7 of which the
+ * model puts over the own pass (1.04-1.43x modelled; the 4: 0.88-0.99x). The model's half
+ * counts rows that read less than the colsums do (masked_pool: the rows read the mask alone),
+ * where the slots are a larger share of what the own pass moves
+ * (bench/results/h200-2026-12-04-colpass-stream.md). The ranking does not choose it: offered
+ * there, the model's picks (other rows a CTA) ran 7 of 16 slower. Not under rkc_as_ranked. */
 static void
 settle_colpass(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 	       int mode)
 {
-	Config *c = &out->cfg, g = *c;
-	double slots, inputs;
-	if (mode == SETTLE_AS_RANKED || !own_slots_heavy(f, c, M, N, &slots, &inputs))
+	Config *c = &out->cfg, g;
+	Cost own, cp;
+	if (mode == SETTLE_AS_RANKED || colpass_settles(k, f, c, M, N, t, &g, &own, &cp) != 1)
 		return;
-	g.colpass = 1;
-	if (config_check_emit(k, f->dtype, M, N, &g, NULL) ||
-	    config_check_target(k, f->dtype, N, &g, t, NULL))
-		return;
-	Cost o;
-	cost_model(f, &g, M, N, t, &o);
+	double slots = own_slot_bytes(f, c, N), inputs = (double)M * N * f->colsum_tile_bytes;
+	char why[160];
+	if (COLPASS_SLOTS * slots >= inputs)
+		snprintf(why, sizeof why, "the slots are 1/%d of the inputs or more",
+			 COLPASS_SLOTS);
+	else
+		snprintf(why, sizeof why,
+			 "the slots are under 1/%d of the inputs, and the model "
+			 "puts the column pass under the own pass",
+			 COLPASS_SLOTS);
 	choice_reason(out,
 		      "colpass=1, not the ranking's 0: the colsums' own pass reads their inputs "
-		      "(%.1f MB) from HBM again too, and its slots (%.1f MB, written and read "
-		      "back) are 1/%d of them or more: each CTA sums a slice of the columns over "
-		      "every row instead, no slots and no wait (the model: %.1f us, not %.1f)",
-		      inputs / 1e6, slots / 1e6, COLPASS_SLOTS, o.us, out->cost.us);
+		      "(%.1f MB) from HBM again and writes and reads back its slots (%.1f MB); "
+		      "on the same rows the column pass reads them again without the slots, each "
+		      "CTA a slice of the columns over every row, no wait; %s (the model: %.1f "
+		      "us, not %.1f)",
+		      inputs / 1e6, slots / 1e6, why, cp.us, own.us);
 	*c = g;
-	out->cost = o;
+	out->cost = cp;
 }
 
 /* The whole kernel in the column pass (colpass_whole) at COLPASS_CTAS CTAs an SM of
