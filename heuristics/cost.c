@@ -508,9 +508,10 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	 * time is the longer of the two, the bytes' at the HBM rate or the round trips', not
 	 * their sum (each trip has a CTA's rows of its slice in flight). Measured on an H200,
 	 * the column pass on the own pass's rows ran the kernel's bytes at 92-95% of copy
-	 * (masked_pool bf16 1024x131072, 4096x65536); the model had added up to 317 us of round
-	 * trips after 257 us of bytes; Little's law's blend of the two, as the rows take, still
-	 * put it 4-12% over the own pass at four points where it ran 0.71-0.95x the time
+	 * (masked_pool bf16 1024x131072, 4096x65536), where the model had added 77 us of round
+	 * trips after the bytes (1024x131072), and Little's law's blend of the two, as the rows
+	 * take, charged 317 us for 257 us of bytes (4096x65536) and put the column pass 2-18%
+	 * over the own pass at three points where it ran 0.71-0.95x the time
 	 * (bench/results/h200-2026-12-04-colpass-stream.md). Not the column pass reading row
 	 * values (colpass_rows): its round trips stay a tail after the stream, which its ranking
 	 * was measured with; streamed there too, the ranking moved 25 held-out picks, 0.47x to

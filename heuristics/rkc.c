@@ -1795,8 +1795,8 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 				    out,
 				    "colpass=0: the own pass and a column pass both read "
 				    "the inputs (%.1f MB) again; the own pass's slots (%.1f "
-				    "MB) are under 1/%d of them, and the model puts them "
-				    "under the column pass's round trips: %.1f us, not %.1f "
+				    "MB) are under 1/%d of them, and the model puts the own "
+				    "pass under the column pass: %.1f us, not %.1f "
 				    "(settle_colpass)",
 				    (double)M * N * f->colsum_tile_bytes / 1e6,
 				    own_slot_bytes(f, c, N) / 1e6, COLPASS_SLOTS, own.us, cp.us);
@@ -2132,11 +2132,12 @@ settle_kept_chunk(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64
  * or the model puts the column pass on the pick's rows under the own pass. Measured on an H200
  * (bench/results/h200-2026-12-01-colpass.md), forced on the same rows at 11 own-pass picks: at
  * the 4 whose slots were a quarter of the inputs or more, 0.64-0.87x the time (the held-out
- * colonly bf16 1024x131072 201 -> 128 µs); at the 7 under, 0.99-1.12x, all 7 of which the
- * model puts over the own pass (1.04-1.43x modelled; the 4: 0.88-0.99x). The model's half
+ * colonly bf16 1024x131072 201 -> 128 µs); at the 7 under, 0.99-1.12x. The model's half
  * counts rows that read less than the colsums do (masked_pool: the rows read the mask alone),
- * where the slots are a larger share of what the own pass moves
- * (bench/results/h200-2026-12-04-colpass-stream.md). The ranking does not choose it: offered
+ * where the slots are a larger share of what the own pass moves; at 13 points timed both ways
+ * on the same rows it puts the column pass on the side measured at 11
+ * (bench/results/h200-2026-12-04-colpass-stream.md, docs/heuristics.md). The ranking does not
+ * choose it: offered
  * there, the model's picks (other rows a CTA) ran 7 of 16 slower. Not under rkc_as_ranked. */
 static void
 settle_colpass(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
