@@ -1790,7 +1790,11 @@ explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		else if (f->colsum_alone && colsum_late(f->colsums, f->colsum_alone, c, N)) {
 			Config g;
 			Cost own, cp;
-			if (!colpass_settles(k, f, c, M, N, t, &g, &own, &cp)) /* 1: settled */
+			int settles = colpass_settles(k, f, c, M, N, t, &g, &own, &cp);
+			if (settles < 0)
+				choice_reason(out, "colpass=0: the column pass on these rows "
+						   "cannot be emitted or does not fit the target");
+			else if (!settles) /* 1: settled */
 				choice_reason(
 				    out,
 				    "colpass=0: the own pass and a column pass both read "
