@@ -206,7 +206,7 @@ enum { SQUEEZE_MAX = 6 };
 /* A looped row kept on chip by the register fill (smem=1) whose first pass streams at most this
  * many chunks a CTA takes half the ranking's r_block where that fits more CTAs an SM, or where a
  * heavy first pass then reaches FILL_MATH_CHUNKS and the cp.async fill (settle_kept_chunk,
- * heuristics/rkc.c): each chunk's loads wait in registers before they reach
+ * heuristics/rkc_settle.c): each chunk's loads wait in registers before they reach
  * shared memory, so half the chunk is fewer registers a thread and more CTAs an SM to overlap the
  * fill's round trips, which the model does not credit a kept row. On the H200 (bench/results/
  * h200-2026-12-01-kept-chunks.md), the half against the pick at 53 picks of 2-3 chunks: where the
@@ -318,7 +318,7 @@ enum { COLSUM_REGFILE = 65536 };
 
 /* The registers the combine's round trip may take in a CTA of `threads` threads, `ctas` of them
  * an SM (min_ctas): what a thread may take (at most 255), less the eighth the policy keeps free
- * (within_budget, heuristics/rkc.c). */
+ * (rkc_within_budget, heuristics/rkc.c). */
 static inline int
 colsum_thread_regs(int threads, int ctas)
 {
@@ -380,7 +380,7 @@ enum { COLPASS_MIN_POS = 32, COLPASS_MIN_WARPS = 8 };
  * g, 0; -1 where the columns do not give each CTA a vector of 4. rkc tune's cand p times it at 2
  * and 4 an SM (tools/tune.c); the policy takes COLPASS_CTAS of them where the pass stores element
  * by element and a thread's round trips are few, or stores only its colsums and the model says
- * faster (heuristics/rkc.c, settle_colpass_ctas). */
+ * faster (heuristics/rkc_settle.c, settle_colpass_ctas). */
 static inline int
 colpass_ctas_config(Config *g, int m, int sms, int64_t N)
 {
@@ -778,10 +778,10 @@ int rkc_as_ranked(const Kernel *k, const Facts *f, int64_t M, int64_t N, const T
 enum { RKC_ASIDE = 7 };
 int rkc_set_aside(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 		  Choice *out, const char **rule);
-/* The batch-invariant mode (heuristics/rkc.c; docs/heuristics.md, "Batch-invariant mode"): a
- * row's output bits do not depend on M or on where the row sits. The knobs that fix a row's
- * reduction order (persistent, r_block, threads per row, vec, the split or cluster cut) are the
- * rkc policy's pick at a fixed reference row count with vec dividing N; at M the policy ranks
+/* The batch-invariant mode (heuristics/rkc_invariant.c; docs/heuristics.md, "Batch-invariant
+ * mode"): a row's output bits do not depend on M or on where the row sits. The knobs that fix a
+ * row's reduction order (persistent, r_block, threads per row, vec, the split or cluster cut) are
+ * the rkc policy's pick at a fixed reference row count with vec dividing N; at M the policy ranks
  * only the configs that keep them. choose_invariant: choose() in the mode, -1 with d set for a
  * policy other than rkc, a shape out of range, or no emittable config keeping the order;
  * rkc_invariant_candidates: rkc_candidates in the mode (-1 with d set as choose_invariant). */

@@ -278,10 +278,10 @@ cluster_variant(const Choice *seed, int K, const Kernel *k, const Facts *f, int6
  * warps ran 0.52-0.88x the pick's time at 15 points of bias_gelu_back of 3 to 256 rows (odd
  * widths, bf16 and fp32), but 1.02-1.42x at 6 of 200 to 777 rows, 0.89-2.74x at 10 of a kernel
  * with two stores and two sums over rows (tests/codegen/colpass_whole.rk) and 1.00-1.11x at 2 of
- * bias_grad. The policy takes 4 in two classes (heuristics/rkc.c, settle_colpass_ctas: stored
- * element by element with few round trips a thread, or only colsums stored where the model says
- * faster); tune times 2 and 4 beside any such seed (a seed already at 4 is not listed twice). 0
- * with *o set, or -1 where none applies. */
+ * bias_grad. The policy takes 4 in two classes (heuristics/rkc_settle.c, settle_colpass_ctas:
+ * stored element by element with few round trips a thread, or only colsums stored where the model
+ * says faster); tune times 2 and 4 beside any such seed (a seed already at 4 is not listed twice).
+ * 0 with *o set, or -1 where none applies. */
 static int
 colpass_variant(const Choice *seed, int m, const Kernel *k, const Facts *f, int64_t M, int64_t N,
 		const Target *t, Config *o)

@@ -163,8 +163,8 @@ gen_colsum_refusal(int ncolsum, const char *msg)
 
 /* Whether a failed compile's message is the batch-invariant mode's refusal of a shape whose
  * fixed order cannot be launched: the order cuts a row over K CTAs (from N alone), and M x K
- * CTAs pass a grid's 2^31-1 (heuristics/rkc.c, invariant_cands). The harnesses take it as an
- * answer. */
+ * CTAs pass a grid's 2^31-1 (heuristics/rkc_invariant.c, invariant_cands). The harnesses take it as
+ * an answer. */
 static inline int
 gen_invariant_refusal(int batch_invariant, const char *msg)
 {
