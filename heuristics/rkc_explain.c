@@ -184,15 +184,12 @@ tie_reasons(Choice *out, const Cands *cs, const Cand *b, const Facts *f)
 	}
 }
 
-void
-rkc_explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Facts *f, int64_t M,
-	    int64_t N, const Target *t, int64_t mcap)
+/* vec: 16-byte accesses, or the batch-invariant mode's width. */
+static void
+why_vec(Choice *out, const Cand *b, const Kernel *k, const Facts *f, int64_t N)
 {
 	const Config *c = &b->c;
-	const Cost *o = &b->cost;
-	int size = config_elem_size(k, f->dtype), tpr = config_tpr(c);
-	int64_t seg = cdiv(N, config_segments(c)), ept = c->r_block / tpr;
-	char alt[200];
+	int size = config_elem_size(k, f->dtype);
 
 	if (c->vec < config_vec(k, f->dtype, N))
 		choice_reason(out,
@@ -211,6 +208,18 @@ rkc_explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 		    "%lld*%d bytes is not a multiple of 16, so a row's misaligned head and "
 		    "tail go element by element",
 		    c->vec, (long long)N, size);
+}
+
+/* Persistent or looped, and r_block. */
+static void
+why_mode(Choice *out, const Cands *cs, const Cand *b, const Facts *f, const Target *t, int64_t N)
+{
+	const Config *c = &b->c;
+	const Cost *o = &b->cost;
+	int tpr = config_tpr(c);
+	int64_t seg = cdiv(N, config_segments(c));
+	int64_t ept = c->r_block / tpr;
+	char alt[200];
 
 	const Cand *m = best_other(cs, b, K_MODE);
 	if (colpass_whole(f->colsum_whole, c))
@@ -258,6 +267,17 @@ rkc_explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 		    (long long)c->r_block, f->passes, f->chain, (long long)cdiv(seg, c->r_block),
 		    (long long)ept, why);
 	}
+}
+
+/* num_warps, odd warps and m_block, and the ties that decided among them. */
+static void
+why_warps(Choice *out, const Cands *cs, const Cand *b, const Facts *f, const Target *t, int64_t N,
+	  int64_t mcap)
+{
+	const Config *c = &b->c;
+	const Cost *o = &b->cost;
+	int tpr = config_tpr(c);
+	char alt[200];
 
 	choice_reason(out, "num_warps=%d (%d threads per row, %d row(s) per CTA): %.1f us; %s",
 		      c->num_warps, tpr, c->m_block, o->us,
@@ -287,6 +307,18 @@ rkc_explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 		      c->m_block, (long long)mcap, (long long)o->ctas, o->ctas_per_sm, o->limit,
 		      o->waves, packed, vs_knob(alt, sizeof alt, cs, b, K_MBLOCK));
 	tie_reasons(out, cs, b, f);
+}
+
+/* split and cluster: how a row is cut over CTAs. */
+static void
+why_cut(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Facts *f,
+	const Target *t, int64_t M, int64_t N)
+{
+	const Config *c = &b->c;
+	const Cost *o = &b->cost;
+	int64_t seg = cdiv(N, config_segments(c));
+	char alt[200];
+
 	if (!f->split_ok)
 		choice_reason(out, "split=1: not applicable, the kernel has %s",
 			      plan_no_split(k->plan));
@@ -340,6 +372,17 @@ rkc_explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 		    (long long)M, t->sms, (long long)N * f->kept_bytes);
 	else
 		choice_reason(out, "cluster=1: %s", vs_knob(alt, sizeof alt, cs, b, K_CLUSTER));
+}
+
+/* smem, and the rules that set aside configs keeping rows or the column pass. */
+static void
+why_smem(Choice *out, const Cands *cs, const Cand *b, const Facts *f, const Target *t, int64_t N)
+{
+	const Config *c = &b->c;
+	const Cost *o = &b->cost;
+	int64_t seg = cdiv(N, config_segments(c));
+	char alt[200];
+
 	if (smem_colsums(f->colsums, c) && c->persistent) {
 		Facts tmp;
 		choice_reason(
@@ -402,6 +445,17 @@ rkc_explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 		    "alternates between filling its segment from HBM and the passes over it "
 		    "in shared memory, which the model does not charge: %s",
 		    lc->c.cluster, (long long)lc->cost.slots, t->sms, vs(alt, sizeof alt, b, lc));
+}
+
+/* Where the colsum partials live when not in registers. */
+static void
+why_partials(Choice *out, const Cands *cs, const Cand *b, const Facts *f, const Target *t,
+	     int64_t N)
+{
+	const Config *c = &b->c;
+	const Cost *o = &b->cost;
+	char alt[200];
+
 	if (ws_colsums(f->colsums, c, N)) {
 		int late = colsum_late(f->colsums, f->colsum_alone, c, N);
 		char own[256];
@@ -449,6 +503,17 @@ rkc_explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 		    "%.1f MB, where one CTA's %.1f MB stay in it",
 		    c->num_warps, 2.0 * t->sms * N * f->kept_bytes / 1e6, t->l2_bytes / 1e6,
 		    (double)t->sms * N * f->kept_bytes / 1e6);
+}
+
+/* grid (with dynamic and ahead): a persistent grid, or a CTA a row block. */
+static void
+why_grid(Choice *out, const Cands *cs, const Cand *b, const Facts *f, const Target *t, int64_t M,
+	 int64_t N)
+{
+	const Config *c = &b->c;
+	const Cost *o = &b->cost;
+	char alt[200];
+
 	int64_t blocks = cdiv(M, c->m_block);
 	char ahead[16] = "", band[256] = "";
 	int64_t row_bytes;
@@ -502,6 +567,65 @@ rkc_explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 	else
 		choice_reason(out, "grid=0: a CTA per row block; %s",
 			      vs_knob(alt, sizeof alt, cs, b, K_GRID));
+}
+
+/* colpass=0 under a grid with sums over rows: why the combine and not the column pass. */
+static void
+why_no_colpass(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Facts *f,
+	       const Target *t, int64_t M, int64_t N)
+{
+	const Config *c = &b->c;
+	char alt[200];
+
+	if (rkc_colpass_offered(f, c, M, N, t))
+		choice_reason(out, "colpass=0: the partials' combine, not the column pass; %s",
+			      vs_knob(alt, sizeof alt, cs, b, K_COLPASS));
+	else if (f->colsum_alone && !colpass_wide(c, N))
+		choice_reason(out,
+			      "colpass=0: rows of %lld columns at vec=%d: a column pass "
+			      "would read them element by element",
+			      (long long)N, c->vec);
+	else if (f->colsum_alone && colsum_late(f->colsums, f->colsum_alone, c, N)) {
+		Config g;
+		Cost own, cp;
+		int settles = rkc_colpass_settles(k, f, c, M, N, t, &g, &own, &cp);
+		if (settles < 0)
+			choice_reason(out, "colpass=0: the column pass on these rows "
+					   "cannot be emitted or does not fit the target");
+		else if (!settles) /* 1: settled */
+			choice_reason(out,
+				      "colpass=0: the own pass and a column pass both read "
+				      "the inputs (%.1f MB) again; the own pass's slots (%.1f "
+				      "MB) are under 1/%d of them, and the model puts the own "
+				      "pass under the column pass: %.1f us, not %.1f "
+				      "(settle_colpass)",
+				      (double)M * N * f->colsum_tile_bytes / 1e6,
+				      rkc_own_slot_bytes(f, c, N) / 1e6, COLPASS_SLOTS, own.us,
+				      cp.us);
+	} else if (f->colsum_alone)
+		choice_reason(out,
+			      "colpass=0: the inputs the colsums read (%.1f MB) are over "
+			      "3/4 of the L2 (%.1f MB), so a column pass would read them "
+			      "from HBM again",
+			      (double)M * N * f->colsum_tile_bytes / 1e6, t->l2_bytes / 1e6);
+	else
+		choice_reason(out,
+			      "colpass=0: a colsum needs a row reduction, and the column "
+			      "pass then takes the rows' values from looped rows of one CTA "
+			      "that fill the SMs, read 4 columns an access, and whose partials "
+			      "would pass shared memory: %s",
+			      rkc_colpass_rows_miss(alt, sizeof alt, f, c, M, N, t));
+}
+
+/* The sums over rows: one slot, the column pass, or the slots and their combine. */
+static void
+why_colsums(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Facts *f,
+	    const Target *t, int64_t M, int64_t N)
+{
+	const Config *c = &b->c;
+	const Cost *o = &b->cost;
+	char alt[200];
+
 	if (k->plan->ncolsum && colsum_one_slot(f->colsums, f->colsum_alone, c, N))
 		choice_reason(
 		    out,
@@ -587,49 +711,17 @@ rkc_explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 		    config_band_grid(c) ? " (each CTA its segment's columns)" : "",
 		    (long long)sl.vectors, (long long)sl.rows, (long long)sl.lanes,
 		    (long long)sl.lanes, o->combine_us);
-		if (rkc_colpass_offered(f, c, M, N, t))
-			choice_reason(out,
-				      "colpass=0: the partials' combine, not the column pass; %s",
-				      vs_knob(alt, sizeof alt, cs, b, K_COLPASS));
-		else if (f->colsum_alone && !colpass_wide(c, N))
-			choice_reason(out,
-				      "colpass=0: rows of %lld columns at vec=%d: a column pass "
-				      "would read them element by element",
-				      (long long)N, c->vec);
-		else if (f->colsum_alone && colsum_late(f->colsums, f->colsum_alone, c, N)) {
-			Config g;
-			Cost own, cp;
-			int settles = rkc_colpass_settles(k, f, c, M, N, t, &g, &own, &cp);
-			if (settles < 0)
-				choice_reason(out, "colpass=0: the column pass on these rows "
-						   "cannot be emitted or does not fit the target");
-			else if (!settles) /* 1: settled */
-				choice_reason(
-				    out,
-				    "colpass=0: the own pass and a column pass both read "
-				    "the inputs (%.1f MB) again; the own pass's slots (%.1f "
-				    "MB) are under 1/%d of them, and the model puts the own "
-				    "pass under the column pass: %.1f us, not %.1f "
-				    "(settle_colpass)",
-				    (double)M * N * f->colsum_tile_bytes / 1e6,
-				    rkc_own_slot_bytes(f, c, N) / 1e6, COLPASS_SLOTS, own.us,
-				    cp.us);
-		} else if (f->colsum_alone)
-			choice_reason(out,
-				      "colpass=0: the inputs the colsums read (%.1f MB) are over "
-				      "3/4 of the L2 (%.1f MB), so a column pass would read them "
-				      "from HBM again",
-				      (double)M * N * f->colsum_tile_bytes / 1e6,
-				      t->l2_bytes / 1e6);
-		else
-			choice_reason(
-			    out,
-			    "colpass=0: a colsum needs a row reduction, and the column "
-			    "pass then takes the rows' values from looped rows of one CTA "
-			    "that fill the SMs, read 4 columns an access, and whose partials "
-			    "would pass shared memory: %s",
-			    rkc_colpass_rows_miss(alt, sizeof alt, f, c, M, N, t));
+		why_no_colpass(out, cs, b, k, f, t, M, N);
 	}
+}
+
+/* Occupancy and the predicted registers. */
+static void
+why_regs(Choice *out, const Cand *b, const Facts *f, const Target *t, int64_t M, int64_t N)
+{
+	const Config *c = &b->c;
+	const Cost *o = &b->cost;
+
 	int spare, held = rkc_occupancy_ctas(f, o, c, t, M, N, &spare);
 	int want = N <= SHORT_ROW ? MIN_WARPS_SM_SHORT : MIN_WARPS_SM;
 	if (held > spare && spare * c->num_warps < want)
@@ -684,6 +776,15 @@ rkc_explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 			      "predicted %d regs/thread = %d %s + %d addresses + %d row values in "
 			      "the [M] epilogue, where the %lld words of tiles are dead",
 			      o->regs, base, what, f->nptrs, f->row_peak, (long long)words);
+}
+
+/* The modelled time and the terms that bound it. */
+static void
+why_time(Choice *out, const Cand *b, const Facts *f, const Target *t, int64_t M, int64_t N)
+{
+	const Config *c = &b->c;
+	const Cost *o = &b->cost;
+
 	choice_reason(out,
 		      "modelled %.1f us: %.1f MB from HBM at %.0f GB/s (%.0f%% of %.0f), %.1f MB "
 		      "from L2, CTA latency %.2f us",
@@ -726,4 +827,22 @@ rkc_explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 			      "%.2f us of the CTA's latency",
 			      FOLD_VECS, (long long)cdiv(c->r_block / config_tpr(c), c->vec),
 			      c->persistent ? "row" : "chunk", o->dram_ns / 1e3);
+}
+
+/* The reasons for pick b among the candidates cs, a knob at a time, in the order rkc explain
+ * prints them. */
+void
+rkc_explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Facts *f, int64_t M,
+	    int64_t N, const Target *t, int64_t mcap)
+{
+	why_vec(out, b, k, f, N);
+	why_mode(out, cs, b, f, t, N);
+	why_warps(out, cs, b, f, t, N, mcap);
+	why_cut(out, cs, b, k, f, t, M, N);
+	why_smem(out, cs, b, f, t, N);
+	why_partials(out, cs, b, f, t, N);
+	why_grid(out, cs, b, f, t, M, N);
+	why_colsums(out, cs, b, k, f, t, M, N);
+	why_regs(out, b, f, t, M, N);
+	why_time(out, b, f, t, M, N);
 }
