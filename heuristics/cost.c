@@ -194,17 +194,50 @@ colpass_words(const Facts *f, const Config *c, int64_t N)
 	return colpass_in_bytes(f, c) + 2;
 }
 
-void
-cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o)
+/* What cost_model's stages share about a config: its shape, set once (cost_derive), and what
+ * one stage hands the next. */
+typedef struct {
+	int tpr, threads, segs;
+	int64_t seg, ept, row_ctas;
+	int kept;    /* later passes read shared memory, not L2/HBM */
+	int held;    /* a persistent grid holds the [N] inputs (and the next block) across blocks */
+	int one;     /* the sums over rows in one slot (colsum_one_slot) */
+	int lanes;   /* a row's lanes of a warp */
+	int whole;   /* the column pass makes the whole kernel (colpass_whole) */
+	int rows_cp; /* the column pass reads row values: a looped row whose apply pass carries
+		      * only colsums skips it (colpass_rows) */
+	int passes;  /* the passes over the row */
+	int64_t slots;	/* cost_grid: the CTAs resident at once */
+	double blocks;	/* cost_grid: row blocks a CTA of a persistent grid walks (1 without one) */
+	double tail_ns; /* cost_bytes: the tail after the rows, the combine or the column pass */
+	double cp_hbm;	/* cost_bytes: the column pass's HBM bytes, streamed in its round trips */
+} Stage;
+
+static void
+cost_derive(const Facts *f, const Config *c, int64_t M, int64_t N, Stage *d)
 {
-	Facts tmp, tmp2;
-	f = steps_facts(smem_facts(f, c, &tmp), c, &tmp2);
-	int tpr = config_tpr(c), threads = 32 * c->num_warps, segs = config_segments(c);
-	int64_t seg = cdiv(N, segs);
-	int kept = c->smem && !c->persistent; /* later passes read shared memory, not L2/HBM */
-	int64_t ept = c->r_block / tpr;
-	/* registers a persistent grid holds across row blocks: the [N] inputs, the next block */
-	int held = config_grid_holds(c, N);
+	d->tpr = config_tpr(c);
+	d->threads = 32 * c->num_warps;
+	d->segs = config_segments(c);
+	d->seg = cdiv(N, d->segs);
+	d->ept = c->r_block / d->tpr;
+	d->row_ctas = cdiv(M, c->m_block);
+	d->kept = c->smem && !c->persistent;
+	d->held = config_grid_holds(c, N);
+	d->one = colsum_one_slot(f->colsums, f->colsum_alone, c, N);
+	d->lanes = d->tpr < 32 ? d->tpr : 32;
+	d->whole = colpass_whole(f->colsum_whole, c);
+	d->rows_cp = colpass_rows(f->colsums, f->colsum_alone, c);
+	d->passes = c->persistent ? 1 : d->rows_cp ? f->colpass_passes : f->passes;
+}
+
+/* The registers: predicted, capped, the combine's floor under both, and whether it spills. */
+static void
+cost_regs(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, const Stage *d,
+	  Cost *o)
+{
+	int tpr = d->tpr, threads = d->threads, held = d->held, one = d->one;
+	int64_t ept = d->ept;
 	int extra =
 	    held ? (int)cdiv(ept * (f->vec_in_bytes + (c->ahead == 1 ? f->tile_in_bytes : 0)), 4)
 		 : 0;
@@ -232,7 +265,6 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	}
 	/* the combine of sums over rows, after the rows: a floor under both counts */
 	o->combine_regs = 0;
-	int one = colsum_one_slot(f->colsums, f->colsum_alone, c, N);
 	if (f->colsums && c->grid > 0 && !one && !c->colpass) {
 		int64_t ctas = cdiv(M, c->m_block);
 		int u, per;
@@ -252,11 +284,17 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		o->capped = o->capped > cc ? o->capped : cc;
 	}
 	o->spills = o->capped > o->reg_limit;
+}
 
+/* The CTAs: resident an SM, launched, the slots that hold them at once and the waves. */
+static void
+cost_grid(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Stage *d, Cost *o)
+{
+	int segs = d->segs;
+	int64_t row_ctas = d->row_ctas;
 	o->ctas_per_sm =
 	    cost_occupancy(f, c, N, t, o->regs < o->reg_limit ? o->regs : o->reg_limit, &o->limit);
 
-	int64_t row_ctas = cdiv(M, c->m_block);
 	o->ctas = row_ctas * segs;
 	int64_t slots = (int64_t)t->sms * o->ctas_per_sm;
 	/* a cluster's CTAs are resident together, in one GPC: only whole clusters fill the slots,
@@ -307,10 +345,21 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	}
 	o->slots = slots;
 	o->waves = (double)o->ctas / slots;
+	d->slots = slots;
+	d->blocks = blocks;
+}
 
+/* The bytes from HBM and from L2, and the tail after the rows. */
+static void
+cost_bytes(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Stage *d,
+	   Cost *o)
+{
+	int threads = d->threads, kept = d->kept, held = d->held, one = d->one, lanes = d->lanes;
+	int whole = d->whole, rows_cp = d->rows_cp, passes = d->passes;
+	int64_t seg = d->seg, slots = d->slots;
+	double blocks = d->blocks;
 	/* a row's part of one warp access: under a 32-byte sector, the rest of the sector is
 	 * fetched (or written) again by the row's next access */
-	int lanes = tpr < 32 ? tpr : 32;
 	int isz = f->load_isz > 0 ? f->load_isz : 4;
 	int span = lanes * c->vec * isz;
 	double sector = span < SECTOR ? (double)SECTOR / span : 1;
@@ -324,7 +373,6 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	/* a kernel that stores nothing but its colsums (Facts.colsum_only), with them in a pass of
 	 * their own or the column pass, or one made whole in the column pass (colpass_whole), has
 	 * rows with nothing to read: that pass reads the inputs, once, from HBM */
-	int whole = colpass_whole(f->colsum_whole, c);
 	int empty_rows =
 	    whole || (f->colsum_only && (colsum_column(f->colsums, c) ||
 					 colsum_late(f->colsums, f->colsum_alone, c, N)));
@@ -336,9 +384,6 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	double hbm = MN * (empty_rows ? 0 : (rows_in + f->tile_out_bytes) * sector) +
 		     (double)N * f->vec_in_bytes + (double)M * (f->row_in_bytes + f->row_out_bytes);
 	double l2 = 0, reread = 0;
-	/* under the column pass a looped row whose apply pass carries only colsums skips it */
-	int rows_cp = colpass_rows(f->colsums, f->colsum_alone, c);
-	int passes = c->persistent ? 1 : rows_cp ? f->colpass_passes : f->passes;
 	int64_t readers =
 	    seg * f->vec_in_bytes <= t->l1_bytes / L1_SHARE && o->ctas > slots ? slots : o->ctas;
 	if (c->grid > 0 && !held) /* every block of every CTA reads them, from L1 at best */
@@ -432,7 +477,17 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	}
 	o->hbm_bytes = hbm;
 	o->l2_bytes = l2;
+	d->tail_ns = tail_ns;
+	d->cp_hbm = cp_hbm;
+}
 
+/* A CTA's latency: its round trips, reductions, exchanges and fixed cost. */
+static void
+cost_latency(const Facts *f, const Config *c, const Target *t, const Stage *d, Cost *o)
+{
+	int tpr = d->tpr, kept = d->kept, lanes = d->lanes, whole = d->whole, passes = d->passes;
+	int64_t seg = d->seg, ept = d->ept;
+	double blocks = d->blocks;
 	int64_t chunks = c->persistent ? 1 : cdiv(seg, c->r_block);
 	double red_ns = log2(lanes > 1 ? lanes : 1) * t->shfl_ns + (tpr > 32 ? t->barrier_ns : 0);
 	/* a pass waits a DRAM round trip a chunk; a later pass over a kept row waits on shared
@@ -462,7 +517,18 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	if (c->cluster > 1)
 		cta_ns += o->cluster_ns = f->levels * (c->coop ? t->coop_ns : t->cluster_ns);
 	o->cta_us = cta_ns / 1e3;
+}
 
+/* The time: the stream (or the CTAs' start, or a short row's issue), the tail, L2 and the
+ * launch. */
+static void
+cost_time(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, const Stage *d,
+	  Cost *o)
+{
+	int segs = d->segs, held = d->held, whole = d->whole;
+	int64_t row_ctas = d->row_ctas, slots = d->slots;
+	double blocks = d->blocks, tail_ns = d->tail_ns, cp_hbm = d->cp_hbm;
+	double hbm = o->hbm_bytes, l2 = o->l2_bytes;
 	double bw = t->hbm_gbps * 1e3; /* bytes per µs */
 	double us = 0;
 	if (whole) {
@@ -529,6 +595,21 @@ cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 	    t->launch_us + (c->split > 1 ? t->split_us : 0) +
 	    (c->split > SPLIT_UNROLL ? (c->split - SPLIT_UNROLL) * SPLIT_MERGE_NS / 1e3 : 0);
 	o->us = us + o->l2_us + o->launch_us + (whole ? 0 : o->combine_us);
+}
+
+/* The stages in order; each reads what the ones before it set in d and o. */
+void
+cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o)
+{
+	Facts tmp, tmp2;
+	Stage d;
+	f = steps_facts(smem_facts(f, c, &tmp), c, &tmp2);
+	cost_derive(f, c, M, N, &d);
+	cost_regs(f, c, M, N, t, &d, o);
+	cost_grid(f, c, M, N, t, &d, o);
+	cost_bytes(f, c, M, N, t, &d, o);
+	cost_latency(f, c, t, &d, o);
+	cost_time(f, c, M, N, t, &d, o);
 }
 
 int
