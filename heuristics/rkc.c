@@ -31,7 +31,7 @@
 /* A grid larger than any target's resident CTAs: the cost model clamps it to what fits. */
 #define GRID_PROBE (1 << 20)
 
-const char *const aside_rules[NASIDE] = {
+const char *const rkc_aside_rules[NASIDE] = {
     "drop_kept_rows",	  "drop_ws_colsums",   "lone_own_colsums",   "drop_streamed_colsums",
     "drop_lone_clusters", "take_colpass_rows", "take_streamed_bands"};
 
@@ -1104,11 +1104,11 @@ rkc_set_aside(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Targe
 		if (!x->c.num_warps)
 			continue;
 		memset(&out[n], 0, sizeof out[n]);
-		choice_reason(&out[n], "set aside by %s", aside_rules[r]);
+		choice_reason(&out[n], "set aside by %s", rkc_aside_rules[r]);
 		out[n].cfg = x->c;
 		out[n].cost = x->cost;
 		rkc_settle(&out[n], k, f, M, N, t, SETTLE_NORMAL);
-		rule[n++] = aside_rules[r];
+		rule[n++] = rkc_aside_rules[r];
 	}
 	free(cs.v);
 	return n;

@@ -111,7 +111,8 @@ enum {
 	NASIDE
 };
 _Static_assert((int)NASIDE == (int)RKC_ASIDE, "heuristics.h's RKC_ASIDE counts the rules");
-extern const char *const aside_rules[NASIDE];
+/* The rules' names, in that order, as explain and rkc tune print them. */
+extern const char *const rkc_aside_rules[NASIDE];
 
 typedef struct {
 	Cand *v;

@@ -82,7 +82,7 @@ vs_knob(char *buf, size_t n, const Cands *cs, const Cand *b, int knob)
 	if (alt || rule < 0)
 		return vs(buf, n, b, alt);
 	int n0 = snprintf(buf, n, "no other value among the configs kept; set aside by %s, ",
-			  aside_rules[rule]);
+			  rkc_aside_rules[rule]);
 	if (n0 >= 0 && (size_t)n0 < n)
 		vs(buf + n0, n - n0, b, &cs->aside[rule]);
 	return buf;
