@@ -318,7 +318,7 @@ enum { COLSUM_REGFILE = 65536 };
 
 /* The registers the combine's round trip may take in a CTA of `threads` threads, `ctas` of them
  * an SM (min_ctas): what a thread may take (at most 255), less the eighth the policy keeps free
- * (rkc_within_budget, heuristics/rkc.c). */
+ * (rkc_within_budget, heuristics/rkc_rank.c). */
 static inline int
 colsum_thread_regs(int threads, int ctas)
 {
@@ -592,7 +592,7 @@ typedef struct {
 
 void cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *out);
 /* Rows of at most SHORT_ROW elements: a CTA holds many rows, each a DRAM round trip and a few
- * elements of math a thread. The policy's short-row rules (heuristics/rkc.c) and the cost
+ * elements of math a thread. The policy's short-row rules (heuristics/rkc_rank.c) and the cost
  * model's issue term (below) hold for them alone. */
 #define SHORT_ROW 256
 /* The cost model's issue term (Cost.issue_us), for short rows without sums over rows: every warp

@@ -1,6 +1,7 @@
 /* Policy rkc's shared vocabulary: its constants, each with the measurements behind it, its
- * candidates, and the rules that its ranking (rkc.c), reasons (rkc_explain.c), settle steps
- * (rkc_settle.c) and batch-invariant mode (rkc_invariant.c) share. */
+ * candidates, and the rules that its ranking (rkc_rank.c), settle steps (rkc_settle.c), reasons
+ * (rkc_explain.c), driver (rkc.c) and batch-invariant mode (rkc_invariant.c) share, each calling
+ * only those before it. */
 #ifndef HEURISTICS_RKC_H
 #define HEURISTICS_RKC_H
 
@@ -137,7 +138,7 @@ enum { COLPASS_SLOTS = 4 };
  * SETTLE_AS_RANKED outside it with the ranked knobs as the ranking had them (rkc_as_ranked). */
 enum { SETTLE_INVARIANT, SETTLE_NORMAL, SETTLE_AS_RANKED };
 
-/* rkc.c: the ranking, its rules and the driver */
+/* rkc_rank.c: the ranking and its rules */
 int rkc_dispatch_near(const Cost *o);
 int rkc_structure_tie(const Config *a, const Config *b, int heavy);
 int rkc_dispatch_tie(const Cand *a, const Cand *b);
@@ -160,20 +161,24 @@ int rkc_kept_reads_back(const Facts *f);
 const Cand *rkc_best_cand(const Cands *cs);
 void rkc_enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N,
 		   const Target *t, int64_t mcap, int vec, int normal);
-int rkc_ranked(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
-	       int64_t mcap, const char *const *first, Choice *out, int max, int mode);
-int64_t rkc_m_cap(int64_t M, const Target *t);
-Config rkc_fallback(int64_t N, const Target *t, int vec);
-
-/* rkc_settle.c */
 double rkc_own_slot_bytes(const Facts *f, const Config *c, int64_t N);
 int rkc_colpass_settles(const Kernel *k, const Facts *f, const Config *c, int64_t M, int64_t N,
 			const Target *t, Config *g, Cost *own, Cost *cp);
+int rkc_min_ctas_fits(const Target *t, int threads, int k, int capped);
+int rkc_over_squeezed(const Target *t, int threads, int k, int regs);
+
+/* rkc_settle.c */
 void rkc_settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 		int mode);
 
 /* rkc_explain.c */
 void rkc_explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Facts *f,
 		 int64_t M, int64_t N, const Target *t, int64_t mcap);
+
+/* rkc.c: the driver */
+int rkc_ranked(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
+	       int64_t mcap, const char *const *first, Choice *out, int max, int mode);
+int64_t rkc_m_cap(int64_t M, const Target *t);
+Config rkc_fallback(int64_t N, const Target *t, int vec);
 
 #endif

@@ -19,86 +19,6 @@
  * (dynamic_quant fp32 37x1000003 1.085x with the hints off). */
 #define REREAD_L2 4
 
-/* The bytes of config c's slots: ncolsum x slots partial rows of N floats. */
-double
-rkc_own_slot_bytes(const Facts *f, const Config *c, int64_t N)
-{
-	ColsumLayout cl;
-	colsum_layout(c, f->colsums, N, &cl);
-	return (double)f->colsums * cl.slots * cl.row_bytes;
-}
-
-/* Where config c's colsums take their own pass (colsum_late) and the column pass on the same
- * rows (*g) reads 4 columns an access and can be emitted: 1 where the own pass's slots are
- * 1/COLPASS_SLOTS of the inputs both read again or more, or the model puts that column pass
- * (*cp) under the own pass (*own): settle_colpass's case; else 0 (both modelled); -1 where it
- * does not apply. */
-int
-rkc_colpass_settles(const Kernel *k, const Facts *f, const Config *c, int64_t M, int64_t N,
-		    const Target *t, Config *g, Cost *own, Cost *cp)
-{
-	*g = *c;
-	g->colpass = 1;
-	if (!colsum_late(f->colsums, f->colsum_alone, c, N) || !colpass_wide(c, N) ||
-	    config_check_emit(k, f->dtype, M, N, g, NULL) ||
-	    config_check_target(k, f->dtype, N, g, t, NULL))
-		return -1;
-	cost_model(f, c, M, N, t, own);
-	cost_model(f, g, M, N, t, cp);
-	return COLPASS_SLOTS * rkc_own_slot_bytes(f, c, N) >=
-		   (double)M * N * f->colsum_tile_bytes ||
-	       cp->us < own->us;
-}
-
-/* Whether ptxas can fit a thread of capped registers under min_ctas = k: within its cap at k (the
- * register file over the k CTAs' threads is never below it). No headroom for the model's error:
- * an eighth of that share kept free bound 71 sm_90 picks one CTA lower where ptxas fits the
- * higher count (at most 40 bytes of spills, one of them); on the H100 the higher count ran 0.975x
- * the time by geomean over them, 11 faster by 2-30% (welford bf16 8192x14336 213.3 -> 155.8 us,
- * gelu_tanh_gated bf16 4096x16384 234.3 -> 164.2), 2 slower by 2.5%
- * (bench/results/h100-2026-11-24-tree.md, section 6). */
-static int
-min_ctas_fits(const Target *t, int threads, int k, int capped)
-{
-	return capped <= target_reg_limit(t, threads, k);
-}
-
-/* Whether ptxas's cap at k CTAs an SM is over a SQUEEZE_MAX-th under the predicted regs. */
-static int
-over_squeezed(const Target *t, int threads, int k, int regs)
-{
-	return target_reg_limit(t, threads, k) * SQUEEZE_MAX < regs * (SQUEEZE_MAX - 1);
-}
-
-/* The CTAs an SM to bind ptxas to (Config.min_ctas): left free, ptxas spends registers up to
- * what one CTA an SM allows where the model predicted fewer, and the occupancy the cost model
- * planned is lost (docs/heuristics.md, "min_ctas"). As many as the model plans at
- * its predicted registers, no more than there are waves to run, and fewer while the capped count
- * would not fit ptxas's cap there or that cap is over a SQUEEZE_MAX-th under the predicted count.
- */
-int
-rkc_min_ctas(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *o)
-{
-	Config one = *c;
-	one.min_ctas = 1;
-	cost_model(f, &one, M, N, t, o);
-	int threads = 32 * c->num_warps;
-	int64_t waves = cdiv(o->ctas, t->sms);
-	/* a cooperative grid needs all its waves resident: never fewer CTAs an SM than that, and
-	 * under a grid of clusters, whole clusters (at one CTA an SM a GPC of 16 to 18 SMs holds
-	 * one cluster of 16, so 8 clusters of 16 need two: the driver refused the cooperative
-	 * launch of 8 at min_ctas 1) */
-	int coop = config_cooperative(c, f->colsums, f->colsum_alone, N);
-	while (coop && waves < o->ctas_per_sm && cost_slots(c, t, (int)waves, M, NULL) < o->ctas)
-		waves++;
-	int k = o->ctas_per_sm < waves ? o->ctas_per_sm : (int)waves;
-	while (k > 1 && !(coop && k <= waves) && !min_ctas_fits(t, threads, k, o->capped))
-		k--;
-	while (k > 1 && !(coop && k <= waves) && over_squeezed(t, threads, k, o->regs))
-		k--;
-	return k > 1 ? k : 1;
-}
-
 /* Whether a pick that keeps rows (smem=1) stashes the apply pass's values (stash=1): where that
  * takes no more shared memory an element than the kept rows it replaces, so the CTAs an SM stay
  * as the model has them and the apply pass only sheds instructions. Measured on an H200
@@ -473,8 +393,8 @@ rkc_settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, c
 	int threads = 32 * c->num_warps;
 	/* one CTA more would fit the capped count but squeeze the cap too far */
 	int held = mc < o.ctas_per_sm && mc < cdiv(o.ctas, t->sms) &&
-		   min_ctas_fits(t, threads, mc + 1, o.capped) &&
-		   over_squeezed(t, threads, mc + 1, o.regs);
+		   rkc_min_ctas_fits(t, threads, mc + 1, o.capped) &&
+		   rkc_over_squeezed(t, threads, mc + 1, o.regs);
 	if (mc > 1 && held)
 		choice_reason(
 		    out,
