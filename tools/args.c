@@ -205,6 +205,12 @@ arg_values(const Args *a, const char *name)
 	return o >= 0 ? a->val[o] : NULL;
 }
 
+json_t *
+tool_json_real(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 const char *
 tool_dtype_name(Type t)
 {
@@ -214,8 +220,14 @@ tool_dtype_name(Type t)
 void
 tool_put_json(json_t *o)
 {
-	char *s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
-	puts(s);
+	/* json_pack gives NULL for a real that is not finite; a record so lost is said, not crashed
+	 * on */
+	char *s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(10)) : NULL;
+	if (s)
+		puts(s);
+	else
+		fputs("rkc: error: a JSON record could not be built (a number not finite)\n",
+		      stderr);
 	free(s);
 	json_decref(o);
 }

@@ -105,11 +105,11 @@ print_point_json(const Gpu *g, const Kernel *k, const Manifest *m, const RunResu
 		const Check *c = &r->checks[i];
 		json_array_append_new(
 		    checks,
-		    json_pack("{s:s,s:s,s:f,s:f,s:I,s:I,s:I,s:I,s:b}", "output", c->name, "metric",
-			      c->is_int ? "max_diff" : "rel_l2", "error", c->err, "tol", c->tol,
-			      "rows", (json_int_t)c->rows, "total_rows", (json_int_t)c->total_rows,
-			      "nonfinite", (json_int_t)c->nonfinite, "unwritten",
-			      (json_int_t)c->unwritten, "pass", c->pass));
+		    json_pack("{s:s,s:s,s:o,s:f,s:I,s:I,s:I,s:I,s:b}", "output", c->name, "metric",
+			      c->is_int ? "max_diff" : "rel_l2", "error", tool_json_real(c->err),
+			      "tol", c->tol, "rows", (json_int_t)c->rows, "total_rows",
+			      (json_int_t)c->total_rows, "nonfinite", (json_int_t)c->nonfinite,
+			      "unwritten", (json_int_t)c->unwritten, "pass", c->pass));
 		json_t *last = json_array_get(checks, json_array_size(checks) - 1);
 		if (c->as_ref)
 			json_object_set_new(last, "nonfinite_as_reference",
@@ -119,12 +119,12 @@ print_point_json(const Gpu *g, const Kernel *k, const Manifest *m, const RunResu
 	}
 	json_t *cfg = json_loads(m->config, 0, NULL);
 	const char *status = r->nchecks == 0 ? "unchecked" : r->pass ? "ok" : "FAIL";
-	json_object_update_new(o, json_pack("{s:s,s:s,s:o,s:o,s:f,s:f,s:f,s:i,s:I,s:i,s:i}",
-					    "status", status, "policy", m->policy, "config",
-					    cfg ? cfg : json_null(), "checks", checks, "us", r->us,
-					    "gbps", r->gbps, "copy_gbps", r->copy_gbps, "reps",
-					    r->reps, "bytes", (json_int_t)r->bytes, "regs", r->regs,
-					    "local_bytes", r->local_bytes));
+	json_object_update_new(
+	    o, json_pack("{s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:i,s:I,s:i,s:i}", "status", status,
+			 "policy", m->policy, "config", cfg ? cfg : json_null(), "checks", checks,
+			 "us", tool_json_real(r->us), "gbps", tool_json_real(r->gbps), "copy_gbps",
+			 tool_json_real(r->copy_gbps), "reps", r->reps, "bytes",
+			 (json_int_t)r->bytes, "regs", r->regs, "local_bytes", r->local_bytes));
 	if (r->pad)
 		json_object_set_new(o, "pad", json_integer(r->pad));
 	if (r->has_regions)

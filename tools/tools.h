@@ -125,6 +125,8 @@ int tool_request(const Args *a, Request *rq);
 int tool_run_opts(const Args *a, RunOpts *ro);
 /* o on a line of its own, compact with sorted keys; o is freed. */
 void tool_put_json(json_t *o);
+/* A JSON number for v, or null where v is not finite (json_pack's "f" refuses those). */
+json_t *tool_json_real(double v);
 /* The spelling every command prints a dtype with: bf16, fp16, fp32 (what --dtype lists). */
 const char *tool_dtype_name(Type t);
 

@@ -38,6 +38,23 @@ typedef struct {
 	char err[512];
 } Trial;
 
+/* What candidate i is beyond the ranking and helion2828's pick: its Trial.variant letter (0 for
+ * those two) and, for 'x', the rule that set it aside. */
+typedef struct {
+	char variant;
+	const char *rule;
+} Tag;
+
+/* The first candidate of the n tagged v, or -1. */
+static int
+tagged(const Tag *tag, int n, char v)
+{
+	for (int i = 0; i < n; i++)
+		if (tag[i].variant == v)
+			return i;
+	return -1;
+}
+
 static const char *status_names[] = {"ok", "unchecked", "FAIL", "ERROR"};
 
 /* Fastest first; what did not run or failed its check goes last, in candidate order. */
@@ -92,7 +109,10 @@ cand_config(Buf *line, const Trial *tr, int c, int nrkc)
 	size_t at = line->len;
 	config_short(line, &tr->ch->cfg);
 	int pad = 30 - (int)(line->len - at);
-	buf_printf(line, "%*s %9.2f", pad > 0 ? pad : 0, "", tr->ch->cost.us);
+	if (isfinite(tr->ch->cost.us))
+		buf_printf(line, "%*s %9.2f", pad > 0 ? pad : 0, "", tr->ch->cost.us);
+	else /* a config the model cannot price: helion2828's pick of a kernel it has no rule for */
+		buf_printf(line, "%*s %9s", pad > 0 ? pad : 0, "", "-");
 }
 
 /* A candidate's row in the table, rank its place by time; cand: its place in the rkc policy's
@@ -131,23 +151,12 @@ print_row_json(const Trial *tr, int rank, int c, int nrkc)
 {
 	Buf cfg = {0};
 	config_short(&cfg, &tr->ch->cfg);
-	json_t *o =
-	    json_pack("{s:s,s:o,s:o,s:s,s:s,s:f,s:s,s:b,s:b}", "kind", "candidate", "rank",
-		      tr->status < T_FAIL ? json_integer(rank) : json_null(), "cand",
-		      c < nrkc ? json_integer(c + 1)
-			       : json_string(tr->variant == 's'	  ? "s"
-					     : tr->variant == 'f' ? "f"
-					     : tr->variant == 't' ? "t"
-					     : tr->variant == 'o' ? "o"
-					     : tr->variant == 'c' ? "c"
-					     : tr->variant == 'p' ? "p"
-					     : tr->variant == 'k' ? "k"
-					     : tr->variant == 'r' ? "r"
-					     : tr->variant == 'w' ? "w"
-					     : tr->variant == 'x' ? "x"
-								  : "h"),
-		      "config", cfg.s, "policy", tr->policy, "model_us", tr->ch->cost.us, "status",
-		      status_names[tr->status], "seed", tr->seed, "helion", tr->helion);
+	json_t *o = json_pack(
+	    "{s:s,s:o,s:o,s:s,s:s,s:o,s:s,s:b,s:b}", "kind", "candidate", "rank",
+	    tr->status < T_FAIL ? json_integer(rank) : json_null(), "cand",
+	    c < nrkc ? json_integer(c + 1) : json_stringn(tr->variant ? &tr->variant : "h", 1),
+	    "config", cfg.s, "policy", tr->policy, "model_us", tool_json_real(tr->ch->cost.us),
+	    "status", status_names[tr->status], "seed", tr->seed, "helion", tr->helion);
 	if (tr->variant == 'x')
 		json_object_set_new(o, "rule", json_string(tr->rule));
 	if (tr->status == T_ERROR)
@@ -358,29 +367,24 @@ listed(const Choice *cs, int n)
 	return i;
 }
 
-/* The candidates: the rkc ranking (*nrkc of them, the seed first; in the batch-invariant mode
- * its ranking of the configs that keep the row's order), then helion2828's pick unless the
- * ranking holds it (*helion is its index), then, where the seed keeps rows on chip, the seed
- * with them filled the other way (smem=1 for 2 and 2 for 1: the policy ranks no fill, it sets
- * one on its pick; *fill is its index, else -1) and, where the kernel has a stash, the seed with
- * the other stash where it fits (the policy ranks no stash either; *stash is its index, else -1)
- * and, where the seed's persistent row has a tail, the seed with the other steps and the CTAs an
- * SM rkc_min_ctas binds it to (the policy ranks no steps; *steps is its index, else -1) and,
- * outside the batch-invariant mode, the seed over an odd count of warps (odd_variant; *odd is its
- * index, else -1) and its row over clusters (cluster_variant; from *clu, *nclu of them) and its
- * column pass at more CTAs an SM (colpass_variant; from *cpv, *ncpv of them), and the
- * seed one CTA an SM higher (squeeze_variant; *squeeze is its index, else -1), and the seed at a
- * cap that holds its predicted registers (loose_variant; *loose is its index, else -1), and,
- * outside the batch-invariant mode, the seed as the ranking had it where a settle rule changed a
- * ranked knob (rkc_as_ranked; *ranked is its index, else -1) and the best candidate each of the
- * policy's dropping rules set aside (rkc_set_aside; from *asd, *nasd of them, rule[i] naming the
- * rule of cs[*asd + i]).
+/* The candidates, each tagged (tag, zeroed by the caller) with its Trial.variant: the rkc ranking
+ * (*nrkc of them, the seed first; in the batch-invariant mode its ranking of the configs that
+ * keep the row's order), then helion2828's pick unless the ranking holds it (*helion is its
+ * index), then, where the seed keeps rows on chip, the seed with them filled the other way
+ * (smem=1 for 2 and 2 for 1: the policy ranks no fill, it sets one on its pick; 'f') and, where
+ * the kernel has a stash, the seed with the other stash where it fits (the policy ranks no stash
+ * either; 's') and, where the seed's persistent row has a tail, the seed with the other steps and
+ * the CTAs an SM rkc_min_ctas binds it to (the policy ranks no steps; 't') and, outside the
+ * batch-invariant mode, the seed over an odd count of warps (odd_variant; 'o') and its row over
+ * clusters (cluster_variant; 'c') and its column pass at more CTAs an SM (colpass_variant; 'p'),
+ * and the seed one CTA an SM higher (squeeze_variant; 'k'), and the seed at a cap that holds its
+ * predicted registers (loose_variant; 'r'), and, outside the batch-invariant mode, the seed as the
+ * ranking had it where a settle rule changed a ranked knob (rkc_as_ranked; 'w') and the best
+ * candidate each of the policy's dropping rules set aside (rkc_set_aside; 'x', with the rule).
  * Returns how many, or -1 with d set. */
 static int
-candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill, int *stash,
-	   int *steps, int *odd, int *clu, int *nclu, int *cpv, int *ncpv, int *squeeze, int *loose,
-	   int *ranked, int *asd, int *nasd, const char **rule, const Kernel *k, const Facts *f,
-	   int64_t M, int64_t N, const Target *t, Diag *d)
+candidates(Choice *cs, Tag *tag, int top, int invariant, int *nrkc, int *helion, const Kernel *k,
+	   const Facts *f, int64_t M, int64_t N, const Target *t, Diag *d)
 {
 	int n = invariant ? rkc_invariant_candidates(k, f, M, N, t, cs, top, d)
 			  : rkc_candidates(k, f, M, N, t, cs, top);
@@ -394,23 +398,20 @@ candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill
 	*nrkc = n;
 	*helion = listed(cs, n);
 	n += *helion == n;
-	*fill = -1;
 	if (cs[0].cfg.smem && !cs[0].cfg.persistent) { /* kept rows: the other fill */
 		cs[n] = cs[0];
 		cs[n].cfg.smem = 3 - cs[0].cfg.smem;
-		*fill = n++;
+		tag[n++].variant = 'f';
 	}
-	*stash = -1;
 	if (cs[0].cfg.smem && !cs[0].cfg.persistent && f->stashes) { /* the other stash */
 		cs[n] = cs[0];
 		cs[n].cfg.stash = !cs[0].cfg.stash;
 		if (!config_check_emit(k, f->dtype, M, N, &cs[n].cfg, NULL) &&
 		    !config_check_target(k, f->dtype, N, &cs[n].cfg, t, NULL)) {
 			cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
-			*stash = n++;
+			tag[n++].variant = 's';
 		}
 	}
-	*steps = -1;
 	if (cs[0].cfg.persistent && k->plan->tail >= 0 && !cs[0].cfg.grid) { /* the other steps */
 		cs[n] = cs[0];
 		cs[n].cfg.steps = !cs[0].cfg.steps;
@@ -419,48 +420,36 @@ candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill
 		    !config_check_target(k, f->dtype, N, &cs[n].cfg, t, NULL) &&
 		    listed(cs, n) == n) {
 			cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
-			*steps = n++;
+			tag[n++].variant = 't';
 		}
 	}
-	*odd = -1;
 	if (!invariant && !odd_variant(&cs[0].cfg, k, f, M, N, t, &cs[n].cfg) &&
 	    listed(cs, n) == n) { /* not in the ranking already */
 		cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
-		*odd = n++;
+		tag[n++].variant = 'o';
 	}
-	*clu = n;
-	*nclu = 0;
 	for (size_t j = 0; !invariant && j < sizeof variant_clusters / sizeof *variant_clusters;
 	     j++) {
 		if (cluster_variant(&cs[0], variant_clusters[j], k, f, M, N, t, &cs[n].cfg) ||
 		    listed(cs, n) < n)
 			continue;
 		cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
-		n++;
-		++*nclu;
+		tag[n++].variant = 'c';
 	}
-	*cpv = n;
-	*ncpv = 0;
 	for (size_t j = 0;
 	     !invariant && j < sizeof variant_colpass_ctas / sizeof *variant_colpass_ctas; j++) {
 		if (colpass_variant(&cs[0], variant_colpass_ctas[j], k, f, M, N, t, &cs[n].cfg) ||
 		    listed(cs, n) < n)
 			continue;
 		cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
-		n++;
-		++*ncpv;
+		tag[n++].variant = 'p';
 	}
-	*squeeze = -1;
 	if (!squeeze_variant(&cs[0], k, f, M, N, t, &cs[n]) && listed(cs, n) == n)
-		*squeeze = n++;
-	*loose = -1;
+		tag[n++].variant = 'k';
 	if (!loose_variant(&cs[0], k, f, M, N, t, &cs[n]) && listed(cs, n) == n)
-		*loose = n++;
-	*ranked = -1;
+		tag[n++].variant = 'r';
 	if (!invariant && rkc_as_ranked(k, f, M, N, t, &cs[n]) && listed(cs, n) == n)
-		*ranked = n++;
-	*asd = n;
-	*nasd = 0;
+		tag[n++].variant = 'w';
 	if (!invariant) {
 		Choice aside[RKC_ASIDE];
 		const char *why[RKC_ASIDE];
@@ -469,7 +458,7 @@ candidates(Choice *cs, int top, int invariant, int *nrkc, int *helion, int *fill
 			cs[n] = aside[i];
 			if (listed(cs, n) < n)
 				continue;
-			rule[(*nasd)++] = why[i];
+			tag[n] = (Tag){'x', why[i]};
 			n++;
 		}
 	}
@@ -515,12 +504,10 @@ tune_run(const Args *a)
 	Choice *cs = calloc((size_t)top + MAX_EXTRA, sizeof *cs);
 	Trial *ts = calloc((size_t)top + MAX_EXTRA, sizeof *ts);
 	Trial **order = calloc((size_t)top + MAX_EXTRA, sizeof *order);
+	Tag *tag = calloc((size_t)top + MAX_EXTRA, sizeof *tag);
 	char *in_json = NULL, *tol_json = NULL;
 	Gpu *g = NULL;
-	int status = 1, n = 0, nrkc = 0, helion = 0, fill = -1, stash = -1, steps = -1, odd = -1,
-	    clu = 0, nclu = 0, cpv = 0, ncpv = 0, squeeze = -1, loose = -1, ranked = -1, asd = 0,
-	    nasd = 0;
-	const char *rule[RKC_ASIDE];
+	int status = 1, n = 0, nrkc = 0, helion = 0;
 	/* the pipeline's facts and target, then the candidates it compiles one by one */
 	rq.k = k;
 	Result base;
@@ -528,27 +515,16 @@ tune_run(const Args *a)
 	f = base.facts;
 	t = base.target;
 	rkc_result_free(&base);
-	if (failed || (n = candidates(cs, top, rq.batch_invariant, &nrkc, &helion, &fill, &stash,
-				      &steps, &odd, &clu, &nclu, &cpv, &ncpv, &squeeze, &loose,
-				      &ranked, &asd, &nasd, rule, k, &f, M, N, &t, &d)) < 0)
+	if (failed || (n = candidates(cs, tag, top, rq.batch_invariant, &nrkc, &helion, k, &f, M, N,
+				      &t, &d)) < 0)
 		goto out;
 	for (int i = 0; i < n; i++) {
 		Trial *tr = &ts[i];
 		tr->ch = &cs[i];
 		tr->seed = i == 0;
 		tr->helion = i == helion;
-		tr->variant = i == fill			   ? 'f'
-			      : i == stash		   ? 's'
-			      : i == steps		   ? 't'
-			      : i == odd		   ? 'o'
-			      : i >= clu && i < clu + nclu ? 'c'
-			      : i >= cpv && i < cpv + ncpv ? 'p'
-			      : i == squeeze		   ? 'k'
-			      : i == loose		   ? 'r'
-			      : i == ranked		   ? 'w'
-			      : i >= asd && i < asd + nasd ? 'x'
-							   : 0;
-		tr->rule = tr->variant == 'x' ? rule[i - asd] : NULL;
+		tr->variant = tag[i].variant;
+		tr->rule = tag[i].rule;
 		tr->policy = i < nrkc || tr->variant ? "rkc" : "helion2828";
 		order[i] = tr;
 	}
@@ -580,28 +556,31 @@ tune_run(const Args *a)
 	if (!(ro.data = run_data_new(k, dtype, M, N, &ro, &d)))
 		goto out;
 	if (!json) {
+		int fill = tagged(tag, n, 'f'), stash = tagged(tag, n, 's'),
+		    steps = tagged(tag, n, 't');
 		printf("device: %s\n", gpu_describe(g));
-		printf("%s %s %lldx%lld: %d candidates: the rkc policy's first %d by its "
-		       "ranking%s%s%s%s%s%s%s%s%s%s%s\n",
-		       k->name, dtype_s, (long long)M, (long long)N, n, nrkc,
-		       helion == nrkc ? ", then helion2828's pick"
-				      : " (helion2828's pick among them)",
-		       fill < 0			? ""
-		       : cs[fill].cfg.smem == 2 ? ", then the seed with smem=2"
-						: ", then the seed with smem=1",
-		       stash < 0	     ? ""
-		       : cs[stash].cfg.stash ? ", then the seed with stash=1"
-					     : ", then the seed with stash=0",
-		       steps < 0	     ? ""
-		       : cs[steps].cfg.steps ? ", then the seed with steps=1"
-					     : ", then the seed with steps=0",
-		       odd < 0 ? "" : ", then the seed over odd warps",
-		       !nclu ? "" : ", then the seed over clusters",
-		       !ncpv ? "" : ", then the column pass at more CTAs an SM",
-		       squeeze < 0 ? "" : ", then the seed one CTA an SM higher",
-		       loose < 0 ? "" : ", then the seed at a cap that holds its registers",
-		       ranked < 0 ? "" : ", then the seed as ranked",
-		       !nasd ? "" : ", then the best the policy's rules set aside");
+		printf(
+		    "%s %s %lldx%lld: %d candidates: the rkc policy's first %d by its "
+		    "ranking%s%s%s%s%s%s%s%s%s%s%s\n",
+		    k->name, dtype_s, (long long)M, (long long)N, n, nrkc,
+		    helion == nrkc ? ", then helion2828's pick" : " (helion2828's pick among them)",
+		    fill < 0		     ? ""
+		    : cs[fill].cfg.smem == 2 ? ", then the seed with smem=2"
+					     : ", then the seed with smem=1",
+		    stash < 0		  ? ""
+		    : cs[stash].cfg.stash ? ", then the seed with stash=1"
+					  : ", then the seed with stash=0",
+		    steps < 0		  ? ""
+		    : cs[steps].cfg.steps ? ", then the seed with steps=1"
+					  : ", then the seed with steps=0",
+		    tagged(tag, n, 'o') < 0 ? "" : ", then the seed over odd warps",
+		    tagged(tag, n, 'c') < 0 ? "" : ", then the seed over clusters",
+		    tagged(tag, n, 'p') < 0 ? "" : ", then the column pass at more CTAs an SM",
+		    tagged(tag, n, 'k') < 0 ? "" : ", then the seed one CTA an SM higher",
+		    tagged(tag, n, 'r') < 0 ? ""
+					    : ", then the seed at a cap that holds its registers",
+		    tagged(tag, n, 'w') < 0 ? "" : ", then the seed as ranked",
+		    tagged(tag, n, 'x') < 0 ? "" : ", then the best the policy's rules set aside");
 	}
 	fflush(stdout);
 
@@ -680,6 +659,7 @@ out:
 	free(in_json);
 	free(tol_json);
 	free(order);
+	free(tag);
 	free(ts);
 	free(cs);
 	kernel_free(k);

@@ -278,7 +278,7 @@ read_sweep(const char *arch)
 								       : kind == 2 ? 8
 										   : 16);
 						/* the policy holds up to 512 elements a thread
-						 * and streams up to 64 (heuristics/rkc.c) */
+						 * and streams up to 64 (heuristics/rkc_rank.c) */
 						if (g.r_block / tpr > 128 ||
 						    (!g.persistent && g.r_block / tpr > 64) ||
 						    (!g.persistent && g.r_block >= N))

@@ -226,5 +226,19 @@ $timed"
 fi
 expect 2 "--list prints a table; it takes no --json" -- tune $k --shape 64x128 --dtype bf16 \
 	--list --json
+# helion2828's pick of a kernel with a sum over rows, which it has no rule for: the model cannot
+# price it (no number, "-" in the table, null in --json) and it fails to compile; every --json
+# line is still a JSON object (a not-finite model_us once lost the record and crashed).
+expect 0 "rkc tune: bias_grad bf16 8x131072: L" "<- helion2828" "TUNE kernel=bias_grad" -- \
+	tune bench/heldout/bias_grad.rk --shape 8x131072 --dtype bf16 --top 1 --no-check \
+	--copy-gbps 3000
+printf '%s\n' "$out" | grep -Eq '^ +- +h +L[0-9]+ m1 w[0-9]+ v[0-9]+( e)? +- +- +- +- +- +ERROR ' &&
+	passed=$((passed + 1)) || fail "tune: helion2828's unpriced pick"
+expect 0 '"model_us":null' -- tune bench/heldout/bias_grad.rk --shape 8x131072 --dtype bf16 \
+	--top 1 --no-check --copy-gbps 3000 --json
+printf '%s\n' "$out" | grep -v '^rkc tune: ' | python3 -c '
+import json, sys
+for line in sys.stdin:
+    json.loads(line)' && passed=$((passed + 1)) || fail "tune --json: a line not JSON"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
