@@ -125,6 +125,10 @@ int plan_colpass_stores(const Plan *p, const Kernel *k);
  * and the row's 64-bit address in each [M,N] array it reads or writes. 0 without a column
  * pass. */
 int plan_colpass_words(const Plan *p, const Kernel *k, Type dtype);
+/* The bytes an element of the narrowest [M,N] array the column pass reads or writes at dtype
+ * (need_colpass): its slices start on that array's 32-byte sectors (colpass_slice). 0 without
+ * one. */
+int plan_colpass_isz(const Plan *p, const Kernel *k, Type dtype);
 /* Whether a persistent row may put in off to its next exchange when it waits on a reduction: it
  * reads and writes row values only (no reduction, colsum or [M,N]/[N] store or result). */
 int plan_row_deferrable(const Kernel *k, const Instr *in);
@@ -175,6 +179,7 @@ typedef struct {
 	int colsum_isz;		  /* the narrowest of that pass's [M,N] inputs, bytes */
 	int colpass_stores;	  /* plan_colpass_stores */
 	int colpass_words;	  /* plan_colpass_words */
+	int colpass_isz;	  /* plan_colpass_isz */
 	int kept_bytes;		  /* [M,N] loads a later looped pass reads again, an element (with
 				   * the read-back: those it reads still, and the values it loads
 				   * back, at their outputs' sizes) */

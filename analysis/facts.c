@@ -325,6 +325,7 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 	f->colsum_whole = plan->colsum_whole;
 	f->colpass_stores = plan_colpass_stores(plan, k);
 	f->colpass_words = plan_colpass_words(plan, k, dtype);
+	f->colpass_isz = plan_colpass_isz(plan, k, dtype);
 	passes_compute(f, k, plan);
 	chain_compute(f, k, plan);
 

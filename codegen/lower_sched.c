@@ -605,15 +605,15 @@ colpass_split_trip(Lower *L, LLVMValueRef r, const ColpassLanes *ln, int elems, 
 /*
  * The column pass (colpass=1, colsum_column), after the CTA's rows: the sums over rows of the
  * columns of a slice, from the inputs. The positions are vectors of 4 columns, nj =
- * cdiv(cdiv(N, 4), gridDim) consecutive ones a CTA; W lanes take W consecutive positions a turn,
- * and the CTA's RL = threads / W row lanes take rows l, l + RL, ..., u a round trip (W and u:
- * colpass_lanes), evaluating the colsums' cone (Plan.need_colsum) on their 4 columns (one 4-wide
- * access an input where rows start aligned to vec >= 4, colpass_wide; else element by element)
- * and adding each colsum's operand in row order (colpass_add). The row
- * lanes' sums of a position are added pairwise in a fixed tree through the dynamic shared memory
- * (the rows are done: a barrier first), and the first W threads store them (colpass_store). No
- * partials while the rows stream, no workspace, no wait for the grid; every order is fixed by
- * the config, so the bits do not depend on timing.
+ * cdiv(cdiv(N, 4), gridDim) rounded up to whole sectors (colpass_slice) consecutive ones a CTA; W
+ * lanes take W consecutive positions a turn, and the CTA's RL = threads / W row lanes take rows l,
+ * l + RL, ..., u a round trip (W and u: colpass_lanes), evaluating the colsums' cone
+ * (Plan.need_colsum) on their 4 columns (one 4-wide access an input where rows start aligned to vec
+ * >= 4, colpass_wide; else element by element) and adding each colsum's operand in row order
+ * (colpass_add). The row lanes' sums of a position are added pairwise in a fixed tree through the
+ * dynamic shared memory (the rows are done: a barrier first), and the first W threads store them
+ * (colpass_store). No partials while the rows stream, no workspace, no wait for the grid; every
+ * order is fixed by the config, so the bits do not depend on timing.
  */
 static void
 colsum_column_pass(Lower *L)
@@ -637,8 +637,11 @@ colsum_column_pass(Lower *L)
 					 ? type_size(type_resolve(k->params[k->ins[i].param].type,
 								  L->c->dtype))
 					 : 1;
+	int isz = plan_colpass_isz(p, k, L->c->dtype);
+	int64_t align = colpass_align(isz);
 	ColpassLanes ln;
-	colpass_lanes(cdiv(cols4, l.grid_x), L->c->M, (int)nt, g->min_ctas, row_words, &ln);
+	colpass_lanes(colpass_slice(N, l.grid_x, isz), L->c->M, (int)nt, g->min_ctas, row_words,
+		      &ln);
 	int64_t W = ln.lanes, RL = ln.row_lanes;
 	/* the colsums stored, each its instruction and output */
 	int ns = 0, *cins = arena_alloc(L->a, sizeof(int) * (size_t)p->ncolsum);
@@ -656,9 +659,14 @@ colsum_column_pass(Lower *L)
 	    L->b, intr(L, "llvm.nvvm.read.ptx.sreg.nctaid.x", NULL, NULL, 0), L->i64, "");
 	LLVMValueRef tid = LLVMBuildZExt(
 	    L->b, intr(L, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, NULL, 0), L->i64, "");
+	/* colpass_slice: cdiv(cols4, G) rounded up to whole sectors */
 	LLVMValueRef nj = LLVMBuildUDiv(
 	    L->b, LLVMBuildAdd(L->b, ci64(L, cols4), LLVMBuildSub(L->b, G, ci64(L, 1), ""), ""), G,
 	    "");
+	nj = LLVMBuildMul(
+	    L->b,
+	    LLVMBuildUDiv(L->b, LLVMBuildAdd(L->b, nj, ci64(L, align - 1), ""), ci64(L, align), ""),
+	    ci64(L, align), "");
 	LLVMValueRef first = LLVMBuildMul(L->b, L->cta, nj, "");
 	LLVMValueRef pj = LLVMBuildURem(L->b, tid, ci64(L, W), "");
 	LLVMValueRef rl = LLVMBuildUDiv(L->b, tid, ci64(L, W), "");

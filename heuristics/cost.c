@@ -259,7 +259,8 @@ cost_regs(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t
 		/* the rows make nothing: the column pass's u rows of words and 4 sums a colsum */
 		ColpassLanes ln;
 		int w = colpass_words(f, c, N);
-		colpass_lanes(cdiv(cdiv(N, 4), c->grid), M, threads, c->min_ctas, w, &ln);
+		colpass_lanes(colpass_slice(N, c->grid, f->colpass_isz), M, threads, c->min_ctas, w,
+			      &ln);
 		o->regs = o->capped = COLPASS_BASE_REGS + (int)ln.u * w + 4 * f->colsums;
 		o->live_bytes = 4 * o->regs;
 	}
@@ -416,7 +417,7 @@ cost_bytes(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		 * other rows): under a 32-byte sector, the rest of each sector is fetched for
 		 * nothing */
 		ColpassLanes ln;
-		int64_t nj = cdiv(cdiv(N, 4), o->ctas);
+		int64_t nj = colpass_slice(N, o->ctas, f->colpass_isz);
 		/* made whole there, it reads every [M,N] input and writes the [M,N] outputs */
 		int in = colpass_in_bytes(f, c);
 		colpass_lanes(nj, M, threads, c->min_ctas, colpass_words(f, c, N), &ln);

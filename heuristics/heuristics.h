@@ -362,7 +362,9 @@ colsum_unroll(int64_t rows, int64_t pairs, int threads, int ctas, int *u, int *p
  * lanes then add their sums in a tree through shared memory, a barrier a level. The lanes are the
  * power of two (dividing the threads) with the fewest round trips a thread, a tree level counted a
  * quarter of one (a barrier against an L2 round trip): all threads on positions where the rows
- * are few, row lanes where the slice is narrow. */
+ * are few, row lanes where the slice is narrow. The fewest turns first (each turn walks every
+ * row) ran 0.97-1.12x the time at 13 of 15 points at 1024 rows, 0.76-0.82x at two of
+ * bias_silu_back (bench/results/h200-2026-12-05-colpass-slices.md, call 4): not taken. */
 enum { COLPASS_ROWS = 8, COLPASS_BASE_REGS = 32 };
 /* The whole kernel in the column pass (colpass_whole) gives a CTA COLPASS_MIN_WARPS warps and,
  * where it stores [M,N] outputs or reads element by element, COLPASS_MIN_POS vectors of 4 columns
@@ -408,6 +410,25 @@ static inline int
 colpass_split(int stores, const Config *c, int64_t N)
 {
 	return stores && !colpass_wide(c, N);
+}
+/* The column pass's slice: the positions (vectors of 4 columns) a CTA of a grid of `ctas` takes,
+ * cdiv(cdiv(N, 4), ctas) rounded up to whole 32-byte sectors of its narrowest [M,N] array (isz
+ * bytes an element: Facts.colpass_isz), so that where rows start on a sector no two CTAs read one
+ * sector and none reads a sector it shares. Measured on an H200 (bench/results/
+ * h200-2026-12-05-colpass-slices.md): bias_grad bf16 2048x4096 at 3 CTAs an SM ran 10.4-11.7 µs
+ * where the slices were whole sectors (4 and 8 positions) and 14.2-19.2 µs where not (2, 3, 5, 6
+ * and 7). */
+static inline int64_t
+colpass_align(int isz) /* the positions of a sector */
+{
+	return isz > 0 && isz < 8 ? 8 / isz : 1;
+}
+static inline int64_t
+colpass_slice(int64_t N, int64_t ctas, int isz)
+{
+	int64_t a = colpass_align(isz);
+	int64_t nj = ((N + 3) / 4 + ctas - 1) / (ctas > 0 ? ctas : 1);
+	return (nj + a - 1) / a * a;
 }
 typedef struct {
 	int64_t lanes, row_lanes, u, turns, trips, levels;

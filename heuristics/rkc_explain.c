@@ -639,8 +639,8 @@ why_colsums(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 			    : ", not a cooperative launch");
 	else if (colsum_column(f->colsums, c)) {
 		ColpassLanes ln;
-		colpass_lanes(cdiv(cdiv(N, 4), o->ctas), M, c->num_warps * 32, c->min_ctas,
-			      colpass_words(f, c, N), &ln);
+		colpass_lanes(colpass_slice(N, o->ctas, f->colpass_isz), M, c->num_warps * 32,
+			      c->min_ctas, colpass_words(f, c, N), &ln);
 		char why[320];
 		if (colpass_whole(f->colsum_whole, c) && !f->colsum_only)
 			snprintf(
@@ -675,8 +675,8 @@ why_colsums(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 		    "vectors of 4 columns over the %lld rows from them (%lld threads a row, "
 		    "%lld rows a trip) and stores them, no partials or slots: %.1f us of %s; %s",
 		    why, whole ? "each" : "after its rows each",
-		    (long long)cdiv(cdiv(N, 4), o->ctas), (long long)M, (long long)ln.lanes,
-		    (long long)ln.u, o->combine_us,
+		    (long long)colpass_slice(N, o->ctas, f->colpass_isz), (long long)M,
+		    (long long)ln.lanes, (long long)ln.u, o->combine_us,
 		    colpass_whole(f->colsum_whole, c)
 			? "round trips, under the stream in the model"
 			: "the pass modelled after the rows, its bytes from HBM streamed in its "
@@ -751,8 +751,8 @@ why_regs(Choice *out, const Cand *b, const Facts *f, const Target *t, int64_t M,
 			 o->combine_regs);
 	if (colpass_whole(f->colsum_whole, c)) {
 		ColpassLanes ln;
-		colpass_lanes(cdiv(cdiv(N, 4), c->grid), M, c->num_warps * 32, c->min_ctas,
-			      colpass_words(f, c, N), &ln);
+		colpass_lanes(colpass_slice(N, c->grid, f->colpass_isz), M, c->num_warps * 32,
+			      c->min_ctas, colpass_words(f, c, N), &ln);
 		choice_reason(out,
 			      "predicted %d regs/thread = %d base + %lld rows a round trip x %d "
 			      "words (%s) + %d sums (4 a colsum): the column pass's, the rows make "

@@ -256,7 +256,7 @@ settle_colpass_ctas(Choice *out, const Kernel *k, const Facts *f, int64_t M, int
 	    config_check_target(k, f->dtype, N, &g, t, NULL))
 		return;
 	ColpassLanes ln;
-	colpass_lanes(cdiv(cdiv(N, 4), g.grid), M, 32 * g.num_warps, g.min_ctas,
+	colpass_lanes(colpass_slice(N, g.grid, f->colpass_isz), M, 32 * g.num_warps, g.min_ctas,
 		      colpass_words(f, &g, N), &ln);
 	Cost o, now;
 	cost_model(f, &g, M, N, t, &o);

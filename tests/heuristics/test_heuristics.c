@@ -1395,6 +1395,32 @@ streamed_bands(void **state)
 	kernel_free(k);
 }
 
+/* The column pass's slices start on whole 32-byte sectors of the narrowest [M,N] array
+ * (colpass_slice: 4 positions of 4 columns at 2 bytes, 2 at 4, 8 at 1, 1 at 8); its lanes
+ * (colpass_lanes) are row lanes where the slice is narrow, every thread a position where it is
+ * wider than the CTA. */
+static void
+colpass_slices(void **state)
+{
+	(void)state;
+	assert_int_equal(colpass_slice(4096, 396, 2), 4);
+	assert_int_equal(colpass_slice(4096, 256, 2), 4);
+	assert_int_equal(colpass_slice(4096, 396, 4), 4);
+	assert_int_equal(colpass_slice(4096, 528, 4), 2);
+	assert_int_equal(colpass_slice(4096, 396, 1), 8);
+	assert_int_equal(colpass_slice(4096, 396, 8), 3);
+	assert_int_equal(colpass_slice(131072, 396, 2), 84);
+	assert_int_equal(colpass_slice(1000003, 528, 2), 476);
+	assert_int_equal(colpass_slice(7, 1, 0), 2);
+	ColpassLanes ln;
+	colpass_lanes(4, 2048, 256, 3, 4, &ln); /* a narrow slice: row lanes */
+	assert_int_equal(ln.lanes, 4);
+	assert_int_equal(ln.row_lanes, 64);
+	colpass_lanes(1000, 8, 256, 1, 4, &ln); /* wider than the CTA: every thread a position */
+	assert_int_equal(ln.lanes, 256);
+	assert_int_equal(ln.turns, 4);
+}
+
 int
 main(void)
 {
@@ -1429,6 +1455,7 @@ main(void)
 	    cmocka_unit_test(issue_term),
 	    cmocka_unit_test(issue_ghz_refused),
 	    cmocka_unit_test(combine_trip_fits),
+	    cmocka_unit_test(colpass_slices),
 	    cmocka_unit_test(streamed_bands),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
