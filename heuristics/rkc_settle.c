@@ -373,15 +373,61 @@ settle_fill(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 	}
 }
 
-/* The knobs the ranking leaves alone, set on the pick: a kept row's r_block at few chunks, the
- * ring of a heavy row, the stash, the tail's steps, min_ctas, evict as the A/B above, and the fill
- * of kept rows; mode: SETTLE_*. */
+/* A persistent row alone on its SM (one CTA an SM, one row a CTA) at half MIN_WARPS_SM warps, the
+ * occupancy rule's floor, takes MIN_WARPS_SM where the model's registers for them fit ptxas's cap:
+ * the ranking ranks the two alike (the same bytes, both a lone CTA) and would take the one of
+ * fewer registers, but keeps an eighth of the cap free (rkc_within_budget), and a row that fills
+ * 8 warps' registers to that edge (204-219 predicted of 224) is 113-122 of 128 at 16, over the
+ * eighth. More warps hide more of the row's math and exchanges behind the loads of the others.
+ * Measured on an H200 (bench/results/h200-2026-12-05-lone-warps.md, call 1), the 16-warp config
+ * forced against the pick at 45 points of 29 kernels (2048-8192 rows of 12288-49152 columns, bf16
+ * and fp32): 0.937x the time by geomean, 28 faster by over 2% (gelu_tanh_gated bf16 4096x32768
+ * 0.799x, colonly 0.813x, softmax_backward bf16 0.831x), 3 slower by 2.0-4.3% (ce_bias_grad bf16
+ * 4096x16384 1.043x); ptxas spilled at none. 32 warps ran 0.964x, 12 slower by up to 1.30x. Not
+ * at fewer rows than FEW_ROWS_PER_SM an SM (a row an SM, not measured), from fewer than half the
+ * floor, or in the batch-invariant mode. Before the tail's steps and min_ctas, which follow it. */
+static void
+settle_lone_warps(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+		  const Target *t, int mode)
+{
+	Config *c = &out->cfg, g = *c;
+	if (mode != SETTLE_NORMAL || !c->persistent || c->m_block != 1 || c->cluster != 1 ||
+	    c->split != 1 || c->colpass || 2 * c->num_warps != MIN_WARPS_SM ||
+	    out->cost.ctas_per_sm != 1 || (c->grid && c->grid != t->sms) ||
+	    M < (int64_t)FEW_ROWS_PER_SM * t->sms)
+		return;
+	g.num_warps = MIN_WARPS_SM;
+	int64_t step = (int64_t)config_tpr(&g) * g.vec;
+	g.r_block = cdiv(N, step) * step;
+	Cost o;
+	if (config_check_emit(k, f->dtype, M, N, &g, NULL) ||
+	    config_check_target(k, f->dtype, N, &g, t, NULL))
+		return;
+	cost_model(f, &g, M, N, t, &o);
+	if (o.regs > o.reg_limit || o.ctas_per_sm != 1)
+		return;
+	choice_reason(out,
+		      "num_warps=%d, not the ranking's %d: a persistent row alone on its SM at "
+		      "%d regs; at %d warps the model predicts %d regs, within ptxas's cap of %d "
+		      "though over the ranking's budget (%d), and the SM's %d warps measured "
+		      "faster than %d (modelled %.1f us, at %d warps %.1f)",
+		      g.num_warps, c->num_warps, out->cost.regs, g.num_warps, o.regs, o.reg_limit,
+		      o.reg_limit - o.reg_limit / 8, g.num_warps, c->num_warps, o.us, c->num_warps,
+		      out->cost.us);
+	*c = g;
+	out->cost = o;
+}
+
+/* The knobs the ranking leaves alone, set on the pick: a lone row's warps, a kept row's r_block at
+ * few chunks, the ring of a heavy row, the stash, the tail's steps, min_ctas, evict as the A/B
+ * above, and the fill of kept rows; mode: SETTLE_*. */
 void
 rkc_settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 	   int mode)
 {
 	Config *c = &out->cfg;
 	Cost o;
+	settle_lone_warps(out, k, f, M, N, t, mode);
 	settle_kept_chunk(out, k, f, M, N, t, mode);
 	settle_ring(out, k, f, M, N, t, mode);
 	settle_colpass(out, k, f, M, N, t, mode);

@@ -43,10 +43,11 @@ expect 0 ", then the seed over odd warps" "   o  P r7168 m1 w7 v8" "<- the seed 
 expect 0 '"cand":"o"' -- tune testdata/kernels/welford.rk --shape 16384x7168 --dtype bf16 --top 1 \
 	--no-check --copy-gbps 3000 --json
 
-# A persistent seed alone on its SM (gelu_tanh_gated fp32 at 24576 columns: one CTA of 8 warps): its
-# row over clusters of 2 and 4 CTAs added, each a persistent segment, marked.
-expect 0 ", then the seed over clusters" "   c  P r12288 m1 w8 v4 c2" "   c  P r6144 m1 w8 v4 c4" \
-	"<- the seed over a cluster" -- \
+# A persistent seed alone on its SM (gelu_tanh_gated fp32 at 24576 columns: one CTA of 16 warps,
+# settle_lone_warps's, over the ranking's 8, which is timed as the seed as ranked): its row over
+# clusters of 2 and 4 CTAs added, each a persistent segment, marked.
+expect 0 ", then the seed over clusters" "   c  P r12288 m1 w16 v4 c2" "   c  P r6144 m1 w16 v4 c4" \
+	"<- the seed over a cluster" "   w  P r24576 m1 w8 v4 " -- \
 	tune testdata/kernels/gelu_tanh_gated.rk --shape 4096x24576 --dtype f32 --top 1 --no-check \
 	--copy-gbps 3000
 expect 0 '"cand":"c"' -- tune testdata/kernels/gelu_tanh_gated.rk --shape 4096x24576 --dtype f32 \
