@@ -194,6 +194,20 @@ colpass_words(const Facts *f, const Config *c, int64_t N)
 	return colpass_in_bytes(f, c) + 2;
 }
 
+/* The CTAs an SM whose registers the sums over rows' slices take after the rows (the column
+ * pass's rows a trip and the combine's round trips, colpass_lanes and colsum_unroll, which codegen
+ * sizes by min_ctas): min_ctas where it is bound, else the CTAs an SM the model plans, at most the
+ * CTAs over the SMs, which rkc_min_ctas binds after the ranking. Priced at one CTA an SM while
+ * codegen took the three bound, rms_colsum bf16 4096x131072's column pass was ranked at 8 rows a
+ * trip over 32 lanes and ran 1 row a trip over 4 (bench/results/h100-2026-12-05-colsum-ctas.md). */
+static int
+colsum_ctas(const Config *c, const Cost *o, const Target *t)
+{
+	int64_t waves = cdiv(o->ctas, t->sms);
+	int64_t k = o->ctas_per_sm < waves ? o->ctas_per_sm : waves;
+	return c->min_ctas > 1 ? c->min_ctas : k > 1 ? (int)k : 1;
+}
+
 /* What cost_model's stages share about a config: its shape, set once (cost_derive), and what
  * one stage hands the next. */
 typedef struct {
@@ -420,7 +434,7 @@ cost_bytes(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		int64_t nj = colpass_slice(N, o->ctas, f->colpass_isz);
 		/* made whole there, it reads every [M,N] input and writes the [M,N] outputs */
 		int in = colpass_in_bytes(f, c);
-		colpass_lanes(nj, M, threads, c->min_ctas, colpass_words(f, c, N), &ln);
+		colpass_lanes(nj, M, threads, colsum_ctas(c, o, t), colpass_words(f, c, N), &ln);
 		int64_t run = (ln.lanes < nj ? ln.lanes : nj) * 4 * f->colsum_isz;
 		double waste = run < SECTOR ? (double)SECTOR / (double)run : 1;
 		double again = (double)M * N * in * waste;
@@ -454,7 +468,7 @@ cost_bytes(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		int u, per;
 		int64_t turns = cdiv(sl.vectors, sl.lanes);
 		double trips = (double)colsum_unroll(cdiv(sl.rows, threads / sl.lanes), turns,
-						     threads, c->min_ctas, &u, &per);
+						     threads, colsum_ctas(c, o, t), &u, &per);
 		if (!one)
 			tail_ns = trips * t->mem_latency_ns +
 				  2 * (t->mem_latency_ns + t->barrier_ns) +
