@@ -274,7 +274,7 @@ cost_regs(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t
 		ColpassLanes ln;
 		int w = colpass_words(f, c, N);
 		colpass_lanes(colpass_slice(N, c->grid, f->colpass_isz), M, threads, c->min_ctas, w,
-			      &ln);
+			      f->colpass_isz, &ln);
 		o->regs = o->capped = COLPASS_BASE_REGS + (int)ln.u * w + 4 * f->colsums;
 		o->live_bytes = 4 * o->regs;
 	}
@@ -434,7 +434,8 @@ cost_bytes(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		int64_t nj = colpass_slice(N, o->ctas, f->colpass_isz);
 		/* made whole there, it reads every [M,N] input and writes the [M,N] outputs */
 		int in = colpass_in_bytes(f, c);
-		colpass_lanes(nj, M, threads, colsum_ctas(c, o, t), colpass_words(f, c, N), &ln);
+		colpass_lanes(nj, M, threads, colsum_ctas(c, o, t), colpass_words(f, c, N),
+			      f->colpass_isz, &ln);
 		int64_t run = (ln.lanes < nj ? ln.lanes : nj) * 4 * f->colsum_isz;
 		double waste = run < SECTOR ? (double)SECTOR / (double)run : 1;
 		double again = (double)M * N * in * waste;

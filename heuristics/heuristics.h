@@ -364,8 +364,17 @@ colsum_unroll(int64_t rows, int64_t pairs, int threads, int ctas, int *u, int *p
  * quarter of one (a barrier against an L2 round trip): all threads on positions where the rows
  * are few, row lanes where the slice is narrow. The fewest turns first (each turn walks every
  * row) ran 0.97-1.12x the time at 13 of 15 points at 1024 rows, 0.76-0.82x at two of
- * bias_silu_back (bench/results/h200-2026-12-05-colpass-slices.md, call 4): not taken. */
-enum { COLPASS_ROWS = 8, COLPASS_BASE_REGS = 32 };
+ * bias_silu_back (bench/results/h200-2026-12-05-colpass-slices.md, call 4): not taken.
+ * But a turn reads at least COLPASS_RUN bytes of a row (lanes x 4 columns x `isz`, the narrowest
+ * [M,N] array's element) where the slice holds them: HBM reads 64 bytes for each 32-byte sector
+ * asked for, and the sector beside it is out of the L2 before the next turn, which walks every
+ * row again, comes back for it. On an H100, rms_colsum bf16 4096x131072 at one grid and rows a
+ * trip ran 1397 us with 32-byte runs over 21 turns, 870 us with 64-byte runs over 11
+ * (bench/results/h100-2026-12-05-colsum-ctas.md, call 3); the round trips counted above tie
+ * there within their rounding. Each build its own pick, on an H200 at 18 points whose lanes or
+ * pick this moves: 0.826x the time by geomean, 10 faster by over 2%, none slower
+ * (bench/results/h200-2026-12-05-colpass-runs.md). */
+enum { COLPASS_ROWS = 8, COLPASS_BASE_REGS = 32, COLPASS_RUN = 64 };
 /* The whole kernel in the column pass (colpass_whole) gives a CTA COLPASS_MIN_WARPS warps and,
  * where it stores [M,N] outputs or reads element by element, COLPASS_MIN_POS vectors of 4 columns
  * at least, a warp's lanes on consecutive positions of a row. Measured on an H200 (bench/results/
@@ -434,14 +443,18 @@ typedef struct {
 	int64_t lanes, row_lanes, u, turns, trips, levels;
 } ColpassLanes;
 static inline void
-colpass_lanes(int64_t nj, int64_t M, int threads, int ctas, int row_words, ColpassLanes *o)
+colpass_lanes(int64_t nj, int64_t M, int threads, int ctas, int row_words, int isz, ColpassLanes *o)
 {
+	int64_t wmin = isz > 0 && 4 * isz < COLPASS_RUN ? COLPASS_RUN / (4 * isz) : 1;
+	wmin = wmin < nj ? wmin : nj;
 	int64_t umax = (colsum_thread_regs(threads, ctas) - COLPASS_BASE_REGS) /
 		       (row_words > 0 ? row_words : 1);
 	umax = umax < 1 ? 1 : umax < COLPASS_ROWS ? umax : COLPASS_ROWS;
 	*o = (ColpassLanes){.lanes = 1, .row_lanes = threads, .u = 1, .turns = nj, .trips = M};
 	double best = -1;
 	for (int64_t w = 1; w <= threads && threads % w == 0; w *= 2) {
+		if (w < wmin && 2 * w <= threads && threads % (2 * w) == 0)
+			continue;
 		ColpassLanes x = {.lanes = w, .row_lanes = threads / w};
 		x.u = (M + x.row_lanes - 1) / x.row_lanes;
 		x.u = x.u < 1 ? 1 : x.u < umax ? x.u : umax;

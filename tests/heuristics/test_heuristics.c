@@ -1413,12 +1413,26 @@ colpass_slices(void **state)
 	assert_int_equal(colpass_slice(1000003, 528, 2), 476);
 	assert_int_equal(colpass_slice(7, 1, 0), 2);
 	ColpassLanes ln;
-	colpass_lanes(4, 2048, 256, 3, 4, &ln); /* a narrow slice: row lanes */
+	colpass_lanes(4, 2048, 256, 3, 4, 2, &ln); /* a narrow slice: row lanes */
 	assert_int_equal(ln.lanes, 4);
 	assert_int_equal(ln.row_lanes, 64);
-	colpass_lanes(1000, 8, 256, 1, 4, &ln); /* wider than the CTA: every thread a position */
+	colpass_lanes(1000, 8, 256, 1, 4, 2, &ln); /* wider than the CTA: every thread a position */
 	assert_int_equal(ln.lanes, 256);
 	assert_int_equal(ln.turns, 4);
+	/* many rows at one row a trip: 64-byte runs (8 lanes at 2 bytes, 4 at 4), not the 4 lanes
+	 * of 2 bytes whose 21 turns tie with 11 in round trips (rms_colsum bf16 4096x131072 at 396
+	 * CTAs of 16 warps, 3 an SM) */
+	colpass_lanes(84, 4096, 512, 3, 4, 2, &ln);
+	assert_int_equal(ln.lanes, 8);
+	assert_int_equal(ln.turns, 11);
+	/* 4 bytes: 4 lanes, not 2 over 9 turns (rms_colsum fp32 3000x200000 at 3000 CTAs of 1 warp)
+	 */
+	colpass_lanes(18, 3000, 32, 23, 4, 4, &ln);
+	assert_int_equal(ln.lanes, 4);
+	assert_int_equal(ln.turns, 5);
+	colpass_lanes(4, 4096, 512, 3, 4, 2, &ln); /* a slice of one sector: its 4 lanes */
+	assert_int_equal(ln.lanes, 4);
+	assert_int_equal(ln.turns, 1);
 }
 
 int
