@@ -471,6 +471,11 @@ colpass_lanes(int64_t nj, int64_t M, int threads, int ctas, int row_words, int i
 		}
 	}
 }
+/* colpass_lanes of config c's column pass over a grid of `grid` CTAs, `ctas` an SM: its slice,
+ * threads, a row's words (colpass_words) and the narrowest element (Facts.colpass_isz), as the
+ * model, the policy and explain take them (codegen counts its own: codegen/lower_sched.c). */
+void colpass_lanes_of(const Facts *f, const Config *c, int64_t M, int64_t N, int64_t grid, int ctas,
+		      ColpassLanes *ln);
 
 static inline void
 colsum_layout(const Config *c, int ncolsum, int64_t N, ColsumLayout *l)

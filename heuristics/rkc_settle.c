@@ -256,8 +256,7 @@ settle_colpass_ctas(Choice *out, const Kernel *k, const Facts *f, int64_t M, int
 	    config_check_target(k, f->dtype, N, &g, t, NULL))
 		return;
 	ColpassLanes ln;
-	colpass_lanes(colpass_slice(N, g.grid, f->colpass_isz), M, 32 * g.num_warps, g.min_ctas,
-		      colpass_words(f, &g, N), f->colpass_isz, &ln);
+	colpass_lanes_of(f, &g, M, N, g.grid, g.min_ctas, &ln);
 	Cost o, now;
 	cost_model(f, &g, M, N, t, &o);
 	cost_model(f, c, M, N, t, &now);
