@@ -426,7 +426,9 @@ colpass_split(int stores, const Config *c, int64_t N)
  * sector and none reads a sector it shares. Measured on an H200 (bench/results/
  * h200-2026-12-05-colpass-slices.md): bias_grad bf16 2048x4096 at 3 CTAs an SM ran 10.4-11.7 µs
  * where the slices were whole sectors (4 and 8 positions) and 14.2-19.2 µs where not (2, 3, 5, 6
- * and 7). */
+ * and 7). Rounded to whole 64-byte HBM accesses instead (slices of 4 or more), 14 points of the
+ * column pass ran 0.995-1.009x the time on an H100 (bench/results/h200-2026-12-05-colpass-runs.md,
+ * call 3): not taken. */
 static inline int64_t
 colpass_align(int isz) /* the positions of a sector */
 {
