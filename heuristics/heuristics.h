@@ -373,7 +373,8 @@ colsum_unroll(int64_t rows, int64_t pairs, int threads, int ctas, int *u, int *p
  * (bench/results/h100-2026-12-05-colsum-ctas.md, call 3); the round trips counted above tie
  * there within their rounding. Each build its own pick, on an H200 at 18 points whose lanes or
  * pick this moves: 0.826x the time by geomean, 10 faster by over 2%, none slower
- * (bench/results/h200-2026-12-05-colpass-runs.md; on an H100 at 11 such points 0.723x, none slower). */
+ * (bench/results/h200-2026-12-05-colpass-runs.md; on an H100 at 11 such points 0.723x, none
+ * slower). */
 enum { COLPASS_ROWS = 8, COLPASS_BASE_REGS = 32, COLPASS_RUN = 64 };
 /* The whole kernel in the column pass (colpass_whole) gives a CTA COLPASS_MIN_WARPS warps and,
  * where it stores [M,N] outputs or reads element by element, COLPASS_MIN_POS vectors of 4 columns
