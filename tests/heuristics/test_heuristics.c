@@ -1425,7 +1425,7 @@ colpass_slices(void **state)
 	colpass_lanes(84, 4096, 512, 3, 4, 2, &ln);
 	assert_int_equal(ln.lanes, 8);
 	assert_int_equal(ln.turns, 11);
-	/* 4 bytes: 4 lanes, not 2 over 9 turns (rms_colsum fp32 3000x200000, 3000 CTAs of a warp) */
+	/* 4 bytes: 4 lanes, not 2 over 9 turns (rms_colsum fp32 3000x200000, CTAs of a warp) */
 	colpass_lanes(18, 3000, 32, 23, 4, 4, &ln);
 	assert_int_equal(ln.lanes, 4);
 	assert_int_equal(ln.turns, 5);
