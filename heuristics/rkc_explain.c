@@ -639,6 +639,7 @@ why_colsums(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 			    : ", not a cooperative launch");
 	else if (colsum_column(f->colsums, c)) {
 		ColpassLanes ln;
+		int64_t nj = colpass_slice(N, o->ctas, f->colpass_isz);
 		colpass_lanes_of(f, c, M, N, o->ctas, c->min_ctas, &ln);
 		char why[320];
 		if (colpass_whole(f->colsum_whole, c) && !f->colsum_only)
@@ -672,10 +673,12 @@ why_colsums(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 		    out,
 		    "colpass=1: %s: %s CTA sums %lld "
 		    "vectors of 4 columns over the %lld rows from them (%lld threads a row, "
-		    "%lld rows a trip) and stores them, no partials or slots: %.1f us of %s; %s",
-		    why, whole ? "each" : "after its rows each",
-		    (long long)colpass_slice(N, o->ctas, f->colpass_isz), (long long)M,
-		    (long long)ln.lanes, (long long)ln.u, o->combine_us,
+		    "%lld bytes of it a turn, %lld turn(s), %lld rows a trip) and stores them, no "
+		    "partials or slots: %.1f us of %s; %s",
+		    why, whole ? "each" : "after its rows each", (long long)nj, (long long)M,
+		    (long long)ln.lanes,
+		    (long long)((ln.lanes < nj ? ln.lanes : nj) * 4 * f->colpass_isz),
+		    (long long)ln.turns, (long long)ln.u, o->combine_us,
 		    colpass_whole(f->colsum_whole, c)
 			? "round trips, under the stream in the model"
 			: "the pass modelled after the rows, its bytes from HBM streamed in its "

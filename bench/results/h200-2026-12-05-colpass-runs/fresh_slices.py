@@ -3,7 +3,7 @@ import sys, json, re, subprocess, os
 from concurrent.futures import ThreadPoolExecutor
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 env = dict(os.environ, PATH='/usr/local/cuda/bin:' + os.environ['PATH'])
-LAN = re.compile(r'sums (\d+) vectors of 4 columns.*\((\d+) threads a row, (\d+) rows a trip\)')
+LAN = re.compile(r'sums (\d+) vectors of 4 columns.*\((\d+) threads a row, (?:.*?, )?(\d+) rows a trip\)')
 def ex(b, p, dt, s):
     r = subprocess.run([b, 'explain', '--json', p, '--dtype', dt, '--shape', s],
                        capture_output=True, text=True, env=env, cwd=ROOT)

@@ -6,7 +6,7 @@ import replay
 from concurrent.futures import ThreadPoolExecutor
 times = replay.load(os.path.join(ROOT, 'bench/results'), 'h', '0000-00-00')
 env = dict(os.environ, PATH='/usr/local/cuda/bin:' + os.environ['PATH'])
-LAN = re.compile(r'sums (\d+) vectors of 4 columns.*\((\d+) threads a row, (\d+) rows a trip\)')
+LAN = re.compile(r'sums (\d+) vectors of 4 columns.*\((\d+) threads a row, (?:.*?, )?(\d+) rows a trip\)')
 def ex(b, point):
     k, dt, M, N = point
     p = replay.kernel_file(k)
