@@ -1,9 +1,9 @@
-# usage: fresh.py OLD_RKC NEW_RKC M,M,.. N,N,.. KERNEL.rk...: the same at fresh shapes of the kernels given, bf16 and fp32
+# usage: fresh.py OLD_RKC NEW_RKC M,M,.. N,N,.. KERNEL.rk...: the same at fresh shapes of the kernels given, bf16 and fp32; with SLICES=1 the slice (explain's "sums N vectors") too
 import sys, json, re, subprocess, os
 from concurrent.futures import ThreadPoolExecutor
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 env = dict(os.environ, PATH='/usr/local/cuda/bin:' + os.environ['PATH'])
-LAN = re.compile(r'\((\d+) threads a row, (?:.*?, )?(\d+) rows a trip\)')
+LAN = re.compile(os.environ.get('SLICES') and r'sums (\d+) vectors of 4 columns.*\((\d+) threads a row, (?:.*?, )?(\d+) rows a trip\)' or r'\((\d+) threads a row, (?:.*?, )?(\d+) rows a trip\)')
 def ex(b, p, dt, s):
     r = subprocess.run([b, 'explain', '--json', p, '--dtype', dt, '--shape', s],
                        capture_output=True, text=True, env=env, cwd=ROOT)

@@ -1,4 +1,4 @@
-# usage: lanes.py OLD_RKC NEW_RKC: the points on record (bench/replay.py) whose pick or column-pass lanes (explain's "N threads a row") differ
+# usage: lanes.py OLD_RKC NEW_RKC: the points on record (bench/replay.py) whose pick or column-pass lanes (explain's "N threads a row") differ; with SLICES=1 the slice (explain's "sums N vectors") too
 import sys, json, re, subprocess, os
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(ROOT, 'bench'))
@@ -6,7 +6,7 @@ import replay
 from concurrent.futures import ThreadPoolExecutor
 times = replay.load(os.path.join(ROOT, 'bench/results'), 'h', '0000-00-00')
 env = dict(os.environ, PATH='/usr/local/cuda/bin:' + os.environ['PATH'])
-LAN = re.compile(r'\((\d+) threads a row, (?:.*?, )?(\d+) rows a trip\)')
+LAN = re.compile(os.environ.get('SLICES') and r'sums (\d+) vectors of 4 columns.*\((\d+) threads a row, (?:.*?, )?(\d+) rows a trip\)' or r'\((\d+) threads a row, (?:.*?, )?(\d+) rows a trip\)')
 def ex(b, point):
     k, dt, M, N = point
     p = replay.kernel_file(k)
