@@ -368,11 +368,11 @@ colsum_unroll(int64_t rows, int64_t pairs, int threads, int ctas, int *u, int *p
  * But a turn reads at least COLPASS_RUN bytes of a row (lanes x 4 columns x `isz`, the narrowest
  * [M,N] array's element) where the slice holds them: HBM reads 64 bytes for each 32-byte sector
  * asked for, and the sector beside it is out of the L2 before the next turn, which walks every
- * row again, comes back for it. On an H100, rms_colsum bf16 4096x131072 at one grid and rows a
- * trip ran 1397 us with 32-byte runs over 21 turns, 870 us with 64-byte runs over 11
- * (bench/results/h100-2026-12-05-colsum-ctas.md, call 3); the round trips counted above tie
- * there within their rounding. Each build its own pick, on an H200 at 18 points whose lanes or
- * pick this moves: 0.826x the time by geomean, 10 faster by over 2%, none slower
+ * row again, comes back for it. On an H100, rms_colsum bf16 4096x131072 at one config (grid 396,
+ * 3 CTAs an SM, a row a trip) ran 1395.9 us with 32-byte runs over 21 turns, 1017.5 us with
+ * 64-byte runs over 11 (bench/results/h200-2026-12-05-colpass-runs.md, call 2); the round trips
+ * counted above tie there within their rounding. Each build its own pick, on an H200 at 18 points
+ * whose lanes or pick this moves: 0.826x the time by geomean, 10 faster by over 2%, none slower
  * (bench/results/h200-2026-12-05-colpass-runs.md; on an H100 at 11 such points 0.723x, none
  * slower). */
 enum { COLPASS_ROWS = 8, COLPASS_BASE_REGS = 32, COLPASS_RUN = 64 };
