@@ -648,6 +648,30 @@ drop_kept_rows(Cands *cs)
 	cs->n = n;
 }
 
+/* Whether config c is the whole column pass storing [M,N] outputs element by element (rows that
+ * start misaligned: colpass_split) over COLPASS_STREAM_ROWS rows or more, which
+ * drop_streamed_colsums sets aside where rows stream. Each turn of such a pass walks every row on a
+ * strip of it that starts and ends inside 32-byte sectors, so the sectors at a strip's edges are
+ * read again by the next turn and written in part by each, after the L2 has let them go: ncu of
+ * bias_silu_back fp32 2000x20011 (5 turns) on an H200 counted 554 MB read from HBM for 320 MB of
+ * inputs and 192 MB written for 160 (the same pass at 2000x20000, 16-byte accesses: 320 and 147).
+ * On an H100, the best streamed candidate set aside against the column pass at 23 points of four
+ * such kernels (bias_gelu_back, bias_silu_back, tests/codegen/colpass_whole.rk and a dropout mask's
+ * gradient, 256 to 4096 rows of 20011 to 50257 columns, bf16 and fp32) ran 0.679x the time by
+ * geomean, 20 faster by over 2%, 3 slower (bias_silu_back and bias_gelu_back fp32
+ * 2000x50257 1.10-1.12x, one CTA an SM of 16 warps there; bias_gelu_back bf16 256x20011 1.025x); at
+ * 16-byte accesses the column pass stays (11 points, the streamed rows 1.19x), as where it stores
+ * nothing but its colsums (bench/results/h100-2026-12-05-colpass-turns.md, call 1). Below 256 rows
+ * it was not measured against the streamed rows; the column pass ran 0.40-0.70x the row mode's time
+ * at 8 and 64 rows (docs/heuristics.md, "A kernel with no reduction over the row"). */
+#define COLPASS_STREAM_ROWS 256
+static int
+split_colpass(const Facts *f, const Config *c, int64_t M, int64_t N)
+{
+	return M >= COLPASS_STREAM_ROWS && colpass_whole(f->colsum_whole, c) &&
+	       colpass_split(f->colpass_stores, c, N);
+}
+
 /* A looped candidate that keeps its row on chip at COLSUM_WARPS_SM warps an SM or more, where its
  * CTAs fill every slot (a wave or more). Few rows at one CTA an SM of 32 warps take a CTA a row
  * (or a small cluster a row) on as many SMs: 4 rows of 16384-32768 columns over 4 or 8 SMs ran
@@ -673,23 +697,36 @@ kept_full(const Cand *x)
  * any warps, the 4 picks of 8 or 16 warps an SM ran 1.05-1.24x. On an H200 the best candidate it
  * dropped ran 1.315x the pick's time by geomean at 22 golden points, none faster by over 5%
  * (the kept row at 16 warps 0.957x at layer_norm_backward bf16 8192x16384;
- * bench/results/h200-2026-12-01-set-aside.md). */
+ * bench/results/h200-2026-12-01-set-aside.md).
+ * But the whole column pass that stores [M,N] outputs element by element (colpass_split: rows
+ * that start misaligned) over COLPASS_STREAM_ROWS rows or more goes aside where no other
+ * persistent row fits and rows stream (split_colpass); not in the batch-invariant mode (not
+ * normal), whose order may not follow M. */
 static void
-drop_streamed_colsums(Cands *cs, const Facts *f)
+drop_streamed_colsums(Cands *cs, const Facts *f, int64_t M, int64_t N, int normal)
 {
-	int held = 0, kept = 0;
+	int held = 0, kept = 0, split = 0, streamed = 0;
 	for (int i = 0; i < cs->n; i++) {
-		held |= cs->v[i].c.persistent;
-		kept |= kept_full(&cs->v[i]);
+		const Cand *x = &cs->v[i];
+		if (normal && split_colpass(f, &x->c, M, N)) {
+			split = 1;
+			continue;
+		}
+		held |= x->c.persistent;
+		kept |= kept_full(x);
+		streamed |= !x->c.persistent && !colpass_whole(f->colsum_whole, &x->c);
 	}
-	if (!f->colsums || (!held && !kept))
+	split = split && !held && (kept || streamed);
+	if (!f->colsums || (!held && !kept && !split))
 		return;
 	int n = 0;
 	for (int i = 0; i < cs->n; i++) {
 		const Cand *x = &cs->v[i];
+		if (split && split_colpass(f, &x->c, M, N))
+			set_aside(cs, ASIDE_STREAMED, x);
 		/* made whole in the column pass, its rows stream nothing */
-		if (colpass_whole(f->colsum_whole, &x->c) ||
-		    (held ? x->c.persistent : kept_full(x)))
+		else if (colpass_whole(f->colsum_whole, &x->c) || (!held && !kept) ||
+			 (held ? x->c.persistent : kept_full(x)))
 			cs->v[n++] = *x;
 		else {
 			set_aside(cs, ASIDE_STREAMED, x);
@@ -1026,7 +1063,7 @@ rkc_enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 	drop_kept_rows(cs);
 	drop_ws_colsums(cs, f, N);
 	lone_own_colsums(cs, f, M, N, t);
-	drop_streamed_colsums(cs, f);
+	drop_streamed_colsums(cs, f, M, N, normal);
 	if (normal) {
 		drop_lone_clusters(cs, f, M, t);
 		odd_warps(cs, k, f, M, N, t, vec);
