@@ -655,16 +655,18 @@ drop_kept_rows(Cands *cs)
  * read again by the next turn and written in part by each, after the L2 has let them go: ncu of
  * bias_silu_back fp32 2000x20011 (5 turns) on an H200 counted 554 MB read from HBM for 320 MB of
  * inputs and 192 MB written for 160 (the same pass at 2000x20000, 16-byte accesses: 320 and 147).
- * On an H100, the best streamed candidate set aside against the column pass at 23 points of four
- * such kernels (bias_gelu_back, bias_silu_back, tests/codegen/colpass_whole.rk and a dropout mask's
- * gradient, 256 to 4096 rows of 20011 to 50257 columns, bf16 and fp32) ran 0.679x the time by
- * geomean, 20 faster by over 2%, 3 slower (bias_silu_back and bias_gelu_back fp32
- * 2000x50257 1.10-1.12x, one CTA an SM of 16 warps there; bias_gelu_back bf16 256x20011 1.025x); at
- * 16-byte accesses the column pass stays (11 points, the streamed rows 1.19x), as where it stores
- * nothing but its colsums (bench/results/h100-2026-12-05-colpass-turns.md, call 1). Below 256 rows
- * it was not measured against the streamed rows; the column pass ran 0.40-0.70x the row mode's time
- * at 8 and 64 rows (docs/heuristics.md, "A kernel with no reduction over the row"). */
-#define COLPASS_STREAM_ROWS 256
+ * On an H100, the best streamed candidate set aside against the column pass at 18 points of four
+ * such kernels (bias_gelu_back, bias_silu_back, tests/codegen/colpass_whole.rk and a dropout
+ * mask's gradient, 1000 to 4096 rows of 20011 to 50257 columns, bf16 and fp32) ran 0.645x the time
+ * by geomean, 16 faster by over 2%, 2 slower (bias_silu_back and bias_gelu_back fp32 2000x50257
+ * 1.10-1.12x, one CTA an SM of 16 warps there); at 16-byte accesses the column pass stays (11
+ * points, the streamed rows 1.19x), as where it stores nothing but its colsums
+ * (bench/results/h100-2026-12-05-colpass-turns.md, call 1). Fewer rows carry the streamed rows'
+ * partial rows, one a CTA of the grid, written and read again, against fewer rows of the inputs:
+ * at 256 rows 5 points ran 0.552-1.025x, and two on record at 256 and 300 rows 1.85-1.92x
+ * (colpass_whole.rk bf16 256x28673, bias_gelu_back fp32 300x30011, bench/replay.py), so the
+ * column pass stays there. */
+#define COLPASS_STREAM_ROWS 1000
 static int
 split_colpass(const Facts *f, const Config *c, int64_t M, int64_t N)
 {
