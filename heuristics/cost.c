@@ -212,7 +212,7 @@ colpass_lanes_of(const Facts *f, const Config *c, int64_t M, int64_t N, int64_t 
  * ncu on an H200 (bench/results/h100-2026-12-05-colpass-turns.md, call 3): bias_silu_back fp32
  * 2000x20011 (two inputs, one output) read 554 MB where its inputs are 320 and wrote 192 where
  * 16-byte accesses wrote 147, at 660 strips a row (132 CTAs, 5 turns); at 1320 (264 CTAs, 5
- * turns) 765 and 231: 58 and 56 bytes read an array a strip edge, 34 and 32 written. In one turn
+ * turns) 765 and 231: 59 and 56 bytes read an array a strip edge, 34 and 32 written. In one turn
  * the slices' ends meet in CTAs that walk the rows together: colsum_only at 2000x20011 read its
  * inputs' 160 MB exactly.
  */
