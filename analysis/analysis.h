@@ -129,6 +129,13 @@ int plan_colpass_words(const Plan *p, const Kernel *k, Type dtype);
  * (need_colpass): its slices start on that array's 32-byte sectors (colpass_slice). 0 without
  * one. */
 int plan_colpass_isz(const Plan *p, const Kernel *k, Type dtype);
+/* The [M,N] arrays the column pass reads or writes (need_colpass): how many, how many of them it
+ * stores, their bytes an element together at dtype (what a row's column moves), and the
+ * instructions an element of its cone (op_cost). Zeros without one (analysis/facts.c). */
+typedef struct {
+	int n, stores, bytes, ops;
+} ColpassArrays;
+void plan_colpass_arrays(const Plan *p, const Kernel *k, Type dtype, ColpassArrays *a);
 /* Whether a persistent row may put in off to its next exchange when it waits on a reduction: it
  * reads and writes row values only (no reduction, colsum or [M,N]/[N] store or result). */
 int plan_row_deferrable(const Kernel *k, const Instr *in);
@@ -207,6 +214,7 @@ typedef struct {
 	/* ops and pass_ops as the SM issues them where fp8 converts in hardware (sm_90 and later:
 	 * a cvt a pair, not op_cost's integer steps): the cost model's issue term */
 	int issue_ops, pass_issue_ops[MAX_PASSES];
+	ColpassArrays colpass_arrays; /* plan_colpass_arrays */
 } Facts;
 
 void facts_compute(const Kernel *k, Type dtype, Facts *f);

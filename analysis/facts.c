@@ -100,6 +100,25 @@ ops_of(const Kernel *k, const Plan *plan, const char *need, int s, Type dtype, i
 	return n;
 }
 
+void
+plan_colpass_arrays(const Plan *p, const Kernel *k, Type dtype, ColpassArrays *a)
+{
+	*a = (ColpassArrays){0};
+	for (int i = 0; p->need_colpass && i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		if (!p->need_colpass[i])
+			continue;
+		if (per_element(k, in))
+			a->ops += op_cost(k, in, dtype, 0);
+		if (in->param < 0 || k->params[in->param].shape != SH_TILE ||
+		    (in->op != OP_LOAD && in->op != OP_STORE))
+			continue;
+		a->n++;
+		a->stores += in->op == OP_STORE;
+		a->bytes += type_size(type_resolve(k->params[in->param].type, dtype));
+	}
+}
+
 /* What each looped pass of the plan reads (each load once a pass, however many of its reductions
  * and stores use it) and the partials its reductions carry: the plain plan's, without the
  * read-back (reload_saves says what it spares; the cost model counts it for kept rows, in
@@ -326,6 +345,7 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 	f->colpass_stores = plan_colpass_stores(plan, k);
 	f->colpass_words = plan_colpass_words(plan, k, dtype);
 	f->colpass_isz = plan_colpass_isz(plan, k, dtype);
+	plan_colpass_arrays(plan, k, dtype, &f->colpass_arrays);
 	passes_compute(f, k, plan);
 	chain_compute(f, k, plan);
 

@@ -639,9 +639,11 @@ colsum_column_pass(Lower *L)
 					 : 1;
 	int isz = plan_colpass_isz(p, k, L->c->dtype);
 	int64_t align = colpass_align(isz);
+	ColpassArrays arr;
+	plan_colpass_arrays(p, k, L->c->dtype, &arr);
 	ColpassLanes ln;
 	colpass_lanes(colpass_slice(N, l.grid_x, isz), L->c->M, (int)nt, g->min_ctas, row_words,
-		      isz, &ln);
+		      isz, wide, &arr, &ln);
 	int64_t W = ln.lanes, RL = ln.row_lanes;
 	/* the colsums stored, each its instruction and output */
 	int ns = 0, *cins = arena_alloc(L->a, sizeof(int) * (size_t)p->ncolsum);

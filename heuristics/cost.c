@@ -199,28 +199,8 @@ colpass_lanes_of(const Facts *f, const Config *c, int64_t M, int64_t N, int64_t 
 		 ColpassLanes *ln)
 {
 	colpass_lanes(colpass_slice(N, grid, f->colpass_isz), M, 32 * c->num_warps, ctas,
-		      colpass_words(f, c, N), f->colpass_isz, ln);
-}
-
-/*
- * A whole column pass over rows that start misaligned, storing element by element
- * (colpass_split), in more than one turn: each turn walks every row on a strip whose ends fall
- * inside sectors, and the strip beside it comes a turn later (or, at the slice's ends, in
- * another CTA's other turn), after the L2 has let the edge go. So every strip of a row reads an
- * HBM access of 64 bytes (2 sectors) of each [M,N] input again, fills one of each [M,N] output
- * before its partial sectors are written, and writes a sector of each output twice. Fitted to
- * ncu on an H200 (bench/results/h100-2026-12-05-colpass-turns.md, call 3): bias_silu_back fp32
- * 2000x20011 (two inputs, one output) read 554 MB where its inputs are 320 and wrote 192 where
- * 16-byte accesses wrote 147, at 660 strips a row (132 CTAs, 5 turns); at 1320 (264 CTAs, 5
- * turns) 765 and 231: 59 and 56 bytes read an array a strip edge, 34 and 32 written. In one turn
- * the slices' ends meet in CTAs that walk the rows together: colsum_only at 2000x20011 read its
- * inputs' 160 MB exactly.
- */
-static double
-colpass_edge_bytes(const Facts *f, int64_t M, int64_t strips)
-{
-	return (double)M * (double)strips *
-	       (2.0 * SECTOR * (f->ntile_loads + f->ntile_stores) + SECTOR * f->ntile_stores);
+		      colpass_words(f, c, N), f->colpass_isz, colpass_wide(c, N),
+		      &f->colpass_arrays, ln);
 }
 
 /* The CTAs an SM whose registers the sums over rows' slices take after the rows (the column
@@ -469,7 +449,7 @@ cost_bytes(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		if (whole)
 			hbm += (double)M * N * f->tile_out_bytes * waste;
 		if (whole && colpass_split(f->colpass_stores, c, N) && ln.turns > 1)
-			hbm += colpass_edge_bytes(f, M, o->ctas * ln.turns);
+			hbm += colpass_edge_bytes(&f->colpass_arrays, M, o->ctas * ln.turns);
 		/* only what the rows read can still be in L2 (Facts.colsum_rows_bytes) */
 		double seen = empty_rows ? 0 : (double)M * N * f->colsum_rows_bytes * waste;
 		double hit = seen > 0 ? fmin(1.0, 0.5 * t->l2_bytes / seen) : 0;

@@ -374,8 +374,71 @@ colsum_unroll(int64_t rows, int64_t pairs, int threads, int ctas, int *u, int *p
  * counted above tie there within their rounding. Each build its own pick, on an H200 at 18 points
  * whose lanes or pick this moves: 0.826x the time by geomean, 10 faster by over 2%, none slower
  * (bench/results/h200-2026-12-05-colpass-runs.md; on an H100 at 11 such points 0.723x, none
- * slower). */
-enum { COLPASS_ROWS = 8, COLPASS_BASE_REGS = 32, COLPASS_RUN = 64 };
+ * slower).
+ * Where rows start misaligned (colpass_wide false) the pass reads and writes element by element,
+ * and the lanes are those of the least modelled time (colpass_misaligned_cost), the round trips
+ * above breaking ties: the longer of its HBM bytes, each turn's strip edges included
+ * (colpass_edge_bytes), and its element accesses, then a fixed cost a turn and a tree level.
+ * fp32 runs into the bytes, so fewer turns win; bf16, half the bytes for as many accesses, into
+ * the accesses, so the fewest a thread (idle lanes counted) win; few rows into the turns. The
+ * constants are fitted on an H100 (the SM's share of 90% of its copy rate; an H200 streams 1.4x
+ * that) to 88 timed pairs of lanes or configs, 0.35-1.98x apart (bench/results/
+ * h100-2026-12-06-colpass-lanes.md): the model orders 81 as they ran (ties within 2% counted);
+ * without the instructions' share 73, the bytes and accesses alone 68, the round trips above 42.
+ * Each build its own pick at 22 fresh points whose PTX it changes: 0.848x the time by geomean, 17
+ * faster by over 2%, 3 slower (bias_gelu_erf_back fp32 12288x135173 1.346x: erf's instructions
+ * make the accesses the longer term, and the 16 more turns' edge bytes count for nothing under
+ * it). */
+enum {
+	COLPASS_ROWS = 8,
+	COLPASS_BASE_REGS = 32,
+	COLPASS_RUN = 64,
+	COLPASS_SM_MBS = 20640, /* bytes a µs an SM streams */
+	COLPASS_ACCESS_NS = 4,
+	COLPASS_TURN_NS = 1000,
+	COLPASS_LEVEL_NS = 1000
+};
+typedef struct {
+	int64_t lanes, row_lanes, u, turns, trips, levels;
+} ColpassLanes;
+/*
+ * A column pass over rows that start misaligned, in more than one turn: each turn walks
+ * every row on a strip whose ends fall inside 32-byte sectors, and the strip beside it comes a
+ * turn later (or, at the slice's ends, in another CTA's other turn), after the L2 has let the edge
+ * go. So every strip of a row reads an HBM access of 64 bytes of each [M,N] array again (an
+ * output's partial sectors are filled before they are written) and writes a sector of each output
+ * twice. Fitted to ncu on an H200 (bench/results/h100-2026-12-05-colpass-turns.md, call 3):
+ * bias_silu_back fp32 2000x20011 (two inputs, one output) read 554 MB where its inputs are 320
+ * and wrote 192 where 16-byte accesses wrote 147, at 660 strips a row (132 CTAs, 5 turns); at 1320
+ * (264 CTAs, 5 turns) 765 and 231: 59 and 56 bytes read an array a strip edge, 34 and 32 written.
+ * In one turn the slices' ends meet in CTAs that walk the rows together: colsum_only at 2000x20011
+ * read its inputs' 160 MB exactly. The same 64 bytes an array account for bias_grad, wb_grad and
+ * wgrad fp32 at 3 and 5 turns within 4% (bench/results/h100-2026-12-06-colpass-lanes.md).
+ */
+static inline double
+colpass_edge_bytes(const ColpassArrays *a, int64_t M, int64_t strips)
+{
+	return (double)M * (double)strips * (64.0 * a->n + 32.0 * a->stores);
+}
+/* A CTA's column pass over misaligned rows at lanes x, in ns: the longer of its SM's HBM bytes
+ * (nj positions of 4 columns of every array over M rows, the strips' edges past one turn, at
+ * COLPASS_SM_MBS) and its SM's warps' element accesses (4 an array a row's position, each
+ * COLPASS_ACCESS_NS, a twentieth more for each instruction an element of the pass), then each
+ * turn's drain and tree (COLPASS_TURN_NS, COLPASS_LEVEL_NS a level). */
+static inline double
+colpass_misaligned_cost(int64_t nj, int64_t M, int threads, int ctas, const ColpassArrays *a,
+			const ColpassLanes *x)
+{
+	double sm = ctas > 1 ? ctas : 1;
+	double bytes = (double)M * (double)nj * 4.0 * a->bytes;
+	if (x->turns > 1)
+		bytes += colpass_edge_bytes(a, M, x->turns);
+	double t_bytes = sm * bytes * 1000.0 / COLPASS_SM_MBS;
+	double t_access = sm * (threads / 32) * (double)(x->turns * x->trips * x->u) * 4.0 * a->n *
+			  COLPASS_ACCESS_NS * (1.0 + a->ops / 20.0);
+	return (t_bytes > t_access ? t_bytes : t_access) +
+	       (double)x->turns * (COLPASS_TURN_NS + (double)x->levels * COLPASS_LEVEL_NS);
+}
 /* The whole kernel in the column pass (colpass_whole) gives a CTA COLPASS_MIN_WARPS warps and,
  * where it stores [M,N] outputs or reads element by element, COLPASS_MIN_POS vectors of 4 columns
  * at least, a warp's lanes on consecutive positions of a row. Measured on an H200 (bench/results/
@@ -442,11 +505,9 @@ colpass_slice(int64_t N, int64_t ctas, int isz)
 	int64_t nj = ((N + 3) / 4 + ctas - 1) / (ctas > 0 ? ctas : 1);
 	return (nj + a - 1) / a * a;
 }
-typedef struct {
-	int64_t lanes, row_lanes, u, turns, trips, levels;
-} ColpassLanes;
 static inline void
-colpass_lanes(int64_t nj, int64_t M, int threads, int ctas, int row_words, int isz, ColpassLanes *o)
+colpass_lanes(int64_t nj, int64_t M, int threads, int ctas, int row_words, int isz, int wide,
+	      const ColpassArrays *a, ColpassLanes *o)
 {
 	int64_t wmin = isz > 0 && 4 * isz < COLPASS_RUN ? COLPASS_RUN / (4 * isz) : 1;
 	wmin = wmin < nj ? wmin : nj;
@@ -454,7 +515,7 @@ colpass_lanes(int64_t nj, int64_t M, int threads, int ctas, int row_words, int i
 		       (row_words > 0 ? row_words : 1);
 	umax = umax < 1 ? 1 : umax < COLPASS_ROWS ? umax : COLPASS_ROWS;
 	*o = (ColpassLanes){.lanes = 1, .row_lanes = threads, .u = 1, .turns = nj, .trips = M};
-	double best = -1;
+	double best = -1, best_trips = 0;
 	for (int64_t w = 1; w <= threads && threads % w == 0; w *= 2) {
 		if (w < wmin && 2 * w <= threads && threads % (2 * w) == 0)
 			continue;
@@ -467,9 +528,11 @@ colpass_lanes(int64_t nj, int64_t M, int threads, int ctas, int row_words, int i
 		x.u = ((M + x.row_lanes - 1) / x.row_lanes + x.trips - 1) / x.trips;
 		while (((int64_t)1 << x.levels) < x.row_lanes)
 			x.levels++;
-		double cost = (double)x.turns * ((double)x.trips + x.levels / 4.0);
-		if (best < 0 || cost <= best) {
+		double trips = (double)x.turns * ((double)x.trips + x.levels / 4.0);
+		double cost = wide ? trips : colpass_misaligned_cost(nj, M, threads, ctas, a, &x);
+		if (best < 0 || cost < best || (cost == best && (wide || trips <= best_trips))) {
 			best = cost;
+			best_trips = trips;
 			*o = x;
 		}
 	}

@@ -190,6 +190,36 @@ rows_bytes(void **state)
 	kernel_free(k);
 }
 
+/* The column pass's [M,N] arrays (plan_colpass_arrays: what colpass_lanes weighs at misaligned
+ * rows): made whole, every [M,N] load and store and the instructions of the whole kernel; after
+ * rows that reduce, only the colsums' inputs. */
+static void
+colpass_arrays_counted(void **state)
+{
+	(void)state;
+	Facts f;
+	Kernel *k =
+	    parse_text("inline.rk", "kernel g\nin x: T[M,N]\nin dy: T[M,N]\nout dx: T[M,N]\n"
+				    "out db: f32[N]\n%x = load x\n%dy = load dy\n"
+				    "%g = mul %x, %dy\n%db = colsum %g\nstore dx, %g\n"
+				    "store db, %db\n");
+	facts_compute(k, TY_BF16, &f);
+	assert_int_equal(f.colpass_arrays.n, 3);
+	assert_int_equal(f.colpass_arrays.stores, 1);
+	assert_int_equal(f.colpass_arrays.bytes, 6);
+	assert_int_equal(f.colpass_arrays.ops, f.ops);
+	kernel_free(k);
+	k = parse_text("inline.rk", "kernel c\nin x: T[M,N]\nin y: T[M,N]\nout cs: f32[N]\n"
+				    "out m: T[M]\n%x = load x\n%y = load y\n%c = colsum %x\n"
+				    "%xy = add %x, %y\n%m = max %xy\nstore cs, %c\nstore m, %m\n");
+	facts_compute(k, TY_F32, &f);
+	assert_int_equal(f.colpass_arrays.n, 1);
+	assert_int_equal(f.colpass_arrays.stores, 0);
+	assert_int_equal(f.colpass_arrays.bytes, 4);
+	assert_true(f.colpass_arrays.ops < f.ops);
+	kernel_free(k);
+}
+
 /* A tile recomputable from held ones is not held; one that is not recomputable is. */
 static void
 held_remat(void **state)
@@ -1398,7 +1428,7 @@ streamed_bands(void **state)
 /* The column pass's slices start on whole 32-byte sectors of the narrowest [M,N] array
  * (colpass_slice: 4 positions of 4 columns at 2 bytes, 2 at 4, 8 at 1, 1 at 8); its lanes
  * (colpass_lanes) are row lanes where the slice is narrow, every thread a position where it is
- * wider than the CTA. */
+ * wider than the CTA; over misaligned rows, those of the least bytes or accesses. */
 static void
 colpass_slices(void **state)
 {
@@ -1413,25 +1443,45 @@ colpass_slices(void **state)
 	assert_int_equal(colpass_slice(1000003, 528, 2), 476);
 	assert_int_equal(colpass_slice(7, 1, 0), 2);
 	ColpassLanes ln;
-	colpass_lanes(4, 2048, 256, 3, 4, 2, &ln); /* a narrow slice: row lanes */
+	ColpassArrays none = {0};
+	colpass_lanes(4, 2048, 256, 3, 4, 2, 1, &none, &ln); /* a narrow slice: row lanes */
 	assert_int_equal(ln.lanes, 4);
 	assert_int_equal(ln.row_lanes, 64);
-	colpass_lanes(1000, 8, 256, 1, 4, 2, &ln); /* wider than the CTA: every thread a position */
+	colpass_lanes(1000, 8, 256, 1, 4, 2, 1, &none,
+		      &ln); /* wider than the CTA: every thread a position */
 	assert_int_equal(ln.lanes, 256);
 	assert_int_equal(ln.turns, 4);
 	/* many rows at one row a trip: 64-byte runs (8 lanes at 2 bytes, 4 at 4), not the 4 lanes
 	 * of 2 bytes whose 21 turns tie with 11 in round trips (rms_colsum bf16 4096x131072 at 396
 	 * CTAs of 16 warps, 3 an SM) */
-	colpass_lanes(84, 4096, 512, 3, 4, 2, &ln);
+	colpass_lanes(84, 4096, 512, 3, 4, 2, 1, &none, &ln);
 	assert_int_equal(ln.lanes, 8);
 	assert_int_equal(ln.turns, 11);
 	/* 4 bytes: 4 lanes, not 2 over 9 turns (rms_colsum fp32 3000x200000, CTAs of a warp) */
-	colpass_lanes(18, 3000, 32, 23, 4, 4, &ln);
+	colpass_lanes(18, 3000, 32, 23, 4, 4, 1, &none, &ln);
 	assert_int_equal(ln.lanes, 4);
 	assert_int_equal(ln.turns, 5);
-	colpass_lanes(4, 4096, 512, 3, 4, 2, &ln); /* a slice of one sector: its 4 lanes */
+	colpass_lanes(4, 4096, 512, 3, 4, 2, 1, &none,
+		      &ln); /* a slice of one sector: its 4 lanes */
 	assert_int_equal(ln.lanes, 4);
 	assert_int_equal(ln.turns, 1);
+	/* misaligned rows, the longer of bytes and accesses: bias_silu_back fp32 256x20011 at 528
+	 * CTAs of 8 warps (two inputs, one output): one turn of 16 lanes, not 3 of 4 whose strips'
+	 * edges read the rows again (ran 0.38x) */
+	ColpassArrays silu = {3, 1, 12, 11};
+	colpass_lanes(10, 256, 256, 4, 14, 4, 0, &silu, &ln);
+	assert_int_equal(ln.lanes, 16);
+	assert_int_equal(ln.turns, 1);
+	/* wb_grad 4096x50257 at 264 CTAs of 8 warps (two inputs): at fp32 the bytes, one turn of
+	 * 64 lanes (ran 0.91x 3 turns of 16); at bf16 the accesses, 3 turns of 16 (one of 64 ran
+	 * 1.30x) */
+	ColpassArrays wb32 = {2, 0, 8, 4}, wb16 = {2, 0, 4, 6};
+	colpass_lanes(48, 4096, 256, 2, 8, 4, 0, &wb32, &ln);
+	assert_int_equal(ln.lanes, 64);
+	assert_int_equal(ln.turns, 1);
+	colpass_lanes(48, 4096, 256, 2, 4, 2, 0, &wb16, &ln);
+	assert_int_equal(ln.lanes, 16);
+	assert_int_equal(ln.turns, 3);
 }
 
 int
@@ -1443,6 +1493,7 @@ main(void)
 	    cmocka_unit_test(live_helion_source_order),
 	    cmocka_unit_test(order_colsums),
 	    cmocka_unit_test(rows_bytes),
+	    cmocka_unit_test(colpass_arrays_counted),
 	    cmocka_unit_test(held_remat),
 	    cmocka_unit_test(facts_passes),
 	    cmocka_unit_test(folded_loads),
