@@ -1,8 +1,8 @@
 #!/bin/bash
-# For the next session (written in the 81st, remade in the 82nd, not run: the device gave neither
-# session a machine for it). Before the call, here (where LLVM is), with the head's static release
-# build in .carry/new.xz, bce0adb's in .carry/old.xz and the patched build (the head with
-# pending-fewest-turns.diff applied) as PATCHED:
+# Written in the 81st session, remade in the 82nd, run in the 83rd (bench/results/
+# h100-2026-12-06-colpass-lanes.md, call 1). Before the call, here (where LLVM is), with the
+# head's static release build in .carry/new.xz, bce0adb's in .carry/old.xz and the patched build
+# (the head with pending-fewest-turns.diff applied) as PATCHED:
 #   awk '{print $1,$2,$3}' next-turns-points.txt > /tmp/tp.txt
 #   bash bench/ab_ptx.sh -carry-new -any-config HEAD_RKC PATCHED /tmp/tp.txt .carry/s82/ab > .carry/s82/turns-points.txt
 #   while read k d s cfg a b; do n=$(basename $k .rk)-$d-$s
