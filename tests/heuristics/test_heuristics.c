@@ -1428,7 +1428,7 @@ streamed_bands(void **state)
 /* The column pass's slices start on whole 32-byte sectors of the narrowest [M,N] array
  * (colpass_slice: 4 positions of 4 columns at 2 bytes, 2 at 4, 8 at 1, 1 at 8); its lanes
  * (colpass_lanes) are row lanes where the slice is narrow, every thread a position where it is
- * wider than the CTA; over misaligned rows, those of the least bytes or accesses. */
+ * wider than the CTA; over misaligned rows, those of the least modelled time. */
 static void
 colpass_slices(void **state)
 {
@@ -1444,11 +1444,12 @@ colpass_slices(void **state)
 	assert_int_equal(colpass_slice(7, 1, 0), 2);
 	ColpassLanes ln;
 	ColpassArrays none = {0};
-	colpass_lanes(4, 2048, 256, 3, 4, 2, 1, &none, &ln); /* a narrow slice: row lanes */
+	/* a narrow slice: row lanes */
+	colpass_lanes(4, 2048, 256, 3, 4, 2, 1, &none, &ln);
 	assert_int_equal(ln.lanes, 4);
 	assert_int_equal(ln.row_lanes, 64);
-	colpass_lanes(1000, 8, 256, 1, 4, 2, 1, &none,
-		      &ln); /* wider than the CTA: every thread a position */
+	/* wider than the CTA: every thread a position */
+	colpass_lanes(1000, 8, 256, 1, 4, 2, 1, &none, &ln);
 	assert_int_equal(ln.lanes, 256);
 	assert_int_equal(ln.turns, 4);
 	/* many rows at one row a trip: 64-byte runs (8 lanes at 2 bytes, 4 at 4), not the 4 lanes
@@ -1461,8 +1462,8 @@ colpass_slices(void **state)
 	colpass_lanes(18, 3000, 32, 23, 4, 4, 1, &none, &ln);
 	assert_int_equal(ln.lanes, 4);
 	assert_int_equal(ln.turns, 5);
-	colpass_lanes(4, 4096, 512, 3, 4, 2, 1, &none,
-		      &ln); /* a slice of one sector: its 4 lanes */
+	/* a slice of one sector: its 4 lanes */
+	colpass_lanes(4, 4096, 512, 3, 4, 2, 1, &none, &ln);
 	assert_int_equal(ln.lanes, 4);
 	assert_int_equal(ln.turns, 1);
 	/* misaligned rows, the longer of bytes and accesses: bias_silu_back fp32 256x20011 at 528
