@@ -5,7 +5,8 @@
 # model, how many pairs it orders as they ran (a pair within 2% counts as ordered), by set:
 # s82 = call 1 (the head against pending-fewest-turns.diff), fit/val/ex = call 2 (the head
 # against the first form of the change, at call 1's points, at fresh points, at the explain
-# cases). usage: python3 model-pairs.py
+# cases): the 88 the constants were fitted to; val2 = call 3 (the head against the change kept,
+# at fresh points), not fitted. usage: python3 model-pairs.py
 import json, os
 D = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'pairs.json')))
 SM_BYTES_NS = 3027 * 0.9 / 132  # COLPASS_SM_MBS / 1000
