@@ -125,15 +125,13 @@ int plan_colpass_stores(const Plan *p, const Kernel *k);
  * and the row's 64-bit address in each [M,N] array it reads or writes. 0 without a column
  * pass. */
 int plan_colpass_words(const Plan *p, const Kernel *k, Type dtype);
-/* The bytes an element of the narrowest [M,N] array the column pass reads or writes at dtype
- * (need_colpass): its slices start on that array's 32-byte sectors (colpass_slice). 0 without
- * one. */
-int plan_colpass_isz(const Plan *p, const Kernel *k, Type dtype);
 /* The [M,N] arrays the column pass reads or writes (need_colpass): how many, how many of them it
- * stores, their bytes an element together at dtype (what a row's column moves), and the
- * instructions an element of its cone (op_cost). Zeros without one (analysis/facts.c). */
+ * stores, their bytes an element together at dtype (what a row's column moves), the bytes an
+ * element of the narrowest (isz: its slices start on that array's 32-byte sectors,
+ * colpass_slice), and the instructions an element of its cone (op_cost). Zeros without one
+ * (analysis/facts.c). */
 typedef struct {
-	int n, stores, bytes, ops;
+	int n, stores, bytes, isz, ops;
 } ColpassArrays;
 void plan_colpass_arrays(const Plan *p, const Kernel *k, Type dtype, ColpassArrays *a);
 /* Whether a persistent row may put in off to its next exchange when it waits on a reduction: it
@@ -186,7 +184,6 @@ typedef struct {
 	int colsum_isz;		  /* the narrowest of that pass's [M,N] inputs, bytes */
 	int colpass_stores;	  /* plan_colpass_stores */
 	int colpass_words;	  /* plan_colpass_words */
-	int colpass_isz;	  /* plan_colpass_isz */
 	int kept_bytes;		  /* [M,N] loads a later looped pass reads again, an element (with
 				   * the read-back: those it reads still, and the values it loads
 				   * back, at their outputs' sizes) */

@@ -113,9 +113,11 @@ plan_colpass_arrays(const Plan *p, const Kernel *k, Type dtype, ColpassArrays *a
 		if (in->param < 0 || k->params[in->param].shape != SH_TILE ||
 		    (in->op != OP_LOAD && in->op != OP_STORE))
 			continue;
+		int sz = type_size(type_resolve(k->params[in->param].type, dtype));
 		a->n++;
 		a->stores += in->op == OP_STORE;
-		a->bytes += type_size(type_resolve(k->params[in->param].type, dtype));
+		a->bytes += sz;
+		a->isz = !a->isz || sz < a->isz ? sz : a->isz;
 	}
 }
 
@@ -344,7 +346,6 @@ facts_compute(const Kernel *k, Type dtype, Facts *f)
 	f->colsum_whole = plan->colsum_whole;
 	f->colpass_stores = plan_colpass_stores(plan, k);
 	f->colpass_words = plan_colpass_words(plan, k, dtype);
-	f->colpass_isz = plan_colpass_isz(plan, k, dtype);
 	plan_colpass_arrays(plan, k, dtype, &f->colpass_arrays);
 	passes_compute(f, k, plan);
 	chain_compute(f, k, plan);

@@ -286,21 +286,6 @@ plan_colpass_words(const Plan *p, const Kernel *k, Type dtype)
 	return w;
 }
 
-int
-plan_colpass_isz(const Plan *p, const Kernel *k, Type dtype)
-{
-	int isz = 0;
-	for (int i = 0; p->need_colpass && i < k->nins; i++) {
-		const Instr *in = &k->ins[i];
-		if (in->param < 0 || !p->need_colpass[i] || k->params[in->param].shape != SH_TILE ||
-		    (in->op != OP_LOAD && in->op != OP_STORE))
-			continue;
-		int sz = type_size(type_resolve(k->params[in->param].type, dtype));
-		isz = !isz || sz < isz ? sz : isz;
-	}
-	return isz;
-}
-
 /* The instructions whose cost makes recomputing a value worth a round trip through shared
  * memory: a transcendental (ex2, lg2, sqrt, rcp and the like on the GPU) or a division. */
 static int

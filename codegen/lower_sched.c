@@ -637,10 +637,10 @@ colsum_column_pass(Lower *L)
 					 ? type_size(type_resolve(k->params[k->ins[i].param].type,
 								  L->c->dtype))
 					 : 1;
-	int isz = plan_colpass_isz(p, k, L->c->dtype);
-	int64_t align = colpass_align(isz);
 	ColpassArrays arr;
 	plan_colpass_arrays(p, k, L->c->dtype, &arr);
+	int isz = arr.isz;
+	int64_t align = colpass_align(isz);
 	ColpassLanes ln;
 	colpass_lanes(colpass_slice(N, l.grid_x, isz), L->c->M, (int)nt, g->min_ctas, row_words,
 		      isz, wide, &arr, &ln);

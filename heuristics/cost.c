@@ -198,8 +198,8 @@ void
 colpass_lanes_of(const Facts *f, const Config *c, int64_t M, int64_t N, int64_t grid, int ctas,
 		 ColpassLanes *ln)
 {
-	colpass_lanes(colpass_slice(N, grid, f->colpass_isz), M, 32 * c->num_warps, ctas,
-		      colpass_words(f, c, N), f->colpass_isz, colpass_wide(c, N),
+	colpass_lanes(colpass_slice(N, grid, f->colpass_arrays.isz), M, 32 * c->num_warps, ctas,
+		      colpass_words(f, c, N), f->colpass_arrays.isz, colpass_wide(c, N),
 		      &f->colpass_arrays, ln);
 }
 
@@ -439,7 +439,7 @@ cost_bytes(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		 * other rows): under a 32-byte sector, the rest of each sector is fetched for
 		 * nothing */
 		ColpassLanes ln;
-		int64_t nj = colpass_slice(N, o->ctas, f->colpass_isz);
+		int64_t nj = colpass_slice(N, o->ctas, f->colpass_arrays.isz);
 		/* made whole there, it reads every [M,N] input and writes the [M,N] outputs */
 		int in = colpass_in_bytes(f, c);
 		colpass_lanes_of(f, c, M, N, o->ctas, colsum_ctas(c, o, t), &ln);

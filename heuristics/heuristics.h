@@ -486,7 +486,7 @@ colpass_split(int stores, const Config *c, int64_t N)
 }
 /* The column pass's slice: the positions (vectors of 4 columns) a CTA of a grid of `ctas` takes,
  * cdiv(cdiv(N, 4), ctas) rounded up to whole 32-byte sectors of its narrowest [M,N] array (isz
- * bytes an element: Facts.colpass_isz), so that where rows start on a sector no two CTAs read one
+ * bytes an element: ColpassArrays.isz), so that where rows start on a sector no two CTAs read one
  * sector and none reads a sector it shares. Measured on an H200 (bench/results/
  * h200-2026-12-05-colpass-slices.md): bias_grad bf16 2048x4096 at 3 CTAs an SM ran 10.4-11.7 µs
  * where the slices were whole sectors (4 and 8 positions) and 14.2-19.2 µs where not (2, 3, 5, 6
@@ -538,7 +538,7 @@ colpass_lanes(int64_t nj, int64_t M, int threads, int ctas, int row_words, int i
 	}
 }
 /* colpass_lanes of config c's column pass over a grid of `grid` CTAs, `ctas` an SM: its slice,
- * threads, a row's words (colpass_words) and the narrowest element (Facts.colpass_isz), as the
+ * threads, a row's words (colpass_words) and the narrowest element (ColpassArrays.isz), as the
  * model, the policy and explain take them (codegen counts its own: codegen/lower_sched.c). */
 void colpass_lanes_of(const Facts *f, const Config *c, int64_t M, int64_t N, int64_t grid, int ctas,
 		      ColpassLanes *ln);

@@ -639,7 +639,7 @@ why_colsums(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 			    : ", not a cooperative launch");
 	else if (colsum_column(f->colsums, c)) {
 		ColpassLanes ln;
-		int64_t nj = colpass_slice(N, o->ctas, f->colpass_isz);
+		int64_t nj = colpass_slice(N, o->ctas, f->colpass_arrays.isz);
 		colpass_lanes_of(f, c, M, N, o->ctas, c->min_ctas, &ln);
 		char why[320];
 		if (colpass_whole(f->colsum_whole, c) && !f->colsum_only)
@@ -677,7 +677,7 @@ why_colsums(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 		    "partials or slots: %.1f us of %s; %s",
 		    why, whole ? "each" : "after its rows each", (long long)nj, (long long)M,
 		    (long long)ln.lanes,
-		    (long long)((ln.lanes < nj ? ln.lanes : nj) * 4 * f->colpass_isz),
+		    (long long)((ln.lanes < nj ? ln.lanes : nj) * 4 * f->colpass_arrays.isz),
 		    (long long)ln.turns, (long long)ln.u, o->combine_us,
 		    colpass_whole(f->colsum_whole, c)
 			? "round trips, under the stream in the model"

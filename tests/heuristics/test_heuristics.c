@@ -207,6 +207,7 @@ colpass_arrays_counted(void **state)
 	assert_int_equal(f.colpass_arrays.n, 3);
 	assert_int_equal(f.colpass_arrays.stores, 1);
 	assert_int_equal(f.colpass_arrays.bytes, 6);
+	assert_int_equal(f.colpass_arrays.isz, 2);
 	assert_int_equal(f.colpass_arrays.ops, f.ops);
 	kernel_free(k);
 	k = parse_text("inline.rk", "kernel c\nin x: T[M,N]\nin y: T[M,N]\nout cs: f32[N]\n"
@@ -1469,14 +1470,15 @@ colpass_slices(void **state)
 	/* misaligned rows, the longer of bytes and accesses: bias_silu_back fp32 256x20011 at 528
 	 * CTAs of 8 warps (two inputs, one output): one turn of 16 lanes, not 3 of 4 whose strips'
 	 * edges read the rows again (ran 0.38x) */
-	ColpassArrays silu = {3, 1, 12, 11};
+	ColpassArrays silu = {.n = 3, .stores = 1, .bytes = 12, .isz = 4, .ops = 11};
 	colpass_lanes(10, 256, 256, 4, 14, 4, 0, &silu, &ln);
 	assert_int_equal(ln.lanes, 16);
 	assert_int_equal(ln.turns, 1);
 	/* wb_grad 4096x50257 at 264 CTAs of 8 warps (two inputs): at fp32 the bytes, one turn of
 	 * 64 lanes (ran 0.91x 3 turns of 16); at bf16 the accesses, 3 turns of 16 (one of 64 ran
 	 * 1.30x) */
-	ColpassArrays wb32 = {2, 0, 8, 4}, wb16 = {2, 0, 4, 6};
+	ColpassArrays wb32 = {.n = 2, .bytes = 8, .isz = 4, .ops = 4};
+	ColpassArrays wb16 = {.n = 2, .bytes = 4, .isz = 2, .ops = 6};
 	colpass_lanes(48, 4096, 256, 2, 8, 4, 0, &wb32, &ln);
 	assert_int_equal(ln.lanes, 64);
 	assert_int_equal(ln.turns, 1);
