@@ -643,7 +643,7 @@ colsum_column_pass(Lower *L)
 	int64_t align = colpass_align(isz);
 	ColpassLanes ln;
 	colpass_lanes(colpass_slice(N, l.grid_x, isz), L->c->M, (int)nt, g->min_ctas, row_words,
-		      isz, wide, &arr, &ln);
+		      isz, wide, &arr, &ln, NULL);
 	int64_t W = ln.lanes, RL = ln.row_lanes;
 	/* the colsums stored, each its instruction and output */
 	int ns = 0, *cins = arena_alloc(L->a, sizeof(int) * (size_t)p->ncolsum);

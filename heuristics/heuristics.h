@@ -387,8 +387,12 @@ colsum_unroll(int64_t rows, int64_t pairs, int threads, int ctas, int *u, int *p
  * without the instructions' share 73, the bytes and accesses alone 68, the round trips above 42.
  * Each build its own pick at 22 fresh points whose PTX it changes: 0.848x the time by geomean, 17
  * faster by over 2%, 3 slower (bias_gelu_erf_back fp32 12288x135173 1.346x: erf's instructions
- * make the accesses the longer term, and the 16 more turns' edge bytes count for nothing under
- * it). */
+ * make the accesses the longer term, and the 16 more turns' edge bytes counted for nothing under
+ * it). So the shorter term counts a quarter (COLPASS_OVERLAP: the two overlap, not wholly; the
+ * same 81 of the 88 ordered, 21 of those 22 against 19): at 18 fresh points whose PTX that
+ * changes 0.869x the time by geomean, 14 faster by over 2%, 4 slower (to 1.373x at a 6 µs
+ * launch), bias_gelu_erf_back fp32 12288x135173 0.740x (bench/results/
+ * h100-2026-12-06-colpass-overlap.md). */
 enum {
 	COLPASS_ROWS = 8,
 	COLPASS_BASE_REGS = 32,
@@ -396,11 +400,21 @@ enum {
 	COLPASS_SM_MBS = 20640, /* bytes a µs an SM streams */
 	COLPASS_ACCESS_NS = 4,
 	COLPASS_TURN_NS = 1000,
-	COLPASS_LEVEL_NS = 1000
+	COLPASS_LEVEL_NS = 1000,
+	COLPASS_OVERLAP = 4 /* the shorter term counts 1/4 */
 };
 typedef struct {
 	int64_t lanes, row_lanes, u, turns, trips, levels;
+	/* where rows start misaligned, its SM's modelled ns: the whole (colpass_misaligned_cost),
+	 * its HBM bytes' and its element accesses' terms */
+	double ns, bytes_ns, access_ns;
 } ColpassLanes;
+/* every lanes colpass_lanes weighed, in the order tried (explain lists those set aside) */
+enum { COLPASS_TRIED = 12 };
+typedef struct {
+	int n;
+	ColpassLanes v[COLPASS_TRIED];
+} ColpassTried;
 /*
  * A column pass over rows that start misaligned, in more than one turn: each turn walks
  * every row on a strip whose ends fall inside 32-byte sectors, and the strip beside it comes a
@@ -420,14 +434,15 @@ colpass_edge_bytes(const ColpassArrays *a, int64_t M, int64_t strips)
 {
 	return (double)M * (double)strips * (64.0 * a->n + 32.0 * a->stores);
 }
-/* A CTA's column pass over misaligned rows at lanes x, in ns: the longer of its SM's HBM bytes
- * (nj positions of 4 columns of every array over M rows, the strips' edges past one turn, at
- * COLPASS_SM_MBS) and its SM's warps' element accesses (4 an array a row's position, each
- * COLPASS_ACCESS_NS, a twentieth more for each instruction an element of the pass), then each
- * turn's drain and tree (COLPASS_TURN_NS, COLPASS_LEVEL_NS a level). */
+/* A CTA's column pass over misaligned rows at lanes x, in ns (set on x with its two terms): the
+ * longer of its SM's HBM bytes (nj positions of 4 columns of every array over M rows, the strips'
+ * edges past one turn, at COLPASS_SM_MBS) and its SM's warps' element accesses (4 an array a row's
+ * position, each COLPASS_ACCESS_NS, a twentieth more for each instruction an element of the pass),
+ * and 1/COLPASS_OVERLAP of the shorter, then each turn's drain and tree (COLPASS_TURN_NS,
+ * COLPASS_LEVEL_NS a level). */
 static inline double
 colpass_misaligned_cost(int64_t nj, int64_t M, int threads, int ctas, const ColpassArrays *a,
-			const ColpassLanes *x)
+			ColpassLanes *x)
 {
 	double sm = ctas > 1 ? ctas : 1;
 	double bytes = (double)M * (double)nj * 4.0 * a->bytes;
@@ -436,8 +451,13 @@ colpass_misaligned_cost(int64_t nj, int64_t M, int threads, int ctas, const Colp
 	double t_bytes = sm * bytes * 1000.0 / COLPASS_SM_MBS;
 	double t_access = sm * (threads / 32) * (double)(x->turns * x->trips * x->u) * 4.0 * a->n *
 			  COLPASS_ACCESS_NS * (1.0 + a->ops / 20.0);
-	return (t_bytes > t_access ? t_bytes : t_access) +
-	       (double)x->turns * (COLPASS_TURN_NS + (double)x->levels * COLPASS_LEVEL_NS);
+	double longer = t_bytes > t_access ? t_bytes : t_access;
+	double shorter = t_bytes > t_access ? t_access : t_bytes;
+	x->bytes_ns = t_bytes;
+	x->access_ns = t_access;
+	x->ns = longer + shorter / COLPASS_OVERLAP +
+		(double)x->turns * (COLPASS_TURN_NS + (double)x->levels * COLPASS_LEVEL_NS);
+	return x->ns;
 }
 /* The whole kernel in the column pass (colpass_whole) gives a CTA COLPASS_MIN_WARPS warps and,
  * where it stores [M,N] outputs or reads element by element, COLPASS_MIN_POS vectors of 4 columns
@@ -507,7 +527,7 @@ colpass_slice(int64_t N, int64_t ctas, int isz)
 }
 static inline void
 colpass_lanes(int64_t nj, int64_t M, int threads, int ctas, int row_words, int isz, int wide,
-	      const ColpassArrays *a, ColpassLanes *o)
+	      const ColpassArrays *a, ColpassLanes *o, ColpassTried *tried)
 {
 	int64_t wmin = isz > 0 && 4 * isz < COLPASS_RUN ? COLPASS_RUN / (4 * isz) : 1;
 	wmin = wmin < nj ? wmin : nj;
@@ -515,6 +535,8 @@ colpass_lanes(int64_t nj, int64_t M, int threads, int ctas, int row_words, int i
 		       (row_words > 0 ? row_words : 1);
 	umax = umax < 1 ? 1 : umax < COLPASS_ROWS ? umax : COLPASS_ROWS;
 	*o = (ColpassLanes){.lanes = 1, .row_lanes = threads, .u = 1, .turns = nj, .trips = M};
+	if (tried)
+		tried->n = 0;
 	double best = -1, best_trips = 0;
 	for (int64_t w = 1; w <= threads && threads % w == 0; w *= 2) {
 		if (w < wmin && 2 * w <= threads && threads % (2 * w) == 0)
@@ -530,6 +552,8 @@ colpass_lanes(int64_t nj, int64_t M, int threads, int ctas, int row_words, int i
 			x.levels++;
 		double trips = (double)x.turns * ((double)x.trips + x.levels / 4.0);
 		double cost = wide ? trips : colpass_misaligned_cost(nj, M, threads, ctas, a, &x);
+		if (tried && tried->n < COLPASS_TRIED)
+			tried->v[tried->n++] = x;
 		if (best < 0 || cost < best || (cost == best && (wide || trips <= best_trips))) {
 			best = cost;
 			best_trips = trips;
@@ -541,7 +565,7 @@ colpass_lanes(int64_t nj, int64_t M, int threads, int ctas, int row_words, int i
  * threads, a row's words (colpass_words) and the narrowest element (ColpassArrays.isz), as the
  * model, the policy and explain take them (codegen counts its own: codegen/lower_sched.c). */
 void colpass_lanes_of(const Facts *f, const Config *c, int64_t M, int64_t N, int64_t grid, int ctas,
-		      ColpassLanes *ln);
+		      ColpassLanes *ln, ColpassTried *tried);
 
 static inline void
 colsum_layout(const Config *c, int ncolsum, int64_t N, ColsumLayout *l)

@@ -1446,32 +1446,32 @@ colpass_slices(void **state)
 	ColpassLanes ln;
 	ColpassArrays none = {0};
 	/* a narrow slice: row lanes */
-	colpass_lanes(4, 2048, 256, 3, 4, 2, 1, &none, &ln);
+	colpass_lanes(4, 2048, 256, 3, 4, 2, 1, &none, &ln, NULL);
 	assert_int_equal(ln.lanes, 4);
 	assert_int_equal(ln.row_lanes, 64);
 	/* wider than the CTA: every thread a position */
-	colpass_lanes(1000, 8, 256, 1, 4, 2, 1, &none, &ln);
+	colpass_lanes(1000, 8, 256, 1, 4, 2, 1, &none, &ln, NULL);
 	assert_int_equal(ln.lanes, 256);
 	assert_int_equal(ln.turns, 4);
 	/* many rows at one row a trip: 64-byte runs (8 lanes at 2 bytes, 4 at 4), not the 4 lanes
 	 * of 2 bytes whose 21 turns tie with 11 in round trips (rms_colsum bf16 4096x131072 at 396
 	 * CTAs of 16 warps, 3 an SM) */
-	colpass_lanes(84, 4096, 512, 3, 4, 2, 1, &none, &ln);
+	colpass_lanes(84, 4096, 512, 3, 4, 2, 1, &none, &ln, NULL);
 	assert_int_equal(ln.lanes, 8);
 	assert_int_equal(ln.turns, 11);
 	/* 4 bytes: 4 lanes, not 2 over 9 turns (rms_colsum fp32 3000x200000, CTAs of a warp) */
-	colpass_lanes(18, 3000, 32, 23, 4, 4, 1, &none, &ln);
+	colpass_lanes(18, 3000, 32, 23, 4, 4, 1, &none, &ln, NULL);
 	assert_int_equal(ln.lanes, 4);
 	assert_int_equal(ln.turns, 5);
 	/* a slice of one sector: its 4 lanes */
-	colpass_lanes(4, 4096, 512, 3, 4, 2, 1, &none, &ln);
+	colpass_lanes(4, 4096, 512, 3, 4, 2, 1, &none, &ln, NULL);
 	assert_int_equal(ln.lanes, 4);
 	assert_int_equal(ln.turns, 1);
 	/* misaligned rows, the longer of bytes and accesses: bias_silu_back fp32 256x20011 at 528
 	 * CTAs of 8 warps (two inputs, one output): one turn of 16 lanes, not 3 of 4 whose strips'
 	 * edges read the rows again (ran 0.38x) */
 	ColpassArrays silu = {.n = 3, .stores = 1, .bytes = 12, .isz = 4, .ops = 11};
-	colpass_lanes(10, 256, 256, 4, 14, 4, 0, &silu, &ln);
+	colpass_lanes(10, 256, 256, 4, 14, 4, 0, &silu, &ln, NULL);
 	assert_int_equal(ln.lanes, 16);
 	assert_int_equal(ln.turns, 1);
 	/* wb_grad 4096x50257 at 264 CTAs of 8 warps (two inputs): at fp32 the bytes, one turn of
@@ -1479,12 +1479,25 @@ colpass_slices(void **state)
 	 * 1.30x) */
 	ColpassArrays wb32 = {.n = 2, .bytes = 8, .isz = 4, .ops = 4};
 	ColpassArrays wb16 = {.n = 2, .bytes = 4, .isz = 2, .ops = 6};
-	colpass_lanes(48, 4096, 256, 2, 8, 4, 0, &wb32, &ln);
+	colpass_lanes(48, 4096, 256, 2, 8, 4, 0, &wb32, &ln, NULL);
 	assert_int_equal(ln.lanes, 64);
 	assert_int_equal(ln.turns, 1);
-	colpass_lanes(48, 4096, 256, 2, 4, 2, 0, &wb16, &ln);
+	colpass_lanes(48, 4096, 256, 2, 4, 2, 0, &wb16, &ln, NULL);
 	assert_int_equal(ln.lanes, 16);
 	assert_int_equal(ln.turns, 3);
+	/* a quarter of the shorter term: bias_gelu_erf_back fp32 12288x135173 at 132 CTAs of 16
+	 * warps (erf's 37 instructions an element make the accesses the longer term): 17 turns of
+	 * 16 lanes, not the 33 of 8 whose edges the longer term alone hid (they ran 1.35x) */
+	ColpassArrays erf32 = {.n = 3, .stores = 1, .bytes = 12, .isz = 4, .ops = 37};
+	colpass_lanes(258, 12288, 512, 1, 14, 4, 0, &erf32, &ln, NULL);
+	assert_int_equal(ln.lanes, 16);
+	assert_int_equal(ln.turns, 17);
+	ColpassTried tried;
+	colpass_lanes(258, 12288, 512, 1, 14, 4, 0, &erf32, &ln, &tried);
+	assert_int_equal(tried.n, 8); /* 4 lanes (a 64-byte run) to 512 */
+	assert_int_equal(tried.v[0].lanes, 4);
+	for (int i = 0; i < tried.n; i++)
+		assert_true(tried.v[i].ns >= ln.ns);
 }
 
 int
