@@ -125,6 +125,12 @@ int plan_colpass_stores(const Plan *p, const Kernel *k);
  * and the row's 64-bit address in each [M,N] array it reads or writes. 0 without a column
  * pass. */
 int plan_colpass_words(const Plan *p, const Kernel *k, Type dtype);
+/* The words a row of the column pass takes that codegen sizes its rows a trip by (colpass_lanes;
+ * codegen/lower_sched.c): where it stores [M,N] outputs element by element (split,
+ * colpass_split) plan_colpass_words; else 4 columns of each [M,N] input it loads (their bytes an
+ * element) and a word of each other input it loads. The model counts its own (colpass_words,
+ * heuristics.h). */
+int plan_colpass_row_words(const Plan *p, const Kernel *k, Type dtype, int split);
 /* The [M,N] arrays the column pass reads or writes (need_colpass): how many, how many of them it
  * stores, their bytes an element together at dtype (what a row's column moves), the bytes an
  * element of the narrowest (isz: its slices start on that array's 32-byte sectors,

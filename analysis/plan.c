@@ -286,6 +286,22 @@ plan_colpass_words(const Plan *p, const Kernel *k, Type dtype)
 	return w;
 }
 
+int
+plan_colpass_row_words(const Plan *p, const Kernel *k, Type dtype, int split)
+{
+	if (split)
+		return plan_colpass_words(p, k, dtype);
+	int w = 0;
+	for (int i = 0; p->need_colpass && i < k->nins; i++) {
+		const Instr *in = &k->ins[i];
+		if (!p->need_colpass[i] || in->op != OP_LOAD)
+			continue;
+		const Param *pa = &k->params[in->param];
+		w += pa->shape == SH_TILE ? type_size(type_resolve(pa->type, dtype)) : 1;
+	}
+	return w;
+}
+
 /* The instructions whose cost makes recomputing a value worth a round trip through shared
  * memory: a transcendental (ex2, lg2, sqrt, rcp and the like on the GPU) or a division. */
 static int

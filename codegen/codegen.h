@@ -84,6 +84,10 @@ int codegen_arch(const char *arch, Diag *d);	 /* 0 when codegen can emit for arc
 const Arch *codegen_arch_info(const char *arch); /* NULL when it cannot */
 const Arch *codegen_archs(int *n);		 /* the table, n entries */
 void codegen_launch(const Kernel *k, const Compile *c, Launch *l);
+/* The lanes c's column pass takes (colpass_lanes) over the slice a CTA of its launch sums, at
+ * its threads, min_ctas and a row's words (plan_colpass_row_words): lower_sched.c. rkc explain
+ * names the same (heuristics: colpass_lanes_run); tests/codegen checks they agree. */
+void codegen_colpass_lanes(const Kernel *k, const Compile *c, ColpassLanes *ln);
 /* 1 when c's dynamic grid takes its next row block by cluster launch control, not the work
  * counter: the arch has it (lower_sched.c). */
 int codegen_clc(const Compile *c);

@@ -615,35 +615,35 @@ colpass_split_trip(Lower *L, LLVMValueRef r, const ColpassLanes *ln, int elems, 
  * (colpass_store). No partials while the rows stream, no workspace, no wait for the grid; every
  * order is fixed by the config, so the bits do not depend on timing.
  */
+void
+codegen_colpass_lanes(const Kernel *k, const Compile *c, ColpassLanes *ln)
+{
+	const Config *g = &c->cfg;
+	Launch l;
+	codegen_launch(k, c, &l);
+	/* a row's words (plan_colpass_row_words; the model's count differs: colpass_words) */
+	int words = plan_colpass_row_words(k->plan, k, c->dtype,
+					   colpass_split(plan_colpass_stores(k->plan, k), g, c->N));
+	ColpassArrays arr;
+	plan_colpass_arrays(k->plan, k, c->dtype, &arr);
+	colpass_lanes(colpass_slice(c->N, l.grid_x, arr.isz), c->M, g->num_warps * 32, g->min_ctas,
+		      words, arr.isz, colpass_wide(g, c->N), &arr, ln, NULL);
+}
+
 static void
 colsum_column_pass(Lower *L)
 {
 	const Kernel *k = L->k;
 	const Plan *p = L->plan;
 	const Config *g = &L->c->cfg;
-	int64_t N = L->c->N, cols4 = (N + 3) / 4, nt = (int64_t)g->num_warps * 32;
+	int64_t N = L->c->N, cols4 = (N + 3) / 4;
 	int wide = colpass_wide(g, N);
-	Launch l;
-	codegen_launch(k, L->c, &l);
-	/* a row's words: where the pass stores [M,N] outputs element by element,
-	 * plan_colpass_words, the model's count too (colpass_words); else 4 columns of each [M,N]
-	 * input it loads and a word of each other one (the model's differs: colpass_words) */
-	int split = colpass_split(plan_colpass_stores(p, k), g, N), row_words = 0;
-	if (split)
-		row_words = plan_colpass_words(p, k, L->c->dtype);
-	for (int i = 0; !split && i < k->nins; i++)
-		if (p->need_colpass[i] && k->ins[i].op == OP_LOAD)
-			row_words += k->params[k->ins[i].param].shape == SH_TILE
-					 ? type_size(type_resolve(k->params[k->ins[i].param].type,
-								  L->c->dtype))
-					 : 1;
+	int split = colpass_split(plan_colpass_stores(p, k), g, N);
 	ColpassArrays arr;
 	plan_colpass_arrays(p, k, L->c->dtype, &arr);
-	int isz = arr.isz;
-	int64_t align = colpass_align(isz);
+	int64_t align = colpass_align(arr.isz);
 	ColpassLanes ln;
-	colpass_lanes(colpass_slice(N, l.grid_x, isz), L->c->M, (int)nt, g->min_ctas, row_words,
-		      isz, wide, &arr, &ln, NULL);
+	codegen_colpass_lanes(k, L->c, &ln);
 	int64_t W = ln.lanes, RL = ln.row_lanes;
 	/* the colsums stored, each its instruction and output */
 	int ns = 0, *cins = arena_alloc(L->a, sizeof(int) * (size_t)p->ncolsum);

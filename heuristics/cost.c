@@ -203,13 +203,26 @@ colpass_lanes_of(const Facts *f, const Config *c, int64_t M, int64_t N, int64_t 
 		      &f->colpass_arrays, ln, tried);
 }
 
+void
+colpass_lanes_run(const Kernel *k, const Facts *f, const Config *c, int64_t M, int64_t N,
+		  const Target *t, ColpassLanes *ln, ColpassTried *tried)
+{
+	Cost o;
+	cost_model(f, c, M, N, t, &o);
+	int words =
+	    plan_colpass_row_words(k->plan, k, f->dtype, colpass_split(f->colpass_stores, c, N));
+	colpass_lanes(colpass_slice(N, o.ctas, f->colpass_arrays.isz), M, 32 * c->num_warps,
+		      c->min_ctas, words, f->colpass_arrays.isz, colpass_wide(c, N),
+		      &f->colpass_arrays, ln, tried);
+}
+
 /* The CTAs an SM whose registers the sums over rows' slices take after the rows (the column
  * pass's rows a trip and the combine's round trips, colpass_lanes and colsum_unroll, which codegen
  * sizes by min_ctas): min_ctas where it is bound, else the CTAs an SM the model plans, at most the
  * CTAs over the SMs, which rkc_min_ctas binds after the ranking. Priced at one CTA an SM while
  * codegen took the three bound, rms_colsum bf16 4096x131072's column pass was ranked at 8 rows a
  * trip over 32 lanes and ran 1 row a trip over 4 (bench/results/h100-2026-12-05-colsum-ctas.md). */
-static int
+int
 colsum_ctas(const Config *c, const Cost *o, const Target *t)
 {
 	int64_t waves = cdiv(o->ctas, t->sms);

@@ -720,6 +720,12 @@ typedef struct {
 } Cost;
 
 void cost_model(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t, Cost *out);
+/* The CTAs an SM the sums over rows' slices are sized at after the rows (heuristics/cost.c). */
+int colsum_ctas(const Config *c, const Cost *o, const Target *t);
+/* The lanes codegen takes for the settled config c (codegen_colpass_lanes): its CTAs (the cost
+ * model's, the launch's grid), min_ctas and codegen's row words (plan_colpass_row_words). */
+void colpass_lanes_run(const Kernel *k, const Facts *f, const Config *c, int64_t M, int64_t N,
+		       const Target *t, ColpassLanes *ln, ColpassTried *tried);
 /* Rows of at most SHORT_ROW elements: a CTA holds many rows, each a DRAM round trip and a few
  * elements of math a thread. The policy's short-row rules (heuristics/rkc_rank.c) and the cost
  * model's issue term (below) hold for them alone. */

@@ -174,6 +174,8 @@ void rkc_settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t
 /* rkc_explain.c */
 void rkc_explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Facts *f,
 		 int64_t M, int64_t N, const Target *t, int64_t mcap);
+void rkc_explain_lanes(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+		       const Target *t);
 
 /* rkc.c: the driver */
 int rkc_ranked(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,

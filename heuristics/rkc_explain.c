@@ -618,38 +618,6 @@ why_no_colpass(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, con
 }
 
 /* The sums over rows: one slot, the column pass, or the slots and their combine. */
-/* The column pass's lanes over rows that start misaligned: the lanes taken and those set aside,
- * each at its modelled time an SM (colpass_misaligned_cost, heuristics.h). */
-static void
-why_lanes(Choice *out, const ColpassLanes *ln, const ColpassTried *tried)
-{
-	/* those set aside, the nearest first (the fewer lanes first at a tie) */
-	ColpassLanes v[COLPASS_TRIED];
-	int n = 0;
-	for (int i = 0; i < tried->n; i++) {
-		if (tried->v[i].lanes == ln->lanes)
-			continue;
-		int j = n++;
-		for (; j > 0 && v[j - 1].ns > tried->v[i].ns; j--)
-			v[j] = v[j - 1];
-		v[j] = tried->v[i];
-	}
-	char aside[160] = "";
-	for (int i = 0; i < n && i < 4; i++) {
-		size_t m = strlen(aside);
-		snprintf(aside + m, sizeof aside - m, "%s%lld lanes %.1f us", i ? ", " : "",
-			 (long long)v[i].lanes, v[i].ns / 1e3);
-	}
-	choice_reason(out,
-		      "colpass lanes (element by element: not 4 columns an access), the least "
-		      "modelled time an SM: %lld lanes %.1f us (bytes %.1f, accesses %.1f: the "
-		      "longer + 1/4 of the shorter; %lld turns and %lld tree levels, 1 us each); "
-		      "set aside, the nearest %d of %d: %s",
-		      (long long)ln->lanes, ln->ns / 1e3, ln->bytes_ns / 1e3, ln->access_ns / 1e3,
-		      (long long)ln->turns, (long long)ln->levels, n < 4 ? n : 4, n,
-		      n ? aside : "none");
-}
-
 static void
 why_colsums(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Facts *f,
 	    const Target *t, int64_t M, int64_t N)
@@ -671,9 +639,8 @@ why_colsums(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 			    : ", not a cooperative launch");
 	else if (colsum_column(f->colsums, c)) {
 		ColpassLanes ln;
-		ColpassTried tried;
 		int64_t nj = colpass_slice(N, o->ctas, f->colpass_arrays.isz);
-		colpass_lanes_of(f, c, M, N, o->ctas, c->min_ctas, &ln, &tried);
+		colpass_lanes_of(f, c, M, N, o->ctas, colsum_ctas(c, o, t), &ln, NULL);
 		char why[320];
 		if (colpass_whole(f->colsum_whole, c) && !f->colsum_only)
 			snprintf(
@@ -717,8 +684,6 @@ why_colsums(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 			: "the pass modelled after the rows, its bytes from HBM streamed in its "
 			  "round trips",
 		    vs_knob(alt, sizeof alt, cs, b, K_COLPASS));
-		if (!colpass_wide(c, N))
-			why_lanes(out, &ln, &tried);
 	} else if (k->plan->ncolsum && c->grid > 0) {
 		ColsumLayout cl;
 		ColsumSlices sl;
@@ -881,4 +846,45 @@ rkc_explain(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 	why_colsums(out, cs, b, k, f, t, M, N);
 	why_regs(out, b, f, t, M, N);
 	why_time(out, b, f, t, M, N);
+}
+
+/* The column pass's lanes where it reads element by element, as codegen takes them for the
+ * settled config (colpass_lanes_run): the lanes taken and the nearest set aside, each at its
+ * modelled time an SM (colpass_misaligned_cost, heuristics.h). Called after rkc_settle's steps,
+ * which may change the grid and CTAs an SM the ranking had. */
+void
+rkc_explain_lanes(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N,
+		  const Target *t)
+{
+	const Config *c = &out->cfg;
+	if (!colsum_column(f->colsums, c) || colpass_wide(c, N))
+		return;
+	ColpassLanes ln;
+	ColpassTried tried;
+	colpass_lanes_run(k, f, c, M, N, t, &ln, &tried);
+	/* those set aside, the nearest first (the fewer lanes first at a tie) */
+	ColpassLanes v[COLPASS_TRIED];
+	int n = 0;
+	for (int i = 0; i < tried.n; i++) {
+		if (tried.v[i].lanes == ln.lanes)
+			continue;
+		int j = n++;
+		for (; j > 0 && v[j - 1].ns > tried.v[i].ns; j--)
+			v[j] = v[j - 1];
+		v[j] = tried.v[i];
+	}
+	char aside[160] = "";
+	for (int i = 0; i < n && i < 4; i++) {
+		size_t m = strlen(aside);
+		snprintf(aside + m, sizeof aside - m, "%s%lld lanes %.1f us", i ? ", " : "",
+			 (long long)v[i].lanes, v[i].ns / 1e3);
+	}
+	choice_reason(out,
+		      "colpass lanes (element by element: not 4 columns an access), the least "
+		      "modelled time an SM: %lld lanes %.1f us (bytes %.1f, accesses %.1f: the "
+		      "longer + 1/4 of the shorter; %lld turns and %lld tree levels, 1 us each); "
+		      "set aside, the nearest %d of %d: %s",
+		      (long long)ln.lanes, ln.ns / 1e3, ln.bytes_ns / 1e3, ln.access_ns / 1e3,
+		      (long long)ln.turns, (long long)ln.levels, n < 4 ? n : 4, n,
+		      n ? aside : "none");
 }

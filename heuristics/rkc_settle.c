@@ -468,6 +468,7 @@ rkc_settle(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, c
 							 : "at two CTAs an SM the capped count "
 							   "would not fit ptxas's cap");
 	settle_colpass_ctas(out, k, f, M, N, t, mode);
+	rkc_explain_lanes(out, k, f, M, N, t);
 	int reread = 0;
 	for (int p = 1; !c->persistent && c->split == 1 && p < f->passes && p < MAX_PASSES; p++)
 		reread |= f->pass_tile_bytes[p] > 0;

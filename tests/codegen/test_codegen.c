@@ -483,6 +483,70 @@ test_random_configs(void **state)
 		fail_msg("%d accepted, %d rejected: too few of one", accepted, rejected);
 }
 
+/* The column pass's lanes: codegen's (codegen_colpass_lanes) and those rkc explain names
+ * (colpass_lanes_run) at the policy's pick, over rows aligned and not, few and many, at sm_90
+ * and sm_80. */
+static void
+test_colpass_lanes_agree(void **state)
+{
+	(void)state;
+	static const char *const kernels[] = {"testdata/kernels/rms_norm_backward.rk",
+					      "testdata/kernels/layer_norm_backward.rk",
+					      "tests/heuristics/kernels/bias_gelu_erf_back.rk",
+					      "tests/heuristics/kernels/bias_silu_back.rk",
+					      "tests/heuristics/kernels/colsum_only.rk",
+					      "tests/codegen/colpass_whole.rk",
+					      "tests/codegen/colpass_i8.rk"};
+	static const int64_t shapes[][2] = {{65, 8333},	  {64, 50257},	{1743, 74429},
+					    {8, 1000003}, {4096, 4096}, {777, 100003},
+					    {11, 6467},	  {3000, 20011}};
+	static const char *const archs[] = {"sm_90", "sm_80"};
+	int compared = 0, misaligned = 0;
+	for (size_t a = 0; a < 2; a++) {
+		Target t;
+		Diag d = {0};
+		if (target_load(archs[a], &t, &d))
+			fail_msg("%s", d.msg);
+		for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
+			Kernel *k = load_kernel_file(kernels[i]);
+			for (int dt = 0; dt < 2; dt++) {
+				Facts f;
+				facts_compute(k, dt ? TY_F32 : TY_BF16, &f);
+				for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+					Compile c = {.arch = archs[a],
+						     .dtype = dt ? TY_F32 : TY_BF16,
+						     .M = shapes[s][0],
+						     .N = shapes[s][1]};
+					Choice pick;
+					if (choose(k, &f, c.M, c.N, &t, POLICY_RKC, &pick, &d))
+						fail_msg("%s", d.msg);
+					if (!colsum_column(f.colsums, &pick.cfg))
+						continue;
+					c.cfg = pick.cfg;
+					ColpassLanes cg, ex;
+					codegen_colpass_lanes(k, &c, &cg);
+					colpass_lanes_run(k, &f, &pick.cfg, c.M, c.N, &t, &ex,
+							  NULL);
+					if (cg.lanes != ex.lanes || cg.u != ex.u ||
+					    cg.turns != ex.turns)
+						fail_msg(
+						    "%s %s %s %lldx%lld: codegen %lld lanes, %lld "
+						    "rows a trip; explain %lld, %lld",
+						    kernels[i], archs[a], dt ? "fp32" : "bf16",
+						    (long long)c.M, (long long)c.N,
+						    (long long)cg.lanes, (long long)cg.u,
+						    (long long)ex.lanes, (long long)ex.u);
+					compared++;
+					misaligned += !colpass_wide(&pick.cfg, c.N);
+				}
+			}
+			kernel_free(k);
+		}
+	}
+	if (compared < 40 || misaligned < 20)
+		fail_msg("%d column passes compared, %d misaligned: too few", compared, misaligned);
+}
+
 int
 main(void)
 {
@@ -496,6 +560,7 @@ main(void)
 	    cmocka_unit_test(test_ptx_whole_chunks),
 	    cmocka_unit_test(test_random_configs),
 	    cmocka_unit_test(test_archs),
+	    cmocka_unit_test(test_colpass_lanes_agree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
