@@ -602,19 +602,7 @@ colpass_split_trip(Lower *L, LLVMValueRef r, const ColpassLanes *ln, int elems, 
 		}
 }
 
-/*
- * The column pass (colpass=1, colsum_column), after the CTA's rows: the sums over rows of the
- * columns of a slice, from the inputs. The positions are vectors of 4 columns, nj =
- * cdiv(cdiv(N, 4), gridDim) rounded up to whole sectors (colpass_slice) consecutive ones a CTA; W
- * lanes take W consecutive positions a turn, and the CTA's RL = threads / W row lanes take rows l,
- * l + RL, ..., u a round trip (W and u: colpass_lanes), evaluating the colsums' cone
- * (Plan.need_colsum) on their 4 columns (one 4-wide access an input where rows start aligned to vec
- * >= 4, colpass_wide; else element by element) and adding each colsum's operand in row order
- * (colpass_add). The row lanes' sums of a position are added pairwise in a fixed tree through the
- * dynamic shared memory (the rows are done: a barrier first), and the first W threads store them
- * (colpass_store). No partials while the rows stream, no workspace, no wait for the grid; every
- * order is fixed by the config, so the bits do not depend on timing.
- */
+/* The column pass's lanes, at c's launch (codegen.h). */
 void
 codegen_colpass_lanes(const Kernel *k, const Compile *c, ColpassLanes *ln)
 {
@@ -630,6 +618,19 @@ codegen_colpass_lanes(const Kernel *k, const Compile *c, ColpassLanes *ln)
 		      words, arr.isz, colpass_wide(g, c->N), &arr, ln, NULL);
 }
 
+/*
+ * The column pass (colpass=1, colsum_column), after the CTA's rows: the sums over rows of the
+ * columns of a slice, from the inputs. The positions are vectors of 4 columns, nj =
+ * cdiv(cdiv(N, 4), gridDim) rounded up to whole sectors (colpass_slice) consecutive ones a CTA; W
+ * lanes take W consecutive positions a turn, and the CTA's RL = threads / W row lanes take rows l,
+ * l + RL, ..., u a round trip (W and u: colpass_lanes), evaluating the colsums' cone
+ * (Plan.need_colsum) on their 4 columns (one 4-wide access an input where rows start aligned to vec
+ * >= 4, colpass_wide; else element by element) and adding each colsum's operand in row order
+ * (colpass_add). The row lanes' sums of a position are added pairwise in a fixed tree through the
+ * dynamic shared memory (the rows are done: a barrier first), and the first W threads store them
+ * (colpass_store). No partials while the rows stream, no workspace, no wait for the grid; every
+ * order is fixed by the config, so the bits do not depend on timing.
+ */
 static void
 colsum_column_pass(Lower *L)
 {

@@ -409,7 +409,7 @@ typedef struct {
 	 * its HBM bytes' and its element accesses' terms */
 	double ns, bytes_ns, access_ns;
 } ColpassLanes;
-/* every lanes colpass_lanes weighed, in the order tried (explain lists those set aside) */
+/* each lane count colpass_lanes weighed, in the order tried (explain lists those set aside) */
 enum { COLPASS_TRIED = 12 };
 typedef struct {
 	int n;
@@ -563,7 +563,8 @@ colpass_lanes(int64_t nj, int64_t M, int threads, int ctas, int row_words, int i
 }
 /* colpass_lanes of config c's column pass over a grid of `grid` CTAs, `ctas` an SM: its slice,
  * threads, a row's words (colpass_words) and the narrowest element (ColpassArrays.isz), as the
- * model, the policy and explain take them (codegen counts its own: codegen/lower_sched.c). */
+ * model and the policy take them (codegen's, at the settled config and its own row words:
+ * codegen_colpass_lanes, named by colpass_lanes_run). */
 void colpass_lanes_of(const Facts *f, const Config *c, int64_t M, int64_t N, int64_t grid, int ctas,
 		      ColpassLanes *ln, ColpassTried *tried);
 
