@@ -391,8 +391,8 @@ colsum_unroll(int64_t rows, int64_t pairs, int threads, int ctas, int *u, int *p
  * it). So the shorter term counts a quarter (COLPASS_OVERLAP: the two overlap, not wholly; the
  * same 81 of the 88 ordered, 21 of those 22 against 19): at 18 fresh points whose PTX that
  * changes 0.869x the time by geomean, 14 faster by over 2%, 4 slower (to 1.373x at a 6 µs
- * launch), bias_gelu_erf_back fp32 12288x135173 0.740x (bench/results/
- * h100-2026-12-06-colpass-overlap.md). */
+ * launch), bias_gelu_erf_back fp32 12288x135173 0.740x; at 28 fresh points of heavy-math column
+ * passes 0.820x, 22 faster, 5 slower (bench/results/h100-2026-12-06-colpass-overlap.md). */
 enum {
 	COLPASS_ROWS = 8,
 	COLPASS_BASE_REGS = 32,
