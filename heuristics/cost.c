@@ -196,11 +196,11 @@ colpass_words(const Facts *f, const Config *c, int64_t N)
 
 void
 colpass_lanes_of(const Facts *f, const Config *c, int64_t M, int64_t N, int64_t grid, int ctas,
-		 ColpassLanes *ln, ColpassTried *tried)
+		 ColpassLanes *ln)
 {
 	colpass_lanes(colpass_slice(N, grid, f->colpass_arrays.isz), M, 32 * c->num_warps, ctas,
 		      colpass_words(f, c, N), f->colpass_arrays.isz, colpass_wide(c, N),
-		      &f->colpass_arrays, ln, tried);
+		      &f->colpass_arrays, ln, NULL);
 }
 
 void
@@ -295,7 +295,7 @@ cost_regs(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t
 		/* the rows make nothing: the column pass's u rows of words and 4 sums a colsum */
 		ColpassLanes ln;
 		int w = colpass_words(f, c, N);
-		colpass_lanes_of(f, c, M, N, c->grid, c->min_ctas, &ln, NULL);
+		colpass_lanes_of(f, c, M, N, c->grid, c->min_ctas, &ln);
 		o->regs = o->capped = COLPASS_BASE_REGS + (int)ln.u * w + 4 * f->colsums;
 		o->live_bytes = 4 * o->regs;
 	}
@@ -455,7 +455,7 @@ cost_bytes(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *
 		int64_t nj = colpass_slice(N, o->ctas, f->colpass_arrays.isz);
 		/* made whole there, it reads every [M,N] input and writes the [M,N] outputs */
 		int in = colpass_in_bytes(f, c);
-		colpass_lanes_of(f, c, M, N, o->ctas, colsum_ctas(c, o, t), &ln, NULL);
+		colpass_lanes_of(f, c, M, N, o->ctas, colsum_ctas(c, o, t), &ln);
 		int64_t run = (ln.lanes < nj ? ln.lanes : nj) * 4 * f->colsum_isz;
 		double waste = run < SECTOR ? (double)SECTOR / (double)run : 1;
 		double again = (double)M * N * in * waste;

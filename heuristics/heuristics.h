@@ -566,7 +566,7 @@ colpass_lanes(int64_t nj, int64_t M, int threads, int ctas, int row_words, int i
  * model and the policy take them (codegen's, at the settled config and its own row words:
  * codegen_colpass_lanes, named by colpass_lanes_run). */
 void colpass_lanes_of(const Facts *f, const Config *c, int64_t M, int64_t N, int64_t grid, int ctas,
-		      ColpassLanes *ln, ColpassTried *tried);
+		      ColpassLanes *ln);
 
 static inline void
 colsum_layout(const Config *c, int ncolsum, int64_t N, ColsumLayout *l)

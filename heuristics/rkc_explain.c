@@ -640,7 +640,7 @@ why_colsums(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 	else if (colsum_column(f->colsums, c)) {
 		ColpassLanes ln;
 		int64_t nj = colpass_slice(N, o->ctas, f->colpass_arrays.isz);
-		colpass_lanes_of(f, c, M, N, o->ctas, colsum_ctas(c, o, t), &ln, NULL);
+		colpass_lanes_of(f, c, M, N, o->ctas, colsum_ctas(c, o, t), &ln);
 		char why[320];
 		if (colpass_whole(f->colsum_whole, c) && !f->colsum_only)
 			snprintf(
@@ -753,7 +753,7 @@ why_regs(Choice *out, const Cand *b, const Facts *f, const Target *t, int64_t M,
 			 o->combine_regs);
 	if (colpass_whole(f->colsum_whole, c)) {
 		ColpassLanes ln;
-		colpass_lanes_of(f, c, M, N, c->grid, c->min_ctas, &ln, NULL);
+		colpass_lanes_of(f, c, M, N, c->grid, c->min_ctas, &ln);
 		choice_reason(out,
 			      "predicted %d regs/thread = %d base + %lld rows a round trip x %d "
 			      "words (%s) + %d sums (4 a colsum): the column pass's, the rows make "

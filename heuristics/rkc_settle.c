@@ -256,7 +256,7 @@ settle_colpass_ctas(Choice *out, const Kernel *k, const Facts *f, int64_t M, int
 	    config_check_target(k, f->dtype, N, &g, t, NULL))
 		return;
 	ColpassLanes ln;
-	colpass_lanes_of(f, &g, M, N, g.grid, g.min_ctas, &ln, NULL);
+	colpass_lanes_of(f, &g, M, N, g.grid, g.min_ctas, &ln);
 	Cost o, now;
 	cost_model(f, &g, M, N, t, &o);
 	cost_model(f, c, M, N, t, &now);
