@@ -143,12 +143,14 @@ int ptxas_run(const char *ptx, const char *arch, Buf *log, Diag *d);
 int ptxas_assemble(const char *ptx, const char *arch, Buf *cubin, Buf *log, Diag *d);
 
 /* --regions: a kernel's regions in the order a CTA runs them (the stamp buffer's layout,
- * docs/regions.md). wait: its start is a CTA's arrival at a combine across the group's CTAs (a
- * cluster, or a split row's segments), group CTAs consecutive in x. The buffer is u64
+ * docs/regions.md). wait: its start is a CTA's arrival at a combine across the group's CTAs
+ * (WAIT_GROUP: a cluster, or a split row's segments, group CTAs consecutive in x) or across the
+ * whole grid (WAIT_GRID: the colsum combine). The buffer is u64
  * [slot][2 + n]: a slot per row block (per CTA without a persistent grid), holding the CTA that
  * ran it + 1, then the n + 1 boundaries (region r from boundary r to r + 1), each the latest of
  * the CTA's warps to pass it. */
 #define MAX_REGIONS 64
+enum { WAIT_NONE, WAIT_GROUP, WAIT_GRID };
 typedef struct {
 	char name[32];
 	int wait;

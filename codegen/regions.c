@@ -22,7 +22,8 @@ struct LowerRegions {
 	int persistent; /* the first region was a persistent body */
 	int ncombine;	/* persistent: combines marked so far */
 	int grid;	/* a persistent grid: a `between` region ends at the loop's head */
-	int tail;	/* a colsum region ends after the grid's blocks (regions_tail) */
+	int tail;	/* the regions after the grid's blocks: 1 (colsum or colpass), 3 with the
+			   grid's wait (colsum, colsum.wait, colsum.slice), else 0 */
 	int every;	/* regions_every */
 	Regions list;
 };
@@ -72,6 +73,21 @@ entry_slot(Lower *L, LLVMTypeRef t)
 	return v;
 }
 
+/* The regions after a grid's blocks (LowerRegions.tail): the column pass's, or the colsums'
+ * combine, which waits for the whole grid unless one slot holds the sums (colsum_finish). */
+static int
+regions_tail_count(const Lower *L)
+{
+	const Config *g = &L->c->cfg;
+	const Plan *p = L->k->plan;
+	if (g->grid <= 0 || colpass_whole(p->colsum_whole, g) || !p->ncolsum)
+		return 0;
+	if (colsum_column(p->ncolsum, g) ||
+	    colsum_one_slot(p->ncolsum, p->colsum_alone, g, L->c->N))
+		return 1;
+	return 3;
+}
+
 void
 regions_begin(Lower *L)
 {
@@ -84,7 +100,7 @@ regions_begin(Lower *L)
 	/* the whole kernel in the column pass walks no row blocks: a slot a CTA, as without a grid
 	 */
 	R->grid = L->c->cfg.grid > 0 && !colpass_whole(L->k->plan->colsum_whole, &L->c->cfg);
-	R->tail = R->grid && L->k->plan->ncolsum > 0;
+	R->tail = regions_tail_count(L);
 	R->every = regions_every(L->c);
 	R->buf = LLVMGetParam(L->fn, (unsigned)L->np - 1);
 	LLVMSetValueName2(R->buf, "regions", 7);
@@ -138,7 +154,7 @@ add_region(Lower *L, LowerRegions *R, int kind)
 			snprintf(r->name, sizeof r->name, "combine%d.cluster", R->ncombine - 1);
 		else
 			snprintf(r->name, sizeof r->name, "pass%d.cluster", pass);
-		r->wait = 1;
+		r->wait = WAIT_GROUP;
 		break;
 	case R_BODY:
 		if (R->list.n == 0)
@@ -148,7 +164,7 @@ add_region(Lower *L, LowerRegions *R, int kind)
 		break;
 	case R_ROWS:
 		snprintf(r->name, sizeof r->name, "%s", L->split > 1 ? "split" : "rows");
-		r->wait = L->split > 1;
+		r->wait = L->split > 1 ? WAIT_GROUP : WAIT_NONE;
 		break;
 	case R_BETWEEN:
 		snprintf(r->name, sizeof r->name, "between");
@@ -156,8 +172,13 @@ add_region(Lower *L, LowerRegions *R, int kind)
 	case R_COLPASS:
 		snprintf(r->name, sizeof r->name, "colpass");
 		break;
-	default: /* R_END with a tail: the sums over rows after the grid's blocks */
-		snprintf(r->name, sizeof r->name, "%s", L->csum_cols ? "colpass" : "colsum");
+	default: /* R_END + i: the i-th of the tail's regions, after the grid's blocks */
+		snprintf(r->name, sizeof r->name, "%s",
+			 L->csum_cols	     ? "colpass"
+			 : kind == R_END + 1 ? "colsum.wait"
+			 : kind == R_END + 2 ? "colsum.slice"
+					     : "colsum");
+		r->wait = kind == R_END + 1 ? WAIT_GRID : WAIT_NONE;
 		break;
 	}
 	return R->list.n++;
@@ -269,12 +290,11 @@ regions_head(Lower *L)
 	LowerRegions *R = L->rg;
 	if (!R || !R->grid)
 		return;
-	/* the `between` region's end (word n of the slot: the last but one) and, with a tail, the
-	 * colsum region's (word n + 1): zero long unless the loop exits, when regions_tail moves
-	 * it (a max) */
-	stamp_last(L, R, 1 + R->tail);
-	if (R->tail)
-		stamp_last(L, R, 1);
+	/* the `between` region's end (word n + 1 - tail of the slot) and the tail regions' (the
+	 * words after it): zero long unless the loop exits, when regions_colsum_wait and
+	 * regions_tail move them (a max) */
+	for (int back = 1 + R->tail; back >= 1; back--)
+		stamp_last(L, R, back);
 }
 
 LowerRegions *
@@ -311,6 +331,15 @@ flush(Lower *L, LowerRegions *R, int b)
 	LLVMPositionBuilderAtEnd(L->b, cont);
 	if (R->grid)
 		LLVMBuildStore(L->b, R->slot, R->last);
+}
+
+void
+regions_colsum_wait(Lower *L, int done)
+{
+	LowerRegions *R = L->rg;
+	if (!R || R->tail != 3)
+		return;
+	stamp_last(L, R, 3 - done);
 }
 
 void
@@ -356,8 +385,8 @@ region_mark(Lower *L, int kind)
 		int b = R->list.n;
 		if (R->grid)
 			add_region(L, R, R_BETWEEN);
-		if (R->tail)
-			add_region(L, R, R_END);
+		for (int i = 0; i < R->tail; i++)
+			add_region(L, R, R_END + i);
 		flush(L, R, b);
 		R->open = -1;
 		regions_close(L, R);
@@ -409,7 +438,8 @@ regions_manifest(Buf *b, const Regions *rs, const Launch *l)
 		   l->grid_cap && !l->columns ? "row block" : "cta", (long long)l->blocks,
 		   rs->n + 2, (long long)(l->blocks * (rs->n + 2) * 8), rs->group, rs->every);
 	for (int i = 0; i < rs->n; i++)
-		buf_printf(b, "%s\n    {\"name\": \"%s\", \"wait\": %s}", i ? "," : "",
-			   rs->r[i].name, rs->r[i].wait ? "true" : "false");
+		buf_printf(b, "%s\n    {\"name\": \"%s\", \"wait\": %s%s}", i ? "," : "",
+			   rs->r[i].name, rs->r[i].wait ? "true" : "false",
+			   rs->r[i].wait == WAIT_GRID ? ", \"over\": \"grid\"" : "");
 	buf_puts(b, rs->n ? "\n  ]}" : "]}");
 }

@@ -40,13 +40,20 @@ regions_parse(MRegions *r, json_t *block, const char *file, Diag *d)
 	for (size_t i = 0; i < json_array_size(list); i++) {
 		json_t *e = json_array_get(list, i);
 		const char *name = json_string_value(json_object_get(e, "name"));
-		json_t *wait = json_object_get(e, "wait");
+		json_t *wait = json_object_get(e, "wait"), *over = json_object_get(e, "over");
 		if (!name || strlen(name) >= sizeof r->r[0].name || !json_is_boolean(wait))
 			return diag_at(d, file, (Loc){0},
 				       "manifest: region %zu needs a \"name\" (under 32 bytes) and "
 				       "a boolean \"wait\"",
 				       i);
+		if (over && (!json_is_true(wait) || !json_is_string(over) ||
+			     strcmp(json_string_value(over), "grid")))
+			return diag_at(d, file, (Loc){0},
+				       "manifest: region %zu: \"over\" may only be \"grid\", on a "
+				       "wait region",
+				       i);
 		strcpy(r->r[r->n].name, name);
+		r->r[r->n].grid = over != NULL;
 		r->r[r->n++].wait = json_is_true(wait);
 	}
 	return 0;
@@ -141,6 +148,33 @@ lives_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, const
 	return 0;
 }
 
+/* A wait over the whole grid (the colsum combine after a grid's blocks): a CTA arrives once, in
+ * the slot of its last stamped block (its other slots hold the region zero long, at that block's
+ * end), so its arrival is the latest start over its slots, and its wait runs from there to the
+ * latest arrival of every CTA that stamped a block (under sampling, the CTAs that stamped none
+ * are missing). at: the blocks stamped slots; v: room for nctas values. */
+static void
+grid_waits(RegionStat *st, const MRegions *info, int r, const uint64_t *stamps, const int64_t *at,
+	   int64_t blocks, int64_t nctas, uint64_t *v)
+{
+	int W = info->words;
+	uint64_t latest = 0;
+	for (int64_t c = 0; c < nctas; c++)
+		v[c] = 0;
+	for (int64_t i = 0; i < blocks; i++) {
+		const uint64_t *w = stamps + at[i] * W;
+		uint64_t a = w[1 + r];
+		v[w[0] - 1] = a > v[w[0] - 1] ? a : v[w[0] - 1];
+		latest = a > latest ? a : latest;
+	}
+	int64_t k = 0;
+	for (int64_t c = 0; c < nctas; c++)
+		if (v[c])
+			v[k++] = latest - v[c];
+	st->wait_med_ns = median_u64(v, k);
+	st->wait_max_ns = (double)v[k - 1];
+}
+
 int
 regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int64_t nctas, Diag *d)
 {
@@ -148,9 +182,11 @@ regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int
 	int n = info->n, W = info->words, rc = -1;
 	int64_t nslots = info->slots;
 	char *seen = calloc((size_t)nctas + 1, 1);
-	/* per stamped slot: its durations, region by region (column n: the slot's whole time) */
+	/* per stamped slot: its durations, region by region (column n: the slot's whole time);
+	 * v: the stamps' values, or a value a CTA (grid_waits) */
 	int64_t *at = calloc((size_t)nslots + 1, sizeof *at);
-	uint64_t *v = calloc((size_t)nslots * (size_t)W + 1, sizeof *v);
+	int64_t nv = nslots * W > nctas ? nslots * W : nctas;
+	uint64_t *v = calloc((size_t)nv + 1, sizeof *v);
 	uint64_t lo = UINT64_MAX, hi = 0;
 	double total = 0;
 	if (!seen || !at || !v) {
@@ -218,6 +254,10 @@ regions_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, int
 			t->dominant = r;
 		if (!st->wait)
 			continue;
+		if (info->r[r].grid) {
+			grid_waits(st, info, r, stamps, at, t->blocks, nctas, v);
+			continue;
+		}
 		/* a CTA's wait: from its arrival to the last arrival among its group's CTAs (a
 		 * wait region has a slot a CTA: split rows and clusters have no grid, and a row's
 		 * CTAs are stamped together) */

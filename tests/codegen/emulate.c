@@ -151,24 +151,36 @@ stamps_check(const Stamps *rg, const Compile *c, Diag *d)
 		return diag(d, "every block stamped, yet %lld CTAs' lives measured, not %lld",
 			    (long long)t.lives_ctas, (long long)lived);
 	for (int i = 0; i < t.n; i++) {
-		/* the sums over rows after the grid's blocks: the last CTA of each group (two or
-		 * more groups from two CTAs on) waits for every group, so its last slot's tail ends
-		 * after every slot's rows have: at least two slots end there, where a tail that
-		 * ended with its own block's rows would leave only the last block's (every block
-		 * stamped: under sampling a CTA's last block may not be) */
-		if (!strcmp(t.r[i].name, "colsum") && ctas >= 2 && info->every == 1) {
-			uint64_t rows_end = 0;
-			int64_t after = 0;
+		/* the sums over rows after the grid's blocks, where every CTA waits for the grid:
+		 * each CTA's wait ends after every CTA's arrival (every block stamped, so each
+		 * CTA's last block is: under sampling a CTA's last block may not be). A CTA arrives
+		 * in its last slot, so the latest start over the slots is the last arrival, and a
+		 * CTA's wait ends at the latest end over its slots. A combine that waited for less
+		 * (or a stamp placed before the wait's end) fails it wherever a CTA arrives later
+		 * than another leaves. */
+		if (!strcmp(t.r[i].name, "colsum.wait") && info->every == 1) {
+			uint64_t last = 0;
 			for (int64_t s = 0; s < info->slots; s++)
-				if (rg->st[s * W + 1 + i] > rows_end)
-					rows_end = rg->st[s * W + 1 + i];
-			for (int64_t s = 0; s < info->slots; s++)
-				after += rg->st[s * W + 2 + i] >= rows_end;
-			if (after < 2)
-				return diag(d,
-					    "region colsum: %lld slot(s) end after the last rows, "
-					    "not the groups' last CTAs'",
-					    (long long)after);
+				if (rg->st[s * W + 1 + i] > last)
+					last = rg->st[s * W + 1 + i];
+			uint64_t *end = calloc((size_t)ctas + 1, sizeof *end);
+			if (!end)
+				return diag(d, "out of memory");
+			for (int64_t s = 0; s < info->slots; s++) {
+				uint64_t cta = rg->st[s * W];
+				if (cta && rg->st[s * W + 2 + i] > end[cta - 1])
+					end[cta - 1] = rg->st[s * W + 2 + i];
+			}
+			int64_t early = 0;
+			for (int64_t c = 0; c < ctas; c++)
+				early += end[c] && end[c] < last;
+			free(end);
+			if (early)
+				return diag(
+				    d,
+				    "region colsum.wait: %lld CTA(s) end their wait before the "
+				    "last CTA arrives",
+				    (long long)early);
 		}
 	}
 	return 0;
@@ -221,7 +233,8 @@ point(const char *line, const Kernel *k, Compile *c, int64_t pad, int64_t at)
 	int64_t nrows = sample_rows(k, c->M, c->N, &rows);
 	if (reference_rows(ref, k, ts, c->M, c->N, rows, nrows, &d) ||
 	    run(k, cc, c, ts, &rw, ws, &rg, 0xff, run1, &d) ||
-	    run(k, cc, c, ts, &rw, ws, &rg, 0x00, run2, &d) || (c->regions && stamps_check(&rg, c, &d)))
+	    run(k, cc, c, ts, &rw, ws, &rg, 0x00, run2, &d) ||
+	    (c->regions && stamps_check(&rg, c, &d)))
 		goto out;
 	if (rw.pad_written) {
 		diag(&d, "%lld padding elements between rows written", (long long)rw.pad_written);

@@ -894,6 +894,18 @@ test_manifest_errors(void **state)
 				   "\"block\": {\"x\": 32}, \"stride_rule\": {\"modulus\": 4, "
 				   "\"residue\": 0}}",
 			      "\"stride_rule\" must be");
+	/* a wait over the grid is a wait region's, and "grid" the only such group */
+#define REGIONS(E)                                                                                 \
+	HEAD "\"M\": 1, \"N\": 1, \"params\": [], \"grid\": {\"x\": 1}, \"block\": {\"x\": 32}, "  \
+	     "\"regions\": {\"group\": 1, \"slots\": 1, \"words\": 3, \"every\": 1, \"list\": [" E \
+	     "]}}"
+	expect_manifest_error(
+	    REGIONS("{\"name\": \"colsum\", \"wait\": false, \"over\": \"grid\"}"),
+	    "region 0: \"over\" may only be \"grid\", on a wait region");
+	expect_manifest_error(
+	    REGIONS("{\"name\": \"colsum.wait\", \"wait\": true, \"over\": \"cta\"}"),
+	    "region 0: \"over\" may only be \"grid\", on a wait region");
+#undef REGIONS
 }
 
 /* Four CTAs in clusters of two, a slot each: the CTA + 1, then the boundaries of load, the
@@ -1017,6 +1029,44 @@ test_regions_grid(void **state)
 	assert_true(fabs(t.sum_level_us - 0.172) < 1e-12);
 }
 
+/* A wait over the whole grid: three CTAs over five row blocks (CTA c runs blocks c and c + 3),
+ * every block stamped, the regions rows, between, colsum.wait and colsum.slice. A CTA arrives in
+ * its last block's slot (blocks 3, 4 and 2); its first block's slot holds the tail zero long at
+ * that block's end. Arrivals 500, 460 and 300 (CTA 2's last block is its first): waits 0, 40 and
+ * 200 from the last arrival, 500 (the first blocks' ends, 110 and 130, are not arrivals). */
+static void
+test_regions_grid_wait(void **state)
+{
+	static const uint64_t st[] = {
+	    1, 10,  100, 110, 110, 110, /* block 0, CTA 0: the tail zero long */
+	    2, 20,  120, 130, 130, 130, /* block 1, CTA 1 */
+	    3, 30,  290, 300, 520, 530, /* block 2, CTA 2: its last */
+	    1, 110, 490, 500, 510, 540, /* block 3, CTA 0 */
+	    2, 130, 450, 460, 505, 515, /* block 4, CTA 1 */
+	};
+	MRegions info = {.n = 4, .group = 1, .every = 1, .slots = 5, .words = 6};
+	strcpy(info.r[0].name, "rows");
+	strcpy(info.r[1].name, "between");
+	strcpy(info.r[2].name, "colsum.wait");
+	info.r[2].wait = info.r[2].grid = 1;
+	strcpy(info.r[3].name, "colsum.slice");
+	RegionTable t;
+	Diag d = {0};
+	if (regions_reduce(&t, &info, st, 3, &d))
+		fail_msg("%s", d.msg);
+	assert_true(t.r[2].wait_med_ns == 40 && t.r[2].wait_max_ns == 200);
+	/* the same over groups of one CTA a slot would see no wait at all */
+	info.r[2].grid = 0;
+	if (regions_reduce(&t, &info, st, 3, &d))
+		fail_msg("%s", d.msg);
+	assert_true(t.r[2].wait_max_ns == 0);
+	/* a grid of more CTAs than slots: CTAs 3 and 4 ran nothing */
+	info.r[2].grid = 1;
+	if (regions_reduce(&t, &info, st, 5, &d))
+		fail_msg("%s", d.msg);
+	assert_true(t.r[2].wait_med_ns == 40 && t.r[2].wait_max_ns == 200);
+}
+
 static void
 expect_regions_error(const uint64_t *st, int64_t nctas, const char *msg)
 {
@@ -1070,7 +1120,9 @@ expect_regions_manifest(const char *kernel, const char *cfg, const char *const *
 	assert_int_equal(m.regions.group, group);
 	for (int i = 0; i < n; i++) {
 		assert_string_equal(m.regions.r[i].name, names[i]);
-		assert_int_equal(m.regions.r[i].wait, !!strstr(names[i], "cluster"));
+		int grid = !strcmp(names[i], "colsum.wait");
+		assert_int_equal(m.regions.r[i].wait, grid || strstr(names[i], "cluster"));
+		assert_int_equal(m.regions.r[i].grid, grid);
 	}
 	const MParam *last = &m.params[m.nparams - 1];
 	assert_int_equal(last->kind, MP_REGIONS);
@@ -1109,6 +1161,12 @@ test_regions_manifest(void **state)
 				"persistent=1,r_block=1024,m_block=1,num_warps=4,vec=8,grid=2,"
 				"dynamic=1",
 				grid, 5, 1);
+	/* sums over rows on a grid: the tail after the blocks, the grid's wait among it */
+	const char *colsum[] = {"load",	   "combine0", "body1",	      "rows",
+				"between", "colsum",   "colsum.wait", "colsum.slice"};
+	expect_regions_manifest("testdata/kernels/rms_norm_backward.rk",
+				"persistent=1,r_block=1024,m_block=1,num_warps=4,vec=8,grid=2",
+				colsum, 8, 1);
 	/* 1 row block in every stamped: the slots (row blocks times the CTAs a row) over 64, from
 	 * 1 to 16 */
 	Compile cs = {.M = 1000, .cfg = {.m_block = 2}};
@@ -1180,6 +1238,7 @@ main(void)
 	    cmocka_unit_test(test_manifest_errors),
 	    cmocka_unit_test(test_regions_reduce),
 	    cmocka_unit_test(test_regions_grid),
+	    cmocka_unit_test(test_regions_grid_wait),
 	    cmocka_unit_test(test_regions_errors),
 	    cmocka_unit_test(test_regions_manifest),
 	    cmocka_unit_test(test_no_driver),
