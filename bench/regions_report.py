@@ -52,7 +52,7 @@ def term(region):
         return "reduction"
     if region == "rows":
         return "cta_fixed"
-    if region in ("colsum", "colsum.wait", "colsum.slice", "colpass"):
+    if region.startswith("colsum") or region.startswith("colpass"):
         return "colsum_combine"
     if region == "between":
         return "none (latch)"  # a grid's time between row blocks: no term models it

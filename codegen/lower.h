@@ -354,20 +354,21 @@ LLVMValueRef regions_sampled(Lower *L, LLVMValueRef rb);
  * row block) and the first region's start, stamped where sampled holds (NULL: always). */
 void regions_start(Lower *L, LLVMValueRef slot, LLVMValueRef sampled);
 /* Ends the open region and starts one of kind: each warp's lane 0 stamps the boundary. R_END
- * ends the block: under a grid it opens `between` (and with sums over rows the tail: `colsum`,
- * and where every CTA waits for the grid `colsum.wait` and `colsum.slice`), which end in
- * regions_head, regions_colsum_wait and regions_tail. */
+ * ends the block: under a grid it opens `between` (and with sums over rows the tail: `colsum` or
+ * `colpass`, and where every CTA waits for the grid, a wait region and the work after it), which
+ * end in regions_head, regions_tail_wait and regions_tail. */
 void region_mark(Lower *L, int kind);
 /* Under a grid, at the loop's head: the end of `between` (and of the zero-long tail regions) of
  * the CTA's block before, if it was stamped. */
 void regions_head(Lower *L);
-/* After a grid's blocks and the colsum combine: the end of the colsum region of the CTA's last
- * block, if it was stamped. */
+/* After a grid's blocks and the colsum combine or the column pass: the end of the tail's last
+ * region of the CTA's last block, if it was stamped. */
 void regions_tail(Lower *L);
-/* In the colsum combine, where every CTA waits for the grid: the CTA's arrival (done 0: the start
- * of `colsum.wait`) and the wait's end (done 1: the start of `colsum.slice`), in the slot of the
- * CTA's last block, if it was stamped. */
-void regions_colsum_wait(Lower *L, int done);
+/* After a grid's blocks, where every CTA waits for the grid (the colsum combine, the column
+ * pass's row values): the CTA's arrival (done 0: the start of the tail's wait region) and the
+ * wait's end (done 1: the start of the region after it), in the slot of the CTA's last block, if
+ * it was stamped. */
+void regions_tail_wait(Lower *L, int done);
 /* A block's plain copy: no stamps from pause to resume, and the CTA's last block marked as not
  * stamped. */
 LowerRegions *regions_pause(Lower *L);

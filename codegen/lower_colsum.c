@@ -953,9 +953,9 @@ colsum_finish(Lower *L)
 	/* every CTA waits for the others, counts itself out, then sums its slice of the columns of
 	 * every colsum over all slots */
 	LLVMValueRef G = nctaid(L);
-	regions_colsum_wait(L, 0);
+	regions_tail_wait(L, 0);
 	ws_arrive_wait(L, L->wsc, ci64(L, cnt / 4 + COLSUM_DONE_WORD), G, "colsum");
-	regions_colsum_wait(L, 1);
+	regions_tail_wait(L, 1);
 	LLVMValueRef out = leave_count(L, ci64(L, cnt / 4));
 	int64_t *src = arena_alloc(L->a, sizeof(int64_t) * (size_t)nc);
 	int *param = arena_alloc(L->a, sizeof(int) * (size_t)nc);
@@ -989,8 +989,10 @@ rowvals_wait(Lower *L)
 	codegen_launch(L->k, L->c, &l);
 	LLVMValueRef cnt = ci64(L, codegen_ws_offset(&l, "colsum_counters", L->c->M) / 4);
 	LLVMValueRef G = nctaid(L);
+	regions_tail_wait(L, 0);
 	ws_arrive_wait(L, L->wsc, LLVMBuildAdd(L->b, cnt, ci64(L, COLSUM_DONE_WORD), ""), G,
 		       "rowvals");
+	regions_tail_wait(L, 1);
 	leave_zero(L, cnt, leave_count(L, cnt), G);
 }
 

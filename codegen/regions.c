@@ -23,7 +23,8 @@ struct LowerRegions {
 	int ncombine;	/* persistent: combines marked so far */
 	int grid;	/* a persistent grid: a `between` region ends at the loop's head */
 	int tail;	/* the regions after the grid's blocks: 1 (colsum or colpass), 3 with the
-			   grid's wait (colsum, colsum.wait, colsum.slice), else 0 */
+			   grid's wait (colsum, colsum.wait, colsum.slice, or colpass.rows,
+			   colpass.wait, colpass), else 0 */
 	int every;	/* regions_every */
 	Regions list;
 };
@@ -73,8 +74,9 @@ entry_slot(Lower *L, LLVMTypeRef t)
 	return v;
 }
 
-/* The regions after a grid's blocks (LowerRegions.tail): the column pass's, or the colsums'
- * combine, which waits for the whole grid unless one slot holds the sums (colsum_finish). */
+/* The regions after a grid's blocks (LowerRegions.tail): the column pass, which waits for the
+ * whole grid where it reads row values (rowvals_wait), or the colsums' combine, which waits for
+ * it unless one slot holds the sums (colsum_finish). */
 static int
 regions_tail_count(const Lower *L)
 {
@@ -82,10 +84,9 @@ regions_tail_count(const Lower *L)
 	const Plan *p = L->k->plan;
 	if (g->grid <= 0 || colpass_whole(p->colsum_whole, g) || !p->ncolsum)
 		return 0;
-	if (colsum_column(p->ncolsum, g) ||
-	    colsum_one_slot(p->ncolsum, p->colsum_alone, g, L->c->N))
-		return 1;
-	return 3;
+	if (colsum_column(p->ncolsum, g))
+		return colpass_rows(p->ncolsum, p->colsum_alone, g) ? 3 : 1;
+	return colsum_one_slot(p->ncolsum, p->colsum_alone, g, L->c->N) ? 1 : 3;
 }
 
 void
@@ -172,14 +173,15 @@ add_region(Lower *L, LowerRegions *R, int kind)
 	case R_COLPASS:
 		snprintf(r->name, sizeof r->name, "colpass");
 		break;
-	default: /* R_END + i: the i-th of the tail's regions, after the grid's blocks */
-		snprintf(r->name, sizeof r->name, "%s",
-			 L->csum_cols	     ? "colpass"
-			 : kind == R_END + 1 ? "colsum.wait"
-			 : kind == R_END + 2 ? "colsum.slice"
-					     : "colsum");
-		r->wait = kind == R_END + 1 ? WAIT_GRID : WAIT_NONE;
+	default: { /* R_END + i: the i-th of the tail's regions, after the grid's blocks */
+		static const char *const names[2][3] = {
+		    {"colsum", "colsum.wait", "colsum.slice"},
+		    {"colpass.rows", "colpass.wait", "colpass"}};
+		int cols = L->csum_cols != 0, i = R->tail == 1 ? 2 * cols : kind - R_END;
+		snprintf(r->name, sizeof r->name, "%s", names[cols][i]);
+		r->wait = R->tail == 3 && i == 1 ? WAIT_GRID : WAIT_NONE;
 		break;
+	}
 	}
 	return R->list.n++;
 }
@@ -291,7 +293,7 @@ regions_head(Lower *L)
 	if (!R || !R->grid)
 		return;
 	/* the `between` region's end (word n + 1 - tail of the slot) and the tail regions' (the
-	 * words after it): zero long unless the loop exits, when regions_colsum_wait and
+	 * words after it): zero long unless the loop exits, when regions_tail_wait and
 	 * regions_tail move them (a max) */
 	for (int back = 1 + R->tail; back >= 1; back--)
 		stamp_last(L, R, back);
@@ -334,7 +336,7 @@ flush(Lower *L, LowerRegions *R, int b)
 }
 
 void
-regions_colsum_wait(Lower *L, int done)
+regions_tail_wait(Lower *L, int done)
 {
 	LowerRegions *R = L->rg;
 	if (!R || R->tail != 3)

@@ -151,14 +151,14 @@ stamps_check(const Stamps *rg, const Compile *c, Diag *d)
 		return diag(d, "every block stamped, yet %lld CTAs' lives measured, not %lld",
 			    (long long)t.lives_ctas, (long long)lived);
 	for (int i = 0; i < t.n; i++) {
-		/* the sums over rows after the grid's blocks, where every CTA waits for the grid:
+		/* after the grid's blocks, where every CTA waits for the grid (a wait over it):
 		 * each CTA's wait ends after every CTA's arrival (every block stamped, so each
 		 * CTA's last block is: under sampling a CTA's last block may not be). A CTA arrives
 		 * in its last slot, so the latest start over the slots is the last arrival, and a
 		 * CTA's wait ends at the latest end over its slots. A combine that waited for less
 		 * (or a stamp placed before the wait's end) fails it wherever a CTA arrives later
 		 * than another leaves. */
-		if (!strcmp(t.r[i].name, "colsum.wait") && info->every == 1) {
+		if (info->r[i].grid && info->every == 1) {
 			uint64_t last = 0;
 			for (int64_t s = 0; s < info->slots; s++)
 				if (rg->st[s * W + 1 + i] > last)
@@ -176,11 +176,10 @@ stamps_check(const Stamps *rg, const Compile *c, Diag *d)
 				early += end[c] && end[c] < last;
 			free(end);
 			if (early)
-				return diag(
-				    d,
-				    "region colsum.wait: %lld CTA(s) end their wait before the "
-				    "last CTA arrives",
-				    (long long)early);
+				return diag(d,
+					    "region %s: %lld CTA(s) end their wait before the last "
+					    "CTA arrives",
+					    t.r[i].name, (long long)early);
 		}
 	}
 	return 0;
