@@ -145,7 +145,8 @@ int ptxas_assemble(const char *ptx, const char *arch, Buf *cubin, Buf *log, Diag
 /* --regions: a kernel's regions in the order a CTA runs them (the stamp buffer's layout,
  * docs/regions.md). wait: its start is a CTA's arrival at a combine across the group's CTAs
  * (WAIT_GROUP: a cluster, or a split row's segments, group CTAs consecutive in x) or across the
- * whole grid (WAIT_GRID: the colsum combine). The buffer is u64
+ * whole grid (WAIT_GRID: after a grid's blocks, the colsum combine and the column pass's wait for
+ * row values). The buffer is u64
  * [slot][2 + n]: a slot per row block (per CTA without a persistent grid), holding the CTA that
  * ran it + 1, then the n + 1 boundaries (region r from boundary r to r + 1), each the latest of
  * the CTA's warps to pass it. */

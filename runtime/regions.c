@@ -148,11 +148,12 @@ lives_reduce(RegionTable *t, const MRegions *info, const uint64_t *stamps, const
 	return 0;
 }
 
-/* A wait over the whole grid (the colsum combine after a grid's blocks): a CTA arrives once, in
- * the slot of its last stamped block (its other slots hold the region zero long, at that block's
- * end), so its arrival is the latest start over its slots, and its wait runs from there to the
- * latest arrival of every CTA that stamped a block (under sampling, the CTAs that stamped none
- * are missing). at: the blocks stamped slots; v: room for nctas values. */
+/* A wait over the whole grid (after a grid's blocks: the colsum combine, the column pass's wait
+ * for row values): a CTA arrives once, in the slot of its last stamped block (its other slots hold
+ * the region zero long, at that block's end), so its arrival is the latest start over its slots,
+ * and its wait runs from there to the latest arrival of every CTA that stamped a block (under
+ * sampling, the CTAs that stamped none are missing). at: the stamped slots, blocks of them; v:
+ * room for nctas values. */
 static void
 grid_waits(RegionStat *st, const MRegions *info, int r, const uint64_t *stamps, const int64_t *at,
 	   int64_t blocks, int64_t nctas, uint64_t *v)

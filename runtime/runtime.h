@@ -38,8 +38,8 @@ typedef struct {
  * that ran it + 1, then words - 1 = n + 1 boundaries in ns (region r from boundary r to r + 1);
  * 1 block in every is stamped, the others' slots stay zero; a region with wait set starts at a
  * CTA's arrival at a combine over group consecutive CTAs, or with grid also set over the whole
- * launch (the colsum combine: a CTA's arrival is in the slot of its last stamped block). n is 0
- * without the block. */
+ * launch (after a grid's blocks: a CTA's arrival is in the slot of its last stamped block). n is
+ * 0 without the block. */
 #define MAX_MREGIONS 64
 typedef struct {
 	int n, group, every;
