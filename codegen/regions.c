@@ -74,15 +74,15 @@ entry_slot(Lower *L, LLVMTypeRef t)
 	return v;
 }
 
-/* The regions after a grid's blocks (LowerRegions.tail): the column pass, which waits for the
- * whole grid where it reads row values (rowvals_wait), or the colsums' combine, which waits for
- * it unless one slot holds the sums (colsum_finish). */
+/* The regions after a grid's blocks (LowerRegions.tail; R->grid set): the column pass, which waits
+ * for the whole grid where it reads row values (rowvals_wait), or the colsums' combine, which waits
+ * for it unless one slot holds the sums (colsum_finish). */
 static int
-regions_tail_count(const Lower *L)
+regions_tail_count(const Lower *L, const LowerRegions *R)
 {
 	const Config *g = &L->c->cfg;
 	const Plan *p = L->k->plan;
-	if (g->grid <= 0 || colpass_whole(p->colsum_whole, g) || !p->ncolsum)
+	if (!R->grid || !p->ncolsum)
 		return 0;
 	if (colsum_column(p->ncolsum, g))
 		return colpass_rows(p->ncolsum, p->colsum_alone, g) ? 3 : 1;
@@ -101,7 +101,7 @@ regions_begin(Lower *L)
 	/* the whole kernel in the column pass walks no row blocks: a slot a CTA, as without a grid
 	 */
 	R->grid = L->c->cfg.grid > 0 && !colpass_whole(L->k->plan->colsum_whole, &L->c->cfg);
-	R->tail = regions_tail_count(L);
+	R->tail = regions_tail_count(L, R);
 	R->every = regions_every(L->c);
 	R->buf = LLVMGetParam(L->fn, (unsigned)L->np - 1);
 	LLVMSetValueName2(R->buf, "regions", 7);
