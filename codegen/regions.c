@@ -214,7 +214,7 @@ stamp_word(Lower *L, LowerRegions *R, LLVMValueRef w, LLVMValueRef who)
 		return;
 	}
 	static const char text[] = "{ .reg .pred p; .reg .u64 t; setp.ne.b32 p, $1, 0; "
-				   "@p mov.u64 t, %globaltimer; @p red.global.max.u64 [$0], t; }";
+				   "mov.u64 t, %globaltimer; @p red.global.max.u64 [$0], t; }";
 	LLVMTypeRef at[2] = {LLVMTypeOf(p), L->i32};
 	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(L->cx), at, 2, 0);
 	LLVMValueRef fn =
@@ -275,6 +275,27 @@ regions_sampled(Lower *L, LLVMValueRef rb)
 			   LLVMBuildICmp(L->b, LLVMIntEQ, rb, last, ""), "");
 }
 
+/* A branch on cond, the same in every thread of the CTA, around the stamps built until
+ * guard_end: at a grid's loop head, where no load waits to be sunk below them (A boundary, "Why
+ * no branch"), the blocks that are not stamped then skip the stamps' timer reads, which ptxas
+ * issues whatever their predicate. */
+static LLVMBasicBlockRef
+guard_begin(Lower *L, LLVMValueRef cond)
+{
+	LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.guard");
+	LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.guarded");
+	LLVMBuildCondBr(L->b, cond, yes, cont);
+	LLVMPositionBuilderAtEnd(L->b, yes);
+	return cont;
+}
+
+static void
+guard_end(Lower *L, LLVMBasicBlockRef cont)
+{
+	LLVMBuildBr(L->b, cont);
+	LLVMPositionBuilderAtEnd(L->b, cont);
+}
+
 void
 regions_start(Lower *L, LLVMValueRef slot, LLVMValueRef sampled)
 {
@@ -282,8 +303,10 @@ regions_start(Lower *L, LLVMValueRef slot, LLVMValueRef sampled)
 	if (!R)
 		return;
 	R->slot = LLVMBuildMul(L->b, slot, LLVMBuildLoad2(L->b, L->i64, R->stride, ""), "");
-	LLVMValueRef who = sampled ? LLVMBuildAnd(L->b, R->lane0, sampled, "") : R->lane0;
-	stamp_word(L, R, LLVMBuildAdd(L->b, R->slot, ci64(L, 1), ""), who);
+	LLVMBasicBlockRef cont = sampled ? guard_begin(L, sampled) : NULL;
+	stamp_word(L, R, LLVMBuildAdd(L->b, R->slot, ci64(L, 1), ""), R->lane0);
+	if (cont)
+		guard_end(L, cont);
 }
 
 void
@@ -293,10 +316,14 @@ regions_head(Lower *L)
 	if (!R || !R->grid)
 		return;
 	/* the `between` region's end (word n + 1 - tail of the slot) and the tail regions' (the
-	 * words after it): zero long unless the loop exits, when regions_tail_wait and
-	 * regions_tail move them (a max) */
+	 * words after it), when the CTA's last block was stamped: zero long unless the loop exits,
+	 * when regions_tail_wait and regions_tail move them (a max) */
+	LLVMValueRef last = LLVMBuildLoad2(L->b, L->i64, R->last, "");
+	LLVMBasicBlockRef cont =
+	    guard_begin(L, LLVMBuildICmp(L->b, LLVMIntSGE, last, ci64(L, 0), ""));
 	for (int back = 1 + R->tail; back >= 1; back--)
 		stamp_last(L, R, back);
+	guard_end(L, cont);
 }
 
 LowerRegions *
