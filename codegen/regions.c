@@ -195,7 +195,9 @@ add_region(Lower *L, LowerRegions *R, int kind)
  * across it and spilled (docs/regions.md, "A boundary"). Its call touches only memory LLVM cannot
  * see, so LLVM may move loads, stores and arithmetic across it but keeps it in order with
  * barriers and the other stamps. The timer read does hold ptxas's schedule: it moves no load
- * across one, which is why a block that is not sampled runs code without them. The emulator
+ * across one, which is why a block that is not sampled runs code without them. ptxas reads the
+ * timer whatever the predicate, so the register it lands in is zeroed first: a predicated read
+ * into a register with no value kept each stamp's pair live across the kernel. The emulator
  * keeps the branch and an atomic max (its globaltimer is a host function). */
 static void
 stamp_word(Lower *L, LowerRegions *R, LLVMValueRef w, LLVMValueRef who)
@@ -213,8 +215,9 @@ stamp_word(Lower *L, LowerRegions *R, LLVMValueRef w, LLVMValueRef who)
 		LLVMPositionBuilderAtEnd(L->b, cont);
 		return;
 	}
-	static const char text[] = "{ .reg .pred p; .reg .u64 t; setp.ne.b32 p, $1, 0; "
-				   "mov.u64 t, %globaltimer; @p red.global.max.u64 [$0], t; }";
+	static const char text[] =
+	    "{ .reg .pred p; .reg .u64 t; setp.ne.b32 p, $1, 0; "
+	    "mov.u64 t, 0; @p mov.u64 t, %globaltimer; @p red.global.max.u64 [$0], t; }";
 	LLVMTypeRef at[2] = {LLVMTypeOf(p), L->i32};
 	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(L->cx), at, 2, 0);
 	LLVMValueRef fn =
