@@ -737,6 +737,89 @@ colsum_column_pass(Lower *L)
 	L->row_off = row_off;
 }
 
+/* The bits of a loaded value: 8 to 128 (a vector of up to 16 bytes), 0 for any other type. */
+static unsigned
+value_bits(LLVMTypeRef t)
+{
+	switch (LLVMGetTypeKind(t)) {
+	case LLVMVectorTypeKind:
+		return LLVMGetVectorSize(t) * value_bits(LLVMGetElementType(t));
+	case LLVMIntegerTypeKind:
+		return LLVMGetIntTypeWidth(t);
+	case LLVMHalfTypeKind:
+	case LLVMBFloatTypeKind:
+		return 16;
+	case LLVMFloatTypeKind:
+		return 32;
+	case LLVMDoubleTypeKind:
+		return 64;
+	default:
+		return 0;
+	}
+}
+
+/* acc ^ every 32-bit word of v (a value of at most 32 bits zero-extended). */
+static LLVMValueRef
+xor_words(Lower *L, LLVMValueRef acc, LLVMValueRef v)
+{
+	unsigned bits = value_bits(LLVMTypeOf(v));
+	if (bits == 0 || (bits > 32 && bits % 32))
+		return acc;
+	if (bits <= 32) {
+		LLVMValueRef w = LLVMBuildBitCast(L->b, v, LLVMIntTypeInContext(L->cx, bits), "");
+		return LLVMBuildXor(L->b, acc, LLVMBuildZExt(L->b, w, L->i32, ""), "");
+	}
+	LLVMValueRef w = LLVMBuildBitCast(L->b, v, LLVMVectorType(L->i32, bits / 32), "");
+	for (unsigned i = 0; i < bits / 32; i++)
+		acc = LLVMBuildXor(L->b, acc, LLVMBuildExtractElement(L->b, w, ci32(L, (int)i), ""),
+				   "");
+	return acc;
+}
+
+/* Before a grid's loop: the loads the loop carries from its preheader (the held [N] vectors,
+ * under ahead=1 the first block's [M,N] and [M] values) are waited for there. ptxas waits for a
+ * load at its first reader; the loop's first reader of a carried value waits for it on the
+ * first walk only, but with a scoreboard that the next block's loads, issued above it in the
+ * loop, may share, and then it waits for those on every walk: the next block's loads are no
+ * longer ahead (docs/codegen.md, "The carried loads' wait"). One reader here, a store no launch
+ * takes (M < 0; the runner refuses such a launch) of every word xored, moves the wait out of the
+ * loop: the loop's readers find the carried values there and wait for none. Where a band walks
+ * one or two blocks at the compiled M the aliased wait costs little, and the wait here holds the
+ * first block's start back: measured on the H100 at the sm_90 golden grid points (bench/results/
+ * h100-2026-12-06-head-guard.md), walks of 1 and 2 ran 1.032x by geomean with it (8 points, up to
+ * 1.065x), walks of 4 to 125 0.998x (61 points, 0.976-1.021x). The emulator has no scoreboard. */
+static void
+settle_carried(Lower *L, LLVMValueRef **tiles, LLVMValueRef *rows)
+{
+	const Kernel *k = L->k;
+	const Config *g = &L->c->cfg;
+	int64_t bands = g->grid / L->nseg > 0 ? g->grid / L->nseg : 1;
+	if (L->host || cdiv(cdiv(L->c->M, g->m_block), bands) < 3)
+		return;
+	LLVMValueRef acc = ci32(L, 0), out = NULL;
+	for (int i = 0; i < k->nins; i++) {
+		for (int j = 0; tiles[i] && j < L->nvec; j++)
+			acc = xor_words(L, acc, tiles[i][j]);
+		for (int j = 0; L->given[i] && j < L->nvec; j++)
+			acc = xor_words(L, acc, L->given[i][j]);
+		if (rows[i])
+			acc = xor_words(L, acc, rows[i]);
+	}
+	for (int p = 0; p < k->nparams && !out; p++)
+		if (k->params[p].kind == P_OUT)
+			out = L->parg[p];
+	if (!out || LLVMIsAConstantInt(acc))
+		return;
+	static const char text[] =
+	    "{ .reg .pred p; setp.lt.s64 p, $0, 0; @p st.global.b32 [$1], $2; }";
+	LLVMTypeRef at[3] = {L->i64, LLVMTypeOf(out), L->i32};
+	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(L->cx), at, 3, 0);
+	LLVMValueRef fn = LLVMGetInlineAsm(ft, (char *)text, sizeof text - 1, "l,l,r", 5, 1, 0,
+					   LLVMInlineAsmDialectATT, 0);
+	LLVMValueRef args[3] = {L->M, out, acc};
+	LLVMBuildCall2(L->b, ft, fn, args, 3, "");
+}
+
 /* A persistent grid: CTA c walks row blocks c, then (static) c + gridDim, c + 2 gridDim, ... or
  * (dynamic) the blocks its tickets name. With persistent rows that start aligned, the [N]
  * inputs are loaded once before the loop, and under ahead=1 the next block's [M,N] and [M]
@@ -794,6 +877,7 @@ grid_loop(Lower *L)
 			issue_loads(L, SH_TILE, cur);
 		issue_row_loads(L, rcur);
 	}
+	settle_carried(L, cur, rcur);
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(L->b);
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(L->cx, L->fn, "rows");
 	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(L->cx, L->fn, "rows.body");

@@ -29,6 +29,16 @@ grep -q '"cooperative": true' "$t/cs.json" || fail "a colsum launch is cooperati
 grep -q '"name": "colsum_counters", "per_row": 0, "fixed": 8,' "$t/cs.json" || fail "colsum counters"
 grep -q '"cooperative": false' "$t/a.json" || fail "a row kernel's launch is not cooperative"
 
+# a grid's loads carried into its loop are read once before it (settle_carried, docs/codegen.md,
+# "The carried loads' wait") where a band walks 3 or more blocks: 4096 rows over 264 CTAs, 15.5
+# each; 4 rows of cooperating CTAs walk one block a band, and 100 rows two, with nothing added
+grep -q 'setp.lt.s64 p, %rd[0-9]*, 0; @p st.global.b32 \[%rd[0-9]*\], %r[0-9]*; }' "$t/cs.ptx" ||
+	fail "carried loads: no read before the grid's loop"
+for s in 4x262144 100x28672; do
+	$rkc compile testdata/kernels/layer_norm_backward.rk --shape $s --dtype bf16 -o "$t/few.ptx" || fail "compile $s"
+	! grep -q 'st.global.b32' "$t/few.ptx" || fail "carried loads: a read before the loop at $s"
+done
+
 # --regions: a stamp per boundary (each warp's lane 0 reads %globaltimer into a red.global.max, no
 # branch and no barrier), the buffer last in the manifest's params and the regions block; 1000 row
 # blocks are sampled 1 in 15 (1000 / 64), so the row code is there twice, with and without the
