@@ -9,8 +9,10 @@ flight it does not need (docs/codegen.md, "The carried loads' wait"). Shared-mem
 shuffles and other variable-latency instructions set scoreboards too and are not tracked, so a
 listed wait is a lead to read in the SASS, not a verdict.
 
-usage: bench/sass_waits.py CUBIN...   (needs nvdisasm on PATH; sm_90's 128-bit encoding)
-Prints a line a cubin, "N aliased waits", and the first four.
+usage: bench/sass_waits.py [--loads] CUBIN...   (needs nvdisasm on PATH; sm_90's encoding)
+Prints a line a cubin, "N aliased waits", and the first four. --loads prints instead where in its
+longest loop (a grid's loop of row blocks) each global load is issued, as a fraction of the loop's
+instructions: where ptxas put the next block's loads.
 """
 import re
 import subprocess
@@ -84,11 +86,30 @@ def aliased(cubin):
     return found
 
 
+def load_positions(cubin):
+    """The longest loop's instruction count and where in it each global load is issued (0-1)."""
+    code, spans = decode(cubin), loops(cubin)
+    if not spans:
+        return 0, []
+    lo, hi = max(spans, key=lambda s: s[1] - s[0])
+    body = [x for x in code if lo <= x[0] <= hi]
+    return len(body), [i / len(body) for i, x in enumerate(body) if 'LDG' in x[1]]
+
+
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    loads = bool(args) and args[0] == '--loads'
+    if loads:
+        args = args[1:]
+    if not args:
         print(__doc__.strip().split('\n\n')[-1], file=sys.stderr)
         return 2
-    for cubin in sys.argv[1:]:
+    for cubin in args:
+        if loads:
+            n, at = load_positions(cubin)
+            print(f'{cubin}: loop of {n} instructions, loads at ' +
+                  ' '.join(f'{a:.2f}' for a in at))
+            continue
         found = aliased(cubin)
         print(f'{cubin}: {len(found)} aliased waits')
         for lo, hi, a, ins, sb in found[:4]:
