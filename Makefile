@@ -25,6 +25,16 @@ deps:
 	fi
 	@command -v ptxas >/dev/null || [ -x /usr/local/cuda/bin/ptxas ] || \
 		{ echo "error: ptxas not found (install the CUDA toolkit into /usr/local/cuda)"; exit 1; }
+	@command -v nvdisasm >/dev/null || [ -x /usr/local/cuda/bin/nvdisasm ] || \
+		[ -x $(BUILD)/nvdisasm/nvdisasm ] || { \
+		echo "fetching nvdisasm (the SASS test, codegen_sass_waits)"; \
+		mkdir -p $(BUILD)/nvdisasm/whl && \
+		python3 -m pip download -q --no-cache-dir --no-deps -d $(BUILD)/nvdisasm/whl \
+			'nvidia-cuda-nvdisasm>=13,<14' && \
+		python3 -m zipfile -e $(BUILD)/nvdisasm/whl/nvidia_cuda_nvdisasm-*.whl $(BUILD)/nvdisasm/whl && \
+		cp $$(find $(BUILD)/nvdisasm/whl -name nvdisasm -type f) $(BUILD)/nvdisasm/nvdisasm && \
+		chmod +x $(BUILD)/nvdisasm/nvdisasm && rm -rf $(BUILD)/nvdisasm/whl; } || \
+		echo "warning: no nvdisasm; codegen_sass_waits will not run"
 
 build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Debug -DRKC_SANITIZE=ON >/dev/null
