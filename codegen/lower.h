@@ -358,6 +358,10 @@ void regions_start(Lower *L, LLVMValueRef slot, LLVMValueRef sampled);
  * `colpass`, and where every CTA waits for the grid, a wait region and the work after it), which
  * end in regions_head, regions_tail_wait and regions_tail. */
 void region_mark(Lower *L, int kind);
+/* A value the next stamp waits for (the result of the combine its region ended, at most 8): its
+ * operand, so the combine's arithmetic is not scheduled past the boundary with its inputs live
+ * across it. */
+void regions_after(Lower *L, LLVMValueRef v);
 /* Under a grid, at the loop's head: the end of `between` (and of the zero-long tail regions) of
  * the CTA's block before, if it was stamped. */
 void regions_head(Lower *L);

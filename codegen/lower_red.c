@@ -685,6 +685,9 @@ red_cross(Lower *L, Red *rs, int n)
 		coop_cross(L, rs, n);
 	else if (L->cluster > 1)
 		cluster_cross(L, rs, n);
+	for (int i = 0; i < n; i++)
+		for (int c = 0; c < rs[i].ncomp; c++)
+			regions_after(L, rs[i].acc[c]);
 }
 
 /* Welford's second pass over a held row (K_WELF2, whose partial is now the row's sum): the mean,

@@ -27,6 +27,8 @@ struct LowerRegions {
 			   colpass.wait, colpass), else 0 */
 	int every;	/* regions_every */
 	Regions list;
+	LLVMValueRef after[8]; /* what the next stamp waits for (regions_after) */
+	int nafter;
 };
 
 int
@@ -194,16 +196,18 @@ add_region(Lower *L, LowerRegions *R, int kind)
  * their use (a combine's partials, read by every thread where only lane 0 uses them) stayed live
  * across it and spilled (docs/regions.md, "A boundary"). Its call touches only memory LLVM cannot
  * see, so LLVM may move loads, stores and arithmetic across it but keeps it in order with
- * barriers and the other stamps. The timer read does hold ptxas's schedule: it moves no load
- * across one, which is why a block that is not sampled runs code without them. ptxas reads the
- * timer whatever the predicate, so the register it lands in is zeroed first: a predicated read
- * into a register with no value kept each stamp's pair live across the kernel. The emulator
- * keeps the branch and an atomic max (its globaltimer is a host function). */
+ * barriers and the other stamps; the values regions_after names are its operands, so the
+ * arithmetic that makes them stays before it. The timer read does hold ptxas's schedule: it moves
+ * no load across one, which is why a block that is not sampled runs code without them. ptxas
+ * reads the timer whatever the predicate, so the register it lands in is zeroed first: a
+ * predicated read into a register with no value kept each stamp's pair live across the kernel.
+ * The emulator keeps the branch and an atomic max (its globaltimer is a host function). */
 static void
 stamp_word(Lower *L, LowerRegions *R, LLVMValueRef w, LLVMValueRef who)
 {
 	LLVMValueRef p = LLVMBuildGEP2(L->b, L->i64, R->buf, &w, 1, "");
 	if (L->host) {
+		R->nafter = 0;
 		LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.stamp");
 		LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(L->cx, L->fn, "region.next");
 		LLVMBuildCondBr(L->b, who, yes, cont);
@@ -218,12 +222,29 @@ stamp_word(Lower *L, LowerRegions *R, LLVMValueRef w, LLVMValueRef who)
 	static const char text[] =
 	    "{ .reg .pred p; .reg .u64 t; setp.ne.b32 p, $1, 0; "
 	    "mov.u64 t, 0; @p mov.u64 t, %globaltimer; @p red.global.max.u64 [$0], t; }";
-	LLVMTypeRef at[2] = {LLVMTypeOf(p), L->i32};
-	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(L->cx), at, 2, 0);
-	LLVMValueRef fn =
-	    LLVMGetInlineAsm(ft, text, sizeof text - 1, "l,r", 3, 1, 0, LLVMInlineAsmDialectATT, 0);
-	LLVMValueRef args[2] = {p, LLVMBuildZExt(L->b, who, L->i32, "")};
-	LLVMValueRef call = LLVMBuildCall2(L->b, ft, fn, args, 2, "");
+	LLVMTypeRef at[2 + 8] = {LLVMTypeOf(p), L->i32};
+	LLVMValueRef args[2 + 8] = {p, LLVMBuildZExt(L->b, who, L->i32, "")};
+	char cons[3 + 2 * 8] = "l,r";
+	int na = 2;
+	for (int i = 0; i < R->nafter; i++) {
+		LLVMTypeRef t = LLVMTypeOf(R->after[i]);
+		LLVMTypeKind tk = LLVMGetTypeKind(t);
+		int w = tk == LLVMIntegerTypeKind ? (int)LLVMGetIntTypeWidth(t) : 0;
+		char c = tk == LLVMFloatTypeKind ? 'f' : tk == LLVMDoubleTypeKind ? 'd' : 0;
+		c = w == 32 ? 'r' : w == 64 ? 'l' : c;
+		if (!c)
+			continue;
+		cons[2 * na - 1] = ',';
+		cons[2 * na] = c;
+		cons[2 * na + 1] = 0;
+		at[na] = t;
+		args[na++] = R->after[i];
+	}
+	R->nafter = 0;
+	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(L->cx), at, (unsigned)na, 0);
+	LLVMValueRef fn = LLVMGetInlineAsm(ft, text, sizeof text - 1, cons, strlen(cons), 1, 0,
+					   LLVMInlineAsmDialectATT, 0);
+	LLVMValueRef call = LLVMBuildCall2(L->b, ft, fn, args, (unsigned)na, "");
 	/* memory(inaccessiblemem: readwrite): LLVM 19's MemoryEffects, two bits (mod, ref) a
 	 * location, argmem at bit 0, inaccessible memory at bit 2, other memory at bit 4 */
 	unsigned mem = LLVMGetEnumAttributeKindForName("memory", 6);
@@ -399,6 +420,14 @@ regions_close(Lower *L, LowerRegions *R)
 		    L->mod, "rkc.regions",
 		    LLVMMetadataAsValue(L->cx, LLVMMDNodeInContext2(L->cx, md, 2)));
 	}
+}
+
+void
+regions_after(Lower *L, LLVMValueRef v)
+{
+	LowerRegions *R = L->rg;
+	if (R && R->nafter < (int)(sizeof R->after / sizeof R->after[0]))
+		R->after[R->nafter++] = v;
 }
 
 /* A boundary: the open region ends and one of kind starts (regions_start stamped the first

@@ -58,6 +58,15 @@ $rkc compile testdata/kernels/softmax.rk --shape 1000x50257 --dtype bf16 --regio
 grep -q '"slot": "row block", "slots": 1000, "words": 9' "$t/r2.json" && grep -q '"name": "between"' "$t/r2.json" ||
 	fail "--regions, grid: $(grep layout "$t/r2.json")"
 ! grep -q 'globaltimer' "$t/a.ptx" && ! grep -q 'regions' "$t/a.json" || fail "stamps without --regions"
+# a combine's results are the next stamp's operands (regions_after), so the arithmetic that makes
+# them stays before it: layer_norm_backward's looped rows at 1024 threads (64 registers a thread),
+# where LLVM had put the 32 warps' partials before the stamp and their sum after it, spilled 96
+# bytes with every block stamped
+$rkc compile testdata/kernels/layer_norm_backward.rk --shape 4096x16384 --dtype bf16 --regions \
+	--regions-every 1 --config persistent=0,r_block=8192,m_block=1,num_warps=32,vec=8,evict=1,smem=2,grid=132 \
+	--ptxas -o "$t/lr.ptx" >"$t/report" || fail "--regions, looped rows of 1024 threads"
+grep -q '^ptxas sm_90 layer_norm_backward: [0-9]* registers, 0 bytes spill stores' "$t/report" ||
+	fail "--regions, a combine's sum after its stamp: $(cat "$t/report")"
 
 # welford over a row one CTA holds: two sums (the mean, then the squared distances), so no
 # broadcast of a first lane's Chan merge and, over 4 warps, a barrier for each; a row over a
