@@ -58,34 +58,10 @@ t0=$(date +%s)
 } >"$OUT/env.txt"
 cat "$OUT/env.txt"
 
-# "kernel MxN MB" per kernel: the suites' shape moving the most bytes at DTYPE (each [M,N], [M]
-# and [N] array read or written once) within the bounds, or the fallback.
-plan=$(for k in $KERNELS; do
-	"$RKC" print --json "testdata/kernels/$k.rk" | python3 -c '
-import json, sys
-k, dt, cap, suites = sys.argv[1], sys.argv[2], float(sys.argv[3]) * 1e6, sys.argv[4].split()
-params = json.load(sys.stdin)["params"]
-size = {"bf16": 2, "f16": 2, "fp16": 2, "f32": 4, "fp32": 4, "f8e4m3": 1, "f8e5m2": 1, "i64": 8,
-        "i32": 4, "i8": 1, "bool": 1}
-def moved(M, N):
-    count = {"[M,N]": M * N, "[M]": M, "[N]": N}
-    return sum(count.get(p["shape"], 0) * size[dt if p["type"] == "T" else p["type"]]
-               for p in params if p["kind"] in ("in", "out"))
-shapes = []
-for s in suites:
-    for e in json.load(open(f"testdata/shapes/{s}.json"))["kernels"]:
-        if e["kernel"] == k:
-            for sh in e["shapes"]:
-                M, N = 1, sh[-1]
-                for d in sh[:-1]:
-                    M *= d
-                shapes.append((moved(M, N), M, N))
-big = [s for s in shapes if s[0] >= 64e6]
-fit = [s for s in big if not cap or s[0] <= cap]
-b, M, N = max(fit) if fit else min(big) if big else (moved(8192, 8192), 8192, 8192)
-print(k, "%dx%d" % (M, N), "%.0f" % (b / 1e6))
-' "$k" "$DTYPE" "$MAXMB" "$SUITES"
-done) || exit 2
+# "kernel MxN MB" per kernel: the suites' shape moving the most bytes at DTYPE within the bounds,
+# or the fallback (bench/suite_shapes.py).
+plan=$(python3 bench/suite_shapes.py "$RKC" "$DTYPE" "$SUITES" "$KERNELS" 64 "$MAXMB" \
+	--largest) || exit 2
 printf '%s\n' "$plan" >"$OUT/plan.txt"
 
 field() { sed -n "s/.*[ ]$1=\([^ ]*\).*/\1/p" | head -1; }
