@@ -224,7 +224,7 @@ stamp_word(Lower *L, LowerRegions *R, LLVMValueRef w, LLVMValueRef who)
 	    "mov.u64 t, 0; @p mov.u64 t, %globaltimer; @p red.global.max.u64 [$0], t; }";
 	LLVMTypeRef at[2 + 8] = {LLVMTypeOf(p), L->i32};
 	LLVMValueRef args[2 + 8] = {p, LLVMBuildZExt(L->b, who, L->i32, "")};
-	char cons[3 + 2 * 8] = "l,r";
+	char cons[4 + 2 * 8] = "l,r"; /* "l,r" and ",c" an operand, and the NUL */
 	int na = 2;
 	for (int i = 0; i < R->nafter; i++) {
 		LLVMTypeRef t = LLVMTypeOf(R->after[i]);
