@@ -6,21 +6,20 @@ median and the worst, and the plain runs' spread (the drift the overhead cannot 
 usage: bench/regions_overhead.py OUT     (the directory bench/regions_overhead.sh wrote)
 """
 import os
-import re
 import statistics
 import sys
 
-RESULT = re.compile(r"^RESULT kernel=(\S+) dtype=\S+ M=(\d+) N=(\d+) status=(\S+) .*?us=([\d.]+) "
-                    r".*?copy_pct=([\d.]+) mbytes=([\d.]+)")
+from regions_report import fields
 
 
 def results(path):
+    """{(kernel, M, N): (us, status, copy_pct)} of a log's RESULT lines."""
     got = {}
     if os.path.exists(path):
         for line in open(path):
-            m = RESULT.match(line)
-            if m:
-                got[(m[1], int(m[2]), int(m[3]))] = (float(m[5]), m[4], float(m[6]), float(m[7]))
+            if line.startswith("RESULT ") and "us" in (f := fields(line)):
+                got[(f["kernel"], int(f["M"]), int(f["N"]))] = (
+                    float(f["us"]), f["status"], float(f["copy_pct"]))
     return got
 
 
