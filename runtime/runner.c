@@ -328,6 +328,23 @@ regions_launch(RunResult *r, Gpu *g, GpuFn *f, const Manifest *m, Args *l, Diag 
 	return rc ? -1 : 0;
 }
 
+/* With --time --regions: the kernel without the stamps, timed on the same buffers before (i = 0)
+ * and after (1) the stamped one, so that the overhead compares two kernels reading the same
+ * addresses (a plain kernel's time moved by up to 5% between processes: docs/regions.md). Its
+ * parameters are the stamped kernel's less the last (the stamps' buffer), so the same argument
+ * array serves both. */
+static int
+plain_time(RunResult *r, Gpu *g, const RunOpts *o, Args *l, int i, Diag *d)
+{
+	if (!o->plain_ptx)
+		return 0;
+	GpuFn *f = gpu_load(g, o->plain_ptx, o->plain_m->entry, d);
+	int reps = 0;
+	int rc = !f || gpu_time(g, f, o->plain_m, l->args, &r->plain_us[i], &reps, d);
+	gpu_unload(g, f);
+	return rc ? -1 : 0;
+}
+
 int
 run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *ptx,
 	  const RunOpts *o, Diag *d)
@@ -361,7 +378,8 @@ run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *
 	if (o->time) {
 		r->copy_gbps = o->copy_gbps;
 		if ((r->copy_gbps <= 0 && gpu_copy_gbps(g, &r->copy_gbps, d)) ||
-		    gpu_time(g, f, m, l.args, &r->us, &r->reps, d))
+		    plain_time(r, g, o, &l, 0, d) ||
+		    gpu_time(g, f, m, l.args, &r->us, &r->reps, d) || plain_time(r, g, o, &l, 1, d))
 			goto out;
 		r->gbps = (double)r->bytes / (r->us * 1e-6) / 1e9;
 	}
@@ -416,6 +434,13 @@ run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r)
 			   "  time %.2f us  %.1f GB/s  %.1f%% of copy (%.0f GB/s)  median of %d  "
 			   "regs %d  local %d B\n",
 			   r->us, r->gbps, pct, r->copy_gbps, r->reps, r->regs, r->local_bytes);
+	if (r->plain_us[0] > 0) {
+		double p = (r->plain_us[0] + r->plain_us[1]) / 2;
+		buf_printf(b,
+			   "  without the stamps, the same buffers: %.2f us before and %.2f after: "
+			   "the stamps %+.1f%%\n",
+			   r->plain_us[0], r->plain_us[1], 100 * (r->us / p - 1));
+	}
 	if (r->has_regions)
 		regions_report(b, &r->regions);
 	buf_printf(b,
@@ -443,6 +468,9 @@ run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r)
 		if (t->lives_ctas > 0)
 			buf_printf(b, " lives_sum_med_us=%.3f life_med_us=%.3f life_max_us=%.3f",
 				   t->lives_sum_med_us, t->life_med_us, t->life_max_us);
+		if (r->plain_us[0] > 0)
+			buf_printf(b, " plain_us=%.2f plain_after_us=%.2f", r->plain_us[0],
+				   r->plain_us[1]);
 		buf_puts(b, "\n");
 	}
 	for (int i = 0; r->digest_row >= 0 && i < r->nchecks; i++)

@@ -280,6 +280,10 @@ typedef struct {
 	const char *inputs_file, *inputs_json;
 	const char *tol_file, *tol_json;
 	RunData *data; /* NULL: run_point makes its own for the one run */
+	/* with time and regions: the same kernel compiled without --regions and its manifest, timed
+	 * before and after the stamped one on the same buffers (RunResult.plain_us); NULL: not */
+	const char *plain_ptx;
+	const Manifest *plain_m;
 	int64_t pad; /* rkc run --pad: [M,N] arrays have rows of N+pad elements, the pad poisoned */
 } RunOpts;
 
@@ -291,6 +295,7 @@ typedef struct {
 	int pass;
 	double us, gbps, copy_gbps;
 	int reps;
+	double plain_us[2]; /* RunOpts.plain_ptx's time before and after us's run; 0: not timed */
 	int64_t bytes;	    /* each input read once, each output written once */
 	int64_t digest_row; /* the stream row the digests are of (first_row + position); -1 */
 	uint64_t digest[MAX_CHECKS]; /* per output (checks' order), FNV-1a 64 of that row's bytes */

@@ -129,6 +129,10 @@ print_point_json(const Gpu *g, const Kernel *k, const Manifest *m, const RunResu
 		json_object_set_new(o, "pad", json_integer(r->pad));
 	if (r->has_regions)
 		json_object_set_new(o, "regions", regions_json(&r->regions));
+	if (r->plain_us[0] > 0)
+		json_object_set_new(o, "plain_us",
+				    json_pack("[o,o]", tool_json_real(r->plain_us[0]),
+					      tool_json_real(r->plain_us[1])));
 	tool_put_json(o);
 }
 
@@ -235,9 +239,28 @@ run_run(const Args *a)
 			rq.N = Ns[s];
 			rc = tool_build(&rq, &ptx, &m, &d);
 		}
+		/* --time --regions: the kernel without the stamps too, timed on the same buffers */
+		Manifest pm;
+		Buf pptx = {0};
+		RunOpts o1 = ro;
+		if (!rc && !ptx_file && ro.time && ro.regions) {
+			Request rq = co;
+			rq.k = k;
+			rq.dtype = dtype;
+			rq.M = Ms[s];
+			rq.N = Ns[s];
+			rq.regions = 0;
+			rc = tool_build(&rq, &pptx, &pm, &d);
+			if (!rc && strcmp(pm.config, m.config))
+				rc = diag(&d,
+					  "internal error: the config without --regions differs");
+			o1.plain_ptx = pptx.s;
+			o1.plain_m = &pm;
+		}
 		if (!rc)
-			rc = run_point(&r, g, k, &m, ptx_file ? ptx_text : ptx.s, &ro, &d);
+			rc = run_point(&r, g, k, &m, ptx_file ? ptx_text : ptx.s, &o1, &d);
 		buf_free(&ptx);
+		buf_free(&pptx);
 		if (rc) {
 			const char *where = ptx_file ? man_file : shapes[s];
 			fprintf(stderr, "rkc run: %s %s %s: %s\n", k->name, tool_dtype_name(dtype),
@@ -297,7 +320,7 @@ const Cmd cmd_run = {
 	    {"--time", NULL, "time the kernel with the L2 flushed before each launch", 0},
 	    {"--regions", NULL,
 	     "compile with phase stamps; one more launch, L2 flushed, and a table of "
-	     "its regions",
+	     "its regions; with --time the kernel without them is timed too, on the same buffers",
 	     0},
 	    OPT_REGIONS_EVERY,
 	    OPT_SEED,
