@@ -1,11 +1,12 @@
 #!/bin/bash
 # What the stamps cost (issue 12's overhead bar, docs/regions.md): every distinct shape of SUITES
-# that moves from MINMB to MAXMB (bench/suite_shapes.py), each kernel's shapes in one rkc process
-# a variant, in the order plain, stamped (--regions at the default sampling), plain again; the
-# overhead is the stamped time against the mean of the two plain ones, whose spread says what the
-# drift is. Every run times with the L2 flushed (--time); the stamped runs also --check against
-# float64. Logs under $OUT, the table on stdout (bench/regions_overhead.py). Run from the
-# repository root on the GPU host.
+# that moves from MINMB to MAXMB (bench/suite_shapes.py), each kernel's shapes in one
+# `rkc run --time --regions --check` process, which times the kernel without the stamps on the
+# same buffers before and after the stamped one (a plain kernel's time moves by up to 5% with
+# where a process puts its buffers); the overhead is the stamped time against the plain times'
+# mean, whose spread says what the drift is. Every run times with the L2 flushed; the stamped
+# runs are checked against float64. Logs under $OUT, the table on stdout
+# (bench/regions_overhead.py). Run from the repository root on the GPU host.
 #
 # usage: bench/regions_overhead.sh RKC
 # env:   OUT      where logs go (default bench/out/regions-overhead)
@@ -54,16 +55,13 @@ for kernel in $(cut -d' ' -f1 "$OUT/plan.txt" | uniq); do
 	for s in $(awk -v k="$kernel" '$1 == k { print $2 }' "$OUT/plan.txt"); do
 		shapes+=(--shape "$s")
 	done
-	for v in plain stamped plain2; do
-		a=(); [ $v = stamped ] && a=("${stamp[@]}")
-		timeout 300 "$RKC" run "testdata/kernels/$kernel.rk" "${shapes[@]}" --dtype "$DTYPE" \
-			--time "${copy[@]}" "${a[@]}" >"$OUT/$kernel.$v.log" 2>&1
-		echo "$kernel $v: exit $?" >>"$OUT/progress.txt"
-		if [ ${#copy[@]} = 0 ]; then
-			g=$(sed -n 's/.*% of copy (\([0-9.]*\) GB\/s).*/\1/p' "$OUT/$kernel.$v.log" | head -1)
-			[ -n "$g" ] && copy=(--copy-gbps "$g") && echo "copy bandwidth: $g GB/s" >>"$OUT/env.txt"
-		fi
-	done
+	timeout 300 "$RKC" run "testdata/kernels/$kernel.rk" "${shapes[@]}" --dtype "$DTYPE" \
+		--time "${copy[@]}" "${stamp[@]}" >"$OUT/$kernel.log" 2>&1
+	echo "$kernel: exit $?" >>"$OUT/progress.txt"
+	if [ ${#copy[@]} = 0 ]; then
+		g=$(sed -n 's/.*% of copy (\([0-9.]*\) GB\/s).*/\1/p' "$OUT/$kernel.log" | head -1)
+		[ -n "$g" ] && copy=(--copy-gbps "$g") && echo "copy bandwidth: $g GB/s" >>"$OUT/env.txt"
+	fi
 done
 echo "elapsed: $(($(date +%s) - t0)) s" >>"$OUT/env.txt"
 python3 bench/regions_overhead.py "$OUT" | tee "$OUT/table.txt"

@@ -5,7 +5,10 @@ sum checks, then the verdicts for the five kernels furthest from copy bandwidth.
 usage: bench/regions_report.py OUT     (OUT: bench/regions.sh's log directory)
 
 Per kernel, from OUT/K.plain.log, K.regions.log, K.onewave.log and K.explain.json:
-  time, stamped, overhead   --time's median without and with the stamps (the policy's config)
+  time, stamped, overhead   --time's median without and with the stamps (the policy's config);
+                            the overhead against the plain kernel timed in the stamped run's
+                            process on its buffers, before and after it (rkc run --time
+                            --regions), else against the time column
   %copy                     the time without stamps against the device's copy bandwidth
   launch                    the one L2-flushed launch the stamps come from
   med/launch                a CTA's time from the medians (a row block's regions' medians
@@ -125,9 +128,14 @@ def main():
         except (OSError, ValueError, KeyError):
             cost = None
         t, s = num(plain.get("us")), num(stamped.get("us"))
+        # the plain kernel timed in the stamped run's process, on its buffers, where rkc run
+        # did (--time --regions): the overhead against those, else against K.plain.log's
+        p0, p1 = num(reg.get("plain_us")), num(reg.get("plain_after_us"))
+        base = (p0 + p1) / 2 if p0 and p1 else t
         launch = num(reg.get("kernel_us"))
         r = {"kernel": kernel, "shape": shape, "mb": mb, "time": t, "stamped": s,
-             "over": ratio(s, t) - 1 if t and s else None, "copy": num(plain.get("copy_pct")),
+             "over": ratio(s, base) - 1 if base and s else None,
+             "copy": num(plain.get("copy_pct")),
              "status": stamped.get("status", "ERROR"), "launch": launch,
              "med": ratio(num(reg.get("cta_us")), launch),
              "level": ratio(num(reg.get("sum_level_us")), launch),

@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/regions_overhead.py's table from logs laid out as bench/regions_overhead.sh writes them
-# (a shape with no result, a stamped run that failed its check, a kernel skipped for time), and
+# (a shape with no plain times, a stamped run that failed its check, a kernel skipped for time), and
 # bench/suite_shapes.py's two listings: --largest is the largest of the shapes within the bounds.
 # $1 rkc, $2 a scratch folder; from the source root.
 rkc=$1 dir=$2/regions_overhead
@@ -8,13 +8,13 @@ rm -rf "$dir" && mkdir -p "$dir" || exit 1
 fail() { printf 'FAIL: %s\n' "$1"; exit 1; }
 printf 'sum 4096x18432 151\nsum 64x4194304 537\nsoftmax 2048x40960 336\n' >"$dir/plan.txt"
 echo welford >"$dir/skipped.txt"
-res() { # kernel M N status us
+res() { # kernel M N status us plain_before plain_after
 	echo "RESULT kernel=$1 dtype=bf16 M=$2 N=$3 status=$4 worst_rel_l2=0.000e+00 us=$5 gbps=1.0 copy_pct=95.0 mbytes=1.0 regs=30 local=0 config={}"
+	echo "REGIONS kernel=$1 dtype=bf16 M=$2 N=$3 kernel_us=$5 span_us=1.00 floor_us=3.00 plain_us=$6 plain_after_us=$7"
 }
-{ res sum 4096 18432 unchecked 36.50; res sum 64 4194304 unchecked 120.00; } >"$dir/sum.plain.log"
-{ res sum 4096 18432 ok 38.69; res sum 64 4194304 FAIL 121.50; } >"$dir/sum.stamped.log"
-{ res sum 4096 18432 unchecked 36.70; res sum 64 4194304 unchecked 121.00; } >"$dir/sum.plain2.log"
-{ res softmax 2048 40960 unchecked 100.0; } >"$dir/softmax.plain.log"
+{ res sum 4096 18432 ok 38.69 36.50 36.70; res sum 64 4194304 FAIL 121.50 120.00 121.00; } >"$dir/sum.log"
+# softmax: a RESULT with no plain times (the run failed before them)
+echo "RESULT kernel=softmax dtype=bf16 M=2048 N=40960 status=ok worst_rel_l2=0.000e+00 us=100.0 gbps=1.0 copy_pct=95.0 mbytes=1.0 regs=30 local=0 config={}" >"$dir/softmax.log"
 python3 bench/regions_overhead.py "$dir" >"$dir/out.txt" || fail "regions_overhead.py: exit $?"
 diff -u tests/tools/regions_overhead.txt "$dir/out.txt" || fail "regions_overhead.py's table"
 k=$(basename -s .rk testdata/kernels/*.rk)
