@@ -117,6 +117,20 @@ expect 1 "--regions: the manifest has no regions (compile with --regions)" -- \
 # y: 136), and the stride rule holds or the point is refused before anything runs.
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+# --time --regions: the kernel without the stamps timed too, before and after the stamped one, on
+# the stamped run's buffers: its launches take every argument but the last (the stamps' buffer),
+# the same pointers
+: >"$log"
+RKC_FAKE_STAMPS=6 RKC_FAKECUDA_LOG=$log expect 0 \
+	"  without the stamps, the same buffers: 10.00 us before and 10.00 after: the stamps +0.0%" \
+	"life_max_us=0.230 plain_us=10.00 plain_after_us=10.00" -- \
+	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --regions --time --copy-gbps 3000 --config m_block=1
+plain=$(grep '^launch rms_norm ' "$log" | sed 's/.*args=//' | awk -F, 'NF == 9' | sort -u)
+stamped=$(grep '^launch rms_norm ' "$log" | sed 's/.*args=//' | awk -F, 'NF == 10' | cut -d, -f1-9 | sort -u)
+[ -n "$plain" ] && [ "$plain" = "$stamped" ] && passed=$((passed + 1)) ||
+	fail "the plain kernel's launches: $(printf '%s\n' "$plain" | head -2) against $(printf '%s\n' "$stamped" | head -2)"
+RKC_FAKE_STAMPS=6 expect 0 '"plain_us":[9.999999776,9.999999776]' -- \
+	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --regions --time --copy-gbps 3000 --config m_block=1 --json
 # A grid of clusters with sums over rows: a cluster launch that is cooperative too (3 bands of
 # clusters of 2 CTAs; colpass=0, as the pick underneath takes the column pass, which waits for
 # no other CTA).
