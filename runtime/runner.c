@@ -345,6 +345,13 @@ plain_time(RunResult *r, Gpu *g, const RunOpts *o, Args *l, int i, Diag *d)
 	return rc ? -1 : 0;
 }
 
+double
+run_stamps_cost(double us, const double plain_us[2])
+{
+	double p = (plain_us[0] + plain_us[1]) / 2;
+	return p > 0 ? us / p - 1 : 0;
+}
+
 int
 run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *ptx,
 	  const RunOpts *o, Diag *d)
@@ -394,6 +401,16 @@ out:
 	return rc;
 }
 
+/* "every block" or "1 block in E" (two copies of the row code: docs/regions.md). */
+static void
+stamping_name(char *s, size_t n, int every)
+{
+	if (every == 1)
+		snprintf(s, n, "every block");
+	else
+		snprintf(s, n, "1 block in %d", every);
+}
+
 void
 run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r)
 {
@@ -434,12 +451,21 @@ run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r)
 			   "  time %.2f us  %.1f GB/s  %.1f%% of copy (%.0f GB/s)  median of %d  "
 			   "regs %d  local %d B\n",
 			   r->us, r->gbps, pct, r->copy_gbps, r->reps, r->regs, r->local_bytes);
-	if (r->plain_us[0] > 0) {
-		double p = (r->plain_us[0] + r->plain_us[1]) / 2;
+	if (r->plain_us[0] > 0)
 		buf_printf(b,
 			   "  without the stamps, the same buffers: %.2f us before and %.2f after: "
 			   "the stamps %+.1f%%\n",
-			   r->plain_us[0], r->plain_us[1], 100 * (r->us / p - 1));
+			   r->plain_us[0], r->plain_us[1],
+			   100 * run_stamps_cost(r->us, r->plain_us));
+	if (r->other_every) {
+		char kept[32], other[32];
+		stamping_name(kept, sizeof kept, m->regions.every);
+		stamping_name(other, sizeof other, r->other_every);
+		buf_printf(b,
+			   "  %s stamped instead: %.2f us, %.2f and %.2f without: the stamps "
+			   "%+.1f%%, so the table is of %s\n",
+			   other, r->other_us, r->other_plain_us[0], r->other_plain_us[1],
+			   100 * run_stamps_cost(r->other_us, r->other_plain_us), kept);
 	}
 	if (r->has_regions)
 		regions_report(b, &r->regions);
@@ -471,6 +497,12 @@ run_report(Buf *b, const Kernel *k, const Manifest *m, const RunResult *r)
 		if (r->plain_us[0] > 0)
 			buf_printf(b, " plain_us=%.2f plain_after_us=%.2f", r->plain_us[0],
 				   r->plain_us[1]);
+		if (r->other_every)
+			buf_printf(b,
+				   " other_every=%d other_us=%.2f other_plain_us=%.2f "
+				   "other_plain_after_us=%.2f",
+				   r->other_every, r->other_us, r->other_plain_us[0],
+				   r->other_plain_us[1]);
 		buf_puts(b, "\n");
 	}
 	for (int i = 0; r->digest_row >= 0 && i < r->nchecks; i++)

@@ -296,6 +296,11 @@ typedef struct {
 	double us, gbps, copy_gbps;
 	int reps;
 	double plain_us[2]; /* RunOpts.plain_ptx's time before and after us's run; 0: not timed */
+	/* rkc run --time --regions under the sampling rule: the other stamping, run too and not
+	 * reported because its stamps cost more (docs/regions.md, "Which stamping"): its every,
+	 * its time and its plain kernel's; other_every 0: none */
+	int other_every;
+	double other_us, other_plain_us[2];
 	int64_t bytes;	    /* each input read once, each output written once */
 	int64_t digest_row; /* the stream row the digests are of (first_row + position); -1 */
 	uint64_t digest[MAX_CHECKS]; /* per output (checks' order), FNV-1a 64 of that row's bytes */
@@ -308,6 +313,9 @@ typedef struct {
 
 int run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *ptx,
 	      const RunOpts *o, Diag *d);
+/* What a run's stamps cost: its time against the mean of the plain kernel's around it (0 when
+ * that was not timed). */
+double run_stamps_cost(double us, const double plain_us[2]);
 /* The shared data of kernel k at M x N and dtype, from o's seed and input spec; NULL with d set. */
 RunData *run_data_new(const Kernel *k, Type dtype, int64_t M, int64_t N, const RunOpts *o, Diag *d);
 void run_data_free(RunData *rd);

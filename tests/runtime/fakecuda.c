@@ -9,7 +9,8 @@
  * the whole of every allocation its arguments point at, padding between rows included, so a
  * test can see a runner catch writes where none belong. With RKC_FAKE_PTX_DIR set, each module
  * loaded is written to that directory as ENTRY.ptx (ENTRY its first .entry), so a test can
- * assemble what the runtime loads. */
+ * assemble what the runtime loads. With RKC_FAKE_SLOW=N, a launch of a module whose PTX is over N
+ * bytes takes 12 µs, so a test can time one kernel slower than another. */
 #include <cuda.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,6 +322,9 @@ launch(CUfunction f, const unsigned *dims, unsigned smem, unsigned cluster, int 
 	/* events are 10 us apart; the runner's empty kernel (a launch's floor) takes 3 */
 	if (!strcmp(((const Module *)f)->entry, "rkc_empty"))
 		clock_us -= 7;
+	const char *slow = getenv("RKC_FAKE_SLOW");
+	if (slow && strlen(((const Module *)f)->ptx) > strtoul(slow, NULL, 10))
+		clock_us += 2;
 	log_launch((const Module *)f, dims, smem, cluster, coop, args);
 	scribble((const Module *)f, args);
 	stamp(((const Module *)f)->ptx, dims[0] * dims[1] * dims[2], args);

@@ -131,6 +131,23 @@ stamped=$(grep '^launch rms_norm ' "$log" | sed 's/.*args=//' | awk -F, 'NF == 1
 	fail "the plain kernel's launches: $(printf '%s\n' "$plain" | head -2) against $(printf '%s\n' "$stamped" | head -2)"
 RKC_FAKE_STAMPS=6 expect 0 '"plain_us":[9.999999776,9.999999776]' -- \
 	run testdata/kernels/rms_norm.rk --shape 64x128 --dtype bf16 --regions --time --copy-gbps 3000 --config m_block=1 --json
+# Under the sampling rule (1024 row blocks: 1 in 16 stamped, two copies of the row code) every
+# block stamped runs too, and the report is of the stamping that costs less against its plain
+# kernel: a tie keeps the rule's; with the two-copy kernel's PTX timed slower, every block's.
+# --regions-every runs the one asked for alone.
+small="run testdata/kernels/rms_norm.rk --shape 1024x128 --dtype bf16 --regions --time --copy-gbps 3000 --config m_block=1,num_warps=1,vec=4"
+RKC_FAKE_STAMPS=6 expect 0 \
+	"  every block stamped instead: 10.00 us, 10.00 and 10.00 without: the stamps +0.0%, so the table is of 1 block in 16" \
+	" every=16 " "other_every=1 other_us=10.00 other_plain_us=10.00 other_plain_after_us=10.00" -- $small
+# the kernels over this many bytes of PTX (the two-copy one) take 12 us
+slow=$("$rkc" compile testdata/kernels/rms_norm.rk --shape 1024x128 --dtype bf16 --config m_block=1,num_warps=1,vec=4 --regions --regions-every 1 -o - | wc -c)
+RKC_FAKE_STAMPS=6 RKC_FAKE_SLOW=$slow expect 0 \
+	"  1 block in 16 stamped instead: 12.00 us, 10.00 and 10.00 without: the stamps +20.0%, so the table is of every block" \
+	" every=1 " "other_every=16 other_us=12.00" -- $small
+RKC_FAKE_STAMPS=6 RKC_FAKE_SLOW=$slow expect 0 \
+	'"other_stamping":{"every":16,"plain_us":[9.999999776,9.999999776],"us":12.0000001}' -- $small --json
+RKC_FAKE_STAMPS=6 RKC_FAKE_SLOW=$slow expect 0 " every=16 " -- $small --regions-every 16
+case $out in *other_every* | *instead:*) fail "--regions-every 16: a second stamping ran" ;; *) passed=$((passed + 1)) ;; esac
 # A grid of clusters with sums over rows: a cluster launch that is cooperative too (3 bands of
 # clusters of 2 CTAs; colpass=0, as the pick underneath takes the column pass, which waits for
 # no other CTA).
