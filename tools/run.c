@@ -194,12 +194,11 @@ run_stampings(RunResult *r, Manifest *m, Gpu *g, const Kernel *k, const Request 
 				? !r1->pass
 				: run_stamps_cost(r1->us, r1->plain_us) <
 				      run_stamps_cost(r->us, r->plain_us);
+		RunResult *kept = keep1 ? r1 : r;
 		const RunResult *other = keep1 ? r : r1;
-		int other_every = keep1 ? m->regions.every : 1;
-		r1->other_every = r->other_every = other_every;
-		r1->other_us = r->other_us = other->us;
-		r1->other_plain_us[0] = r->other_plain_us[0] = other->plain_us[0];
-		r1->other_plain_us[1] = r->other_plain_us[1] = other->plain_us[1];
+		kept->other_every = keep1 ? m->regions.every : 1;
+		kept->other_us = other->us;
+		memcpy(kept->other_plain_us, other->plain_us, sizeof other->plain_us);
 		if (keep1) {
 			*r = *r1;
 			*m = *m1;
