@@ -142,45 +142,50 @@ print_point_json(const Gpu *g, const Kernel *k, const Manifest *m, const RunResu
 	tool_put_json(o);
 }
 
-/* A shape compiled and run; with --time --regions the kernel without the stamps too, timed on the
- * same buffers before and after the stamped one (RunOpts.plain_ptx). */
+/* A shape compiled from rq and run with o, whose kernel without the stamps (o->plain_m), when
+ * there is one, must have the same config. */
 static int
 build_and_run(RunResult *r, Manifest *m, Gpu *g, const Kernel *k, const Request *rq,
-	      const RunOpts *ro, Diag *d)
+	      const RunOpts *o, Diag *d)
 {
-	Buf ptx = {0}, pptx = {0};
-	Manifest pm;
-	RunOpts o = *ro;
+	Buf ptx = {0};
 	int rc = tool_build(rq, &ptx, m, d);
-	if (!rc && ro->time && ro->regions) {
-		Request p = *rq;
-		p.regions = 0;
-		rc = tool_build(&p, &pptx, &pm, d);
-		if (!rc && strcmp(pm.config, m->config))
-			rc = diag(d, "internal error: the config without --regions differs");
-		o.plain_ptx = pptx.s;
-		o.plain_m = &pm;
-	}
+	if (!rc && o->plain_m && strcmp(o->plain_m->config, m->config))
+		rc = diag(d, "internal error: the config without --regions differs");
 	if (!rc)
-		rc = run_point(r, g, k, m, ptx.s, &o, d);
+		rc = run_point(r, g, k, m, ptx.s, o, d);
 	buf_free(&ptx);
-	buf_free(&pptx);
 	return rc;
 }
 
-/* A shape's run. With --time --regions and the sampling rule's stamping (no --regions-every)
- * where it samples, every block stamped runs too: the rule's two copies of the row code cost some
- * kernels more than one copy stamping every block, and one copy costs others more
- * (docs/regions.md, "Which stamping"), so the report is of the one whose stamps cost less against
- * the plain kernel on its own buffers, the other's times beside it; when one fails its check and
- * the other does not, the report is of the failure. */
+/* A shape's run. With --time --regions the kernel without the stamps is compiled once and timed
+ * on each stamped run's buffers, before and after it (RunOpts.plain_ptx). Under the sampling
+ * rule's stamping (no --regions-every), where it samples, every block stamped runs too: the
+ * rule's two copies of the row code cost some kernels more than one copy stamping every block,
+ * and one copy costs others more (docs/regions.md, "Which stamping"), so the report is of the one
+ * whose stamps cost less against the plain kernel on its own buffers, the other's times beside
+ * it; when one fails its check and the other does not, the report is of the failure. */
 static int
 run_stampings(RunResult *r, Manifest *m, Gpu *g, const Kernel *k, const Request *rq,
 	      const RunOpts *ro, Diag *d)
 {
-	int rc = build_and_run(r, m, g, k, rq, ro, d);
-	if (rc || !ro->time || !ro->regions || rq->regions_every || m->regions.every <= 1)
+	Buf pptx = {0};
+	Manifest pm;
+	RunOpts o = *ro;
+	int both = ro->time && ro->regions, rc = 0;
+	if (both) {
+		Request p = *rq;
+		p.regions = 0;
+		rc = tool_build(&p, &pptx, &pm, d);
+		o.plain_ptx = pptx.s;
+		o.plain_m = &pm;
+	}
+	if (!rc)
+		rc = build_and_run(r, m, g, k, rq, &o, d);
+	if (rc || !both || rq->regions_every || m->regions.every <= 1) {
+		buf_free(&pptx);
 		return rc;
+	}
 	RunResult *r1 = malloc(sizeof *r1);
 	Manifest *m1 = malloc(sizeof *m1);
 	Request one = *rq;
@@ -188,7 +193,7 @@ run_stampings(RunResult *r, Manifest *m, Gpu *g, const Kernel *k, const Request 
 	if (!r1 || !m1)
 		rc = diag(d, "out of memory");
 	else
-		rc = build_and_run(r1, m1, g, k, &one, ro, d);
+		rc = build_and_run(r1, m1, g, k, &one, &o, d);
 	if (!rc) {
 		int keep1 = ro->check && r->pass != r1->pass
 				? !r1->pass
@@ -206,6 +211,7 @@ run_stampings(RunResult *r, Manifest *m, Gpu *g, const Kernel *k, const Request 
 	}
 	free(r1);
 	free(m1);
+	buf_free(&pptx);
 	return rc;
 }
 
