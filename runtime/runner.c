@@ -328,21 +328,16 @@ regions_launch(RunResult *r, Gpu *g, GpuFn *f, const Manifest *m, Args *l, Diag 
 	return rc ? -1 : 0;
 }
 
-/* With --time --regions: the kernel without the stamps, timed on the same buffers before (i = 0)
- * and after (1) the stamped one, so that the overhead compares two kernels reading the same
- * addresses (a plain kernel's time moved by up to 5% between processes: docs/regions.md). Its
- * parameters are the stamped kernel's less the last (the stamps' buffer), so the same argument
- * array serves both. */
+/* With --time --regions: the kernel without the stamps (pf, loaded from RunOpts.plain_ptx),
+ * timed on the same buffers before (i = 0) and after (1) the stamped one, so that the overhead
+ * compares two kernels reading the same addresses (a plain kernel's time moved by up to 5%
+ * between processes: docs/regions.md). Its parameters are the stamped kernel's less the last
+ * (the stamps' buffer), so the same argument array serves both. */
 static int
-plain_time(RunResult *r, Gpu *g, const RunOpts *o, Args *l, int i, Diag *d)
+plain_time(RunResult *r, Gpu *g, GpuFn *pf, const RunOpts *o, Args *l, int i, Diag *d)
 {
-	if (!o->plain_ptx)
-		return 0;
-	GpuFn *f = gpu_load(g, o->plain_ptx, o->plain_m->entry, d);
 	int reps = 0;
-	int rc = !f || gpu_time(g, f, o->plain_m, l->args, &r->plain_us[i], &reps, d);
-	gpu_unload(g, f);
-	return rc ? -1 : 0;
+	return pf && gpu_time(g, pf, o->plain_m, l->args, &r->plain_us[i], &reps, d) ? -1 : 0;
 }
 
 double
@@ -371,7 +366,7 @@ run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *
 		if (k->params[p].kind != P_PARAM)
 			r->bytes += shape_count(k->params[p].shape, m->M, m->N) *
 				    type_size(type_resolve(k->params[p].type, m->dtype));
-	GpuFn *f = NULL;
+	GpuFn *f = NULL, *pf = NULL;
 	Args l = {0};
 	int rc = -1, shared = 0;
 	if (!(f = gpu_load(g, ptx, m->entry, d)))
@@ -385,8 +380,10 @@ run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *
 	if (o->time) {
 		r->copy_gbps = o->copy_gbps;
 		if ((r->copy_gbps <= 0 && gpu_copy_gbps(g, &r->copy_gbps, d)) ||
-		    plain_time(r, g, o, &l, 0, d) ||
-		    gpu_time(g, f, m, l.args, &r->us, &r->reps, d) || plain_time(r, g, o, &l, 1, d))
+		    (o->plain_ptx && !(pf = gpu_load(g, o->plain_ptx, o->plain_m->entry, d))) ||
+		    plain_time(r, g, pf, o, &l, 0, d) ||
+		    gpu_time(g, f, m, l.args, &r->us, &r->reps, d) ||
+		    plain_time(r, g, pf, o, &l, 1, d))
 			goto out;
 		r->gbps = (double)r->bytes / (r->us * 1e-6) / 1e9;
 	}
@@ -395,6 +392,7 @@ run_point(RunResult *r, Gpu *g, const Kernel *k, const Manifest *m, const char *
 	rc = 0;
 out:
 	args_free(g, &l);
+	gpu_unload(g, pf);
 	gpu_unload(g, f);
 	if (rd != o->data)
 		run_data_free(rd);
