@@ -70,6 +70,7 @@ stage_choose(const Request *rq, Result *r, Choice *own, char (*notes)[400], int 
 		g.min_ctas = -1;
 		if (config_parse(rq->forced, &g, &e))
 			return diag(d, "bad --config '%.200s': %s", rq->forced, bare(e.msg));
+		int64_t restep = config_restep(&g, rq->forced, rq->N);
 		int regrid =
 		    config_regrid(&g, &ch->cfg, rq->forced, k, &r->facts, rq->M, rq->N, &r->target);
 		if (config_settle(&g, k, &r->facts, rq->M, rq->N, &r->target, rq->policy, &e))
@@ -77,6 +78,12 @@ stage_choose(const Request *rq, Result *r, Choice *own, char (*notes)[400], int 
 		snprintf(notes[(*nnotes)++], 400,
 			 "--config %.300s forced over the %s policy's choice", rq->forced,
 			 policy_name(rq->policy));
+		if (restep)
+			snprintf(
+			    notes[(*nnotes)++], 400,
+			    "r_block=%lld: the choice's %lld is not whole steps of %d threads a "
+			    "row x vec %d, rounded up (r_block=N forces it)",
+			    (long long)g.r_block, (long long)restep, config_tpr(&g), g.vec);
 		if (regrid)
 			snprintf(
 			    notes[(*nnotes)++], 400,
@@ -249,7 +256,7 @@ stage_spill_guard(const Request *rq, Result *r)
 int
 rkc_compile(const Request *rq, Result *r, Diag *d)
 {
-	char notes[4][400] = {{0}};
+	char notes[6][400] = {{0}}; /* the target, forced, restep, regrid, spills */
 	int nnotes = 0;
 	memset(r, 0, sizeof *r);
 	if (stage_target(rq, r, notes[nnotes], sizeof notes[0], d))

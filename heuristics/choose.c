@@ -87,6 +87,20 @@ config_regrid(Config *g, const Config *pick, const char *forced, const Kernel *k
 	return 1;
 }
 
+int64_t
+config_restep(Config *g, const char *forced, int64_t N)
+{
+	if (config_names(forced, "r_block") || g->m_block < 1 || g->vec < 1 ||
+	    32 * g->num_warps % g->m_block)
+		return 0;
+	int64_t step = (int64_t)config_tpr(g) * g->vec, was = g->r_block;
+	if (step < 1 || was % step == 0)
+		return 0;
+	int64_t seg = cdiv(N, config_segments(g));
+	g->r_block = g->persistent ? cdiv(seg, step) * step : cdiv(was, step) * step;
+	return was;
+}
+
 int
 config_force(Config *c, const char *forced, const Kernel *k, const Facts *f, int64_t M, int64_t N,
 	     const Target *t, Policy p, Diag *d)
@@ -95,6 +109,7 @@ config_force(Config *c, const char *forced, const Kernel *k, const Facts *f, int
 	g.min_ctas = -1;
 	if (config_parse(forced, &g, d))
 		return -1;
+	config_restep(&g, forced, N);
 	config_regrid(&g, c, forced, k, f, M, N, t);
 	if (config_settle(&g, k, f, M, N, t, p, d))
 		return -1;

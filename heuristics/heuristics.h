@@ -870,6 +870,11 @@ const char *policy_name(Policy p);
  * choice's could make a forced wider CTA spill). 0, or -1 with d set. */
 int config_force(Config *c, const char *forced, const Kernel *k, const Facts *f, int64_t M,
 		 int64_t N, const Target *t, Policy p, Diag *d);
+/* After config_parse of forced over a choice: where forced changes a row's threads or vec and
+ * does not name r_block, and the choice's r_block is no longer whole steps (threads a row x vec),
+ * r_block rounded up to them: a persistent row's segment, a looped row's chunk. The old r_block
+ * where it changed, else 0. */
+int64_t config_restep(Config *g, const char *forced, int64_t N);
 /* After config_parse of forced over a choice whose config is pick: where pick has a persistent
  * grid (sized for its CTAs an SM), forced does not name grid and the knobs keep a grid, the grid
  * resized to the new config's, min(row blocks, SMs x CTAs an SM), so that it stays one wave.
