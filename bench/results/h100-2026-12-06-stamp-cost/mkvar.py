@@ -1,0 +1,16 @@
+# Variants of a stamped PTX, to find what the stamps cost: clk (timer read from %clock64),
+# sink (the timer read kept, its value stored to a shared word, no global red), const (no timer
+# read, the red kept with a constant).
+import re, shutil, sys
+src, base = sys.argv[1], sys.argv[2]
+s = open(src).read()
+pat = re.compile(r"\{ \.reg \.pred p; \.reg \.u64 t; setp\.ne\.b32 p, (%r\d+), 0; mov\.u64 t, 0; @p mov\.u64 t, %globaltimer; @p red\.global\.max\.u64 \[(%rd\d+)\], t; \}")
+assert pat.search(s)
+v = {
+ "clk": pat.sub(lambda m: m.group(0).replace("%globaltimer", "%clock64"), s),
+ "sink": pat.sub(lambda m: "{ .reg .pred p; .reg .u64 t; setp.ne.b32 p, %s, 0; mov.u64 t, 0; @p mov.u64 t, %%globaltimer; @p st.volatile.shared.u64 [stamp_sink], t; }" % m.group(1), s).replace(".extern .shared .align 16 .b8 rows_smem[];", ".shared .align 8 .u64 stamp_sink;\n.extern .shared .align 16 .b8 rows_smem[];"),
+ "const": pat.sub(lambda m: m.group(0).replace("@p mov.u64 t, %globaltimer;", "@p mov.u64 t, 7;"), s),
+}
+for k, t in v.items():
+    open(f"{base}-{k}.ptx", "w").write(t)
+    shutil.copy(src[:-4] + ".json", f"{base}-{k}.json")
