@@ -67,29 +67,28 @@ stage_choose(const Request *rq, Result *r, Choice *own, char (*notes)[400], int 
 			 policy_name(rq->policy));
 	} else {
 		Diag e = {0};
-		g.min_ctas = -1;
-		if (config_parse(rq->forced, &g, &e))
+		Forced mv;
+		int rc = config_force(&g, rq->forced, k, &r->facts, rq->M, rq->N, &r->target,
+				      rq->policy, &mv, &e);
+		if (rc == -2)
 			return diag(d, "bad --config '%.200s': %s", rq->forced, bare(e.msg));
-		int64_t restep = config_restep(&g, rq->forced, rq->N);
-		int regrid =
-		    config_regrid(&g, &ch->cfg, rq->forced, k, &r->facts, rq->M, rq->N, &r->target);
-		if (config_settle(&g, k, &r->facts, rq->M, rq->N, &r->target, rq->policy, &e))
+		if (rc)
 			return diag(d, "infeasible --config '%.200s': %s", rq->forced, bare(e.msg));
 		snprintf(notes[(*nnotes)++], 400,
 			 "--config %.300s forced over the %s policy's choice", rq->forced,
 			 policy_name(rq->policy));
-		if (restep)
+		if (mv.restep)
 			snprintf(
 			    notes[(*nnotes)++], 400,
 			    "r_block=%lld: the choice's %lld is not whole steps of %d threads a "
 			    "row x vec %d, rounded up (r_block=N forces it)",
-			    (long long)g.r_block, (long long)restep, config_tpr(&g), g.vec);
-		if (regrid)
+			    (long long)g.r_block, (long long)mv.restep, config_tpr(&g), g.vec);
+		if (mv.regrid)
 			snprintf(
 			    notes[(*nnotes)++], 400,
 			    "grid=%d: the choice's persistent grid of %d resized for the forced "
 			    "knobs, one wave (grid=N forces it)",
-			    g.grid, ch->cfg.grid);
+			    g.grid, mv.regrid);
 	}
 	if (rq->batch_invariant && !rkc_same_order(&g, &own->cfg)) {
 		Buf b = {0};

@@ -50,7 +50,8 @@ choose_invariant(const Kernel *k, const Facts *f, int64_t M, int64_t N, const Ta
 	return choose_rkc_invariant(k, f, M, N, t, out, d);
 }
 
-int
+/* The validator, then min_ctas by p's rule where none was forced (min_ctas -1). */
+static int
 config_settle(Config *g, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
 	      Policy p, Diag *d)
 {
@@ -67,7 +68,13 @@ config_settle(Config *g, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 	return 0;
 }
 
-int
+/* Where pick has a persistent grid (sized for its CTAs an SM), forced does not name grid and the
+ * knobs keep a grid, the grid resized to the new config's, min(row blocks, SMs x CTAs an SM), so
+ * that it stays one wave. 1 where it changed, else 0 (and 0 for a config the validator refuses:
+ * config_settle says why). Measured: forced smem=1 or 2 over rms_norm_backward bf16's grid of
+ * 264, which kept rows leave one CTA an SM, ran two waves at 1.35-1.55x the pick's time
+ * (docs/heuristics.md). */
+static int
 config_regrid(Config *g, const Config *pick, const char *forced, const Kernel *k, const Facts *f,
 	      int64_t M, int64_t N, const Target *t)
 {
@@ -87,7 +94,10 @@ config_regrid(Config *g, const Config *pick, const char *forced, const Kernel *k
 	return 1;
 }
 
-int64_t
+/* Where forced changes a row's threads or vec and does not name r_block, and the choice's r_block
+ * is no longer whole steps (threads a row x vec), r_block rounded up to them: a persistent row's
+ * segment, a looped row's chunk. The old r_block where it changed, else 0. */
+static int64_t
 config_restep(Config *g, const char *forced, int64_t N)
 {
 	if (config_names(forced, "r_block") || g->m_block < 1 || g->vec < 1 ||
@@ -103,16 +113,19 @@ config_restep(Config *g, const char *forced, int64_t N)
 
 int
 config_force(Config *c, const char *forced, const Kernel *k, const Facts *f, int64_t M, int64_t N,
-	     const Target *t, Policy p, Diag *d)
+	     const Target *t, Policy p, Forced *moved, Diag *d)
 {
 	Config g = *c;
 	g.min_ctas = -1;
 	if (config_parse(forced, &g, d))
-		return -1;
-	config_restep(&g, forced, N);
-	config_regrid(&g, c, forced, k, f, M, N, t);
+		return -2;
+	Forced mv = {.restep = config_restep(&g, forced, N)};
+	if (config_regrid(&g, c, forced, k, f, M, N, t))
+		mv.regrid = c->grid;
 	if (config_settle(&g, k, f, M, N, t, p, d))
 		return -1;
 	*c = g;
+	if (moved)
+		*moved = mv;
 	return 0;
 }

@@ -865,26 +865,20 @@ void config_short(Buf *b, const Config *c);
 typedef enum { POLICY_RKC, POLICY_HELION2828 } Policy;
 int policy_parse(const char *s, Policy *p); /* 0 on success */
 const char *policy_name(Policy p);
-/* A user's --config over a policy's choice c: the forced knobs replace c's, the validator passes,
- * and min_ctas, unless forced, is worked out again for the new knobs by policy p's rule (the
- * choice's could make a forced wider CTA spill). 0, or -1 with d set. */
+/* What config_force moved past the knobs given: restep, the choice's r_block where it was rounded
+ * up to whole steps of the forced threads a row x vec; regrid, the choice's persistent grid where
+ * it was resized to one wave of the forced knobs' CTAs an SM; each 0 where it did not move. */
+typedef struct {
+	int64_t restep;
+	int regrid;
+} Forced;
+/* A user's --config over a policy's choice c: the forced knobs replace c's (and a knob they
+ * contradict: config_parse, config_restep and config_regrid in heuristics/choose.c), the
+ * validator passes, and min_ctas, unless forced, is worked out again for the new knobs by policy
+ * p's rule (the choice's could make a forced wider CTA spill). 0; -2 where forced does not parse,
+ * -1 where the config is infeasible (d says why); *moved, where not NULL, what moved besides. */
 int config_force(Config *c, const char *forced, const Kernel *k, const Facts *f, int64_t M,
-		 int64_t N, const Target *t, Policy p, Diag *d);
-/* After config_parse of forced over a choice: where forced changes a row's threads or vec and
- * does not name r_block, and the choice's r_block is no longer whole steps (threads a row x vec),
- * r_block rounded up to them: a persistent row's segment, a looped row's chunk. The old r_block
- * where it changed, else 0. */
-int64_t config_restep(Config *g, const char *forced, int64_t N);
-/* After config_parse of forced over a choice whose config is pick: where pick has a persistent
- * grid (sized for its CTAs an SM), forced does not name grid and the knobs keep a grid, the grid
- * resized to the new config's, min(row blocks, SMs x CTAs an SM), so that it stays one wave.
- * 1 where it changed, else 0 (and 0 for a config the validator refuses: config_settle says why). */
-int config_regrid(Config *g, const Config *pick, const char *forced, const Kernel *k,
-		  const Facts *f, int64_t M, int64_t N, const Target *t);
-/* config_force's second half, for a caller that parsed the knobs itself over the choice with
- * min_ctas set to -1 first: the validator, then min_ctas by p's rule where none was forced. */
-int config_settle(Config *g, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t,
-		  Policy p, Diag *d);
+		 int64_t N, const Target *t, Policy p, Forced *moved, Diag *d);
 
 #define MAX_REASONS 24
 typedef struct {

@@ -253,7 +253,7 @@ odd_variant(const Config *seed, const Kernel *k, const Facts *f, int64_t M, int6
 	char forced[96];
 	snprintf(forced, sizeof forced, "num_warps=%d,m_block=1,r_block=%lld", best, (long long)N);
 	*o = *seed;
-	return config_force(o, forced, k, f, M, N, t, POLICY_RKC, NULL);
+	return config_force(o, forced, k, f, M, N, t, POLICY_RKC, NULL, NULL);
 }
 
 /* The seed's row over a cluster of K CTAs, each a persistent segment of it (r_block the segment
@@ -276,7 +276,7 @@ cluster_variant(const Choice *seed, int K, const Kernel *k, const Facts *f, int6
 	snprintf(forced, sizeof forced, "cluster=%d,r_block=%lld", K,
 		 (long long)((seg + step - 1) / step * step));
 	*o = *c;
-	return config_force(o, forced, k, f, M, N, t, POLICY_RKC, NULL);
+	return config_force(o, forced, k, f, M, N, t, POLICY_RKC, NULL, NULL);
 }
 
 /* The seed whose column pass makes the whole kernel (colpass_whole) over CTAs of

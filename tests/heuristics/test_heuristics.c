@@ -998,35 +998,40 @@ forced_min_ctas(void **state)
 	Target t = h100();
 	Diag d = {0};
 	Config c = {1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0};
-	assert_int_equal(config_force(&c, "num_warps=16", k, &f, 4096, 4096, &t, POLICY_RKC, &d),
-			 0);
+	assert_int_equal(
+	    config_force(&c, "num_warps=16", k, &f, 4096, 4096, &t, POLICY_RKC, NULL, &d), 0);
 	assert_int_equal(c.num_warps, 16);
 	assert_int_equal(c.min_ctas, 3);
 	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+	assert_int_equal(config_force(&c, "num_warps=32,r_block=8192", k, &f, 4096, 4096, &t,
+				      POLICY_RKC, NULL, &d),
+			 0);
+	assert_int_equal(c.min_ctas, 1);
+	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0};
 	assert_int_equal(
-	    config_force(&c, "num_warps=32,r_block=8192", k, &f, 4096, 4096, &t, POLICY_RKC, &d),
+	    config_force(&c, "num_warps=16", k, &f, 4096, 4096, &t, POLICY_HELION2828, NULL, &d),
 	    0);
 	assert_int_equal(c.min_ctas, 1);
 	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0};
 	assert_int_equal(
-	    config_force(&c, "num_warps=16", k, &f, 4096, 4096, &t, POLICY_HELION2828, &d), 0);
-	assert_int_equal(c.min_ctas, 1);
-	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0};
-	assert_int_equal(config_force(&c, "min_ctas=3", k, &f, 4096, 4096, &t, POLICY_RKC, &d), 0);
+	    config_force(&c, "min_ctas=3", k, &f, 4096, 4096, &t, POLICY_RKC, NULL, &d), 0);
 	assert_int_equal(c.min_ctas, 3);
-	assert_int_equal(
-	    config_force(&c, "num_warps=32,min_ctas=3", k, &f, 4096, 4096, &t, POLICY_RKC, &d), -1);
+	assert_int_equal(config_force(&c, "num_warps=32,min_ctas=3", k, &f, 4096, 4096, &t,
+				      POLICY_RKC, NULL, &d),
+			 -1);
 	/* threads a row forced without r_block: the choice's r_block rounded up to whole steps */
 	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0};
-	assert_int_equal(config_force(&c, "num_warps=3", k, &f, 4096, 4096, &t, POLICY_RKC, &d), 0);
+	assert_int_equal(
+	    config_force(&c, "num_warps=3", k, &f, 4096, 4096, &t, POLICY_RKC, NULL, &d), 0);
 	assert_int_equal(c.r_block, 4608);
 	c = (Config){0, 2048, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0};
-	assert_int_equal(config_force(&c, "num_warps=3", k, &f, 4096, 4096, &t, POLICY_RKC, &d), 0);
+	assert_int_equal(
+	    config_force(&c, "num_warps=3", k, &f, 4096, 4096, &t, POLICY_RKC, NULL, &d), 0);
 	assert_int_equal(c.r_block, 2304);
 	c = (Config){1, 4096, 1, 8, 8, 1, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0};
-	assert_int_equal(
-	    config_force(&c, "num_warps=3,r_block=4096", k, &f, 4096, 4096, &t, POLICY_RKC, &d),
-	    -1);
+	assert_int_equal(config_force(&c, "num_warps=3,r_block=4096", k, &f, 4096, 4096, &t,
+				      POLICY_RKC, NULL, &d),
+			 -1);
 	kernel_free(k);
 }
 
