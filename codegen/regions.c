@@ -12,8 +12,7 @@ struct LowerRegions {
 	LLVMValueRef buf;    /* the kernel's last parameter */
 	LLVMValueRef slot;   /* i64: the first word of the row block's slot (regions_start) */
 	LLVMValueRef stride; /* the constant global holding n + 2 */
-	LLVMValueRef lane0;  /* i1: lane 0 of its warp, which stamps for the warp */
-	LLVMValueRef tid0;   /* i1: thread 0, which names the slot's CTA */
+	LLVMValueRef tid0;   /* i1: thread 0, which stamps for the CTA and names the slot's CTA */
 	LLVMValueRef last;   /* grid: i64 stack slot, the first word of the CTA's last block's slot
 				when that block was stamped, else -1 */
 	LLVMValueRef iter;   /* grid: i64 stack slot, the blocks the CTA walked so far */
@@ -114,7 +113,6 @@ regions_begin(Lower *L)
 	LLVMSetGlobalConstant(R->stride, 1);
 	LLVMValueRef tid = intr(L, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, NULL, 0);
 	R->tid0 = LLVMBuildICmp(L->b, LLVMIntEQ, tid, ci32(L, 0), "");
-	R->lane0 = LLVMBuildICmp(L->b, LLVMIntEQ, L->lane32, ci32(L, 0), "");
 	if (R->grid) {
 		R->last = entry_slot(L, L->i64);
 		LLVMBuildStore(L->b, ci64(L, -1), R->last);
@@ -256,7 +254,7 @@ stamp_word(Lower *L, LowerRegions *R, LLVMValueRef w, LLVMValueRef who)
 static void
 stamp(Lower *L, LowerRegions *R, int b)
 {
-	stamp_word(L, R, LLVMBuildAdd(L->b, R->slot, ci64(L, 1 + b), ""), R->lane0);
+	stamp_word(L, R, LLVMBuildAdd(L->b, R->slot, ci64(L, 1 + b), ""), R->tid0);
 }
 
 /* Whether block unit (the sampling rule's number, regions_slot_stamped) is stamped: an i1. */
@@ -279,7 +277,7 @@ stamp_last(Lower *L, LowerRegions *R, int back)
 	LLVMValueRef end =
 	    LLVMBuildAdd(L->b, last, LLVMBuildLoad2(L->b, L->i64, R->stride, ""), "");
 	stamp_word(L, R, LLVMBuildSub(L->b, end, ci64(L, back), ""),
-		   LLVMBuildAnd(L->b, R->lane0, ran, ""));
+		   LLVMBuildAnd(L->b, R->tid0, ran, ""));
 }
 
 LLVMValueRef
@@ -328,7 +326,7 @@ regions_start(Lower *L, LLVMValueRef slot, LLVMValueRef sampled)
 		return;
 	R->slot = LLVMBuildMul(L->b, slot, LLVMBuildLoad2(L->b, L->i64, R->stride, ""), "");
 	LLVMBasicBlockRef cont = sampled ? guard_begin(L, sampled) : NULL;
-	stamp_word(L, R, LLVMBuildAdd(L->b, R->slot, ci64(L, 1), ""), R->lane0);
+	stamp_word(L, R, LLVMBuildAdd(L->b, R->slot, ci64(L, 1), ""), R->tid0);
 	if (cont)
 		guard_end(L, cont);
 }
