@@ -186,9 +186,10 @@ add_region(Lower *L, LowerRegions *R, int kind)
 	return R->list.n++;
 }
 
-/* The boundary at word w of the buffer: lane 0 of each warp (of those for which who holds) reads
- * %globaltimer when its warp gets there and keeps the latest of the CTA's warps (a max with no
- * result, so nothing waits on it). No barrier: the warps go on as they would without the stamps.
+/* The boundary at word w of the buffer: the thread for which who holds (thread 0: one red a
+ * boundary a CTA, where one a warp cost more than the rest of the stamp, docs/regions.md "A
+ * boundary") reads %globaltimer when its warp gets there and writes it with a max (no result, so
+ * nothing waits on it). No barrier: the warps go on as they would without the stamps.
  * On the GPU it is one predicated PTX statement, not a branch: a branch around it split the block,
  * and LLVM sinks no load into a block of two predecessors, so the loads a boundary separated from
  * their use (a combine's partials, read by every thread where only lane 0 uses them) stayed live
@@ -265,7 +266,7 @@ unit_sampled(Lower *L, LowerRegions *R, LLVMValueRef unit)
 			     ci64(L, 0), "");
 }
 
-/* Word back words before the end of the slot of the CTA's last block, for lane 0 when that block
+/* Word back words before the end of the slot of the CTA's last block, for thread 0 when that block
  * was stamped (carried round the loop: computing it from the block would take a division by
  * gridDim a block, which costs more than the two registers). The slot's width is known only once
  * its regions are closed (stride). */
