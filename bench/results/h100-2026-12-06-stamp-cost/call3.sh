@@ -6,7 +6,8 @@
 #      sums over rows), then bench/regions_overhead.sh over every suite shape of 64-1500 MB of the
 #      kernels cross_entropy_backward to gated_rmsnorm;
 #   b: the same sweep over the other kernels;
-#   c: the per-region tables of both builds at six shapes of six modes, every block stamped.
+#   c: the per-region tables of both builds at six shapes of six modes, every block stamped; then
+#      the branch's stamps at rms_norm_backward 1024x28672 three more times, each stamping.
 # Run from the repository root on the GPU host: PART=a bash .../call3.sh
 set -u
 unxz() { python3 -c "import lzma, sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())" "$1" >"$2" && chmod +x "$2"; }
@@ -50,6 +51,13 @@ welford 8x1048576
 PTS
 		echo "$b: checked ok $(grep -c '^RESULT.*status=ok' $O/regions-$b.txt) of 6"
 	done
+	for i in 1 2 3; do
+		for e in "" "--regions-every 1"; do
+			# shellcheck disable=SC2086
+			$R run testdata/kernels/rms_norm_backward.rk --dtype bf16 --shape 1024x28672 --time \
+				--copy-gbps 3027 --regions $e --check 2>&1 | grep -E "stamps|RESULT" | cut -c1-200
+		done
+	done >$O/rmsb.txt
 	echo "total: $(($(date +%s) - T0)) s"
 	exit 0
 	;;
