@@ -1,8 +1,8 @@
 #!/bin/bash
 # The loop calls 1 and 2 share (sourced by callN.sh, which sets them): R the rkc binary, D this
-# folder, O the output folder, SHAPES "kernel:MxN:tag ...", V1 V2 V3 the variants in each round's
-# order (mkvar.py's edits of the every-block PTX, plain, e1, and samp for the default sampling),
-# LOG the log's name under $O. Compiles each shape's PTX, times every variant three rounds (the
+# folder, O the output folder, SHAPES "kernel:MxN:tag ...", ROUNDS (default 3) and V1 .. V<ROUNDS>
+# the variants in each round's order (mkvar.py's edits of the every-block PTX, plain, e1, and samp for the default sampling),
+# LOG the log's name under $O. Compiles each shape's PTX, times every variant ROUNDS rounds (the
 # first checked against float64), then prints each variant's best against the plain kernel.
 mkdir -p "$O/ptx"
 for s in $SHAPES; do
@@ -15,12 +15,11 @@ for s in $SHAPES; do
 	python3 $D/mkvar.py $O/ptx/$t-e1.ptx $O/ptx/$t
 done
 : >"$O/$LOG"
-for round in 1 2 3; do
+for round in $(seq "${ROUNDS:-3}"); do
 	for s in $SHAPES; do
 		IFS=: read -r k shape t <<<"$s"
-		vs=$V1
-		[ $round = 2 ] && vs=$V2
-		[ $round = 3 ] && vs=$V3
+		vv=V$round
+		vs=${!vv}
 		for v in $vs; do
 			chk=()
 			[ $round = 1 ] && chk=(--check)

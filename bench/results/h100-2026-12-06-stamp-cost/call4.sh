@@ -1,0 +1,19 @@
+#!/bin/bash
+# Call 4: on the build of branch stamp-warp0 (thread 0 alone stamps), what is left of the stamps'
+# cost at rms_norm_backward 1024x28672 (the one suite shape over 5% in call 3): every block stamped
+# (e1, thread 0's red) against its edits st (a plain global store) and tsink (a shared store, no
+# global write), with layer_norm_backward 4096x4096 and dynamic_quant 512x262144 beside it. Five
+# rounds in turned orders, the first checked.
+# Run from the repository root on the GPU host with the static build xz-compressed at .carry/rkc.xz.
+set -u
+D=bench/results/h100-2026-12-06-stamp-cost
+O=${OUT:-out}
+mkdir -p "$O"
+python3 -c "import lzma, sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())" .carry/rkc.xz >/tmp/rkc && chmod +x /tmp/rkc
+R=/tmp/rkc
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$O/env4.txt"
+SHAPES="rms_norm_backward:1024x28672:rb layer_norm_backward:4096x4096:lb dynamic_quant:512x262144:dq"
+V1="plain e1 st tsink" V2="tsink st e1 plain" V3="st plain tsink e1" V4="e1 tsink plain st" V5="plain st e1 tsink"
+ROUNDS=5 LOG=runs4.txt
+. $D/runs.sh
+rm -rf "$O/ptx"
