@@ -6,13 +6,8 @@
 # Three rounds, the order turned each round; the first round checks each against float64.
 # Run from the repository root on the GPU host with the static build xz-compressed at .carry/rkc.xz.
 set -u
-D=bench/results/h100-2026-12-06-stamp-cost
-O=${OUT:-out}
-mkdir -p "$O"
-python3 -c "import lzma, sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())" .carry/rkc.xz >/tmp/rkc && chmod +x /tmp/rkc
-R=/tmp/rkc
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$O/env.txt"
 SHAPES="dynamic_quant:512x262144:dq rms_norm_backward:1024x28672:rb"
 V1="plain e1 clk sink const samp" V2="samp const sink clk e1 plain" V3="sink plain samp e1 const clk"
 LOG=runs.txt
-. $D/runs.sh
+ENV=env.txt
+. bench/results/h100-2026-12-06-stamp-cost/runs.sh

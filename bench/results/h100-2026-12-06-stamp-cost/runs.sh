@@ -1,10 +1,16 @@
 #!/bin/bash
-# The loop calls 1 and 2 share (sourced by callN.sh, which sets them): R the rkc binary, D this
-# folder, O the output folder, SHAPES "kernel:MxN:tag ...", ROUNDS (default 3) and V1 .. V<ROUNDS>
+# What calls 1, 2 and 4 share (sourced by callN.sh from the repository root): the build at
+# .carry/rkc.xz unpacked, the device named in $O/$ENV (O is $OUT), then the loop over SHAPES
+# "kernel:MxN:tag ...", ROUNDS (default 3) and V1 .. V<ROUNDS>
 # the variants in each round's order (mkvar.py's edits of the every-block PTX, plain, e1, and samp for the default sampling),
 # LOG the log's name under $O. Compiles each shape's PTX, times every variant ROUNDS rounds (the
 # first checked against float64), then prints each variant's best against the plain kernel.
+D=bench/results/h100-2026-12-06-stamp-cost
+O=${OUT:-out}
 mkdir -p "$O/ptx"
+python3 -c "import lzma, sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())" .carry/rkc.xz >/tmp/rkc && chmod +x /tmp/rkc
+R=/tmp/rkc
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$O/$ENV"
 for s in $SHAPES; do
 	IFS=: read -r k shape t <<<"$s"
 	$R compile testdata/kernels/$k.rk --shape $shape --dtype bf16 -o $O/ptx/$t-plain.ptx
