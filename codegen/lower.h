@@ -353,7 +353,7 @@ LLVMValueRef regions_sampled(Lower *L, LLVMValueRef rb);
 /* Where the stamps of a row block begin: its slot (i64: the CTA, or under a persistent grid the
  * row block) and the first region's start, stamped where sampled holds (NULL: always). */
 void regions_start(Lower *L, LLVMValueRef slot, LLVMValueRef sampled);
-/* Ends the open region and starts one of kind: each warp's lane 0 stamps the boundary. R_END
+/* Ends the open region and starts one of kind: thread 0 stamps the boundary. R_END
  * ends the block: under a grid it opens `between` (and with sums over rows the tail: `colsum` or
  * `colpass`, and where every CTA waits for the grid, a wait region and the work after it), which
  * end in regions_head, regions_tail_wait and regions_tail. */
