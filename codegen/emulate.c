@@ -415,8 +415,9 @@ launch(void (*fn)(void **), const Kernel *k, const Compile *c, void **args, Diag
 	/* a cooperative row block's CTAs wait for each other: they run together like a cluster */
 	int nt = l.block_x, K = l.cooperative ? l.segments : l.cluster_x, all = nt * K;
 	if (all > MAX_EMU_THREADS)
-		return diag(d, "emulator: a cluster of %d CTA(s) of %d threads is over %d threads",
-			    K, nt, MAX_EMU_THREADS);
+		return diag(d, "emulator: %s of %d CTA(s) of %d threads is over %d threads",
+			    l.cooperative ? "a cooperative row block" : "a cluster", K, nt,
+			    MAX_EMU_THREADS);
 	int64_t units = (l.grid_x + K - 1) / K;
 	int n = 1;
 	if (k->plan->ncolsum &&
