@@ -16,17 +16,30 @@
  * spilling at the cap the model plans (128 bytes at bias_gelu_back bf16 4096x4096), so those keep
  * the width of their f32 output. */
 int
-config_elem_size(const Kernel *k, Type dtype)
+config_elem_sizes(const Kernel *k, Type dtype, int *widest, int *narrowest)
 {
-	int size = 0, only = kernel_colsum_outputs_only(k);
+	int size = 0, narrow = 0, at = -1, only = kernel_colsum_outputs_only(k);
 	for (int p = 0; p < k->nparams; p++) {
 		const Param *pa = &k->params[p];
 		int s = type_size(type_resolve(pa->type, dtype));
-		if (pa->kind != P_PARAM && shape_has_n(pa->shape) && s > size &&
-		    !(only && pa->kind == P_OUT))
-			size = s;
+		if (pa->kind == P_PARAM || !shape_has_n(pa->shape) || (only && pa->kind == P_OUT))
+			continue;
+		if (s > size)
+			size = s, at = p;
+		if (!narrow || s < narrow)
+			narrow = s;
 	}
+	if (widest)
+		*widest = at;
+	if (narrowest)
+		*narrowest = narrow ? narrow : type_size(dtype);
 	return size ? size : type_size(dtype);
+}
+
+int
+config_elem_size(const Kernel *k, Type dtype)
+{
+	return config_elem_sizes(k, dtype, NULL, NULL);
 }
 
 /* 16 bytes for any N: codegen aligns each row's body and reads a misaligned head and the tail

@@ -777,6 +777,9 @@ int grid_one_wave(const Cost *o, const Facts *f, const Config *c, int64_t M, int
  * widest [N]/[M,N] array's element size. */
 int config_vec(const Kernel *k, Type dtype, int64_t N);
 int config_elem_size(const Kernel *k, Type dtype);
+/* The same, with the first widest array's param index in *widest (-1: none) and the narrowest
+ * element of those arrays in *narrowest (either may be NULL). */
+int config_elem_sizes(const Kernel *k, Type dtype, int *widest, int *narrowest);
 /* The one config validator (heuristics/validate.c), in two levels; each is 0, or -1 with d saying
  * what is wrong and what would be accepted. config_check_emit: what codegen can emit at all, for
  * any target (powers of two, access widths, elements a thread, split only where the plan allows,

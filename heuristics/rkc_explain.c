@@ -184,30 +184,46 @@ tie_reasons(Choice *out, const Cands *cs, const Cand *b, const Facts *f)
 	}
 }
 
-/* vec: 16-byte accesses, or the batch-invariant mode's width. */
+/* vec: 16-byte accesses, the widest width dividing N for rows that must start aligned (sums over
+ * rows, config_vec), or the batch-invariant mode's width; and, where the arrays of N columns
+ * differ in width, which one sets it. */
 static void
 why_vec(Choice *out, const Cand *b, const Kernel *k, const Facts *f, int64_t N)
 {
 	const Config *c = &b->c;
-	int size = config_elem_size(k, f->dtype);
+	int widest, narrow, size = config_elem_sizes(k, f->dtype, &widest, &narrow);
+	int dflt = config_vec(k, f->dtype, N);
+	char mixed[160] = "";
+	if (narrow < size && widest >= 0)
+		snprintf(
+		    mixed, sizeof mixed,
+		    "; size %d is %s's, the widest array of N columns: the %d-byte ones move %d "
+		    "bytes an access",
+		    size, k->params[widest].name, narrow, c->vec * narrow);
 
-	if (c->vec < config_vec(k, f->dtype, N))
+	if (c->vec < dflt)
 		choice_reason(out,
 			      "vec=%d: the batch-invariant mode's, the largest power of two that "
 			      "divides N = %lld up to the default %d, so every row starts aligned "
-			      "and no row is cut into head, body and tail by its position",
-			      c->vec, (long long)N, config_vec(k, f->dtype, N));
+			      "and no row is cut into head, body and tail by its position%s",
+			      c->vec, (long long)N, dflt, mixed);
+	else if (dflt < 16 / size)
+		choice_reason(out,
+			      "vec=%d: %d-byte accesses, the widest vec of at most 16 bytes that "
+			      "divides N = %lld: sums over rows need rows that start aligned (a "
+			      "thread keeps the same columns in every row)%s",
+			      c->vec, c->vec * size, (long long)N, mixed);
 	else if (N * size % 16 == 0)
 		choice_reason(
-		    out, "vec=%d: 16-byte accesses, N*size = %lld*%d bytes is a multiple of 16",
-		    c->vec, (long long)N, size);
+		    out, "vec=%d: 16-byte accesses, N*size = %lld*%d bytes is a multiple of 16%s",
+		    c->vec, (long long)N, size, mixed);
 	else
 		choice_reason(
 		    out,
 		    "vec=%d: 16-byte accesses over each row's aligned body; N*size = "
 		    "%lld*%d bytes is not a multiple of 16, so a row's misaligned head and "
-		    "tail go element by element",
-		    c->vec, (long long)N, size);
+		    "tail go element by element%s",
+		    c->vec, (long long)N, size, mixed);
 }
 
 /* Persistent or looped, and r_block. */
