@@ -193,7 +193,7 @@ why_vec(Choice *out, const Cand *b, const Kernel *k, const Facts *f, int64_t N)
 	const Config *c = &b->c;
 	int widest, narrow, size = config_elem_sizes(k, f->dtype, &widest, &narrow);
 	int dflt = config_vec(k, f->dtype, N);
-	char mixed[160] = "";
+	char mixed[256] = ""; /* the text below (95 bytes) and a name of up to 100 */
 	if (narrow < size && widest >= 0)
 		snprintf(
 		    mixed, sizeof mixed,
