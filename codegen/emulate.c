@@ -89,10 +89,22 @@ emu_nctaid(void)
 	return self->nctaid;
 }
 
+/* Barriers passed and fences made, by any thread: while it moves, the CTAs a wait waits for are
+ * not hung (emu_nanosleep). */
+static unsigned long progress;
+
+/* A barrier wait; one of the threads it lets go counts it as progress. */
+static void
+pass(pthread_barrier_t *b)
+{
+	if (pthread_barrier_wait(b) == PTHREAD_BARRIER_SERIAL_THREAD)
+		__atomic_add_fetch(&progress, 1, __ATOMIC_RELAXED);
+}
+
 static void
 emu_barrier0(void)
 {
-	pthread_barrier_wait(&self->cta->cta);
+	pass(&self->cta->cta);
 }
 
 /* bar.red.or: the barrier, and whether any thread's predicate was non-zero. */
@@ -102,12 +114,12 @@ emu_barrier0_or(int p)
 	Cta *c = self->cta;
 	if (p)
 		__atomic_store_n(&c->vote, 1, __ATOMIC_SEQ_CST);
-	pthread_barrier_wait(&c->cta);
+	pass(&c->cta);
 	int r = __atomic_load_n(&c->vote, __ATOMIC_SEQ_CST);
-	pthread_barrier_wait(&c->cta);
+	pass(&c->cta);
 	if (self->tid == 0)
 		__atomic_store_n(&c->vote, 0, __ATOMIC_SEQ_CST);
-	pthread_barrier_wait(&c->cta);
+	pass(&c->cta);
 	return r;
 }
 
@@ -185,7 +197,7 @@ emu_cluster_arrive(void)
 static void
 emu_cluster_wait(void)
 {
-	pthread_barrier_wait(&self->cl->all);
+	pass(&self->cl->all);
 }
 
 /* clusterlaunchcontrol.try_cancel (sm_100's dynamic grid, codegen/lower_sched.c): the launch
@@ -209,12 +221,16 @@ emu_globaltimer(void)
 }
 
 /* A wait for other CTAs at an exchange (ws_arrive_wait, codegen/lower_red.c) naps until their
- * count is in, then fences. The CTAs it waits for run at the same time here, so a wait of
- * EMU_WAIT_MAX_S never ends, and on the GPU the kernel would hang: the run stops with that, where
- * it would sit until ctest's timeout (the hang of the sampled cooperative rows under --regions,
- * commit e9e6ca8, did). */
+ * count is in, then fences. The CTAs it waits for run at the same time here, so a wait through
+ * which no thread passed a barrier or fenced for EMU_WAIT_MAX_S never ends, and on the GPU the
+ * kernel would hang: the run stops with that, where it would sit until ctest's timeout (the hang
+ * of the sampled cooperative rows under --regions, commit e9e6ca8, did). A waiting CTA's other
+ * threads sit at the barrier after the wait, so only the CTAs it waits for make progress. Wall
+ * time alone is not enough: under ctest -j2 on two cores thousands of threads took over 60 s to
+ * reach an exchange, and were not hung. */
 #define EMU_WAIT_MAX_S 60
-static __thread uint64_t wait_since; /* ns, when this thread's current wait began; 0: none */
+static __thread uint64_t wait_since; /* ns, when this thread's wait last saw progress; 0: none */
+static __thread unsigned long wait_seen; /* the progress it saw then */
 
 /* nanosleep in a CTA's wait for others: sleep, so the threads of the others run. */
 static void
@@ -222,9 +238,11 @@ emu_nanosleep(int ns)
 {
 	(void)ns;
 	uint64_t t = emu_globaltimer();
-	if (!wait_since)
+	unsigned long p = __atomic_load_n(&progress, __ATOMIC_RELAXED);
+	if (!wait_since || p != wait_seen) {
 		wait_since = t;
-	else if (t - wait_since > (uint64_t)EMU_WAIT_MAX_S * 1000000000u) {
+		wait_seen = p;
+	} else if (t - wait_since > (uint64_t)EMU_WAIT_MAX_S * 1000000000u) {
 		static int told;
 		if (!__atomic_exchange_n(&told, 1, __ATOMIC_SEQ_CST))
 			fprintf(stderr,
@@ -241,6 +259,7 @@ static void
 emu_membar(void)
 {
 	wait_since = 0;
+	__atomic_add_fetch(&progress, 1, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
@@ -250,9 +269,9 @@ shuffle(float v, unsigned src)
 {
 	unsigned w = self->tid / 32;
 	self->cta->xchg[self->tid] = v;
-	pthread_barrier_wait(&self->cta->warp[w]);
+	pass(&self->cta->warp[w]);
 	float r = self->cta->xchg[w * 32 + (src & 31)];
-	pthread_barrier_wait(&self->cta->warp[w]);
+	pass(&self->cta->warp[w]);
 	return r;
 }
 
