@@ -425,6 +425,23 @@ def swiglu_bwd(a, b, dy):
     return {"da": da.to(a.dtype), "db": db.to(a.dtype), "gn": torch.sqrt((da * da + db * db).sum(-1))}
 
 
+def softmax_colmass(x, t):
+    p = torch.softmax(up(x) / up(t)[:, None], -1)
+    return {"p": p.to(x.dtype), "mass": p.sum(0)}
+
+
+def centroid(x):
+    a = up(x).abs()
+    col = torch.arange(x.shape[-1], device=x.device, dtype=a.dtype)
+    return {"c": (a * col).sum(-1) / a.sum(-1), "w": a.amax(-1)}
+
+
+def gelu_colsum(x):
+    xf = up(x)
+    y = 0.5 * xf * (1 + torch.erf(xf * 0.70710678))
+    return {"y": y.to(x.dtype), "ys": y.sum(0), "r": torch.pow(xf.abs(), 1.5).amax(-1)}
+
+
 DEFS = {f.__name__: f for f in [l2norm, lse, argmax, mse, var2, stats3, dequant, gelu_norm,
                                 colonly, softcap, router, cosine, softmax_backward, log_softmax,
                                 log_softmax_backward, entropy, swiglu_norm, masked_mean,
@@ -437,4 +454,4 @@ DEFS = {f.__name__: f for f in [l2norm, lse, argmax, mse, var2, stats3, dequant,
                                 swiglu_fp8, logit_margin, ce_bias_grad, masked_pool,
                                 f32_residual_rms, upcast_log_softmax, int_weighted_mean,
                                 quant_err_cols, kd_temp, add_rms_bwd, cov_corr, logcosh,
-                                ln_dx, swiglu_bwd]}
+                                ln_dx, swiglu_bwd, softmax_colmass, centroid, gelu_colsum]}
