@@ -2,7 +2,7 @@
 # Call 1: the torch.compile tables on the H100 with the build of main (d1f2b7d, static release,
 # xz-compressed at .carry/rkc.xz), three shapes a kernel, every point checked against float64
 # (bench/torch_compare.py): the three held-out kernels new today, then core + transfer (issue 10's
-# bar 4) and few_rows (bar 3), bf16 then fp32, each started only while 150 s of the call's 570 are left.
+# bar 4) and few_rows (bar 3), bf16 then f32, each started only while 150 s of the call's 570 are left.
 # Run from the repository root on the GPU host.
 set -u
 O=${OUT:-out}
@@ -14,7 +14,7 @@ timeout 150 python3 bench/torch_compare.py --rkc /tmp/rkc --heldout bench/heldou
 	--kernels softmax_colmass,centroid,gelu_colsum --dtype bf16 --shapes-per-kernel 7 --copy-gbps 3027 \
 	--workdir /tmp/tcw-new --csv $O/tc_heldout_new_bf16.csv >$O/tc_heldout_new_bf16.txt 2>&1
 echo "heldout rc $? at $(($(date +%s) - T0)) s"
-for run in core,transfer:bf16 few_rows:bf16 core,transfer:fp32 few_rows:fp32; do
+for run in core,transfer:bf16 few_rows:bf16 core,transfer:f32 few_rows:f32; do
 	IFS=: read -r s d <<<"$run"
 	left=$((570 - ($(date +%s) - T0)))
 	[ $left -ge 150 ] || { echo "$s $d: not started, $left s left"; continue; }
