@@ -245,10 +245,12 @@ emu_nanosleep(int ns)
 	} else if (t - wait_since > (uint64_t)EMU_WAIT_MAX_S * 1000000000u) {
 		static int told;
 		if (!__atomic_exchange_n(&told, 1, __ATOMIC_SEQ_CST))
-			fprintf(stderr,
-				"emulate: a CTA has waited %d s for other CTAs at an exchange that "
-				"they never reach; on the GPU this kernel would hang\n",
-				EMU_WAIT_MAX_S);
+			fprintf(
+			    stderr,
+			    "emulate: a CTA has waited at an exchange for %d s in which no thread "
+			    "passed a barrier or fenced: the other CTAs never reach it; on the GPU "
+			    "this kernel would hang\n",
+			    EMU_WAIT_MAX_S);
 		_exit(1); /* now, from this thread: the others are blocked at barriers */
 	}
 	nanosleep(&(struct timespec){0, 20000}, NULL);
