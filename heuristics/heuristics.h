@@ -109,9 +109,9 @@ config_segment_granule(const Config *c)
 }
 
 /* A persistent grid of bands: each band of `cluster` CTAs walks whole rows, its CTAs a segment
- * each (the validator allows it only for kernels with sums over rows). The band is a hardware
- * cluster (config_cluster_grid: its row's partials meet in distributed shared memory) or, under
- * coop=1, a cooperative group whose partials meet in the workspace. */
+ * each (the validator allows it for kernels with sums over rows, and for others under coop=1).
+ * The band is a hardware cluster (config_cluster_grid: its row's partials meet in distributed
+ * shared memory) or, under coop=1, a cooperative group whose partials meet in the workspace. */
 static inline int
 config_band_grid(const Config *c)
 {

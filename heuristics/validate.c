@@ -170,13 +170,16 @@ config_check_emit(const Kernel *k, Type dtype, int64_t M, int64_t N, const Confi
 		return diag(d, "grid=%d: must be from 0 (a CTA per row block) to %d", c->grid,
 			    MAX_GRID);
 	/* a grid of bands (config_band_grid): each band of cluster CTAs, a hardware cluster or
-	 * under coop=1 a cooperative group, walks whole rows, a segment a CTA; only for sums over
-	 * rows, whose rows run on a persistent grid whatever their count */
-	if (c->grid > 0 && config_segments(c) > 1 && (c->split > 1 || !k->plan->ncolsum))
+	 * under coop=1 a cooperative group, walks whole rows, a segment a CTA: for sums over rows,
+	 * whose rows run on a persistent grid whatever their count, and, cooperative only, for the
+	 * rows of a kernel without them (docs/codegen.md, "A grid of cooperative bands") */
+	if (c->grid > 0 && config_segments(c) > 1 &&
+	    (c->split > 1 || (!k->plan->ncolsum && !c->coop)))
 		return diag(d,
 			    "grid=%d with %s=%d: a persistent grid walks whole rows; a row cut "
 			    "into segments has a CTA per segment (grid=0), except under a grid of "
-			    "bands (cluster over 1), which only a kernel with sums over rows takes",
+			    "bands (cluster over 1), which a kernel with sums over rows takes, and "
+			    "one without them as cooperative bands (coop=1)",
 			    c->grid, c->split > 1 ? "split" : "cluster", config_segments(c));
 	if (config_band_grid(c) && c->grid % c->cluster)
 		return diag(d,
