@@ -311,6 +311,24 @@ band_partials_light(const Facts *f)
 	       (int64_t)BAND_SMEM_NUM * (f->tile_in_bytes + f->tile_out_bytes);
 }
 
+/* Bands walking the rows of a kernel without sums over rows (BAND_ROWS): a looped row cut over
+ * cooperating CTAs whose later passes read it again (Facts.kept_bytes), at more rows than such
+ * cuts of the SMs hold at once. A cut of every row at once (one wave) keeps M rows in flight, and
+ * where their bytes pass the L2 the later passes read them from HBM again (the cost model's
+ * reread_hit); B bands of K CTAs (band_cuts) keep B rows in flight, read again from L2, or
+ * from shared memory where each CTA keeps its segment (smem=1). */
+/* A lone band walks its rows one after another, each row's exchange holding every CTA of the
+ * launch, which the model charges too little; two bands or more overlap one's exchange with the
+ * other's stream. */
+#define ROW_BANDS_MIN 2
+
+int
+rkc_band_rows(const Facts *f, const Config *c, int64_t M, const Target *t)
+{
+	return !f->colsums && f->kept_bytes > 0 && c->coop && c->cluster > 1 && !c->persistent &&
+	       M * c->cluster > (int64_t)t->sms * 2;
+}
+
 /* A grid of bands (config_band_grid: hardware clusters, or cooperating CTAs under coop=1) for a
  * kernel with sums over rows, first where its row blocks are fewer than the SMs: a grid of whole
  * rows then runs a CTA a row block and leaves the other SMs idle (held-out colonly bf16
@@ -340,6 +358,11 @@ int
 rkc_band_grid_fits(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t,
 		   int64_t *row_bytes)
 {
+	if (!f->colsums) {
+		if (row_bytes)
+			*row_bytes = N * f->tile_in_bytes;
+		return rkc_band_rows(f, c, M, t) ? BAND_ROWS : BAND_NO;
+	}
 	Config w = *c;
 	w.cluster = 1;
 	w.coop = 0;
@@ -464,7 +487,7 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 	int colsum = k->plan->ncolsum > 0;
 	int aheads = c->persistent && config_rows_aligned(c, N) ? RING_AHEAD : 0;
 	for (int ahead = 0; ahead <= aheads; ahead++)
-		for (int dyn = 0; dyn <= !colsum; dyn++)
+		for (int dyn = 0; dyn <= (!colsum && config_segments(c) == 1); dyn++)
 			for (int sm = c->smem; sm <= (colsum && c->persistent ? 1 : c->smem); sm++)
 				for (int cp = 0; cp <= rkc_colpass_offered(f, c, M, N, t); cp++) {
 					if (sm && colsum && c->persistent &&
@@ -492,7 +515,11 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 					cost_model(f, &g, M, N, t, &o);
 					int again = grid_one_wave(&o, f, &g, M, N, t);
 					g.grid = again < g.grid ? again : g.grid;
-					if (g.grid == cdiv(M, c->m_block) && !colsum)
+					if (g.grid >= cdiv(M, c->m_block) * config_segments(&g) &&
+					    !colsum)
+						continue;
+					if (rkc_band_rows(f, &g, M, t) &&
+					    g.grid < ROW_BANDS_MIN * g.cluster)
 						continue;
 					if (ahead >= 2 && rkc_ring_blocks(&g, M) < RING_MIN_BLOCKS)
 						continue;
@@ -504,7 +531,7 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
  * a cluster of c CTAs (where the target has clusters); at most one over 1. Whether a cluster may
  * cut a given config is cluster_fits'. */
 typedef struct {
-	int split, cluster, coop;
+	int split, cluster, coop, band;
 } Cut;
 
 /* Cooperative rows (coop=1) spread a row over more CTAs than a cluster holds (or over CTAs where
@@ -528,19 +555,41 @@ typedef struct {
  * cooperative group's CTAs wait on their exchanges alike, so they take as many (cluster_fits). */
 #define MIN_CLUSTER_WARPS 4
 
+/* The bands' cuts (rkc_band_rows): B bands, the most (a power of two under M) whose rows' bytes fit
+ * half the L2 (the share the cost model's reread_hit counts as held), or 1; K = j * SMs / B CTAs
+ * a band for j = 1 and 2 CTAs an SM. rkc_enumerate offers them with the rows kept in shared
+ * memory only: streamed bands count on the L2 holding the bands' rows, which was not measured
+ * (bench/results/h100-2026-12-07-bands.md). */
+static int
+band_cuts(Cut *out, int n, const Facts *f, int64_t M, int64_t N, const Target *t)
+{
+	if (f->colsums || f->kept_bytes <= 0 || f->split_ok || M >= t->sms)
+		return n;
+	int64_t row = N * f->tile_in_bytes, B = 1;
+	while (2 * B < M && 2 * B * row <= t->l2_bytes / 2)
+		B *= 2;
+	for (int j = 1; j <= 2; j++) {
+		int64_t K = j * t->sms / B;
+		if (K > 1 && K <= MAX_COOP && M * K > (int64_t)t->sms * 2)
+			out[n++] = (Cut){1, (int)K, 1, 1};
+	}
+	return n;
+}
+
 static int
 cuts(Cut *out, const Facts *f, int64_t M, int64_t N, int vec, const Target *t)
 {
 	int n = 0;
-	out[n++] = (Cut){1, 1, 0};
+	out[n++] = (Cut){1, 1, 0, 0};
 	if (f->split_ok)
 		for (int s = 2; s <= 1024 && M * s <= 16 * t->sms; s *= 2)
-			out[n++] = (Cut){s, 1, 0};
+			out[n++] = (Cut){s, 1, 0, 0};
 	/* powers of two: clusters of 3 to 15 CTAs ran 1.03-1.55x the time of the pick at 20
 	 * kept-row points (bench/results/h200-2026-12-02-cluster-sizes.md) */
 	for (int c = 2; c <= t->cluster_max; c *= 2)
-		out[n++] = (Cut){1, c, 0};
+		out[n++] = (Cut){1, c, 0, 0};
 	int most = t->cluster_max > 1 ? t->cluster_max : 1;
+	n = band_cuts(out, n, f, M, N, t);
 	int few = M * most < t->sms, one = M < t->sms && f->row_exchanges == 1;
 	if (f->split_ok || !(few || one))
 		return n;
@@ -551,11 +600,11 @@ cuts(Cut *out, const Facts *f, int64_t M, int64_t N, int vec, const Target *t)
 	 * 0.60-0.73x the time (bench/results/h200-2026-11-30-coop-bands.md, section 5) */
 	int64_t step = (int64_t)MIN_CLUSTER_WARPS * 32 * vec, fill = N / step;
 	if (f->colsums && M == 1 && cdiv(N, t->sms) < step && fill > most)
-		out[n++] = (Cut){1, (int)fill, 1};
+		out[n++] = (Cut){1, (int)fill, 1, 0};
 	for (int j = 1, last = few ? most : 1; j <= 1 << (COOP_SPREADS - 1); j *= 2) {
 		int64_t K = (int64_t)j * t->sms / M;
 		if (K > last && K <= MAX_COOP)
-			out[n++] = (Cut){1, (int)(last = (int)K), 1};
+			out[n++] = (Cut){1, (int)(last = (int)K), 1, 0};
 	}
 	return n;
 }
@@ -1017,7 +1066,7 @@ rkc_enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 	int ncut = cuts(cut, f, M, N, vec, t);
 	for (int ci = 0; ci < ncut; ci++) {
 		int split = cut[ci].split, cluster = cut[ci].cluster, segs = split * cluster;
-		int coop = cut[ci].coop;
+		int coop = cut[ci].coop, band = cut[ci].band;
 		int64_t seg = cdiv(N, segs);
 		for (int w = 1; 32 * w <= t->max_threads_cta; w *= 2)
 			for (int m = 1; m <= 32 * w && m <= mcap; m *= 2) {
@@ -1039,7 +1088,7 @@ rkc_enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 					continue;
 				c.persistent = 1;
 				c.r_block = cdiv(seg, step) * step;
-				if (c.r_block / config_tpr(&c) <= MAX_HELD_PER_THREAD &&
+				if (!band && c.r_block / config_tpr(&c) <= MAX_HELD_PER_THREAD &&
 				    cluster_fits(&c, f, M, N, t)) {
 					add(cs, k, f, &c, M, N, t);
 					add_grids(cs, k, f, &c, M, N, t);
@@ -1052,7 +1101,9 @@ rkc_enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 					 * fills apart; settle_fill picks the fill of the pick
 					 * (docs/heuristics.md, "Two fills") */
 					for (c.smem = 0; c.smem <= (f->kept_bytes > 0); c.smem++)
-						if (cluster_fits(&c, f, M, N, t)) {
+						if (band && w >= MIN_CLUSTER_WARPS && c.smem)
+							add_grids(cs, k, f, &c, M, N, t);
+						else if (!band && cluster_fits(&c, f, M, N, t)) {
 							add(cs, k, f, &c, M, N, t);
 							add_grids(cs, k, f, &c, M, N, t);
 						}
