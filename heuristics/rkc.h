@@ -131,10 +131,6 @@ typedef struct {
 /* The cases of band_grid_fits. */
 enum { BAND_NO, BAND_FEW_ROWS, BAND_PARTIALS, BAND_ROWS };
 
-/* Whether config c is a grid of cooperative bands walking the rows of a kernel without sums over
- * rows whose later passes read the row again (heuristics/rkc_rank.c). */
-int rkc_band_rows(const Facts *f, const Config *c, int64_t M, const Target *t);
-
 /* settle_colpass's share: the own pass's slots against the inputs both read again. */
 enum { COLPASS_SLOTS = 4 };
 

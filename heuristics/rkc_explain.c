@@ -350,8 +350,9 @@ why_cut(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	if (c->cluster > 1 && c->coop) {
 		int most = t->cluster_max > 1 ? t->cluster_max : 1;
 		char why[320];
-		int64_t bands = c->grid / c->cluster, row_bytes = N * f->tile_in_bytes;
-		if (config_band_grid(c) && rkc_band_rows(f, c, M, t))
+		int64_t bands = c->grid / c->cluster, row_bytes;
+		if (config_band_grid(c) &&
+		    rkc_band_grid_fits(f, c, M, N, t, &row_bytes) == BAND_ROWS)
 			snprintf(
 			    why, sizeof why,
 			    "%lld band(s) walk the %lld rows (grid=%d), so %lld row(s) are in "
@@ -542,12 +543,13 @@ why_grid(Choice *out, const Cands *cs, const Cand *b, const Facts *f, const Targ
 	int64_t blocks = cdiv(M, c->m_block);
 	char ahead[16] = "", band[256] = "";
 	int64_t row_bytes;
-	if (config_band_grid(c) && rkc_band_rows(f, c, M, t))
+	int fits = config_band_grid(c) ? rkc_band_grid_fits(f, c, M, N, t, &row_bytes) : BAND_NO;
+	if (fits == BAND_ROWS)
 		snprintf(band, sizeof band,
 			 ", bands because a later pass reads each row again and %lld rows at "
 			 "once (%.1f MB) pass half the L2 (%.1f MB)",
-			 (long long)M, (double)M * N * f->tile_in_bytes / 1e6, t->l2_bytes / 2e6);
-	if (config_band_grid(c) && rkc_band_grid_fits(f, c, M, N, t, &row_bytes) == BAND_PARTIALS)
+			 (long long)M, (double)M * row_bytes / 1e6, t->l2_bytes / 2e6);
+	if (fits == BAND_PARTIALS)
 		snprintf(band, sizeof band,
 			 ", bands at %lld row blocks because %s and a whole row's partials (%lld "
 			 "bytes) pass a CTA's shared memory (%d), where a band's CTAs keep their "

@@ -311,19 +311,19 @@ band_partials_light(const Facts *f)
 	       (int64_t)BAND_SMEM_NUM * (f->tile_in_bytes + f->tile_out_bytes);
 }
 
+/* A lone band walks its rows one after another, each row's exchange holding every CTA of the
+ * launch, which the model charges too little; two bands or more overlap one's exchange with the
+ * other's stream. */
+#define ROW_BANDS_MIN 2
+
 /* Bands walking the rows of a kernel without sums over rows (BAND_ROWS): a looped row cut over
  * cooperating CTAs whose later passes read it again (Facts.kept_bytes), at more rows than such
  * cuts of the SMs hold at once. A cut of every row at once (one wave) keeps M rows in flight, and
  * where their bytes pass the L2 the later passes read them from HBM again (the cost model's
  * reread_hit); B bands of K CTAs (band_cuts) keep B rows in flight, read again from L2, or
  * from shared memory where each CTA keeps its segment (smem=1). */
-/* A lone band walks its rows one after another, each row's exchange holding every CTA of the
- * launch, which the model charges too little; two bands or more overlap one's exchange with the
- * other's stream. */
-#define ROW_BANDS_MIN 2
-
-int
-rkc_band_rows(const Facts *f, const Config *c, int64_t M, const Target *t)
+static int
+band_rows(const Facts *f, const Config *c, int64_t M, const Target *t)
 {
 	return !f->colsums && f->kept_bytes > 0 && c->coop && c->cluster > 1 && !c->persistent &&
 	       M * c->cluster > (int64_t)t->sms * 2;
@@ -361,7 +361,7 @@ rkc_band_grid_fits(const Facts *f, const Config *c, int64_t M, int64_t N, const 
 	if (!f->colsums) {
 		if (row_bytes)
 			*row_bytes = N * f->tile_in_bytes;
-		return rkc_band_rows(f, c, M, t) ? BAND_ROWS : BAND_NO;
+		return band_rows(f, c, M, t) ? BAND_ROWS : BAND_NO;
 	}
 	Config w = *c;
 	w.cluster = 1;
@@ -518,7 +518,7 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 					if (g.grid >= cdiv(M, c->m_block) * config_segments(&g) &&
 					    !colsum)
 						continue;
-					if (rkc_band_rows(f, &g, M, t) &&
+					if (band_rows(f, &g, M, t) &&
 					    g.grid < ROW_BANDS_MIN * g.cluster)
 						continue;
 					if (ahead >= 2 && rkc_ring_blocks(&g, M) < RING_MIN_BLOCKS)
@@ -555,7 +555,7 @@ typedef struct {
  * cooperative group's CTAs wait on their exchanges alike, so they take as many (cluster_fits). */
 #define MIN_CLUSTER_WARPS 4
 
-/* The bands' cuts (rkc_band_rows): B bands, the most (a power of two under M) whose rows' bytes fit
+/* The bands' cuts (band_rows): B bands, the most (a power of two under M) whose rows' bytes fit
  * half the L2 (the share the cost model's reread_hit counts as held), or 1; K = j * SMs / B CTAs
  * a band for j = 1 and 2 CTAs an SM. rkc_enumerate offers them with the rows kept in shared
  * memory only: streamed bands count on the L2 holding the bands' rows, which was not measured
@@ -570,7 +570,7 @@ band_cuts(Cut *out, int n, const Facts *f, int64_t M, int64_t N, const Target *t
 		B *= 2;
 	for (int j = 1; j <= 2; j++) {
 		int64_t K = j * t->sms / B;
-		if (K > 1 && K <= MAX_COOP && M * K > (int64_t)t->sms * 2)
+		if (K > 1 && K <= MAX_COOP) /* add_grids keeps those band_rows takes */
 			out[n++] = (Cut){1, (int)K, 1, 1};
 	}
 	return n;
