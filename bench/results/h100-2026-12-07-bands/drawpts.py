@@ -2,9 +2,12 @@
 # bench/heldout, bf16 and fp32, 2-131 rows of 200000-4200000 columns (at most 400 MB an array),
 # kept where the branch's pick (NEW) differs from main's (OLD); a line for bench/ab.sh each: main's
 # pick forced (old) against the branch's (new). usage, from the repository root:
-#   python3 drawpts.py OLD_RKC NEW_RKC SEED COUNT > points.txt
+#   python3 drawpts.py OLD_RKC NEW_RKC SEED COUNT [M_LO M_HI N_LO N_HI] > points.txt
+# With the four bounds, M and N are drawn log-uniform between them instead (2026-12-07 tables:
+# 132 8192 30000 2000000, the bands offered at any rows).
 import glob, json, random, subprocess, sys
 old_rkc, new_rkc, seed, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+bounds = [int(x) for x in sys.argv[5:9]]
 keys = ("persistent r_block m_block num_warps vec split evict min_ctas smem cluster grid dynamic "
         "ahead coop stash steps colpass").split()
 kernels = sorted(glob.glob("testdata/kernels/*.rk") + glob.glob("bench/heldout/*.rk"))
@@ -17,7 +20,11 @@ out, tries = 0, 0
 while out < count and tries < 4000:
     tries += 1
     k, dt = rng.choice(kernels), rng.choice(["bf16", "fp32"])
-    M, N = rng.randint(2, 131), int(200000 * (21 ** rng.random()))
+    if bounds:
+        m0, m1, n0, n1 = bounds
+        M, N = int(m0 * (m1 / m0) ** rng.random()), int(n0 * (n1 / n0) ** rng.random())
+    else:
+        M, N = rng.randint(2, 131), int(200000 * (21 ** rng.random()))
     if M * N * (4 if dt == "fp32" else 2) > 4e8:
         continue
     s = f"{M}x{N}"
