@@ -3,8 +3,8 @@
 # kept where the branch's pick (NEW) differs from main's (OLD); a line for bench/ab.sh each: main's
 # pick forced (old) against the branch's (new). usage, from the repository root:
 #   python3 drawpts.py OLD_RKC NEW_RKC SEED COUNT [M_LO M_HI N_LO N_HI] > points.txt
-# With the four bounds, M and N are drawn log-uniform between them instead (2026-12-07 tables:
-# 132 8192 30000 2000000, the bands offered at any rows).
+# With the four bounds, M and N are drawn log-uniform between them instead
+# (h200-2026-12-07-wide-bands: 132 8192 30000 2000000, the bands offered at any rows).
 import glob, json, random, subprocess, sys
 old_rkc, new_rkc, seed, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 bounds = [int(x) for x in sys.argv[5:9]]
