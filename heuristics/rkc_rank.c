@@ -519,7 +519,8 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 					    !colsum)
 						continue;
 					if (band_rows(f, &g, M, t) &&
-					    g.grid < ROW_BANDS_MIN * g.cluster)
+					    (g.grid < ROW_BANDS_MIN * g.cluster ||
+					     (M >= t->sms && g.grid < 2 * t->sms)))
 						continue;
 					if (ahead >= 2 && rkc_ring_blocks(&g, M) < RING_MIN_BLOCKS)
 						continue;
@@ -559,11 +560,21 @@ typedef struct {
  * half the L2 (the share the cost model's reread_hit counts as held), or 1; K = j * SMs / B CTAs
  * a band for j = 1 and 2 CTAs an SM. rkc_enumerate offers them with the rows kept in shared
  * memory only: streamed bands count on the L2 holding the bands' rows, which was not measured
- * (bench/results/h100-2026-12-07-bands.md). */
+ * (bench/results/h100-2026-12-07-bands.md). At more rows than SMs, only where a row kept over
+ * the largest cluster would still crowd an SM (rkc_kept_row_crowds_sm: no cluster keeps it at
+ * two CTAs an SM), with two CTAs an SM or more (add_grids), and not in the batch-invariant mode
+ * (not normal), which fixes its order at M_REF rows: offered at any row there, the bands ran
+ * 0.834x where the old pick read the row again and 1.056x where it kept the row over a cluster,
+ * whose exchange through distributed shared memory costs less than a band's through global
+ * memory; kept at one CTA an SM, 1.20-1.25x at all three points forced
+ * (bench/results/h200-2026-12-07-wide-bands.md, sections 2 and 3). */
 static int
-band_cuts(Cut *out, int n, const Facts *f, int64_t M, int64_t N, const Target *t)
+band_cuts(Cut *out, int n, const Facts *f, int64_t M, int64_t N, const Target *t, int normal)
 {
-	if (f->colsums || f->kept_bytes <= 0 || f->split_ok || M >= t->sms)
+	if (f->colsums || f->kept_bytes <= 0 || f->split_ok)
+		return n;
+	if (M >= t->sms && !(normal && t->cluster_max > 1 &&
+			     rkc_kept_row_crowds_sm(f, cdiv(N, t->cluster_max), t)))
 		return n;
 	int64_t row = N * f->tile_in_bytes, B = 1;
 	while (2 * B < M && 2 * B * row <= t->l2_bytes / 2)
@@ -577,7 +588,7 @@ band_cuts(Cut *out, int n, const Facts *f, int64_t M, int64_t N, const Target *t
 }
 
 static int
-cuts(Cut *out, const Facts *f, int64_t M, int64_t N, int vec, const Target *t)
+cuts(Cut *out, const Facts *f, int64_t M, int64_t N, int vec, const Target *t, int normal)
 {
 	int n = 0;
 	out[n++] = (Cut){1, 1, 0, 0};
@@ -589,7 +600,7 @@ cuts(Cut *out, const Facts *f, int64_t M, int64_t N, int vec, const Target *t)
 	for (int c = 2; c <= t->cluster_max; c *= 2)
 		out[n++] = (Cut){1, c, 0, 0};
 	int most = t->cluster_max > 1 ? t->cluster_max : 1;
-	n = band_cuts(out, n, f, M, N, t);
+	n = band_cuts(out, n, f, M, N, t, normal);
 	int few = M * most < t->sms, one = M < t->sms && f->row_exchanges == 1;
 	if (f->split_ok || !(few || one))
 		return n;
@@ -1063,7 +1074,7 @@ rkc_enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 	      int64_t mcap, int vec, int normal)
 {
 	Cut cut[16];
-	int ncut = cuts(cut, f, M, N, vec, t);
+	int ncut = cuts(cut, f, M, N, vec, t, normal);
 	for (int ci = 0; ci < ncut; ci++) {
 		int split = cut[ci].split, cluster = cut[ci].cluster, segs = split * cluster;
 		int coop = cut[ci].coop, band = cut[ci].band;
