@@ -352,7 +352,16 @@ why_cut(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		char why[320];
 		int64_t bands = c->grid / c->cluster, row_bytes;
 		if (config_band_grid(c) &&
-		    rkc_band_grid_fits(f, c, M, N, t, &row_bytes) == BAND_ROWS)
+		    rkc_band_grid_fits(f, c, M, N, t, &row_bytes) == BAND_ROWS && M >= t->sms)
+			snprintf(
+			    why, sizeof why,
+			    "%lld band(s) walk the %lld rows (grid=%d), each CTA keeping its "
+			    "segment on chip, where no cluster keeps a row (%.2f MB kept) at two "
+			    "CTAs an SM (%d CTAs x half of %d bytes)",
+			    (long long)bands, (long long)M, c->grid,
+			    (double)N * f->kept_bytes / 1e6, t->cluster_max, t->smem_per_sm);
+		else if (config_band_grid(c) &&
+			 rkc_band_grid_fits(f, c, M, N, t, &row_bytes) == BAND_ROWS)
 			snprintf(
 			    why, sizeof why,
 			    "%lld band(s) walk the %lld rows (grid=%d), so %lld row(s) are in "
@@ -544,7 +553,11 @@ why_grid(Choice *out, const Cands *cs, const Cand *b, const Facts *f, const Targ
 	char ahead[16] = "", band[256] = "";
 	int64_t row_bytes;
 	int fits = config_band_grid(c) ? rkc_band_grid_fits(f, c, M, N, t, &row_bytes) : BAND_NO;
-	if (fits == BAND_ROWS)
+	if (fits == BAND_ROWS && M >= t->sms)
+		snprintf(band, sizeof band,
+			 ", bands because a later pass reads each row again and no cluster keeps "
+			 "it at two CTAs an SM");
+	else if (fits == BAND_ROWS)
 		snprintf(band, sizeof band,
 			 ", bands because a later pass reads each row again and %lld rows at "
 			 "once (%.1f MB) pass half the L2 (%.1f MB)",
