@@ -127,7 +127,7 @@ case $out in *"cap that holds"*) fail "tune: a cand r on a cooperative launch" ;
 # The best each dropping rule of the policy set aside, marked with its rule (rms_norm_backward bf16
 # 4096x4096: drop_kept_rows, drop_ws_colsums and drop_streamed_colsums; 1024x65536:
 # take_streamed_bands; layer_norm_backward bf16 4096x65536: lone_own_colsums; fused_linear_jsd
-# fp32 132x256000: drop_lone_clusters), and in --json with the rule; none in the batch-invariant
+# fp32 132x200000: drop_lone_clusters), and in --json with the rule; none in the batch-invariant
 # mode.
 expect 1 ", then the best the policy's rules set aside" "   x  L2048 m2 w8 v8 Sa g264 e k2" \
 	"<- set aside by drop_kept_rows" "<- set aside by drop_ws_colsums" \
@@ -143,10 +143,10 @@ expect 1 "<- set aside by lone_own_colsums" -- \
 expect 1 '"cand":"x"' '"rule":"lone_own_colsums"' -- \
 	tune testdata/kernels/layer_norm_backward.rk --shape 4096x65536 --dtype bf16 --top 1 \
 	--no-check --copy-gbps 3000 --json
-# drop_lone_clusters (fused_linear_jsd fp32 132x256000): the row kept over 16 CTAs at one an SM,
+# drop_lone_clusters (fused_linear_jsd fp32 132x200000): the row kept over 16 CTAs at one an SM,
 # settled as a pick is (its heavy first pass halved and filled by cp.async).
 expect 0 "   x  L4096 m1 w16 v4 c16 Sa e" "<- set aside by drop_lone_clusters" -- \
-	tune testdata/kernels/fused_linear_jsd.rk --shape 132x256000 --dtype f32 --top 1 --no-check \
+	tune testdata/kernels/fused_linear_jsd.rk --shape 132x200000 --dtype f32 --top 1 --no-check \
 	--copy-gbps 3000
 expect 0 "TUNE kernel=softmax" -- tune testdata/kernels/softmax.rk --shape 4096x4096 --dtype bf16 \
 	--top 1 --no-check --copy-gbps 3000 --batch-invariant
