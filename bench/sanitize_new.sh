@@ -34,7 +34,10 @@
 # shared memory and not, one row; sums over rows in shared memory and in the workspace; two rows
 # a CTA with one past M over a cluster; the one-hot sum's branch; 1x1 with no whole chunk);
 # streamed bands in place of the colsums' own pass (the policy's pick at a prime width past the
-# SMs, and two odd widths over clusters of 8 at two CTAs an SM with more CTAs than rows).
+# SMs, and two odd widths over clusters of 8 at two CTAs an SM with more CTAs than rows); bands of
+# cooperating CTAs walking more rows than SMs (3 bands of 8 over 141 rows of a prime width kept in
+# shared memory, 4 bands of 4 over 135 rows filled by cp.async, and the policy's picks at 133 and
+# 139 rows of odd widths, one stashing a value).
 # Over a
 # cluster of 16 CTAs with more clusters than fit at once, synccheck reports
 # divergent barriers in plain CUDA C too (bench/synccheck/run.sh): the first five_sums line, which
@@ -141,6 +144,10 @@ runs=(
 	"testdata/kernels/layer_norm_backward.rk --shape 137x30011 --dtype f32"
 	"testdata/kernels/rms_norm_backward.rk --shape 11x60001 --dtype f32 --config persistent=0,r_block=4096,m_block=1,num_warps=8,vec=1,cluster=8,grid=240,min_ctas=2"
 	"bench/heldout/add_rms_bwd.rk --shape 7x70001 --dtype bf16 --config persistent=0,r_block=4096,m_block=1,num_warps=8,vec=1,cluster=8,grid=240,min_ctas=2"
+	"testdata/kernels/layer_norm.rk --shape 141x30011 --dtype f32 --config persistent=0,r_block=1024,m_block=1,num_warps=4,vec=4,evict=1,min_ctas=2,cluster=8,grid=24,coop=1,smem=1"
+	"testdata/kernels/welford.rk --shape 135x65537 --dtype f16 --config persistent=0,r_block=2048,m_block=1,num_warps=4,vec=8,evict=1,min_ctas=2,cluster=4,grid=16,coop=1,smem=2"
+	"testdata/kernels/gated_rmsnorm.rk --shape 133x1000003 --dtype bf16"
+	"testdata/kernels/softmax.rk --shape 139x600011 --dtype f32"
 )
 n=0
 for r in "${runs[@]}"; do
