@@ -351,8 +351,9 @@ why_cut(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 		int most = t->cluster_max > 1 ? t->cluster_max : 1;
 		char why[320];
 		int64_t bands = c->grid / c->cluster, row_bytes;
-		if (config_band_grid(c) &&
-		    rkc_band_grid_fits(f, c, M, N, t, &row_bytes) == BAND_ROWS && M >= t->sms)
+		int rows = config_band_grid(c) &&
+			   rkc_band_grid_fits(f, c, M, N, t, &row_bytes) == BAND_ROWS;
+		if (rows && M >= t->sms)
 			snprintf(
 			    why, sizeof why,
 			    "%lld band(s) walk the %lld rows (grid=%d), each CTA keeping its "
@@ -360,8 +361,7 @@ why_cut(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			    "CTAs an SM (%d CTAs x half of %d bytes)",
 			    (long long)bands, (long long)M, c->grid,
 			    (double)N * f->kept_bytes / 1e6, t->cluster_max, t->smem_per_sm);
-		else if (config_band_grid(c) &&
-			 rkc_band_grid_fits(f, c, M, N, t, &row_bytes) == BAND_ROWS)
+		else if (rows)
 			snprintf(
 			    why, sizeof why,
 			    "%lld band(s) walk the %lld rows (grid=%d), so %lld row(s) are in "
