@@ -2,7 +2,9 @@
 """The short table of a bench/gpu_run.sh run: reads OUT/run/*.log and OUT/sanitize/*.log (the
 RESULT lines rkc run prints), writes OUT/points.csv and OUT/summary.md, prints the tables: per
 kernel and dtype over every suite, then per suite and dtype (a suite is the first dot-separated
-field of a run log's name, SUITE.KERNEL.DTYPE.log, so any testdata/shapes/<suite>.json works)."""
+field of a run log's name, SUITE.KERNEL.DTYPE.log, so any testdata/shapes/<suite>.json works).
+The %copy columns count every timed point whose check did not fail: checked ok, or timed and not
+checked (gpu_run.sh CHECK=0: status unchecked); the ok column counts the checked ones."""
 import csv
 import glob
 import math
@@ -62,6 +64,10 @@ def main(out):
         except ValueError:
             return float("nan")
 
+    def timed(rs):
+        """The points whose time counts: checked ok, or timed and not checked."""
+        return [r for r in rs if r.get("status") in ("ok", "unchecked") and num(r, "us") > 0]
+
     keys = []
     for key in [(r["kernel"], r["dtype"]) for r in rows] + [
             (k, v.split(" ", 1)[0]) for k, vs in sorted(sanitize.items()) for v in vs]:
@@ -73,8 +79,8 @@ def main(out):
         rs = [r for r in rows if (r["kernel"], r["dtype"]) == (k, dt)]
         ok = [r for r in rs if r.get("status") == "ok"]
         worst = max((num(r, "worst_rel_l2") for r in rs if "worst_rel_l2" in r), default=float("nan"))
-        pct = [num(r, "copy_pct") for r in ok]
-        big = [num(r, "copy_pct") for r in ok if num(r, "mbytes") >= BIG_MB]
+        pct = [num(r, "copy_pct") for r in timed(rs)]
+        big = [num(r, "copy_pct") for r in timed(rs) if num(r, "mbytes") >= BIG_MB]
         local = max((int(r.get("local", 0)) for r in rs if "local" in r), default=0)
         san = ", ".join(v for v in sanitize.get(k, []) if v.startswith(dt + " "))
         lines.append(f"| {k} | {dt} | {len(rs)} | {len(ok)} | {worst:.2e} | {geomean(pct):.1f} | "
@@ -86,23 +92,23 @@ def main(out):
         rs = [r for r in rows if (r["suite"], r["dtype"]) == (s, dt)]
         ok = [r for r in rs if r.get("status") == "ok"]
         worst = max((num(r, "worst_rel_l2") for r in rs if "worst_rel_l2" in r), default=float("nan"))
-        big = [num(r, "copy_pct") for r in ok if num(r, "mbytes") >= BIG_MB]
+        big = [num(r, "copy_pct") for r in timed(rs) if num(r, "mbytes") >= BIG_MB]
         lines.append(f"| {s} | {dt} | {len(rs)} | {len(ok)} | {worst:.2e} | "
-                     f"{geomean([num(r, 'copy_pct') for r in ok]):.1f} | {geomean(big):.1f} |")
-    ok = [r for r in rows if r.get("status") == "ok"]
+                     f"{geomean([num(r, 'copy_pct') for r in timed(rs)]):.1f} | {geomean(big):.1f} |")
+    counted = timed(rows)
     status = {}
     for r in rows:
         status[r.get("status", "?")] = status.get(r.get("status", "?"), 0) + 1
     lines.append("")
     lines.append(f"points: {len(rows)} ({', '.join(f'{v} {k}' for k, v in sorted(status.items()))}); "
-                 f"kernels correct on every point: "
+                 f"kernels checked and correct on every point: "
                  f"{sum(all(r.get('status') == 'ok' for r in rows if r['kernel'] == k) for k in {r['kernel'] for r in rows})}"
                  f"/{len({r['kernel'] for r in rows})}")
     for dt in sorted({r["dtype"] for r in rows}):
-        big = [num(r, "copy_pct") for r in ok if r["dtype"] == dt and num(r, "mbytes") >= BIG_MB]
+        big = [num(r, "copy_pct") for r in counted if r["dtype"] == dt and num(r, "mbytes") >= BIG_MB]
         lines.append(f"{dt}: geomean %copy over {len(big)} shapes moving >= {BIG_MB:.0f} MB: "
                      f"{geomean(big):.1f}")
-    big = [num(r, "copy_pct") for r in ok if num(r, "mbytes") >= BIG_MB]
+    big = [num(r, "copy_pct") for r in counted if num(r, "mbytes") >= BIG_MB]
     lines.append(f"all: geomean %copy over {len(big)} shapes moving >= {BIG_MB:.0f} MB: {geomean(big):.1f}")
     dirty = [k for k, v in sanitize.items() if any(not s.split(" ", 1)[1].startswith("clean") for s in v)]
     lines.append(f"memcheck: {len(sanitize) - len(dirty)}/{len(sanitize)} kernels clean"
