@@ -92,9 +92,10 @@ def main(out):
         rs = [r for r in rows if (r["suite"], r["dtype"]) == (s, dt)]
         ok = [r for r in rs if r.get("status") == "ok"]
         worst = max((num(r, "worst_rel_l2") for r in rs if "worst_rel_l2" in r), default=float("nan"))
+        pct = [num(r, "copy_pct") for r in timed(rs)]
         big = [num(r, "copy_pct") for r in timed(rs) if num(r, "mbytes") >= BIG_MB]
         lines.append(f"| {s} | {dt} | {len(rs)} | {len(ok)} | {worst:.2e} | "
-                     f"{geomean([num(r, 'copy_pct') for r in timed(rs)]):.1f} | {geomean(big):.1f} |")
+                     f"{geomean(pct):.1f} | {geomean(big):.1f} |")
     counted = timed(rows)
     status = {}
     for r in rows:
