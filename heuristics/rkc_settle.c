@@ -326,7 +326,9 @@ settle_ring(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 /* Which fill a pick that keeps rows (smem=1) takes: cp.async from FILL_MIN_CHUNKS chunks a CTA's
  * first pass streams, or from FILL_MATH_CHUNKS where that pass spends FILL_MATH_OPS instructions
  * an element or more, where the validator accepts it (its copies are 4 bytes or more). Under a
- * persistent grid a CTA streams the chunks of every row block it walks. */
+ * persistent grid a CTA streams the chunks of every row block it walks. A stash that keeps no
+ * row (settle_stash, before) leaves nothing to fill: its PTX under smem=2 only commits and waits
+ * on empty cp.async groups. */
 static void
 settle_fill(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, const Target *t)
 {
@@ -336,7 +338,10 @@ settle_fill(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 	int64_t chunks = first_pass_chunks(c, M, N);
 	g.smem = 2;
 	int heavy = f->pass_ops[0] >= FILL_MATH_OPS;
-	if (heavy && chunks < FILL_MATH_CHUNKS)
+	if (c->stash && f->stash_kept_bytes == 4 * f->stashes)
+		choice_reason(out, "fill: registers (smem=1): the stash keeps no row, so the first "
+				   "pass fills nothing (cp.async would have nothing to copy)");
+	else if (heavy && chunks < FILL_MATH_CHUNKS)
 		choice_reason(out,
 			      "fill: registers (smem=1): the first pass streams %lld chunk(s) a "
 			      "CTA, under %d, where the cp.async fill measured no faster",
