@@ -373,15 +373,16 @@ listed(const Choice *cs, int n)
  * index), then, where the seed keeps rows on chip, the seed with them filled the other way
  * (smem=1 for 2 and 2 for 1: the policy ranks no fill, it sets one on its pick; 'f') and, where
  * the kernel has a stash, the seed with the other stash where it fits (the policy ranks no stash
- * either; 's') and, where the seed's persistent row has a tail, the seed with the other steps and
- * the CTAs an SM rkc_min_ctas binds it to (the policy ranks no steps; 't') and, outside the
- * batch-invariant mode, the seed over an odd count of warps (odd_variant; 'o') and its row over
- * clusters (cluster_variant; 'c') and its column pass at more CTAs an SM (colpass_variant; 'p'),
- * and the seed one CTA an SM higher (squeeze_variant; 'k'), and the seed at a cap that holds its
- * predicted registers (loose_variant; 'r'), and, outside the batch-invariant mode, the seed as the
- * ranking had it where a settle rule changed a ranked knob (rkc_as_ranked; 'w') and the best
- * candidate each of the policy's dropping rules set aside (rkc_set_aside; 'x', with the rule).
- * Returns how many, or -1 with d set. */
+ * either; 's': from a stash that keeps no row, stash=0 filled by cp.async where it can be, and
+ * then no 'f', as that stash has nothing to fill) and, where the seed's persistent row has a tail,
+ * the seed with the other steps and the CTAs an SM rkc_min_ctas binds it to (the policy ranks no
+ * steps; 't') and, outside the batch-invariant mode, the seed over an odd count of warps
+ * (odd_variant; 'o') and its row over clusters (cluster_variant; 'c') and its column pass at more
+ * CTAs an SM (colpass_variant; 'p'), and the seed one CTA an SM higher (squeeze_variant; 'k'), and
+ * the seed at a cap that holds its predicted registers (loose_variant; 'r'), and, outside the
+ * batch-invariant mode, the seed as the ranking had it where a settle rule changed a ranked knob
+ * (rkc_as_ranked; 'w') and the best candidate each of the policy's dropping rules set aside
+ * (rkc_set_aside; 'x', with the rule). Returns how many, or -1 with d set. */
 static int
 candidates(Choice *cs, Tag *tag, int top, int invariant, int *nrkc, int *helion, const Kernel *k,
 	   const Facts *f, int64_t M, int64_t N, const Target *t, Diag *d)
@@ -398,7 +399,10 @@ candidates(Choice *cs, Tag *tag, int top, int invariant, int *nrkc, int *helion,
 	*nrkc = n;
 	*helion = listed(cs, n);
 	n += *helion == n;
-	if (cs[0].cfg.smem && !cs[0].cfg.persistent) { /* kept rows: the other fill */
+	/* a stash that keeps no row leaves nothing to fill: no other fill, and its other stash
+	 * keeps the rows filled by cp.async where the validator accepts it */
+	int rowless = cs[0].cfg.stash && f->stash_kept_bytes == 4 * f->stashes;
+	if (cs[0].cfg.smem && !cs[0].cfg.persistent && !rowless) { /* kept rows: the other fill */
 		cs[n] = cs[0];
 		cs[n].cfg.smem = 3 - cs[0].cfg.smem;
 		tag[n++].variant = 'f';
@@ -406,6 +410,12 @@ candidates(Choice *cs, Tag *tag, int top, int invariant, int *nrkc, int *helion,
 	if (cs[0].cfg.smem && !cs[0].cfg.persistent && f->stashes) { /* the other stash */
 		cs[n] = cs[0];
 		cs[n].cfg.stash = !cs[0].cfg.stash;
+		if (rowless) {
+			cs[n].cfg.smem = 2;
+			if (config_check_emit(k, f->dtype, M, N, &cs[n].cfg, NULL) ||
+			    config_check_target(k, f->dtype, N, &cs[n].cfg, t, NULL))
+				cs[n].cfg.smem = 1;
+		}
 		if (!config_check_emit(k, f->dtype, M, N, &cs[n].cfg, NULL) &&
 		    !config_check_target(k, f->dtype, N, &cs[n].cfg, t, NULL)) {
 			cost_model(f, &cs[n].cfg, M, N, t, &cs[n].cost);
@@ -694,24 +704,23 @@ const Cmd cmd_tune = {
 	},
     .about =
 	"Compiles and times the rkc policy's first N candidates in its own ranking (the first is "
-	"its pick,\nthe seed), the helion2828 policy's pick and, where the seed keeps rows on "
-	"chip, the seed\nwith the other fill (smem=1 or 2) and, where the kernel has a stash, the "
-	"other stash\n(stash=0 or 1), and, where the seed's persistent row has a tail, the other "
-	"steps (steps=0\nor 1), and, where an odd count of warps splits its persistent row evenly, "
-	"the seed over the\nnearest such count, and, where the seed's persistent row is alone on "
-	"its SM, the row over\nclusters of 2 and 4 CTAs, and, where the column pass makes the "
-	"whole kernel, that pass\nat 2 and 4 CTAs an SM of 8 warps, and, where its register cap "
-	"alone keeps one CTA an SM\nmore from it, the seed so, and, where its cap is under the "
-	"registers the "
-	"model predicts, the\nseed at the most CTAs an SM whose cap holds them, and, where a "
-	"settle rule changed a\nknob the ranking chose, the seed as ranked, and the best candidate "
-	"each "
-	"of the policy's dropping\nrules set aside; checks each against the reference and prints "
-	"them fastest first, then a\nTUNE line with the seed's time over the best one's.\nExit 0 "
-	"when the seed and at least one candidate ran and "
-	"passed, 1 otherwise (docs/tune.md).\nWith --list it prints the same candidates in that "
-	"order with the cost model's times, and exits\n0 without a GPU. With --batch-invariant the "
-	"rkc candidates keep the mode's reduction order;\nhelion2828's pick is timed outside the "
-	"mode, for comparison.\n",
+	"its\npick, the seed), the helion2828 policy's pick and, where the seed keeps rows on "
+	"chip, the seed\nwith the other fill (smem=1 or 2) and, where the kernel has a stash, "
+	"the other stash (stash=0 or\n1; from a stash that keeps no row, stash=0 with the rows "
+	"filled by cp.async where it can be, and\nno other fill), and, where the seed's "
+	"persistent row has a tail, the other steps (steps=0 or 1),\nand, where an odd count of "
+	"warps splits its persistent row evenly, the seed over the nearest\nsuch count, and, "
+	"where the seed's persistent row is alone on its SM, the row over clusters of 2\nand 4 "
+	"CTAs, and, where the column pass makes the whole kernel, that pass at 2 and 4 CTAs an "
+	"SM\nof 8 warps, and, where its register cap alone keeps one CTA an SM more from it, the "
+	"seed so,\nand, where its cap is under the registers the model predicts, the seed at the "
+	"most CTAs an SM\nwhose cap holds them, and, where a settle rule changed a knob the "
+	"ranking chose, the seed as\nranked, and the best candidate each of the policy's "
+	"dropping rules set aside; checks each\nagainst the reference and prints them fastest "
+	"first, then a TUNE line with the seed's time over\nthe best one's. Exit 0 when the seed "
+	"and at least one candidate ran and passed, 1 otherwise\n(docs/tune.md). With --list it "
+	"prints the same candidates in that order with the cost model's\ntimes, and exits 0 "
+	"without a GPU. With --batch-invariant the rkc candidates keep the mode's\nreduction "
+	"order; helion2828's pick is timed outside the mode, for comparison.",
     .run = tune_run,
 };

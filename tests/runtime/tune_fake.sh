@@ -27,14 +27,16 @@ else
 	fail "$lines candidate lines for candidates=$n"
 fi
 
-# A seed that keeps rows and stashes: the seed with the other fill and with the other stash added
-# (the seed's fill is cp.async). At more rows than SMs: a cooperative grid of bands, which fewer
-# rows may take, could not launch on the fake GPU's 4 SMs.
-expect 0 ", then the seed with smem=1, then the seed with stash=0" \
-	"   f  L2048 m1 w4 v8 c16 S st e k9" "   s  L2048 m1 w4 v8 c16 Sa e k9" \
-	"<- the seed with smem=1" "<- the seed with stash=0" -- \
+# A seed that keeps rows and stashes, its stash keeping no row (so smem=1, nothing to fill): the
+# seed with the other stash added, its kept rows filled by cp.async, and no other fill. At more
+# rows than SMs: a cooperative grid of bands, which fewer rows may take, could not launch on the
+# fake GPU's 4 SMs.
+expect 0 "then helion2828's pick, then the seed with stash=0" \
+	"   1     1  L2048 m1 w4 v8 c16 S st e k9" "   s  L2048 m1 w4 v8 c16 Sa e k9" \
+	"<- the seed with stash=0" -- \
 	tune testdata/kernels/gated_rmsnorm.rk --shape 200x98304 --dtype bf16 --top 1 --no-check \
 	--copy-gbps 3000
+case $out in *"the seed with smem="*) fail "tune: another fill of a stash that keeps no row" ;; esac
 
 # A persistent seed whose row an odd count of warps splits evenly: the seed over the nearest such
 # count added (7168 bf16 columns, 896 vectors: 7 warps, nearest the seed's 4), marked.
