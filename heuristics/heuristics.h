@@ -93,6 +93,14 @@ config_kept_bytes(const Facts *f, const Config *c)
 	return c->stash ? f->stash_kept_bytes : f->kept_bytes;
 }
 
+/* Whether c's stash keeps no row: the stashed values, 4 bytes each, are all it keeps on chip, so
+ * its first pass has nothing to fill. */
+static inline int
+config_stash_rowless(const Facts *f, const Config *c)
+{
+	return c->stash && f->stash_kept_bytes == 4 * f->stashes;
+}
+
 /* Segments a row is cut into: split or cluster CTAs (at most one of them over 1). */
 static inline int
 config_segments(const Config *c)

@@ -338,7 +338,7 @@ settle_fill(Choice *out, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 	int64_t chunks = first_pass_chunks(c, M, N);
 	g.smem = 2;
 	int heavy = f->pass_ops[0] >= FILL_MATH_OPS;
-	if (c->stash && f->stash_kept_bytes == 4 * f->stashes)
+	if (config_stash_rowless(f, c))
 		choice_reason(out, "fill: registers (smem=1): the stash keeps no row, so the first "
 				   "pass fills nothing (cp.async would have nothing to copy)");
 	else if (heavy && chunks < FILL_MATH_CHUNKS)

@@ -401,7 +401,7 @@ candidates(Choice *cs, Tag *tag, int top, int invariant, int *nrkc, int *helion,
 	n += *helion == n;
 	/* a stash that keeps no row leaves nothing to fill: no other fill, and its other stash
 	 * keeps the rows filled by cp.async where the validator accepts it */
-	int rowless = cs[0].cfg.stash && f->stash_kept_bytes == 4 * f->stashes;
+	int rowless = config_stash_rowless(f, &cs[0].cfg);
 	if (cs[0].cfg.smem && !cs[0].cfg.persistent && !rowless) { /* kept rows: the other fill */
 		cs[n] = cs[0];
 		cs[n].cfg.smem = 3 - cs[0].cfg.smem;
