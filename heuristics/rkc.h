@@ -131,6 +131,13 @@ typedef struct {
 /* The cases of band_grid_fits. */
 enum { BAND_NO, BAND_FEW_ROWS, BAND_PARTIALS, BAND_ROWS };
 
+/* What bands that stream their rows hold (rkc_band_streams). */
+typedef struct {
+	double bytes, l2; /* the rows in flight and the outputs they write; the L2 */
+	int64_t words;	  /* a thread's chunk: the words of its [M,N] inputs a pass loads */
+	int regs, per_sm; /* the registers a thread has at the grid's CTAs an SM */
+} BandHold;
+
 /* settle_colpass's share: the own pass's slots against the inputs both read again. */
 enum { COLPASS_SLOTS = 4 };
 
@@ -152,6 +159,7 @@ int rkc_over_slots(const Cand *x, const Facts *f, const Target *t, int64_t M, in
 void rkc_rank_score(Cand *x, const Facts *f, const Target *t, int64_t M, int64_t N);
 int rkc_band_grid_fits(const Facts *f, const Config *c, int64_t M, int64_t N, const Target *t,
 		       int64_t *row_bytes);
+int rkc_band_streams(const Facts *f, const Config *c, int64_t N, const Target *t, BandHold *h);
 int64_t rkc_ring_blocks(const Config *g, int64_t M);
 const char *rkc_colpass_rows_miss(char *buf, size_t n, const Facts *f, const Config *g, int64_t M,
 				  int64_t N, const Target *t);

@@ -349,11 +349,11 @@ why_cut(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			      vs_knob(alt, sizeof alt, cs, b, K_SPLIT));
 	if (c->cluster > 1 && c->coop) {
 		int most = t->cluster_max > 1 ? t->cluster_max : 1;
-		char why[320];
+		char why[400];
 		int64_t bands = c->grid / c->cluster, row_bytes;
 		int rows = config_band_grid(c) &&
 			   rkc_band_grid_fits(f, c, M, N, t, &row_bytes) == BAND_ROWS;
-		if (rows && M >= t->sms)
+		if (rows && M >= t->sms && c->smem)
 			snprintf(
 			    why, sizeof why,
 			    "%lld band(s) walk the %lld rows (grid=%d), each CTA keeping its "
@@ -361,7 +361,20 @@ why_cut(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			    "CTAs an SM (%d CTAs x half of %d bytes)",
 			    (long long)bands, (long long)M, c->grid,
 			    (double)N * f->kept_bytes / 1e6, t->cluster_max, t->smem_per_sm);
-		else if (rows)
+		else if (rows && !c->smem) {
+			BandHold h;
+			rkc_band_streams(f, c, N, t, &h);
+			snprintf(
+			    why, sizeof why,
+			    "%lld band(s) walk the %lld rows (grid=%d), so %lld row(s) are in "
+			    "flight, read again from the L2: they and the outputs they write "
+			    "(%.1f MB) fit it (%.1f MB), where every row at once would keep %.1f "
+			    "MB, and a thread's chunk (%lld words) stays under the %d registers "
+			    "of %d CTAs an SM",
+			    (long long)bands, (long long)M, c->grid, (long long)bands,
+			    h.bytes / 1e6, h.l2 / 1e6, M * row_bytes / 1e6, (long long)h.words,
+			    h.regs, h.per_sm);
+		} else if (rows)
 			snprintf(
 			    why, sizeof why,
 			    "%lld band(s) walk the %lld rows (grid=%d), so %lld row(s) are in "

@@ -329,6 +329,35 @@ band_rows(const Facts *f, const Config *c, int64_t M, const Target *t)
 	       M * c->cluster > (int64_t)t->sms * 2;
 }
 
+/* Whether the bands of grid c (band_rows) may stream their rows (smem=0), and what they then
+ * hold (*h, where not NULL). Their later passes read the rows again from the L2, so the rows in
+ * flight, one a band, and the outputs they write, which pass the L2 too, fit it. And a
+ * cooperative launch keeps every CTA of the grid resident, so the CTAs it puts on an SM bind
+ * ptxas (min_ctas): a thread's chunk, the words of its [M,N] inputs that a pass loads at once,
+ * stays under the registers that leaves it. Measured on an H100, each against the pick it
+ * replaced (bench/results/h100-2026-12-07-streamed-bands.md): streamed bands at the 7 golden
+ * points of 4194304 columns the model ranks them first at ran 0.75-0.82x where they fit the L2
+ * (40 to 50 MB) and 0.85-1.09x where they do not (64 to 101 MB); at 14 points of the class drawn
+ * at random 0.72-0.96x, but 1.85x where a chunk of 128 words met the 128 registers of two CTAs
+ * an SM and ptxas spilled 400 bytes (cov_corr fp32 9x2759827), as four bands of 66 CTAs did at
+ * 32 words and 32 registers (dynamic_quant fp32 64x4194304: 128 bytes, 1.44x). With both
+ * conditions: 0.832x by geomean at 27 points (3 golden, 24 drawn in two draws), 0.66-0.96x.
+ * All were under the SMs' 132 rows; add_grids offers streamed bands there only. Bands that keep
+ * their segments in shared memory (smem=1) hold them on chip and were measured so
+ * (h100-2026-12-07-bands.md). */
+int
+rkc_band_streams(const Facts *f, const Config *c, int64_t N, const Target *t, BandHold *h)
+{
+	BandHold x;
+	h = h ? h : &x;
+	h->per_sm = (int)cdiv(c->grid, t->sms);
+	h->regs = target_reg_limit(t, 32 * c->num_warps, h->per_sm);
+	h->words = c->r_block / config_tpr(c) * f->tile_in_bytes / 4;
+	h->bytes = (double)(c->grid / c->cluster) * N * (f->tile_in_bytes + f->tile_out_bytes);
+	h->l2 = (double)t->l2_bytes;
+	return h->words < h->regs && h->bytes <= h->l2;
+}
+
 /* A grid of bands (config_band_grid: hardware clusters, or cooperating CTAs under coop=1) for a
  * kernel with sums over rows, first where its row blocks are fewer than the SMs: a grid of whole
  * rows then runs a CTA a row block and leaves the other SMs idle (held-out colonly bf16
@@ -520,7 +549,9 @@ add_grids(Cands *cs, const Kernel *k, const Facts *f, const Config *c, int64_t M
 						continue;
 					if (band_rows(f, &g, M, t) &&
 					    (g.grid < ROW_BANDS_MIN * g.cluster ||
-					     (M >= t->sms && g.grid < 2 * t->sms)))
+					     (M >= t->sms && g.grid < 2 * t->sms) ||
+					     (!g.smem && (M >= t->sms ||
+							  !rkc_band_streams(f, &g, N, t, NULL)))))
 						continue;
 					if (ahead >= 2 && rkc_ring_blocks(&g, M) < RING_MIN_BLOCKS)
 						continue;
@@ -559,8 +590,9 @@ typedef struct {
 /* The bands' cuts (band_rows): B bands, the most (a power of two under M) whose rows' bytes fit
  * half the L2 (the share the cost model's reread_hit counts as held), or 1; K = j * SMs / B CTAs
  * a band for j = 1 and 2 CTAs an SM. rkc_enumerate offers them with the rows kept in shared
- * memory only: streamed bands count on the L2 holding the bands' rows, which was not measured
- * (bench/results/h100-2026-12-07-bands.md). At more rows than SMs, only where a row kept over
+ * memory, and streamed (smem=0) at fewer rows than SMs where the L2 and the registers hold what
+ * they need (rkc_band_streams; not measured at more). At more rows than SMs, only where a row
+ * kept over
  * the largest cluster would still crowd an SM (rkc_kept_row_crowds_sm: no cluster keeps it at
  * two CTAs an SM), with two CTAs an SM or more (add_grids), and not in the batch-invariant mode
  * (not normal), which fixes its order at M_REF rows: offered at any row there, the bands ran
@@ -1110,9 +1142,11 @@ rkc_enumerate(Cands *cs, const Kernel *k, const Facts *f, int64_t M, int64_t N, 
 						break;
 					/* smem=2 is no candidate: the model cannot tell the two
 					 * fills apart; settle_fill picks the fill of the pick
-					 * (docs/heuristics.md, "Two fills") */
+					 * (docs/heuristics.md, "Two fills"). A band streams its
+					 * rows (smem=0) or keeps them; add_grids holds the
+					 * streamed ones to rkc_band_streams */
 					for (c.smem = 0; c.smem <= (f->kept_bytes > 0); c.smem++)
-						if (band && w >= MIN_CLUSTER_WARPS && c.smem)
+						if (band && w >= MIN_CLUSTER_WARPS)
 							add_grids(cs, k, f, &c, M, N, t);
 						else if (!band && cluster_fits(&c, f, M, N, t)) {
 							add(cs, k, f, &c, M, N, t);
