@@ -49,7 +49,8 @@ bare(const char *msg)
 
 /* The policy's choice (a copy in own), then the caller's knobs over it. */
 static int
-stage_choose(const Request *rq, Result *r, Choice *own, char (*notes)[400], int *nnotes, Diag *d)
+stage_choose(const Request *rq, Result *r, Choice *own, char (*notes)[REASON_LEN], int *nnotes,
+	     Diag *d)
 {
 	const Kernel *k = rq->k;
 	Choice *ch = &r->choice;
@@ -63,8 +64,8 @@ stage_choose(const Request *rq, Result *r, Choice *own, char (*notes)[400], int 
 	Config g = ch->cfg;
 	if (rq->cfg) {
 		g = *rq->cfg;
-		snprintf(notes[(*nnotes)++], 400, "config given whole over the %s policy's choice",
-			 policy_name(rq->policy));
+		snprintf(notes[(*nnotes)++], sizeof *notes,
+			 "config given whole over the %s policy's choice", policy_name(rq->policy));
 	} else {
 		Diag e = {0};
 		Forced mv;
@@ -74,18 +75,18 @@ stage_choose(const Request *rq, Result *r, Choice *own, char (*notes)[400], int 
 			return diag(d, "bad --config '%.200s': %s", rq->forced, bare(e.msg));
 		if (rc)
 			return diag(d, "infeasible --config '%.200s': %s", rq->forced, bare(e.msg));
-		snprintf(notes[(*nnotes)++], 400,
+		snprintf(notes[(*nnotes)++], sizeof *notes,
 			 "--config %.300s forced over the %s policy's choice", rq->forced,
 			 policy_name(rq->policy));
 		if (mv.restep)
 			snprintf(
-			    notes[(*nnotes)++], 400,
+			    notes[(*nnotes)++], sizeof *notes,
 			    "r_block=%lld: the choice's %lld is not whole steps of %d threads a "
 			    "row x vec %d, rounded up (r_block=N forces it)",
 			    (long long)g.r_block, (long long)mv.restep, config_tpr(&g), g.vec);
 		if (mv.regrid)
 			snprintf(
-			    notes[(*nnotes)++], 400,
+			    notes[(*nnotes)++], sizeof *notes,
 			    "grid=%d: the choice's persistent grid of %d resized for the forced "
 			    "knobs, one wave (grid=N forces it)",
 			    g.grid, mv.regrid);
@@ -103,7 +104,7 @@ stage_choose(const Request *rq, Result *r, Choice *own, char (*notes)[400], int 
 	ch->cfg = g;
 	cost_model(&r->facts, &g, rq->M, rq->N, &r->target, &ch->cost);
 	if (ch->cost.spills)
-		snprintf(notes[(*nnotes)++], 400,
+		snprintf(notes[(*nnotes)++], sizeof *notes,
 			 "warning: predicted %d regs/thread > %d: expect spills", ch->cost.regs,
 			 ch->cost.reg_limit);
 	return 0;
@@ -146,7 +147,8 @@ stage_validate(const Request *rq, Result *r, Diag *d)
 /* Notes first. Then the policy's reason for each knob of its choice; over a forced config, which
  * those reasons do not describe, the choice it replaced in one line instead. */
 static void
-stage_reasons(Choice *ch, const Choice *own, const Request *rq, char (*notes)[400], int nnotes)
+stage_reasons(Choice *ch, const Choice *own, const Request *rq, char (*notes)[REASON_LEN],
+	      int nnotes)
 {
 	Choice policy = *ch;
 	ch->nreasons = 0;
@@ -255,7 +257,7 @@ stage_spill_guard(const Request *rq, Result *r)
 int
 rkc_compile(const Request *rq, Result *r, Diag *d)
 {
-	char notes[6][400] = {{0}}; /* the target, forced, restep, regrid, spills */
+	char notes[6][REASON_LEN] = {{0}}; /* the target, forced, restep, regrid, spills */
 	int nnotes = 0;
 	memset(r, 0, sizeof *r);
 	if (stage_target(rq, r, notes[nnotes], sizeof notes[0], d))

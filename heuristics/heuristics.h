@@ -892,11 +892,14 @@ int config_force(Config *c, const char *forced, const Kernel *k, const Facts *f,
 		 int64_t N, const Target *t, Policy p, Forced *moved, Diag *d);
 
 #define MAX_REASONS 24
+/* The most characters of one reason (or a note the driver adds), with its terminating NUL. */
+#define REASON_LEN 1024
 typedef struct {
 	Config cfg;
 	Cost cost;
 	int nreasons;
-	char reasons[MAX_REASONS][400]; /* one a knob: the rule, the numbers, the alternative */
+	char reasons[MAX_REASONS]
+		    [REASON_LEN]; /* one a knob: the rule, the numbers, the alternative */
 } Choice;
 
 /* Pick a config for kernel k on an M x N shape at f's dtype. Returns 0, or -1 with d set when

@@ -3,8 +3,12 @@
 
 #include "heuristics/rkc.h"
 
+/* The most characters of a knob's best alternative (vs_knob), with its terminating NUL. */
+enum { ALT_LEN = 320 };
+
 /* Whether c differs from b's config in the knob. */
 enum { K_MODE, K_WARPS, K_MBLOCK, K_SPLIT, K_CLUSTER, K_SMEM, K_GRID, K_POW2, K_COLPASS };
+
 static int
 differs(const Config *c, const Cand *b, int knob)
 {
@@ -235,7 +239,7 @@ why_mode(Choice *out, const Cands *cs, const Cand *b, const Facts *f, const Targ
 	int tpr = config_tpr(c);
 	int64_t seg = cdiv(N, config_segments(c));
 	int64_t ept = c->r_block / tpr;
-	char alt[200];
+	char alt[ALT_LEN];
 
 	const Cand *m = best_other(cs, b, K_MODE);
 	if (colpass_whole(f->colsum_whole, c))
@@ -293,7 +297,7 @@ why_warps(Choice *out, const Cands *cs, const Cand *b, const Facts *f, const Tar
 	const Config *c = &b->c;
 	const Cost *o = &b->cost;
 	int tpr = config_tpr(c);
-	char alt[200];
+	char alt[ALT_LEN];
 
 	choice_reason(out, "num_warps=%d (%d threads per row, %d row(s) per CTA): %.1f us; %s",
 		      c->num_warps, tpr, c->m_block, o->us,
@@ -333,7 +337,7 @@ why_cut(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 	const Config *c = &b->c;
 	const Cost *o = &b->cost;
 	int64_t seg = cdiv(N, config_segments(c));
-	char alt[200];
+	char alt[ALT_LEN];
 
 	if (!f->split_ok)
 		choice_reason(out, "split=1: not applicable, the kernel has %s",
@@ -429,7 +433,7 @@ why_smem(Choice *out, const Cands *cs, const Cand *b, const Facts *f, const Targ
 	const Config *c = &b->c;
 	const Cost *o = &b->cost;
 	int64_t seg = cdiv(N, config_segments(c));
-	char alt[200];
+	char alt[ALT_LEN];
 
 	if (smem_colsums(f->colsums, c) && c->persistent) {
 		Facts tmp;
@@ -502,7 +506,7 @@ why_partials(Choice *out, const Cands *cs, const Cand *b, const Facts *f, const 
 {
 	const Config *c = &b->c;
 	const Cost *o = &b->cost;
-	char alt[200];
+	char alt[ALT_LEN];
 
 	if (ws_colsums(f->colsums, c, N)) {
 		int late = colsum_late(f->colsums, f->colsum_alone, c, N);
@@ -560,7 +564,7 @@ why_grid(Choice *out, const Cands *cs, const Cand *b, const Facts *f, const Targ
 {
 	const Config *c = &b->c;
 	const Cost *o = &b->cost;
-	char alt[200];
+	char alt[ALT_LEN];
 
 	int64_t blocks = cdiv(M, c->m_block);
 	char ahead[16] = "", band[256] = "";
@@ -633,7 +637,7 @@ why_no_colpass(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, con
 	       const Target *t, int64_t M, int64_t N)
 {
 	const Config *c = &b->c;
-	char alt[200];
+	char alt[ALT_LEN];
 
 	if (rkc_colpass_offered(f, c, M, N, t))
 		choice_reason(out, "colpass=0: the partials' combine, not the column pass; %s",
@@ -682,7 +686,7 @@ why_colsums(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const 
 {
 	const Config *c = &b->c;
 	const Cost *o = &b->cost;
-	char alt[200];
+	char alt[ALT_LEN];
 
 	if (k->plan->ncolsum && colsum_one_slot(f->colsums, f->colsum_alone, c, N))
 		choice_reason(

@@ -54,7 +54,7 @@ builtin(glob_t *g)
 }
 
 typedef struct {
-	char kernel[64], shape[48], config[64], reason[400], error[520];
+	char kernel[64], shape[48], config[64], reason[REASON_LEN], error[520];
 	int pred_regs, regs, spill; /* regs -1: not assembled */
 	double us;
 } Row;
