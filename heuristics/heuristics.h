@@ -898,8 +898,8 @@ typedef struct {
 	Config cfg;
 	Cost cost;
 	int nreasons;
-	char reasons[MAX_REASONS]
-		    [REASON_LEN]; /* one a knob: the rule, the numbers, the alternative */
+	/* one a knob: the rule, the numbers, the alternative */
+	char reasons[MAX_REASONS][REASON_LEN];
 } Choice;
 
 /* Pick a config for kernel k on an M x N shape at f's dtype. Returns 0, or -1 with d set when

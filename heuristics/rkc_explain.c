@@ -8,7 +8,6 @@ enum { ALT_LEN = 320 };
 
 /* Whether c differs from b's config in the knob. */
 enum { K_MODE, K_WARPS, K_MBLOCK, K_SPLIT, K_CLUSTER, K_SMEM, K_GRID, K_POW2, K_COLPASS };
-
 static int
 differs(const Config *c, const Cand *b, int knob)
 {
@@ -372,12 +371,13 @@ why_cut(Choice *out, const Cands *cs, const Cand *b, const Kernel *k, const Fact
 			    why, sizeof why,
 			    "%lld band(s) walk the %lld rows (grid=%d), so %lld row(s) are in "
 			    "flight, read again from the L2: they and the outputs they write "
-			    "(%.1f MB) fit it (%.1f MB), where every row at once would keep %.1f "
-			    "MB, and a thread's chunk (%lld words) stays under the %d registers "
-			    "of %d CTAs an SM",
+			    "(%.1f MB) %s the L2 (%.1f MB), where every row at once would keep "
+			    "%.1f MB, and a thread's chunk (%lld words) %s the %d registers of %d "
+			    "CTAs an SM",
 			    (long long)bands, (long long)M, c->grid, (long long)bands,
-			    h.bytes / 1e6, h.l2 / 1e6, M * row_bytes / 1e6, (long long)h.words,
-			    h.regs, h.per_sm);
+			    h.bytes / 1e6, h.bytes <= h.l2 ? "fit" : "pass", h.l2 / 1e6,
+			    M * row_bytes / 1e6, (long long)h.words,
+			    h.words < h.regs ? "stays under" : "is not under", h.regs, h.per_sm);
 		} else if (rows)
 			snprintf(
 			    why, sizeof why,
