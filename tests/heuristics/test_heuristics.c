@@ -13,6 +13,7 @@
 
 #include "frontends/frontends.h"
 #include "heuristics/heuristics.h"
+#include "heuristics/rkc.h"
 #include "tests/testutil.h"
 
 /* Both levels of the validator, as a forced config meets them. */
@@ -1442,6 +1443,48 @@ streamed_bands(void **state)
 	kernel_free(k);
 }
 
+/* Bands over rows stream their rows (smem=0) at few rows where the rows in flight and the
+ * outputs they write fit the L2 and a thread's chunk stays under the registers the grid's CTAs an
+ * SM leave it (rkc_band_streams): dynamic_quant fp32 64x4194304 takes two streamed bands; welford
+ * fp32 16x4194304, whose two rows and outputs (67 MB) pass the L2, does not; and each condition
+ * at its edge. */
+static void
+rows_streamed_bands(void **state)
+{
+	(void)state;
+	Target t = h100();
+	Kernel *k = load_kernel("dynamic_quant");
+	Facts f;
+	facts_compute(k, TY_F32, &f);
+	Choice c;
+	Diag d = {0};
+	assert_int_equal(choose(k, &f, 64, 4194304, &t, POLICY_RKC, &c, &d), 0);
+	assert_true(c.cfg.coop && c.cfg.cluster > 1 && !c.cfg.smem && !c.cfg.persistent);
+	assert_true(c.cfg.grid >= 2 * c.cfg.cluster);
+	BandHold h;
+	assert_true(rkc_band_streams(&f, &c.cfg, 4194304, &t, &h));
+	Config e = c.cfg;
+	e.grid = 2 * t.sms;
+	e.cluster = t.sms;
+	e.num_warps = 16; /* two CTAs of 512 threads an SM: 64 registers a thread */
+	e.r_block = 32 * config_tpr(&e);
+	assert_true(rkc_band_streams(&f, &e, 4194304, &t, &h));
+	assert_int_equal(h.regs, 64);
+	assert_int_equal(h.words, 32);
+	e.r_block = 64 * config_tpr(&e); /* a chunk of as many words as registers */
+	assert_false(rkc_band_streams(&f, &e, 4194304, &t, &h));
+	e.r_block = 32 * config_tpr(&e);
+	int64_t n = t.l2_bytes / (2 * (f.tile_in_bytes + f.tile_out_bytes));
+	assert_true(rkc_band_streams(&f, &e, n, &t, &h));
+	assert_false(rkc_band_streams(&f, &e, n + 1, &t, &h)); /* a column more passes it */
+	kernel_free(k);
+	k = load_kernel("welford");
+	facts_compute(k, TY_F32, &f);
+	assert_int_equal(choose(k, &f, 16, 4194304, &t, POLICY_RKC, &c, &d), 0);
+	assert_false(c.cfg.coop && !c.cfg.smem);
+	kernel_free(k);
+}
+
 /* The column pass's slices start on whole 32-byte sectors of the narrowest [M,N] array
  * (colpass_slice: 4 positions of 4 columns at 2 bytes, 2 at 4, 8 at 1, 1 at 8); its lanes
  * (colpass_lanes) are row lanes where the slice is narrow, every thread a position where it is
@@ -1553,6 +1596,7 @@ main(void)
 	    cmocka_unit_test(combine_trip_fits),
 	    cmocka_unit_test(colpass_slices),
 	    cmocka_unit_test(streamed_bands),
+	    cmocka_unit_test(rows_streamed_bands),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
