@@ -627,10 +627,15 @@ cluster_done(Lower *L)
 	}
 }
 
+/* ns a CTA naps between reads of a count it waits for: 20 timed as 100 did, and the skip below
+ * with it 0.995x the time by geomean at 53 points (bench/results/h100-2026-12-08-exchange.md) */
+#define WAIT_NAP_NS 20
+
 /* Thread 0 fences, counts the CTA in at u32 word `word` from base (L->ws, or L->wsc for the
- * colsums' regions), polls (a nanosleep between reads) until the count reaches want and fences
- * again; the barriers before and after hand the CTA's writes to it and its
- * verdict to the CTA. One fence a CTA, not a thread: fences are cumulative. */
+ * colsums' regions), and, unless the count its atomic returns says it is the last in, polls (a
+ * nap between reads) until the count reaches want; then it fences again. The barriers before and
+ * after hand the CTA's writes to it and its verdict to the CTA. One fence a CTA, not a thread:
+ * fences are cumulative. */
 void
 ws_arrive_wait(Lower *L, LLVMValueRef base, LLVMValueRef word, LLVMValueRef want, const char *what)
 {
@@ -649,9 +654,12 @@ ws_arrive_wait(Lower *L, LLVMValueRef base, LLVMValueRef word, LLVMValueRef want
 	LLVMPositionBuilderAtEnd(L->b, t0);
 	intr(L, "llvm.nvvm.membar.gl", NULL, NULL, 0);
 	LLVMValueRef p = LLVMBuildGEP2(L->b, L->i32, base, &word, 1, "");
-	LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, p, ci32(L, 1), LLVMAtomicOrderingMonotonic,
-			   0);
-	LLVMBuildBr(L->b, spin);
+	LLVMValueRef was = LLVMBuildAtomicRMW(L->b, LLVMAtomicRMWBinOpAdd, p, ci32(L, 1),
+					      LLVMAtomicOrderingMonotonic, 0);
+	/* the count the atomic returns says whether this CTA is the last in: the last goes on
+	 * without a read */
+	LLVMValueRef in = LLVMBuildAdd(L->b, LLVMBuildZExt(L->b, was, L->i64, ""), ci64(L, 1), "");
+	LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntUGE, in, want, ""), all, spin);
 	LLVMPositionBuilderAtEnd(L->b, spin);
 	LLVMValueRef n = LLVMBuildLoad2(L->b, L->i32, p, "");
 	LLVMSetVolatile(n, 1);
@@ -660,7 +668,7 @@ ws_arrive_wait(Lower *L, LLVMValueRef base, LLVMValueRef word, LLVMValueRef want
 	    L->b, LLVMBuildICmp(L->b, LLVMIntUGE, LLVMBuildZExt(L->b, n, L->i64, ""), want, ""),
 	    all, nap);
 	LLVMPositionBuilderAtEnd(L->b, nap);
-	LLVMValueRef ns = ci32(L, 100);
+	LLVMValueRef ns = ci32(L, WAIT_NAP_NS);
 	intr(L, "llvm.nvvm.nanosleep", NULL, &ns, 1);
 	LLVMBuildBr(L->b, spin);
 	LLVMPositionBuilderAtEnd(L->b, all);
